@@ -1,0 +1,173 @@
+# proftools — build, test, benchmark.
+#
+#   make            build every program into bin/
+#   make check      install missing Debian packages, build, run unit and golden tests
+#   make demo       install missing packages, build, and run the main job on a shipped example
+#   make bench      benchmarks (figures go to BENCHMARKS.md by hand)
+#   make golden-update   rewrite golden expectations (then read the diff: it is a review)
+#   make install [PREFIX=/usr/local]
+#
+# Programs are tools/NAME.cc, the library is common/*.cc (plus formats/*.proto compiled by
+# protoc), unit tests are tests/*_test.cc, golden cases live under golden/. New files are picked
+# up by wildcard: adding a program or a test needs no change here.
+
+PREFIX ?= /usr/local
+CXX ?= g++
+OPTFLAGS ?= -O2 -g
+BUILD := build
+BIN := bin
+
+# Debian packages the build and the tests need, and the pkg-config modules they provide.
+BUILD_DEBS := g++ make pkg-config libprotobuf-dev protobuf-compiler zlib1g-dev libre2-dev \
+              libcxxopts-dev
+TEST_DEBS := googletest libgtest-dev libgmock-dev diffutils groff-base man-db
+BENCH_DEBS := time
+PKGS := protobuf re2 zlib cxxopts
+
+# pkg-config runs once, when first needed (after `deps` may have installed the packages).
+PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell pkg-config --cflags $(PKGS)))$(PKG_CFLAGS)
+PKG_LIBS = $(eval PKG_LIBS := $$(shell pkg-config --libs $(PKGS)))$(PKG_LIBS)
+GTEST_CFLAGS = $(eval GTEST_CFLAGS := $$(shell pkg-config --cflags gtest gmock))$(GTEST_CFLAGS)
+GTEST_LIBS = $(eval GTEST_LIBS := $$(shell pkg-config --libs gtest gmock gtest_main))$(GTEST_LIBS)
+
+CXXFLAGS_ALL = -std=c++17 $(OPTFLAGS) -Wall -Wextra -Werror -I. -isystem $(BUILD)/gen \
+               $(PKG_CFLAGS) -MMD -MP $(CXXFLAGS)
+
+LIB_SRCS := $(wildcard common/*.cc)
+PROTOS := $(wildcard formats/*.proto)
+PROTO_SRCS := $(PROTOS:formats/%.proto=$(BUILD)/gen/formats/%.pb.cc)
+LIB_OBJS := $(LIB_SRCS:%.cc=$(BUILD)/%.o) $(PROTO_SRCS:%.cc=%.o)
+LIB := $(BUILD)/libproftools.a
+
+TOOL_SRCS := $(wildcard tools/*.cc)
+TOOLS := $(TOOL_SRCS:tools/%.cc=$(BIN)/%)
+
+TEST_SRCS := $(wildcard tests/*_test.cc)
+TEST_OBJS := $(TEST_SRCS:%.cc=$(BUILD)/%.o)
+UNIT_TESTS := $(BUILD)/unit-tests
+# Helper programs used by tests and benchmarks (tests/tool_*.cc), not installed.
+TEST_TOOL_SRCS := $(wildcard tests/tool_*.cc)
+TEST_TOOLS := $(TEST_TOOL_SRCS:tests/tool_%.cc=$(BUILD)/test-bin/%)
+
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+
+.SECONDARY:
+
+.PHONY: all deps deps-test deps-bench check test-unit test-golden golden-update bench demo \
+        install clean format format-check man-check
+
+all: $(TOOLS)
+
+# --- dependencies ----------------------------------------------------------------------------
+# Installs missing Debian packages with apt-get when run as root; otherwise prints the exact
+# command and fails.
+define install_debs
+	@missing=""; \
+	for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed" \
+	    || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if ! command -v apt-get >/dev/null 2>&1; then \
+	    echo "deps: missing packages:$$missing (this is not a Debian system: install their equivalents)"; \
+	    exit 1; \
+	  elif [ "$$(id -u)" = 0 ]; then \
+	    echo "deps: installing:$$missing"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get -o DPkg::Lock::Timeout=600 update -qq && \
+	    apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $$missing >/dev/null \
+	      || { echo "deps: apt-get install failed"; exit 1; }; \
+	  else \
+	    echo "deps: missing Debian packages:$$missing"; \
+	    echo "deps: install them with:  sudo apt-get install$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+endef
+
+deps:
+	$(call install_debs,$(BUILD_DEBS))
+
+deps-test: deps
+	$(call install_debs,$(TEST_DEBS))
+
+deps-bench: deps
+	$(call install_debs,$(BENCH_DEBS))
+
+# --- build -----------------------------------------------------------------------------------
+$(BUILD)/gen/formats/%.pb.cc $(BUILD)/gen/formats/%.pb.h: formats/%.proto | deps
+	@mkdir -p $(BUILD)/gen
+	protoc --cpp_out=$(BUILD)/gen $<
+
+# Generated protobuf code is not ours to hold to -Wextra -Werror.
+$(BUILD)/gen/%.pb.o: $(BUILD)/gen/%.pb.cc
+	$(CXX) -std=c++17 $(OPTFLAGS) -isystem $(BUILD)/gen $(PKG_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.cc | deps $(PROTO_SRCS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/%: $(BUILD)/tools/%.o $(LIB)
+	@mkdir -p $(BIN)
+	$(CXX) $(OPTFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(LDFLAGS)
+
+$(BUILD)/test-bin/%: $(BUILD)/tests/tool_%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(OPTFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(LDFLAGS)
+
+$(BUILD)/tests/%_test.o: tests/%_test.cc | deps-test $(PROTO_SRCS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) $(GTEST_CFLAGS) -c $< -o $@
+
+$(UNIT_TESTS): $(TEST_OBJS) $(LIB)
+	$(CXX) $(OPTFLAGS) -o $@ $(TEST_OBJS) $(LIB) $(GTEST_LIBS) $(PKG_LIBS) $(LDFLAGS)
+
+# --- tests -----------------------------------------------------------------------------------
+check: deps-test
+	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS)
+	$(MAKE) test-unit test-golden man-check
+
+test-unit: $(UNIT_TESTS)
+	$(UNIT_TESTS) --gtest_brief=1
+
+test-golden: $(TOOLS) $(TEST_TOOLS)
+	tests/golden.sh
+
+golden-update: $(TOOLS) $(TEST_TOOLS)
+	tests/golden.sh --update
+
+# Every man page renders without warnings.
+man-check:
+	tests/man-check.sh
+
+# --- benchmarks, demo ------------------------------------------------------------------------
+bench: deps-bench
+	$(MAKE) -j$(NPROC) all $(TEST_TOOLS)
+	tests/bench/run.sh
+
+demo: deps
+	$(MAKE) -j$(NPROC) all
+	tests/demo.sh
+
+# --- install, housekeeping -------------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(wildcard man/*.5) $(DESTDIR)$(PREFIX)/share/man/man5
+
+format:
+	clang-format -i common/*.h common/*.cc tools/*.cc tests/*.cc
+
+format-check:
+	clang-format --dry-run --Werror common/*.h common/*.cc tools/*.cc tests/*.cc
+
+clean:
+	rm -rf $(BUILD) $(BIN)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,67 @@
+// The command-line conventions every proftools program shares: option parsing with cxxopts,
+// --help and --version, inputs ("-" is stdin), -o, and the mapping of errors to messages and
+// exit statuses (0 success, 1 bad input or failure, 2 usage error).
+#ifndef PROFTOOLS_COMMON_CLI_H_
+#define PROFTOOLS_COMMON_CLI_H_
+
+#include <cxxopts.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace proftools {
+
+inline constexpr const char* kProftoolsVersion = "0.1.0";
+
+enum ExitStatus { kExitOk = 0, kExitFailure = 1, kExitUsage = 2 };
+
+class CommandLine {
+ public:
+  // `synopsis` follows the program name in the usage line ("[OPTION...] [FILE...]");
+  // `description` is the one-paragraph summary; `epilog` (may be empty) is printed after the
+  // options, for examples.
+  CommandLine(std::string program, std::string synopsis, std::string description,
+              std::string epilog = "");
+
+  // Add options with options().add_options("Group")(...).
+  cxxopts::Options& options() { return options_; }
+  // Adds -o/--output FILE.
+  void AddOutputOption();
+  // Adds positional FILE... arguments.
+  void AddInputs();
+
+  // Parses argv. Prints help or version and exits 0 when asked; throws UsageError otherwise.
+  void Parse(int argc, char** argv);
+  const cxxopts::ParseResult& result() const { return result_; }
+  bool Has(const std::string& option) const { return result_.count(option) > 0; }
+  template <typename T>
+  T Get(const std::string& option) const {
+    return result_[option].as<T>();
+  }
+
+  // The input paths given, or {"-"} (stdin) when none.
+  std::vector<std::string> Inputs() const;
+  // The -o path, or "" for stdout.
+  std::string OutputPath() const;
+
+  const std::string& program() const { return program_; }
+
+ private:
+  std::string program_;
+  std::string epilog_;
+  cxxopts::Options options_;
+  cxxopts::ParseResult result_;
+  bool has_inputs_ = false;
+};
+
+// Runs `body` and maps what it throws to a message on stderr, prefixed "PROGRAM: ", and an exit
+// status: ProfError -> 1, UsageError -> 2 (with a pointer to --help), anything else -> 1.
+int RunProgram(const std::string& program, const std::function<int()>& body);
+
+// "PROGRAM: warning: MESSAGE" on stderr.
+void Warn(const std::string& program, const std::string& message);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_CLI_H_

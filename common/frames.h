@@ -1,0 +1,51 @@
+// Turning stacks into named frames for reports, at a chosen granularity (like pprof's
+// -functions, -filefunctions, -files, -lines, -addresses).
+#ifndef PROFTOOLS_COMMON_FRAMES_H_
+#define PROFTOOLS_COMMON_FRAMES_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/definitions.h"
+
+namespace proftools {
+
+enum class Granularity { kFunctions, kFileFunctions, kFiles, kLines, kAddresses };
+
+// Parses "functions", "filefunctions", "files", "lines" or "addresses".
+bool ParseGranularity(const std::string& text, Granularity* out);
+
+struct Frame {
+  std::string name;      // what a report shows for this frame
+  bool inlined = false;  // an inlined call: not the last line of its location
+};
+
+// Expands locations and stacks into frames, leaf (innermost) first. Each location is expanded
+// once and remembered, so cost grows with distinct locations, not with samples.
+class FrameExpander {
+ public:
+  FrameExpander(const Definitions& defs, Granularity granularity);
+
+  // The frames of one location: one per line entry, innermost first; a location without lines
+  // gives one frame named after its mapping ("[libc.so.6]") or its address.
+  const std::vector<Frame>& LocationFrames(uint64_t location_id);
+
+  // Appends the frames of a stack, leaf first.
+  void StackFrames(uint64_t stack_id, std::vector<const Frame*>* out);
+
+ private:
+  std::vector<Frame> Expand(const Location& location) const;
+
+  const Definitions& defs_;
+  Granularity granularity_;
+  std::unordered_map<uint64_t, std::vector<Frame>> by_location_;
+};
+
+// The last path component of `path`.
+std::string BaseName(const std::string& path);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_FRAMES_H_

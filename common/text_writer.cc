@@ -1,0 +1,333 @@
+#include "common/text_writer.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "common/diagnostics.h"
+#include "common/text_reader.h"
+#include "common/text_syntax.h"
+
+namespace proftools {
+namespace {
+
+constexpr size_t kFlushThreshold = size_t{1} << 20;
+
+void AppendOptional(std::string* out, const std::optional<int64_t>& value) {
+  if (value) {
+    AppendInt(out, *value);
+  } else {
+    out->push_back('-');
+  }
+}
+
+void AppendFlags(std::string* out, const Mapping& m) {
+  const bool flags[] = {m.has_functions, m.has_filenames, m.has_line_numbers, m.has_inline_frames};
+  static const char* const kNames[] = {"FN", "FL", "LN", "IN"};
+  bool any = false;
+  for (int i = 0; i < 4; ++i) {
+    if (!flags[i]) continue;
+    if (any) out->push_back(',');
+    out->append(kNames[i]);
+    any = true;
+  }
+  if (!any) out->push_back('-');
+}
+
+// Appends "KIND STRING\n" for a preamble record with one string field.
+void AppendStringRecord(std::string* out, const char* kind, const std::string& value) {
+  out->append(kind);
+  out->push_back(' ');
+  AppendString(out, value);
+  out->push_back('\n');
+}
+
+[[noreturn]] void Undefined(const char* kind, uint64_t id) {
+  throw ProfError("(writer)", std::string("internal error: ") + kind + " " + std::to_string(id) +
+                                  " was used before it was defined");
+}
+
+}  // namespace
+
+std::string ColumnComments(const std::vector<ValueType>& types) {
+  std::string out =
+      "# record kinds and their fields (formats/prof-text.md):\n"
+      "#   meta KEY VALUE\n"
+      "#   comment TEXT\n"
+      "#   time NANOS | duration NANOS | period TYPE UNIT VALUE\n"
+      "#   doc_url URL | drop_frames REGEX | keep_frames REGEX\n"
+      "#   source ID TYPE URI TIME\n"
+      "#   type NAME UNIT\n"
+      "#   default_type NAME\n"
+      "#   mapping ID START LIMIT OFFSET FILE BUILD_ID FLAGS\n"
+      "#   function ID NAME SYSTEM_NAME FILE START_LINE\n"
+      "#   location ID MAPPING ADDRESS FLAGS FUNCTION:LINE[:COLUMN]... (innermost first)\n"
+      "#   stack ID LOCATION... (leaf first)\n"
+      "#   sample SOURCE STACK TIME DURATION";
+  if (types.empty()) out += " VALUE...";
+  for (const ValueType& type : types) {
+    out.push_back(' ');
+    AppendString(&out, type.type + "/" + type.unit);
+  }
+  out += " [KEY=VALUE...]\n";
+  return out;
+}
+
+CanonicalWriter::CanonicalWriter(ByteSink* out) : out_(out) {}
+
+void CanonicalWriter::MaybeFlush() {
+  if (buffer_.size() >= kFlushThreshold) {
+    out_->Write(buffer_);
+    buffer_.clear();
+  }
+}
+
+void CanonicalWriter::OnHeader(const ProfileHeader& h) {
+  std::string& b = buffer_;
+  b += "proftext " + std::to_string(kFormatMajor) + "." + std::to_string(kFormatMinor) + "\n";
+  b += ColumnComments(h.types);
+
+  std::vector<const MetaEntry*> meta;
+  for (const MetaEntry& entry : h.meta) meta.push_back(&entry);
+  std::stable_sort(meta.begin(), meta.end(),
+                   [](const MetaEntry* a, const MetaEntry* b) { return a->key < b->key; });
+  for (const MetaEntry* entry : meta) {
+    b += "meta ";
+    AppendString(&b, entry->key);
+    b.push_back(' ');
+    AppendString(&b, entry->value);
+    b.push_back('\n');
+  }
+  for (const std::string& comment : h.comments) AppendStringRecord(&b, "comment", comment);
+  if (h.time_nanos) {
+    b += "time ";
+    AppendInt(&b, *h.time_nanos);
+    b.push_back('\n');
+  }
+  if (h.duration_nanos) {
+    b += "duration ";
+    AppendInt(&b, *h.duration_nanos);
+    b.push_back('\n');
+  }
+  if (h.period.IsSet()) {
+    b += "period ";
+    AppendString(&b, h.period.type.type);
+    b.push_back(' ');
+    AppendString(&b, h.period.type.unit);
+    b.push_back(' ');
+    AppendInt(&b, h.period.value);
+    b.push_back('\n');
+  }
+  if (!h.doc_url.empty()) AppendStringRecord(&b, "doc_url", h.doc_url);
+  if (!h.drop_frames.empty()) AppendStringRecord(&b, "drop_frames", h.drop_frames);
+  if (!h.keep_frames.empty()) AppendStringRecord(&b, "keep_frames", h.keep_frames);
+  uint64_t next_source = 0;
+  for (const Source& source : h.sources) {
+    source_ids_[source.id] = ++next_source;
+    b += "source ";
+    AppendUint(&b, next_source);
+    b.push_back(' ');
+    AppendString(&b, source.type);
+    b.push_back(' ');
+    AppendString(&b, source.uri);
+    b.push_back(' ');
+    AppendOptional(&b, source.time_nanos);
+    b.push_back('\n');
+  }
+  for (const ValueType& type : h.types) {
+    b += "type ";
+    AppendString(&b, type.type);
+    b.push_back(' ');
+    AppendString(&b, type.unit);
+    b.push_back('\n');
+  }
+  if (!h.default_type.empty()) AppendStringRecord(&b, "default_type", h.default_type);
+  MaybeFlush();
+}
+
+void CanonicalWriter::OnMapping(const Mapping& mapping) {
+  mappings_.records.emplace(mapping.id, mapping);
+  mappings_.order.push_back(mapping.id);
+}
+
+void CanonicalWriter::OnFunction(const Function& function) {
+  functions_.records.emplace(function.id, function);
+  functions_.order.push_back(function.id);
+}
+
+void CanonicalWriter::OnLocation(const Location& location) {
+  locations_.records.emplace(location.id, location);
+  locations_.order.push_back(location.id);
+}
+
+void CanonicalWriter::OnStack(const Stack& stack) {
+  stacks_.records.emplace(stack.id, stack);
+  stacks_.order.push_back(stack.id);
+}
+
+uint64_t CanonicalWriter::WriteMapping(uint64_t id) {
+  auto done = mappings_.written.find(id);
+  if (done != mappings_.written.end()) return done->second;
+  auto it = mappings_.records.find(id);
+  if (it == mappings_.records.end()) Undefined("mapping", id);
+  const Mapping& m = it->second;
+  const uint64_t new_id = mappings_.written.size() + 1;
+  std::string& b = buffer_;
+  b += "mapping ";
+  AppendUint(&b, new_id);
+  b.push_back(' ');
+  AppendHex(&b, m.start);
+  b.push_back(' ');
+  AppendHex(&b, m.limit);
+  b.push_back(' ');
+  AppendHex(&b, m.offset);
+  b.push_back(' ');
+  AppendString(&b, m.file);
+  b.push_back(' ');
+  AppendString(&b, m.build_id);
+  b.push_back(' ');
+  AppendFlags(&b, m);
+  b.push_back('\n');
+  mappings_.written.emplace(id, new_id);
+  mappings_.records.erase(it);
+  return new_id;
+}
+
+uint64_t CanonicalWriter::WriteFunction(uint64_t id) {
+  auto done = functions_.written.find(id);
+  if (done != functions_.written.end()) return done->second;
+  auto it = functions_.records.find(id);
+  if (it == functions_.records.end()) Undefined("function", id);
+  const Function& f = it->second;
+  const uint64_t new_id = functions_.written.size() + 1;
+  std::string& b = buffer_;
+  b += "function ";
+  AppendUint(&b, new_id);
+  b.push_back(' ');
+  AppendString(&b, f.name);
+  b.push_back(' ');
+  AppendString(&b, f.system_name);
+  b.push_back(' ');
+  AppendString(&b, f.file);
+  b.push_back(' ');
+  AppendInt(&b, f.start_line);
+  b.push_back('\n');
+  functions_.written.emplace(id, new_id);
+  functions_.records.erase(it);
+  return new_id;
+}
+
+uint64_t CanonicalWriter::WriteLocation(uint64_t id) {
+  auto done = locations_.written.find(id);
+  if (done != locations_.written.end()) return done->second;
+  auto it = locations_.records.find(id);
+  if (it == locations_.records.end()) Undefined("location", id);
+  const Location location = std::move(it->second);
+  locations_.records.erase(it);
+  const uint64_t mapping = location.mapping_id != 0 ? WriteMapping(location.mapping_id) : 0;
+  std::vector<uint64_t> functions;
+  functions.reserve(location.lines.size());
+  for (const Line& line : location.lines) functions.push_back(WriteFunction(line.function_id));
+  const uint64_t new_id = locations_.written.size() + 1;
+  std::string& b = buffer_;
+  b += "location ";
+  AppendUint(&b, new_id);
+  b.push_back(' ');
+  if (mapping != 0) {
+    AppendUint(&b, mapping);
+  } else {
+    b.push_back('-');
+  }
+  b.push_back(' ');
+  AppendHex(&b, location.address);
+  b += location.is_folded ? " folded" : " -";
+  for (size_t i = 0; i < location.lines.size(); ++i) {
+    const Line& line = location.lines[i];
+    b.push_back(' ');
+    AppendUint(&b, functions[i]);
+    b.push_back(':');
+    AppendInt(&b, line.line);
+    if (line.column != 0) {
+      b.push_back(':');
+      AppendInt(&b, line.column);
+    }
+  }
+  b.push_back('\n');
+  locations_.written.emplace(id, new_id);
+  return new_id;
+}
+
+uint64_t CanonicalWriter::WriteStack(uint64_t id) {
+  auto done = stacks_.written.find(id);
+  if (done != stacks_.written.end()) return done->second;
+  auto it = stacks_.records.find(id);
+  if (it == stacks_.records.end()) Undefined("stack", id);
+  const Stack stack = std::move(it->second);
+  stacks_.records.erase(it);
+  scratch_ids_.clear();
+  for (uint64_t location_id : stack.location_ids) {
+    // WriteLocation does not touch scratch_ids_, so collecting into it here is safe.
+    scratch_ids_.push_back(WriteLocation(location_id));
+  }
+  const uint64_t new_id = stacks_.written.size() + 1;
+  std::string& b = buffer_;
+  b += "stack ";
+  AppendUint(&b, new_id);
+  for (uint64_t location_id : scratch_ids_) {
+    b.push_back(' ');
+    AppendUint(&b, location_id);
+  }
+  b.push_back('\n');
+  stacks_.written.emplace(id, new_id);
+  return new_id;
+}
+
+void CanonicalWriter::OnSample(const Sample& sample) {
+  const uint64_t stack = WriteStack(sample.stack_id);
+  auto source = source_ids_.find(sample.source_id);
+  if (source == source_ids_.end()) Undefined("source", sample.source_id);
+  std::string& b = buffer_;
+  b += "sample ";
+  AppendUint(&b, source->second);
+  b.push_back(' ');
+  AppendUint(&b, stack);
+  b.push_back(' ');
+  AppendOptional(&b, sample.time_nanos);
+  b.push_back(' ');
+  AppendOptional(&b, sample.duration_nanos);
+  for (int64_t value : sample.values) {
+    b.push_back(' ');
+    AppendInt(&b, value);
+  }
+  for (const Label& label : sample.labels) {
+    b.push_back(' ');
+    AppendLabel(&b, label);
+  }
+  b.push_back('\n');
+  MaybeFlush();
+}
+
+void CanonicalWriter::OnEnd() {
+  for (uint64_t id : mappings_.order) {
+    if (mappings_.records.count(id) != 0) WriteMapping(id);
+  }
+  for (uint64_t id : functions_.order) {
+    if (functions_.records.count(id) != 0) WriteFunction(id);
+  }
+  for (uint64_t id : locations_.order) {
+    if (locations_.records.count(id) != 0) WriteLocation(id);
+  }
+  for (uint64_t id : stacks_.order) {
+    if (stacks_.records.count(id) != 0) WriteStack(id);
+  }
+  if (!buffer_.empty()) out_->Write(buffer_);
+  buffer_.clear();
+}
+
+std::string ToCanonicalText(const Profile& profile) {
+  StringSink sink;
+  CanonicalWriter writer(&sink);
+  EmitProfile(profile, writer);
+  return std::move(sink.text());
+}
+
+}  // namespace proftools

@@ -1,0 +1,64 @@
+// The canonical writer of the prof text format (formats/prof-text.md §7).
+//
+// It is a sink: records go in, canonical text comes out. Definitions are held back until the
+// first sample that uses them, ids are renumbered in order of appearance, and definitions no
+// sample uses are written at the end. Memory is bounded by definitions not yet written plus the
+// id maps; samples are written as they arrive.
+#ifndef PROFTOOLS_COMMON_TEXT_WRITER_H_
+#define PROFTOOLS_COMMON_TEXT_WRITER_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/byte_stream.h"
+#include "common/sink.h"
+
+namespace proftools {
+
+class CanonicalWriter : public ProfileSink {
+ public:
+  explicit CanonicalWriter(ByteSink* out);
+  void OnHeader(const ProfileHeader& header) override;
+  void OnMapping(const Mapping& mapping) override;
+  void OnFunction(const Function& function) override;
+  void OnLocation(const Location& location) override;
+  void OnStack(const Stack& stack) override;
+  void OnSample(const Sample& sample) override;
+  // Writes the unused definitions and flushes everything to the ByteSink.
+  void OnEnd() override;
+
+ private:
+  template <typename T>
+  struct Pending {
+    std::unordered_map<uint64_t, T> records;         // not yet written, by input id
+    std::vector<uint64_t> order;                     // input ids in declaration order
+    std::unordered_map<uint64_t, uint64_t> written;  // input id -> output id
+  };
+
+  uint64_t WriteMapping(uint64_t id);
+  uint64_t WriteFunction(uint64_t id);
+  uint64_t WriteLocation(uint64_t id);
+  uint64_t WriteStack(uint64_t id);
+  void MaybeFlush();
+
+  ByteSink* out_;
+  std::string buffer_;
+  std::unordered_map<uint64_t, uint64_t> source_ids_;
+  Pending<Mapping> mappings_;
+  Pending<Function> functions_;
+  Pending<Location> locations_;
+  Pending<Stack> stacks_;
+  std::vector<uint64_t> scratch_ids_;
+};
+
+// The canonical text of a whole profile.
+std::string ToCanonicalText(const Profile& profile);
+
+// The column comment block the writer puts after the header, naming `types` in the sample line.
+std::string ColumnComments(const std::vector<ValueType>& types);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_TEXT_WRITER_H_

@@ -1,0 +1,137 @@
+// prof-text: human-readable reports of a profile, and its canonical text.
+#include <string>
+#include <vector>
+
+#include "common/cli.h"
+#include "common/filter.h"
+#include "common/input.h"
+#include "common/output.h"
+#include "common/reports.h"
+#include "common/stack_totals.h"
+#include "common/text_writer.h"
+
+namespace proftools {
+namespace {
+
+constexpr const char* kProgram = "prof-text";
+
+enum class Mode { kTop, kTraces, kFolded, kCanonical };
+
+void Report(Input& input, Mode mode, const std::string& value, ReportOptions options,
+            ByteSink* out) {
+  SampleFilter filter(options.filter);
+  StackTotals totals(&filter);
+  ReadProfile(input, &totals);
+  options.value_index = ResolveValueIndex(totals.header(), value);
+  switch (mode) {
+    case Mode::kTop:
+      WriteTopReport(totals, options, out);
+      break;
+    case Mode::kTraces:
+      WriteTracesReport(totals, options, out);
+      break;
+    case Mode::kFolded:
+      WriteFoldedReport(totals, options, out);
+      break;
+    case Mode::kCanonical:
+      break;
+  }
+}
+
+int Main(int argc, char** argv) {
+  CommandLine cli(
+      kProgram, "[OPTION...] [FILE...]",
+      "Show a profile (prof text, or anything proftools reads) as a report: the functions with "
+      "the most flat and cumulative value (--top, the default), each distinct stack with its "
+      "total (--traces), FlameGraph folded stacks (--folded), or the canonical prof text "
+      "(--canonical). With no FILE, or when FILE is -, reads standard input.",
+      "Examples:\n"
+      "  prof-text cpu.prof                       top functions by flat value\n"
+      "  prof-text --top --sort cum --nodecount 20 cpu.prof\n"
+      "  prof-text --folded cpu.prof | flamegraph.pl > cpu.svg\n"
+      "  prof-text --canonical -o golden.prof in.prof\n");
+  cli.options().add_options("Mode")("top", "flat and cumulative value per function (default)")(
+      "traces", "each distinct stack with its total, largest first")(
+      "folded", "FlameGraph folded stacks: root;...;leaf VALUE")(
+      "canonical", "the profile in canonical prof text (formats/prof-text.md section 7)");
+  cli.options().add_options("Report")(
+      "value", "the value type to report (default: the profile's default type, else its last)",
+      cxxopts::value<std::string>(), "TYPE")(
+      "granularity", "frames are functions (default), filefunctions, files, lines or addresses",
+      cxxopts::value<std::string>(),
+      "G")("sort", "top: sort by flat (default) or cum", cxxopts::value<std::string>(), "flat|cum")(
+      "nodecount", "top: show at most N rows", cxxopts::value<size_t>(), "N")(
+      "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB");
+  cli.options().add_options("Filter")(
+      "focus", "keep only samples with a frame whose function name matches RE (RE2, unanchored)",
+      cxxopts::value<std::string>(),
+      "RE")("ignore", "drop samples with a frame whose function name matches RE",
+            cxxopts::value<std::string>(), "RE");
+  cli.AddOutputOption();
+  cli.AddInputs();
+  cli.Parse(argc, argv);
+
+  Mode mode = Mode::kTop;
+  int modes = 0;
+  for (auto [flag, value] :
+       {std::pair{"top", Mode::kTop}, std::pair{"traces", Mode::kTraces},
+        std::pair{"folded", Mode::kFolded}, std::pair{"canonical", Mode::kCanonical}}) {
+    if (cli.Has(flag)) {
+      mode = value;
+      ++modes;
+    }
+  }
+  if (modes > 1) throw UsageError("choose one of --top, --traces, --folded, --canonical");
+
+  ReportOptions options;
+  if (cli.Has("granularity") &&
+      !ParseGranularity(cli.Get<std::string>("granularity"), &options.granularity)) {
+    throw UsageError("--granularity must be functions, filefunctions, files, lines or addresses");
+  }
+  if (cli.Has("sort")) {
+    const std::string sort = cli.Get<std::string>("sort");
+    if (sort != "flat" && sort != "cum") throw UsageError("--sort must be flat or cum");
+    options.sort_by_cum = sort == "cum";
+  }
+  if (cli.Has("nodecount")) options.node_count = cli.Get<size_t>("nodecount");
+  options.raw_values = cli.Has("raw-values");
+  if (cli.Has("focus")) options.filter.focus = cli.Get<std::string>("focus");
+  if (cli.Has("ignore")) options.filter.ignore = cli.Get<std::string>("ignore");
+  const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
+  SampleFilter check_filter(options.filter);  // reports a bad expression before any reading
+
+  const std::vector<std::string> inputs = cli.Inputs();
+  if (mode == Mode::kCanonical) {
+    if (inputs.size() > 1) {
+      throw UsageError("--canonical takes one input; combine profiles with prof-merge");
+    }
+    if (check_filter.active() || !value.empty()) {
+      throw UsageError(
+          "--canonical writes the whole profile; --focus, --ignore and --value "
+          "apply to reports");
+    }
+  }
+
+  Output output(cli.OutputPath());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    Input input = OpenInput(inputs[i]);
+    if (mode == Mode::kCanonical) {
+      CanonicalWriter writer(&output);
+      ReadProfile(input, &writer);
+      continue;
+    }
+    if (inputs.size() > 1) {
+      output.Write((i == 0 ? "File: " : "\nFile: ") + input.name + "\n");
+    }
+    Report(input, mode, value, options, &output);
+  }
+  output.Commit();
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace proftools
+
+int main(int argc, char** argv) {
+  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+}

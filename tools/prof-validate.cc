@@ -1,0 +1,119 @@
+// prof-validate: check profiles against the rules of the prof text format.
+#include <cstdio>
+#include <string>
+
+#include "common/checker.h"
+#include "common/cli.h"
+#include "common/input.h"
+#include "common/sink.h"
+
+namespace proftools {
+namespace {
+
+constexpr const char* kProgram = "prof-validate";
+
+// Prints each violation as it is found and stops the file after `max_errors`.
+class PrintingHandler : public DiagnosticHandler {
+ public:
+  explicit PrintingHandler(size_t max_errors) : max_errors_(max_errors) {}
+
+  struct TooMany {};
+
+  void Error(const Diagnostic& diagnostic) override {
+    std::fprintf(stderr, "%s: %s\n", kProgram, diagnostic.Format().c_str());
+    if (++errors_ >= max_errors_) throw TooMany{};
+  }
+  void Warning(const Diagnostic& diagnostic) override {
+    Diagnostic shown = diagnostic;
+    shown.message = "warning: " + shown.message;
+    std::fprintf(stderr, "%s: %s\n", kProgram, shown.Format().c_str());
+  }
+  size_t errors() const { return errors_; }
+
+ private:
+  size_t max_errors_;
+  size_t errors_ = 0;
+};
+
+// Counts what a valid profile holds, for --verbose.
+class CountingSink : public ProfileSink {
+ public:
+  void OnHeader(const ProfileHeader& header) override {
+    types_ = header.types.size();
+    sources_ = header.sources.size();
+  }
+  void OnMapping(const Mapping&) override { ++mappings_; }
+  void OnFunction(const Function&) override { ++functions_; }
+  void OnLocation(const Location&) override { ++locations_; }
+  void OnStack(const Stack&) override { ++stacks_; }
+  void OnSample(const Sample&) override { ++samples_; }
+  void OnEnd() override {}
+
+  std::string Summary() const {
+    auto count = [](size_t n, const char* one, const char* many) {
+      return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    return count(samples_, "sample", "samples") + ", " + count(stacks_, "stack", "stacks") + ", " +
+           count(locations_, "location", "locations") + ", " +
+           count(functions_, "function", "functions") + ", " +
+           count(mappings_, "mapping", "mappings") + ", " + count(types_, "type", "types") + ", " +
+           count(sources_, "source", "sources");
+  }
+
+ private:
+  size_t types_ = 0, sources_ = 0, mappings_ = 0, functions_ = 0, locations_ = 0, stacks_ = 0,
+         samples_ = 0;
+};
+
+// Validates one input; true when it is valid.
+bool ValidateOne(const std::string& path, size_t max_errors, bool verbose) {
+  PrintingHandler handler(max_errors);
+  CountingSink counts;
+  std::string name = path;
+  try {
+    Input input = OpenInput(path);
+    name = input.name;
+    ReadOptions options;
+    options.handler = &handler;
+    ReadProfile(input, &counts, options);
+  } catch (const PrintingHandler::TooMany&) {
+    std::fprintf(stderr, "%s: %s: stopped after %zu errors (--max-errors)\n", kProgram,
+                 name.c_str(), handler.errors());
+    return false;
+  } catch (const ProfError& e) {
+    std::fprintf(stderr, "%s: %s\n", kProgram, e.diagnostic().Format().c_str());
+    return false;
+  }
+  if (handler.errors() > 0) return false;
+  if (verbose) std::printf("%s: valid: %s\n", name.c_str(), counts.Summary().c_str());
+  return true;
+}
+
+int Main(int argc, char** argv) {
+  CommandLine cli(kProgram, "[OPTION...] [FILE...]",
+                  "Check profiles against every rule of the prof text format "
+                  "(formats/prof-text.md). Prints nothing and exits 0 when every input is "
+                  "valid; prints located messages (FILE:LINE: message [rule]) and exits 1 "
+                  "otherwise. With no FILE, or when FILE is -, reads standard input; gzipped "
+                  "input is read transparently.",
+                  "Exit status: 0 all inputs valid, 1 some input invalid or unreadable, "
+                  "2 usage error.\n");
+  cli.options().add_options()("v,verbose", "print a one-line summary of each valid input")(
+      "max-errors", "report at most N violations per input", cxxopts::value<size_t>(), "N");
+  cli.AddInputs();
+  cli.Parse(argc, argv);
+  const size_t max_errors = cli.Has("max-errors") ? cli.Get<size_t>("max-errors") : 20;
+  if (max_errors == 0) throw UsageError("--max-errors must be at least 1");
+  bool all_valid = true;
+  for (const std::string& path : cli.Inputs()) {
+    all_valid = ValidateOne(path, max_errors, cli.Has("verbose")) && all_valid;
+  }
+  return all_valid ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+}  // namespace proftools
+
+int main(int argc, char** argv) {
+  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+}
