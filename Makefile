@@ -161,11 +161,13 @@ install: all
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(wildcard man/*.5) $(DESTDIR)$(PREFIX)/share/man/man5
 
+FORMAT_FILES = $(wildcard common/*.h common/*.cc tools/*.cc tests/*.cc tests/*.h)
+
 format:
-	clang-format -i common/*.h common/*.cc tools/*.cc tests/*.cc
+	clang-format -i $(FORMAT_FILES)
 
 format-check:
-	clang-format --dry-run --Werror common/*.h common/*.cc tools/*.cc tests/*.cc
+	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
 	rm -rf $(BUILD) $(BIN)

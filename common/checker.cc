@@ -36,6 +36,8 @@ Checker::IdLines* Checker::TableFor(RecordKind kind) {
 }
 
 void Checker::NoteBrokenDefinition(RecordKind kind, uint64_t id) {
+  // A type line that failed to parse still shows the intent to declare one.
+  if (kind == RecordKind::kType) no_types_reported_ = true;
   IdLines* ids = TableFor(kind);
   if (ids != nullptr && id != 0) ids->emplace(id, line_);
 }

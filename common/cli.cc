@@ -1,5 +1,6 @@
 #include "common/cli.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -11,28 +12,70 @@
 
 namespace proftools {
 
+namespace {
+
+// Wraps `text` to lines of at most `width` columns.
+std::string Wrap(const std::string& text, size_t width) {
+  std::string out;
+  size_t column = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t end = text.find(' ', pos);
+    const std::string word = text.substr(pos, end == std::string::npos ? end : end - pos);
+    pos = end == std::string::npos ? text.size() : end + 1;
+    if (word.empty()) continue;
+    if (column > 0 && column + 1 + word.size() > width) {
+      out += '\n';
+      column = 0;
+    } else if (column > 0) {
+      out += ' ';
+      ++column;
+    }
+    out += word;
+    column += word.size();
+  }
+  return out + "\n";
+}
+
+// cxxopts quotes with typographic quotes; keep messages ASCII like the rest.
+std::string AsciiQuotes(std::string text) {
+  for (const char* curly : {"\u2018", "\u2019"}) {
+    for (size_t at = text.find(curly); at != std::string::npos; at = text.find(curly)) {
+      text.replace(at, std::string(curly).size(), "'");
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
 CommandLine::CommandLine(std::string program, std::string synopsis, std::string description,
                          std::string epilog)
     : program_(std::move(program)),
+      synopsis_(std::move(synopsis)),
+      description_(std::move(description)),
       epilog_(std::move(epilog)),
-      options_(program_, std::move(description)) {
-  options_.custom_help(std::move(synopsis));
-  options_.positional_help("");
+      options_(program_, "") {
   options_.set_width(100);
-  options_.add_options()("h,help", "print this help and exit")("version",
-                                                               "print the version and exit");
+  AddOptions()("h,help", "print this help and exit")("version", "print the version and exit");
+}
+
+cxxopts::OptionAdder CommandLine::AddOptions(const std::string& group) {
+  if (std::find(groups_.begin(), groups_.end(), group) == groups_.end()) groups_.push_back(group);
+  return options_.add_options(group);
 }
 
 void CommandLine::AddOutputOption() {
-  options_.add_options()("o,output",
-                         "write to FILE instead of stdout (atomically: a temporary file is "
-                         "renamed into place only when the run succeeds)",
-                         cxxopts::value<std::string>(), "FILE");
+  AddOptions()("o,output",
+               "write to FILE instead of stdout (atomically: a temporary file is "
+               "renamed into place only when the run succeeds)",
+               cxxopts::value<std::string>(), "FILE");
 }
 
 void CommandLine::AddInputs() {
   has_inputs_ = true;
-  options_.add_options()("inputs", "input files", cxxopts::value<std::vector<std::string>>());
+  options_.add_options("positional")("inputs", "input files",
+                                     cxxopts::value<std::vector<std::string>>());
   options_.parse_positional({"inputs"});
 }
 
@@ -40,15 +83,18 @@ void CommandLine::Parse(int argc, char** argv) {
   try {
     result_ = options_.parse(argc, argv);
   } catch (const cxxopts::exceptions::exception& e) {
-    throw UsageError(e.what());
+    throw UsageError(AsciiQuotes(e.what()));
   }
   if (Has("help")) {
-    std::string help = options_.help();
-    // cxxopts lists the positional pseudo-option; the usage line already shows FILE...
-    const std::string positional = "      --inputs arg";
-    const size_t at = help.find(positional);
-    if (at != std::string::npos) help.erase(at, help.find('\n', at) - at + 1);
-    std::cout << help;
+    // cxxopts' own text starts with the synopsis; keep only its option tables.
+    std::string tables = options_.help(groups_, false);
+    tables.erase(0, tables.find("\n\n") + 2);
+    for (size_t at = tables.find(" \n"); at != std::string::npos; at = tables.find(" \n")) {
+      tables.erase(at, 1);
+    }
+    std::cout << "Usage: " << program_ << " " << synopsis_ << "\n\n"
+              << Wrap(description_, 80) << "\n"
+              << tables;
     if (!epilog_.empty()) std::cout << "\n" << epilog_;
     std::cout.flush();
     std::exit(kExitOk);

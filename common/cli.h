@@ -24,8 +24,9 @@ class CommandLine {
   CommandLine(std::string program, std::string synopsis, std::string description,
               std::string epilog = "");
 
-  // Add options with options().add_options("Group")(...).
-  cxxopts::Options& options() { return options_; }
+  // Adds options to the help group `group` ("" is the first, untitled group); groups are
+  // listed in --help in the order they were first used.
+  cxxopts::OptionAdder AddOptions(const std::string& group = "");
   // Adds -o/--output FILE.
   void AddOutputOption();
   // Adds positional FILE... arguments.
@@ -49,7 +50,10 @@ class CommandLine {
 
  private:
   std::string program_;
+  std::string synopsis_;
+  std::string description_;
   std::string epilog_;
+  std::vector<std::string> groups_;
   cxxopts::Options options_;
   cxxopts::ParseResult result_;
   bool has_inputs_ = false;

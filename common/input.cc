@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "common/text_reader.h"
+#include "common/text_syntax.h"
 
 namespace proftools {
 namespace {
@@ -118,23 +119,28 @@ const char* InputFormatName(InputFormat format) {
   return "unknown";
 }
 
-InputFormat SniffFormat(std::string_view head, std::string* hint) {
-  hint->clear();
-  if (head.empty()) return InputFormat::kEmpty;
-  if (StartsWith(head, "proftext ")) return InputFormat::kProfText;
+Sniffed SniffFormat(std::string_view head) {
+  Sniffed sniffed;
   bool text = true;
   for (char c : head) text = text && IsTextByte(static_cast<unsigned char>(c));
-  if (!text && LooksLikeProfileProto(head)) return InputFormat::kPprof;
-  if (text && LooksLikeRprof(head)) {
-    *hint = "it looks like an R Rprof() file; convert it with rprof2prof";
+  sniffed.text = text;
+  if (head.empty()) {
+    sniffed.format = InputFormat::kEmpty;
+  } else if (StartsWith(head, "proftext ")) {
+    sniffed.format = InputFormat::kProfText;
+  } else if (!text && LooksLikeProfileProto(head)) {
+    sniffed.format = InputFormat::kPprof;
+  } else if (text && LooksLikeRprof(head)) {
+    sniffed.hint = "it looks like an R Rprof() file; convert it with rprof2prof";
   } else if (text && LooksLikePerfScript(head)) {
-    *hint = "it looks like 'perf script' output; convert it with perf2prof";
+    sniffed.hint = "it looks like 'perf script' output; convert it with perf2prof";
   } else if (text) {
-    *hint = "it is text, but not a prof text profile (those start with 'proftext 1.0')";
+    sniffed.hint = "the first line must be 'proftext MAJOR.MINOR', found " +
+                   Printable(FirstLine(head).substr(0, 60));
   } else {
-    *hint = "it is binary data, neither a prof text nor a pprof profile";
+    sniffed.hint = "it is binary data, neither a prof text nor a pprof profile";
   }
-  return InputFormat::kOther;
+  return sniffed;
 }
 
 Input OpenInput(const std::string& path, uint64_t max_inflate) {
@@ -162,7 +168,10 @@ Input OpenInput(const std::string& path, uint64_t max_inflate) {
     head = ReadHead(stream.get(), kSniffBytes);
     stream = std::make_unique<PrefixedStream>(head, std::move(stream));
   }
-  input.format = SniffFormat(head, &input.hint);
+  Sniffed sniffed = SniffFormat(head);
+  input.format = sniffed.format;
+  input.text = sniffed.text;
+  input.hint = std::move(sniffed.hint);
   input.stream = std::move(stream);
   return input;
 }
@@ -179,7 +188,8 @@ void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options) {
                                       (input.gzipped ? " (gzipped)" : "") +
                                       "; this build of proftools cannot read pprof input yet");
     case InputFormat::kOther:
-      throw ProfError(input.name, "not a profile: " + input.hint);
+      throw ProfError(Diagnostic{Rule::kHeader, input.name, input.text ? 1u : 0u,
+                                 "not a prof text file: " + input.hint});
   }
 }
 

@@ -28,7 +28,8 @@ struct Input {
   std::string name;  // as given on the command line; "-" is shown as "<stdin>"
   bool gzipped = false;
   InputFormat format = InputFormat::kOther;
-  std::string hint;  // for kOther: what it looks like and which program reads it, if known
+  bool text = false;  // the content is text (not binary)
+  std::string hint;   // for kOther: what it looks like and which program reads it, if known
   std::unique_ptr<ByteStream> stream;  // yields the (decompressed) content from its first byte
 };
 
@@ -36,8 +37,14 @@ struct Input {
 // `max_inflate` caps the size of gzipped content (0: no cap).
 Input OpenInput(const std::string& path, uint64_t max_inflate = 0);
 
+struct Sniffed {
+  InputFormat format = InputFormat::kOther;
+  bool text = false;
+  std::string hint;
+};
+
 // Guesses the format of the first bytes of (decompressed) content.
-InputFormat SniffFormat(std::string_view head, std::string* hint);
+Sniffed SniffFormat(std::string_view head);
 
 struct ReadOptions {
   DiagnosticHandler* handler = nullptr;  // nullptr: throw at the first violation

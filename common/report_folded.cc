@@ -1,66 +1,57 @@
 #include <map>
 
 #include "common/reports.h"
+#include "common/text_syntax.h"
 
 namespace proftools {
 
-std::string EscapeFoldedFrame(std::string_view name) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(name.size());
-  for (char ch : name) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '\\':
-        out += "\\\\";
-        continue;
-      case ';':
-        out += "\\x3b";
-        continue;
-      case '\n':
-        out += "\\n";
-        continue;
-      case '\r':
-        out += "\\r";
-        continue;
-      case '\t':
-        out += "\\t";
-        continue;
-      default:
-        break;
-    }
-    if (c < 0x20 || c == 0x7f) {
-      out += "\\x";
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    } else {
-      out.push_back(ch);
-    }
-  }
-  return out;
-}
+namespace {
 
-std::string DisplayFrameName(std::string_view name) {
+// Escapes control bytes and bytes that are not valid UTF-8 as \xHH (LF, CR, HT by name); in
+// folded form also `\` and `;`, so that the escaping can be undone and frames split on ';'.
+std::string EscapeName(std::string_view name, bool folded) {
   static const char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(name.size());
-  for (char ch : name) {
-    const unsigned char c = static_cast<unsigned char>(ch);
+  size_t i = 0;
+  while (i < name.size()) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    if (c >= 0x80) {
+      const size_t length = Utf8SequenceLength(name, i);
+      if (length > 0) {
+        out.append(name.data() + i, length);
+        i += length;
+        continue;
+      }
+    }
+    ++i;
     if (c == '\n') {
       out += "\\n";
     } else if (c == '\r') {
       out += "\\r";
     } else if (c == '\t') {
       out += "\\t";
-    } else if (c < 0x20 || c == 0x7f) {
+    } else if (folded && c == '\\') {
+      out += "\\\\";
+    } else if (c < 0x20 || c >= 0x7f || (folded && c == ';')) {
       out += "\\x";
       out.push_back(kHex[c >> 4]);
       out.push_back(kHex[c & 15]);
     } else {
-      out.push_back(ch);
+      out.push_back(static_cast<char>(c));
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string EscapeFoldedFrame(std::string_view name) {
+  return EscapeName(name, true);
+}
+
+std::string DisplayFrameName(std::string_view name) {
+  return EscapeName(name, false);
 }
 
 void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out) {

@@ -32,11 +32,12 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
 void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
 
 // A frame name made safe for folded stacks: `\` -> `\\`, `;` -> `\x3b`, LF -> `\n`, CR -> `\r`,
-// HT -> `\t`, other control bytes -> `\xHH`. Everything else (spaces, UTF-8) is kept.
+// HT -> `\t`, other control bytes and bytes that are not valid UTF-8 -> `\xHH`. Everything else
+// (spaces, UTF-8 text) is kept.
 std::string EscapeFoldedFrame(std::string_view name);
 
-// A frame name made safe for one line of a human report: control bytes escaped (`\n`, `\t`,
-// `\r`, `\xHH`), everything else kept.
+// A frame name made safe for one line of a human report: control bytes and invalid UTF-8
+// escaped (`\n`, `\t`, `\r`, `\xHH`), everything else kept.
 std::string DisplayFrameName(std::string_view name);
 
 // The lines every report starts with: type, active filters, and what the report accounts for.

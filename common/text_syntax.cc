@@ -96,7 +96,8 @@ bool ScanQuoted(std::string_view s, size_t* pos, std::string* out, std::string* 
   return false;
 }
 
-// Length of the valid UTF-8 sequence of two or more bytes starting at s[i], or 0.
+}  // namespace
+
 size_t Utf8SequenceLength(std::string_view s, size_t i) {
   auto byte = [&](size_t k) -> unsigned {
     return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u;
@@ -119,6 +120,8 @@ size_t Utf8SequenceLength(std::string_view s, size_t i) {
   }
   return 0;
 }
+
+namespace {
 
 bool DecodeBare(std::string_view token, std::string* out, std::string* error) {
   if (token.empty()) {
@@ -431,13 +434,15 @@ void AppendHex(std::string* out, uint64_t value) {
 }
 
 std::string Printable(std::string_view value, size_t max) {
+  const bool cut = value.size() > max;
+  if (cut) value = value.substr(0, max);
   std::string out;
-  if (value.size() <= max) {
-    AppendString(&out, value);
+  if (CanBeBare(value)) {
+    out = "'" + std::string(value) + "'";
   } else {
-    AppendString(&out, value.substr(0, max));
-    out += "...";
+    AppendQuoted(&out, value);
   }
+  if (cut) out += "...";
   return out;
 }
 

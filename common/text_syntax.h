@@ -46,8 +46,12 @@ void AppendUint(std::string* out, uint64_t value);
 void AppendInt(std::string* out, int64_t value);
 void AppendHex(std::string* out, uint64_t value);  // 0x, lowercase, no leading zeros
 
-// A printable rendering of arbitrary bytes for messages: the canonical token spelling, cut to
-// at most `max` bytes of input with "..." appended when cut.
+// Length of the valid UTF-8 sequence of two or more bytes that starts at s[i], or 0 (ASCII,
+// an invalid or truncated sequence, an overlong form, a surrogate, or beyond U+10FFFF).
+size_t Utf8SequenceLength(std::string_view s, size_t i);
+
+// A printable rendering of arbitrary bytes for messages: 'text' when it could be a bare token,
+// else the quoted token spelling; cut to at most `max` bytes of input with "..." appended.
 std::string Printable(std::string_view value, size_t max = 60);
 
 }  // namespace proftools

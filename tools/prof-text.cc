@@ -23,6 +23,9 @@ void Report(Input& input, Mode mode, const std::string& value, ReportOptions opt
   StackTotals totals(&filter);
   ReadProfile(input, &totals);
   options.value_index = ResolveValueIndex(totals.header(), value);
+  if (filter.active() && totals.kept_samples() == 0 && totals.total_samples() > 0) {
+    Warn(kProgram, input.name + ": no sample passes --focus/--ignore");
+  }
   switch (mode) {
     case Mode::kTop:
       WriteTopReport(totals, options, out);
@@ -50,11 +53,11 @@ int Main(int argc, char** argv) {
       "  prof-text --top --sort cum --nodecount 20 cpu.prof\n"
       "  prof-text --folded cpu.prof | flamegraph.pl > cpu.svg\n"
       "  prof-text --canonical -o golden.prof in.prof\n");
-  cli.options().add_options("Mode")("top", "flat and cumulative value per function (default)")(
+  cli.AddOptions("Mode")("top", "flat and cumulative value per function (default)")(
       "traces", "each distinct stack with its total, largest first")(
       "folded", "FlameGraph folded stacks: root;...;leaf VALUE")(
       "canonical", "the profile in canonical prof text (formats/prof-text.md section 7)");
-  cli.options().add_options("Report")(
+  cli.AddOptions("Report")(
       "value", "the value type to report (default: the profile's default type, else its last)",
       cxxopts::value<std::string>(), "TYPE")(
       "granularity", "frames are functions (default), filefunctions, files, lines or addresses",
@@ -62,7 +65,7 @@ int Main(int argc, char** argv) {
       "G")("sort", "top: sort by flat (default) or cum", cxxopts::value<std::string>(), "flat|cum")(
       "nodecount", "top: show at most N rows", cxxopts::value<size_t>(), "N")(
       "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB");
-  cli.options().add_options("Filter")(
+  cli.AddOptions("Filter")(
       "focus", "keep only samples with a frame whose function name matches RE (RE2, unanchored)",
       cxxopts::value<std::string>(),
       "RE")("ignore", "drop samples with a frame whose function name matches RE",

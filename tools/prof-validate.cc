@@ -98,7 +98,7 @@ int Main(int argc, char** argv) {
                   "input is read transparently.",
                   "Exit status: 0 all inputs valid, 1 some input invalid or unreadable, "
                   "2 usage error.\n");
-  cli.options().add_options()("v,verbose", "print a one-line summary of each valid input")(
+  cli.AddOptions()("v,verbose", "print a one-line summary of each valid input")(
       "max-errors", "report at most N violations per input", cxxopts::value<size_t>(), "N");
   cli.AddInputs();
   cli.Parse(argc, argv);
