@@ -124,8 +124,7 @@ class RprofConverter::InputReader {
   }
 
   void Run(ByteStream* stream) {
-    LimitedStream limited(std::unique_ptr<ByteStream>(new BorrowedStream(stream)),
-                          input_.plan.bytes);
+    LimitedStream limited(stream, input_.plan.bytes);
     LineReader lines(&limited);
     std::string_view line;
     try {
@@ -144,16 +143,6 @@ class RprofConverter::InputReader {
   }
 
  private:
-  // Lets LimitedStream wrap a stream it does not own.
-  class BorrowedStream : public ByteStream {
-   public:
-    explicit BorrowedStream(ByteStream* inner) : inner_(inner) {}
-    size_t Read(char* buffer, size_t capacity) override { return inner_->Read(buffer, capacity); }
-
-   private:
-    ByteStream* inner_;
-  };
-
   struct StackEntry {
     uint64_t stack_id[2] = {0, 0};  // [0]: as written; [1]: with a <truncated> root
     bool open_quote = false;        // the text ends inside a name
@@ -168,7 +157,10 @@ class RprofConverter::InputReader {
   };
 
   void Dispatch(std::string_view line, bool had_newline) {
-    switch (ClassifyRprofLine(line)) {
+    const RprofLineKind kind = ClassifyRprofLine(line);
+    // The first pass found a header on line 1; without one now, the file was replaced.
+    if (header_ == nullptr && kind != RprofLineKind::kHeader) ChangedBetweenPasses();
+    switch (kind) {
       case RprofLineKind::kHeader:
         StartSession();
         return;
@@ -266,6 +258,7 @@ class RprofConverter::InputReader {
       return true;
     }
     const std::string_view text = line.substr(prefix);
+    parsed_text_ = std::string_view();
     if (may_hold && !text.empty() && text.back() != ' ' && stacks_.find(text) == stacks_.end()) {
       // A line that ends inside a name waits for its continuation before anything is built
       // (or reported) for it.
@@ -308,7 +301,7 @@ class RprofConverter::InputReader {
     uint64_t& stack = entry.stack_id[truncated ? 1 : 0];
     if (stack == 0) {
       // Built on first need only, so that no unused <truncated> stack is ever defined.
-      ParseRprofStack(key, &parsed_);
+      if (parsed_text_.data() != key.data()) ParseRprofStack(key, &parsed_);
       problems_seen_ = 0;
       BuildLocations(line_number);
       stack = FinishStack(truncated, line_number);
@@ -335,6 +328,7 @@ class RprofConverter::InputReader {
     StackEntry entry;
     problems_seen_ = 0;
     ParseRprofStack(key, &parsed_);
+    parsed_text_ = key;
     entry.open_quote = parsed_.end == RprofLineEnd::kOpenQuote;
     entry.cut = parsed_.end == RprofLineEnd::kCut;
     if (parsed_.end == RprofLineEnd::kGarbage) {
@@ -531,6 +525,7 @@ class RprofConverter::InputReader {
 
   // Scratch space, reused for every line.
   RprofStackText parsed_;
+  std::string_view parsed_text_;  // the cache key parsed_ holds the parse of, if any
   std::vector<uint64_t> frame_locations_;
   std::vector<uint64_t> stack_locations_;
   Function function_;

@@ -49,15 +49,14 @@ class SpoolFile {
   int fd_ = -1;
 };
 
-// Reads at most `limit` bytes of `inner`.
+// Reads at most `limit` bytes of `inner` (which it does not own).
 class LimitedStream : public ByteStream {
  public:
-  LimitedStream(std::unique_ptr<ByteStream> inner, uint64_t limit)
-      : inner_(std::move(inner)), remaining_(limit) {}
+  LimitedStream(ByteStream* inner, uint64_t limit) : inner_(inner), remaining_(limit) {}
   size_t Read(char* buffer, size_t capacity) override;
 
  private:
-  std::unique_ptr<ByteStream> inner_;
+  ByteStream* inner_;
   uint64_t remaining_;
 };
 

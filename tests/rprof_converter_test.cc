@@ -362,6 +362,12 @@ TEST(RprofConverter, AChangedFileIsAnError) {
   RprofConverter converter(&builder, inputs, &warnings, RprofOptions());
   MemoryStream changed("sample.interval=1000\nsample.interval=1000000\n");
   EXPECT_THROW(converter.Convert(0, &changed), ProfError);
+  // Replaced by something that does not even start with a header.
+  MemoryStream scan2("sample.interval=1000\n\"f\" \n");
+  std::vector<RprofInput> inputs2{RprofInput{"y", "y", ScanRprof(&scan2, "y")}};
+  RprofConverter converter2(&builder, inputs2, &warnings, RprofOptions());
+  MemoryStream replaced("\"f\" \"g\" \"h\" \"i\" \"j\" \"k\" \n");
+  EXPECT_THROW(converter2.Convert(0, &replaced), ProfError);
 }
 
 }  // namespace

@@ -54,15 +54,18 @@ awk -v mb="$target_mb" 'BEGIN {
   }
 }' >"$tmp/distinct.out"
 
-# Runs "$@" (a command line as one string, in bash) and prints seconds, MB/s of $1's input size
-# and peak RSS.
-measure() {  # LABEL INPUT_FILE COMMAND
-  local label=$1 input=$2 command=$3 mb seconds rss
+# Runs COMMAND (one string, run by bash) and prints the size of INPUT, the wall time, MB/s of
+# INPUT per wall second, the CPU time (user + system: less sensitive to other jobs on the
+# machine) and the peak RSS.
+measure() {  # LABEL INPUT COMMAND
+  local label=$1 input=$2 command=$3 mb seconds user system rss
   mb=$(awk -v b="$(stat -c %s "$input")" 'BEGIN { printf "%.1f", b / 1e6 }')
-  /usr/bin/time -f '%e %M' -o "$tmp/time" bash -c "$command"
-  read -r seconds rss <"$tmp/time"
-  awk -v l="$label" -v mb="$mb" -v s="$seconds" -v rss="$rss" 'BEGIN {
-    printf "%-44s %7.1f MB %7.2f s %8.1f MB/s   peak RSS %6.1f MB\n", l, mb, s, (s > 0 ? mb / s : 0), rss / 1024
+  /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" bash -c "$command"
+  read -r seconds user system rss <"$tmp/time"
+  awk -v l="$label" -v mb="$mb" -v s="$seconds" -v cpu="$user + $system" -v rss="$rss" 'BEGIN {
+    split(cpu, c, " [+] "); cpu = c[1] + c[2]
+    printf "%-46s %6.1f MB %6.2f s %7.1f MB/s  cpu %6.2f s  peak RSS %6.1f MB\n", l, mb, s,
+      (s > 0 ? mb / s : 0), cpu, rss / 1024
   }'
 }
 
@@ -86,4 +89,4 @@ else
   echo "(prof2pprof not built: rprof2prof | prof2pprof not measured)"
 fi
 echo "R profile package read_rprof + write_pprof (published in BRIEF.md, not run here):"
-echo "                                                 6.2 MB   16.40 s      0.4 MB/s   peak RSS  557.0 MB"
+echo "                                                  6.2 MB  16.40 s     0.4 MB/s                peak RSS  557.0 MB"
