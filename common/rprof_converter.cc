@@ -1,6 +1,5 @@
 #include "common/rprof_converter.h"
 
-#include <algorithm>
 #include <deque>
 #include <limits>
 #include <string_view>
