@@ -91,6 +91,21 @@ TEST(TracesReport, LargestFirstWithTheirTotals) {
             "-----------+-------------------------------------------------------\n");
 }
 
+TEST(TreeReport, PathsFromTheRootWithCumAndFlat) {
+  ReportOptions options;
+  options.raw_values = true;
+  const std::string tree = Report(WriteTreeReport, options, "samples");
+  EXPECT_EQ(tree.substr(tree.find("       cum")),
+            "       cum    cum%       flat   flat%  name\n"
+            "        11 100.00%          0   0.00%  main\n"
+            "         6  54.55%          0   0.00%    a\n"
+            "         6  54.55%          6  54.55%      b\n"
+            "         3  27.27%          3  27.27%    b\n"
+            "         2  18.18%          0   0.00%    r\n"
+            "         2  18.18%          0   0.00%      r\n"
+            "         2  18.18%          2  18.18%        r\n");
+}
+
 TEST(FoldedReport, RootFirstSortedAndSummed) {
   ReportOptions options;
   options.filter.ignore = "^r$";
