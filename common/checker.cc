@@ -39,23 +39,24 @@ void Checker::NoteBrokenDefinition(RecordKind kind, uint64_t id) {
   // A type line that failed to parse still shows the intent to declare one.
   if (kind == RecordKind::kType) no_types_reported_ = true;
   IdLines* ids = TableFor(kind);
-  if (ids != nullptr && id != 0) ids->emplace(id, line_);
+  uint64_t ignored;
+  if (ids != nullptr && id != 0) ids->Insert(id, line_, &ignored);
 }
 
 bool Checker::CheckNewId(RecordKind kind, uint64_t id, IdLines* ids) {
   const char* name = RecordKindName(kind);
   if (id == 0) return Fail(Rule::kIdZero, std::string(name) + " id must be positive, not 0");
-  auto inserted = ids->emplace(id, line_);
-  if (!inserted.second) {
+  uint64_t first_line;
+  if (!ids->Insert(id, line_, &first_line)) {
     return Fail(Rule::kIdDuplicate, std::string(name) + " " + std::to_string(id) +
-                                        " is already defined" + OnLine(inserted.first->second));
+                                        " is already defined" + OnLine(first_line));
   }
   return true;
 }
 
 bool Checker::CheckReference(const char* from, uint64_t from_id, const char* to, uint64_t id,
                              const IdLines& ids) {
-  if (ids.count(id) != 0) return true;
+  if (ids.Contains(id)) return true;
   std::string subject = from;
   if (from_id != 0) subject += " " + std::to_string(from_id);
   return Fail(Rule::kUndefined, subject + " refers to " + to + " " + std::to_string(id) +

@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "common/diagnostics.h"
+#include "common/id_table.h"
 #include "common/record.h"
 #include "common/sink.h"
 
@@ -46,7 +47,7 @@ class Checker {
   void Finish();
 
  private:
-  using IdLines = std::unordered_map<uint64_t, uint64_t>;  // id -> line where it was defined
+  using IdLines = IdMap;  // id -> line where it was defined
 
   bool CheckPreamble(const Record& record);
   void EnterBody();

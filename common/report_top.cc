@@ -1,7 +1,8 @@
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "common/reports.h"
 #include "common/value_format.h"
@@ -25,24 +26,31 @@ void WriteTopReport(const StackTotals& totals, const ReportOptions& options, Byt
 
   // Flat: the leaf frame's value. Cum: every frame on the stack, counted once per stack even
   // when it appears several times (recursion), as pprof does.
-  std::unordered_map<std::string, size_t> index;
+  std::unordered_map<std::string_view, size_t> index;  // views of rows' names
   std::vector<Row> rows;
+  std::vector<size_t> last_stack;  // per row: the last stack whose cum it has counted
   std::vector<const Frame*> stack_frames;
-  std::unordered_set<std::string> seen;
-  auto row = [&](const std::string& name) -> Row& {
-    auto inserted = index.emplace(name, rows.size());
-    if (inserted.second) rows.push_back(Row{name, 0, 0});
-    return rows[inserted.first->second];
+  auto row_of = [&](const std::string& name) -> size_t {
+    auto it = index.find(name);
+    if (it != index.end()) return it->second;
+    rows.push_back(Row{name, 0, 0});
+    last_stack.push_back(SIZE_MAX);
+    // Frames live as long as `frames`, so a view of the frame's name stays valid.
+    index.emplace(std::string_view(name), rows.size() - 1);
+    return rows.size() - 1;
   };
-  for (const StackTotals::Entry& entry : totals.entries()) {
+  for (size_t e = 0; e < totals.entries().size(); ++e) {
+    const StackTotals::Entry& entry = totals.entries()[e];
     const int64_t value = entry.values[v];
     stack_frames.clear();
     frames.StackFrames(entry.stack_id, &stack_frames);
     if (stack_frames.empty()) continue;
-    row(stack_frames.front()->name).flat += value;
-    seen.clear();
+    rows[row_of(stack_frames.front()->name)].flat += value;
     for (const Frame* frame : stack_frames) {
-      if (seen.insert(frame->name).second) row(frame->name).cum += value;
+      const size_t r = row_of(frame->name);
+      if (last_stack[r] == e) continue;
+      last_stack[r] = e;
+      rows[r].cum += value;
     }
   }
 

@@ -1,5 +1,5 @@
 // The human-readable reports of prof-text: top (flat and cumulative per frame), traces (each
-// distinct stack with its total) and folded stacks (FlameGraph input).
+// distinct stack with its total), a call tree, and folded stacks (FlameGraph input).
 #ifndef PROFTOOLS_COMMON_REPORTS_H_
 #define PROFTOOLS_COMMON_REPORTS_H_
 
@@ -30,6 +30,9 @@ int ResolveValueIndex(const ProfileHeader& header, const std::string& name);
 void WriteTopReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
 void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
 void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
+// A top-down call tree: each path from a root, children indented under their caller, largest
+// cumulative value first, with flat values where a path ends.
+void WriteTreeReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
 
 // A frame name made safe for folded stacks: `\` -> `\\`, `;` -> `\x3b`, LF -> `\n`, CR -> `\r`,
 // HT -> `\t`, other control bytes and bytes that are not valid UTF-8 -> `\xHH`. Everything else

@@ -16,11 +16,13 @@ void StackTotals::OnSample(const Sample& sample) {
   }
   if (filter_ != nullptr && !filter_->Keep(defs_, sample.stack_id)) return;
   ++kept_samples_;
-  auto inserted = index_.emplace(sample.stack_id, entries_.size());
-  if (inserted.second) {
+  uint64_t index;
+  if (!index_.Find(sample.stack_id, &index)) {
+    index = entries_.size();
+    index_.Insert(sample.stack_id, index, &index);
     entries_.push_back(Entry{sample.stack_id, 0, std::vector<int64_t>(total_values_.size(), 0)});
   }
-  Entry& entry = entries_[inserted.first->second];
+  Entry& entry = entries_[index];
   ++entry.samples;
   for (size_t i = 0; i < sample.values.size() && i < entry.values.size(); ++i) {
     entry.values[i] += sample.values[i];

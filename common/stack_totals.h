@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/filter.h"
+#include "common/id_table.h"
 #include "common/sink.h"
 
 namespace proftools {
@@ -35,7 +36,7 @@ class StackTotals : public DefinitionKeepingSink {
  private:
   SampleFilter* filter_;
   std::vector<Entry> entries_;
-  std::unordered_map<uint64_t, size_t> index_;
+  IdMap index_;  // stack id -> position in entries_
   std::vector<int64_t> total_values_;
   uint64_t total_samples_ = 0;
   uint64_t kept_samples_ = 0;

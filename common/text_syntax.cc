@@ -14,6 +14,23 @@ bool IsBareByte(unsigned char c) {
   return c >= 0x21 && c <= 0x7e && c != '"' && c != '\\';
 }
 
+// Byte classes for the tokenizer's inner loop: one table lookup per byte.
+enum ByteClass : uint8_t { kBareByte, kBlankByte, kQuoteByte, kOtherByte };
+
+struct ByteClasses {
+  ByteClass of[256];
+  constexpr ByteClasses() : of() {
+    for (int c = 0; c < 256; ++c) {
+      const bool bare = c >= 0x21 && c <= 0x7e && c != '"' && c != '\\';
+      of[c] = c == ' ' || c == '\t' ? kBlankByte
+              : c == '"'            ? kQuoteByte
+              : bare                ? kBareByte
+                                    : kOtherByte;
+    }
+  }
+};
+constexpr ByteClasses kByteClasses;
+
 int HexDigitValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -167,6 +184,16 @@ bool ParseDigits(std::string_view text, uint64_t limit, uint64_t* out) {
   if (text.empty() || text.size() > 20) return false;
   if (text.size() > 1 && text[0] == '0') return false;
   uint64_t value = 0;
+  if (text.size() <= 18) {
+    // At most 18 digits cannot overflow, nor exceed either limit: no checks per digit.
+    for (char c : text) {
+      const unsigned digit = static_cast<unsigned char>(c) - '0';
+      if (digit > 9) return false;
+      value = value * 10 + digit;
+    }
+    *out = value;
+    return true;
+  }
   for (char c : text) {
     if (c < '0' || c > '9') return false;
     const uint64_t digit = static_cast<uint64_t>(c - '0');
@@ -187,7 +214,10 @@ bool Tokenize(std::string_view line, std::vector<std::string_view>* tokens, std:
     while (i < n && IsBlank(line[i])) ++i;
     if (i >= n || line[i] == '#') break;
     const size_t start = i;
-    while (i < n && !IsBlank(line[i])) {
+    while (i < n) {
+      // Fast path: a run of ordinary bare bytes.
+      while (i < n && kByteClasses.of[static_cast<unsigned char>(line[i])] == kBareByte) ++i;
+      if (i >= n || IsBlank(line[i])) break;
       const unsigned char c = static_cast<unsigned char>(line[i]);
       if (c == '"') {
         if (!ScanQuoted(line, &i, nullptr, error)) return false;
@@ -261,7 +291,7 @@ bool DecodeLabel(std::string_view token, Label* out, std::string* error) {
   out->unit.clear();
   out->num = 0;
   if (value.empty()) {
-    *error = "label '" + Printable(out->key) + "' has no value (write \"\" for an empty string)";
+    *error = "label " + Printable(out->key) + " has no value (write \"\" for an empty string)";
     return false;
   }
   if (value[0] == '"') {

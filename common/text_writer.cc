@@ -122,7 +122,8 @@ void CanonicalWriter::OnHeader(const ProfileHeader& h) {
   if (!h.keep_frames.empty()) AppendStringRecord(&b, "keep_frames", h.keep_frames);
   uint64_t next_source = 0;
   for (const Source& source : h.sources) {
-    source_ids_[source.id] = ++next_source;
+    uint64_t ignored;
+    source_ids_.Insert(source.id, ++next_source, &ignored);
     b += "source ";
     AppendUint(&b, next_source);
     b.push_back(' ');
@@ -165,8 +166,8 @@ void CanonicalWriter::OnStack(const Stack& stack) {
 }
 
 uint64_t CanonicalWriter::WriteMapping(uint64_t id) {
-  auto done = mappings_.written.find(id);
-  if (done != mappings_.written.end()) return done->second;
+  uint64_t done;
+  if (mappings_.written.Find(id, &done)) return done;
   auto it = mappings_.records.find(id);
   if (it == mappings_.records.end()) Undefined("mapping", id);
   const Mapping& m = it->second;
@@ -187,14 +188,14 @@ uint64_t CanonicalWriter::WriteMapping(uint64_t id) {
   b.push_back(' ');
   AppendFlags(&b, m);
   b.push_back('\n');
-  mappings_.written.emplace(id, new_id);
+  mappings_.written.Insert(id, new_id, &done);
   mappings_.records.erase(it);
   return new_id;
 }
 
 uint64_t CanonicalWriter::WriteFunction(uint64_t id) {
-  auto done = functions_.written.find(id);
-  if (done != functions_.written.end()) return done->second;
+  uint64_t done;
+  if (functions_.written.Find(id, &done)) return done;
   auto it = functions_.records.find(id);
   if (it == functions_.records.end()) Undefined("function", id);
   const Function& f = it->second;
@@ -211,14 +212,14 @@ uint64_t CanonicalWriter::WriteFunction(uint64_t id) {
   b.push_back(' ');
   AppendInt(&b, f.start_line);
   b.push_back('\n');
-  functions_.written.emplace(id, new_id);
+  functions_.written.Insert(id, new_id, &done);
   functions_.records.erase(it);
   return new_id;
 }
 
 uint64_t CanonicalWriter::WriteLocation(uint64_t id) {
-  auto done = locations_.written.find(id);
-  if (done != locations_.written.end()) return done->second;
+  uint64_t done;
+  if (locations_.written.Find(id, &done)) return done;
   auto it = locations_.records.find(id);
   if (it == locations_.records.end()) Undefined("location", id);
   const Location location = std::move(it->second);
@@ -252,13 +253,13 @@ uint64_t CanonicalWriter::WriteLocation(uint64_t id) {
     }
   }
   b.push_back('\n');
-  locations_.written.emplace(id, new_id);
+  locations_.written.Insert(id, new_id, &done);
   return new_id;
 }
 
 uint64_t CanonicalWriter::WriteStack(uint64_t id) {
-  auto done = stacks_.written.find(id);
-  if (done != stacks_.written.end()) return done->second;
+  uint64_t done;
+  if (stacks_.written.Find(id, &done)) return done;
   auto it = stacks_.records.find(id);
   if (it == stacks_.records.end()) Undefined("stack", id);
   const Stack stack = std::move(it->second);
@@ -277,17 +278,17 @@ uint64_t CanonicalWriter::WriteStack(uint64_t id) {
     AppendUint(&b, location_id);
   }
   b.push_back('\n');
-  stacks_.written.emplace(id, new_id);
+  stacks_.written.Insert(id, new_id, &done);
   return new_id;
 }
 
 void CanonicalWriter::OnSample(const Sample& sample) {
   const uint64_t stack = WriteStack(sample.stack_id);
-  auto source = source_ids_.find(sample.source_id);
-  if (source == source_ids_.end()) Undefined("source", sample.source_id);
+  uint64_t source;
+  if (!source_ids_.Find(sample.source_id, &source)) Undefined("source", sample.source_id);
   std::string& b = buffer_;
   b += "sample ";
-  AppendUint(&b, source->second);
+  AppendUint(&b, source);
   b.push_back(' ');
   AppendUint(&b, stack);
   b.push_back(' ');

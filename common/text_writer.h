@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/byte_stream.h"
+#include "common/id_table.h"
 #include "common/sink.h"
 
 namespace proftools {
@@ -32,9 +33,9 @@ class CanonicalWriter : public ProfileSink {
  private:
   template <typename T>
   struct Pending {
-    std::unordered_map<uint64_t, T> records;         // not yet written, by input id
-    std::vector<uint64_t> order;                     // input ids in declaration order
-    std::unordered_map<uint64_t, uint64_t> written;  // input id -> output id
+    std::unordered_map<uint64_t, T> records;  // not yet written, by input id
+    std::vector<uint64_t> order;              // input ids in declaration order
+    IdMap written;                            // input id -> output id
   };
 
   uint64_t WriteMapping(uint64_t id);
@@ -45,7 +46,7 @@ class CanonicalWriter : public ProfileSink {
 
   ByteSink* out_;
   std::string buffer_;
-  std::unordered_map<uint64_t, uint64_t> source_ids_;
+  IdMap source_ids_;
   Pending<Mapping> mappings_;
   Pending<Function> functions_;
   Pending<Location> locations_;

@@ -15,7 +15,7 @@ namespace {
 
 constexpr const char* kProgram = "prof-text";
 
-enum class Mode { kTop, kTraces, kFolded, kCanonical };
+enum class Mode { kTop, kTraces, kTree, kFolded, kCanonical };
 
 void Report(Input& input, Mode mode, const std::string& value, ReportOptions options,
             ByteSink* out) {
@@ -33,6 +33,9 @@ void Report(Input& input, Mode mode, const std::string& value, ReportOptions opt
     case Mode::kTraces:
       WriteTracesReport(totals, options, out);
       break;
+    case Mode::kTree:
+      WriteTreeReport(totals, options, out);
+      break;
     case Mode::kFolded:
       WriteFoldedReport(totals, options, out);
       break;
@@ -46,7 +49,8 @@ int Main(int argc, char** argv) {
       kProgram, "[OPTION...] [FILE...]",
       "Show a profile (prof text, or anything proftools reads) as a report: the functions with "
       "the most flat and cumulative value (--top, the default), each distinct stack with its "
-      "total (--traces), FlameGraph folded stacks (--folded), or the canonical prof text "
+      "total (--traces), a call tree (--tree), FlameGraph folded stacks (--folded), or the "
+      "canonical prof text "
       "(--canonical). With no FILE, or when FILE is -, reads standard input.",
       "Examples:\n"
       "  prof-text cpu.prof                       top functions by flat value\n"
@@ -55,6 +59,7 @@ int Main(int argc, char** argv) {
       "  prof-text --canonical -o golden.prof in.prof\n");
   cli.AddOptions("Mode")("top", "flat and cumulative value per function (default)")(
       "traces", "each distinct stack with its total, largest first")(
+      "tree", "a top-down call tree with cumulative and flat values")(
       "folded", "FlameGraph folded stacks: root;...;leaf VALUE")(
       "canonical", "the profile in canonical prof text (formats/prof-text.md section 7)");
   cli.AddOptions("Report")(
@@ -78,15 +83,17 @@ int Main(int argc, char** argv) {
 
   Mode mode = Mode::kTop;
   int modes = 0;
-  for (auto [flag, value] :
-       {std::pair{"top", Mode::kTop}, std::pair{"traces", Mode::kTraces},
-        std::pair{"folded", Mode::kFolded}, std::pair{"canonical", Mode::kCanonical}}) {
+  for (auto [flag, value] : {std::pair{"top", Mode::kTop}, std::pair{"traces", Mode::kTraces},
+                             std::pair{"tree", Mode::kTree}, std::pair{"folded", Mode::kFolded},
+                             std::pair{"canonical", Mode::kCanonical}}) {
     if (cli.Has(flag)) {
       mode = value;
       ++modes;
     }
   }
-  if (modes > 1) throw UsageError("choose one of --top, --traces, --folded, --canonical");
+  if (modes > 1) {
+    throw UsageError("choose one of --top, --traces, --tree, --folded, --canonical");
+  }
 
   ReportOptions options;
   if (cli.Has("granularity") &&

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Reading and canonically rewriting a generated 1,000,000-sample prof text profile, and the
+# memory of prof-validate as the number of samples grows tenfold (it must not grow with it).
+set -euo pipefail
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-text.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+gen-profile --samples 100000 -o "$work/small.prof"
+gen-profile --samples 1000000 -o "$work/big.prof"
+bytes=$(stat -c %s "$work/big.prof")
+mib=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
+echo "input: generated, 1,000,000 samples, 50,000 stacks, $mib MiB"
+
+# Best of 3 wall-clock runs; peak RSS of the last.
+measure() {
+  local label=$1; shift
+  local best="" rss=""
+  for _ in 1 2 3; do
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" > /dev/null
+    read -r secs kb < "$work/time"
+    if [ -z "$best" ] || awk -v a="$secs" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$secs; fi
+    rss=$kb
+  done
+  awk -v l="$label" -v s="$best" -v b="$bytes" -v k="$rss" \
+    'BEGIN { printf "%-34s %6.2f s  %7.1f MiB/s  peak RSS %6.1f MiB\n", l, s, (s > 0 ? b / 1048576 / s : 0), k / 1024 }'
+}
+
+measure "cat (I/O floor)" cat "$work/big.prof"
+measure "prof-validate" prof-validate "$work/big.prof"
+measure "prof-text --canonical" prof-text --canonical "$work/big.prof"
+measure "prof-text --top" prof-text --top "$work/big.prof"
+measure "prof-text --folded" prof-text --folded "$work/big.prof"
+
+/usr/bin/time -f "%M" -o "$work/small.rss" prof-validate "$work/small.prof"
+/usr/bin/time -f "%M" -o "$work/big.rss" prof-validate "$work/big.prof"
+echo "prof-validate peak RSS: $(cat "$work/small.rss") KiB at 100,000 samples," \
+     "$(cat "$work/big.rss") KiB at 1,000,000 samples"

@@ -1,0 +1,253 @@
+// Byte streams, gzip, line splitting, input sniffing and atomic output.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "common/byte_stream.h"
+#include "common/diagnostics.h"
+#include "common/input.h"
+#include "common/output.h"
+
+namespace proftools {
+namespace {
+
+std::string Gzip(const std::string& data) {
+  z_stream z{};
+  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, data.size()) + 32, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(&out[0]);
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+std::string ReadAll(ByteStream* stream, size_t chunk = 7) {
+  std::string out;
+  std::vector<char> buffer(chunk);
+  while (size_t n = stream->Read(buffer.data(), buffer.size())) out.append(buffer.data(), n);
+  return out;
+}
+
+std::string Inflate(const std::string& compressed, uint64_t cap = 0) {
+  GzipStream gzip(std::make_unique<MemoryStream>(compressed), "x.gz", cap);
+  return ReadAll(&gzip);
+}
+
+TEST(Gzip, InflatesAndReadsConcatenatedMembersAsOne) {
+  EXPECT_EQ(Inflate(Gzip("hello ")), "hello ");
+  EXPECT_EQ(Inflate(Gzip("hello ") + Gzip("world")), "hello world");
+  EXPECT_EQ(Inflate(Gzip("")), "");
+}
+
+TEST(Gzip, TruncatedAndCorruptDataAreErrorsNamingTheFile) {
+  const std::string data = Gzip(std::string(10000, 'a') + "b");
+  try {
+    Inflate(data.substr(0, data.size() / 2));
+    FAIL();
+  } catch (const ProfError& e) {
+    EXPECT_EQ(e.diagnostic().Format(),
+              "x.gz: gzip: unexpected end of data (the file is truncated)");
+  }
+  std::string corrupt = data;
+  corrupt[12] ^= 0x55;
+  EXPECT_THROW(Inflate(corrupt), ProfError);
+  EXPECT_THROW(Inflate(Gzip("x") + "garbage after the member"), ProfError);
+}
+
+TEST(Gzip, SizeCapStopsBombs) {
+  const std::string bomb = Gzip(std::string(10 << 20, '\0'));
+  EXPECT_LT(bomb.size(), 20000u);
+  EXPECT_THROW(Inflate(bomb, 1 << 20), ProfError);
+  EXPECT_EQ(Inflate(bomb, 11 << 20).size(), 10u << 20);
+}
+
+std::vector<std::string> Lines(const std::string& data, size_t max_line = 1 << 20) {
+  MemoryStream stream(data);
+  LineReader reader(&stream, max_line);
+  std::vector<std::string> lines;
+  std::string_view line;
+  while (reader.Next(&line)) lines.emplace_back(line);
+  return lines;
+}
+
+TEST(LineReader, SplitsOnLfAndRemovesOnlyTheCrBeforeIt) {
+  EXPECT_EQ(Lines("a\r\nb\rc\n\nd"), (std::vector<std::string>{"a", "b\rc", "", "d"}));
+  EXPECT_TRUE(Lines("").empty());
+  EXPECT_EQ(Lines("\n"), (std::vector<std::string>{""}));
+}
+
+TEST(LineReader, ReportsWhetherTheLastLineHadANewline) {
+  MemoryStream stream("a\nb");
+  LineReader reader(&stream);
+  std::string_view line;
+  ASSERT_TRUE(reader.Next(&line));
+  EXPECT_TRUE(reader.had_newline());
+  ASSERT_TRUE(reader.Next(&line));
+  EXPECT_EQ(line, "b");
+  EXPECT_FALSE(reader.had_newline());
+  EXPECT_EQ(reader.line_number(), 2u);
+  EXPECT_FALSE(reader.Next(&line));
+}
+
+TEST(LineReader, LinesLongerThanTheBufferAndAcrossReadsSurvive) {
+  std::mt19937 random(3);
+  std::string data;
+  std::vector<std::string> expected;
+  for (int i = 0; i < 300; ++i) {
+    std::string line(random() % 9000, 'x');
+    for (char& c : line) c = static_cast<char>('a' + random() % 26);
+    expected.push_back(line);
+    data += line + (random() % 2 ? "\n" : "\r\n");
+  }
+  // A stream that returns at most 13 bytes per read exercises refills mid-line.
+  class Trickle : public ByteStream {
+   public:
+    explicit Trickle(std::string d) : data_(std::move(d)) {}
+    size_t Read(char* buffer, size_t capacity) override {
+      const size_t n = std::min({capacity, data_.size() - pos_, size_t{13}});
+      std::memcpy(buffer, data_.data() + pos_, n);
+      pos_ += n;
+      return n;
+    }
+
+   private:
+    std::string data_;
+    size_t pos_ = 0;
+  } trickle(data);
+  LineReader reader(&trickle);
+  std::string_view line;
+  std::vector<std::string> got;
+  while (reader.Next(&line)) got.emplace_back(line);
+  EXPECT_EQ(got, expected);
+}
+
+TEST(LineReader, ThrowsAtALineLongerThanTheMaximum) {
+  EXPECT_THROW(Lines("short\n" + std::string(5000, 'x') + "\n", 4096), LineReader::LineTooLong);
+  EXPECT_EQ(Lines(std::string(4096, 'x') + "\n", 4096).size(), 1u);
+}
+
+TEST(Sniff, RecognisesFormatsFromContent) {
+  EXPECT_EQ(SniffFormat("").format, InputFormat::kEmpty);
+  EXPECT_EQ(SniffFormat("proftext 1.0\n").format, InputFormat::kProfText);
+  // A pprof Profile starts with sample_type (field 1, length-delimited).
+  EXPECT_EQ(SniffFormat(std::string("\x0a\x04\x08\x01\x10\x02\x32\x00", 8)).format,
+            InputFormat::kPprof);
+  const Sniffed rprof = SniffFormat("memory profiling: sample.interval=20000\n\"f\" \n");
+  EXPECT_EQ(rprof.format, InputFormat::kOther);
+  EXPECT_NE(rprof.hint.find("rprof2prof"), std::string::npos);
+  const Sniffed perf = SniffFormat("x 12 1.0: cycles:\n\t    4005d0 main+0x1 (/bin/x)\n");
+  EXPECT_NE(perf.hint.find("perf2prof"), std::string::npos);
+  // Text that happens to start with a byte that is a valid protobuf tag stays text.
+  EXPECT_EQ(SniffFormat("\nproftext 1.0\n").format, InputFormat::kOther);
+  EXPECT_TRUE(SniffFormat("\nproftext 1.0\n").text);
+  EXPECT_FALSE(SniffFormat(std::string("\xff\xfe\x00", 3)).text);
+}
+
+class TempDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/proftools-io-test.XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+  std::vector<std::string> Entries() const {
+    std::vector<std::string> names;
+    const std::string listing = dir_ + "/.listing";
+    std::system(("ls -A '" + dir_ + "' > '" + listing + "'").c_str());
+    std::ifstream in(listing);
+    for (std::string name; std::getline(in, name);) {
+      if (name != ".listing") names.push_back(name);
+    }
+    return names;
+  }
+  static std::string Contents(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  std::string dir_;
+};
+
+using AtomicOutput = TempDir;
+
+TEST_F(AtomicOutput, CommitRenamesIntoPlace) {
+  {
+    Output out(Path("result.prof"));
+    out.Write("hello\n");
+    EXPECT_EQ(Entries().size(), 1u);  // only the temporary file so far
+    EXPECT_EQ(std::string(Entries()[0]).rfind(".result.prof.tmp-", 0), 0u);
+    out.Commit();
+  }
+  EXPECT_EQ(Entries(), (std::vector<std::string>{"result.prof"}));
+  EXPECT_EQ(Contents(Path("result.prof")), "hello\n");
+}
+
+TEST_F(AtomicOutput, WithoutCommitNothingIsLeftAndTheOldFileIsUntouched) {
+  { std::ofstream(Path("result.prof")) << "old\n"; }
+  {
+    Output out(Path("result.prof"));
+    out.Write(std::string(1 << 20, 'x'));  // larger than the buffer: really written
+  }
+  EXPECT_EQ(Entries(), (std::vector<std::string>{"result.prof"}));
+  EXPECT_EQ(Contents(Path("result.prof")), "old\n");
+}
+
+TEST_F(AtomicOutput, KeepsTheModeOfTheFileItReplaces) {
+  { std::ofstream(Path("x")) << "old"; }
+  chmod(Path("x").c_str(), 0640);
+  {
+    Output out(Path("x"));
+    out.Write("new");
+    out.Commit();
+  }
+  struct stat st;
+  ASSERT_EQ(stat(Path("x").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+}
+
+TEST_F(AtomicOutput, MissingDirectoryIsAClearError) {
+  try {
+    Output out(Path("no/such/dir/x"));
+    FAIL();
+  } catch (const ProfError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot create a temporary file next to it"),
+              std::string::npos);
+  }
+}
+
+using Inputs = TempDir;
+
+TEST_F(Inputs, OpenInputGunzipsAndSniffsTheInnerContent) {
+  { std::ofstream(Path("p.gz"), std::ios::binary) << Gzip("proftext 1.0\nrest\n"); }
+  Input input = OpenInput(Path("p.gz"));
+  EXPECT_TRUE(input.gzipped);
+  EXPECT_EQ(input.format, InputFormat::kProfText);
+  EXPECT_EQ(ReadAll(input.stream.get()), "proftext 1.0\nrest\n");
+}
+
+TEST_F(Inputs, OpenInputExplainsMissingFilesAndDirectories) {
+  EXPECT_THROW(OpenInput(Path("missing")), ProfError);
+  try {
+    OpenInput(dir_);
+    FAIL();
+  } catch (const ProfError& e) {
+    EXPECT_EQ(e.diagnostic().Format(), dir_ + ": is a directory");
+  }
+}
+
+}  // namespace
+}  // namespace proftools

@@ -1,0 +1,163 @@
+// In-memory profiles: the checker on records built by code, CheckingSink, and the Interner.
+#include <gtest/gtest.h>
+
+#include "common/checker.h"
+#include "common/id_table.h"
+#include "common/interner.h"
+#include "tests/test_util.h"
+
+namespace proftools {
+namespace {
+
+Profile Minimal() {
+  Profile p;
+  p.header.sources.push_back({1, "manual", "m", std::nullopt});
+  p.header.types.push_back({"samples", "count"});
+  p.defs.functions.Add({1, "main", "", "main.c", 1});
+  p.defs.locations.Add({1, 0, 0x10, false, {{1, 3, 0}}});
+  p.defs.stacks.Add({1, {1}});
+  p.samples.push_back({1, 1, std::nullopt, std::nullopt, {1}, {}});
+  return p;
+}
+
+std::vector<std::string> Broken(const Profile& p) {
+  testing::CollectingHandler handler;
+  ValidateProfile(p, &handler, "model");
+  std::vector<std::string> rules;
+  for (const Diagnostic& d : handler.errors) rules.push_back(RuleName(d.rule));
+  return rules;
+}
+
+TEST(ValidateProfile, AcceptsAValidProfile) {
+  EXPECT_TRUE(Broken(Minimal()).empty());
+}
+
+TEST(ValidateProfile, ReportsModelViolationsByRule) {
+  Profile p = Minimal();
+  p.samples[0].values.push_back(2);
+  EXPECT_EQ(Broken(p), (std::vector<std::string>{"value-count"}));
+
+  p = Minimal();
+  p.header.types.push_back({"samples", "bytes"});
+  p.samples[0].values.push_back(0);
+  EXPECT_EQ(Broken(p), (std::vector<std::string>{"type-duplicate", "value-count"}));
+
+  p = Minimal();
+  p.defs.locations.Add({2, 7, 0, false, {}});  // mapping 7 does not exist
+  EXPECT_EQ(Broken(p), (std::vector<std::string>{"undefined"}));
+
+  p = Minimal();
+  p.samples[0].labels.push_back(Label::String("", "x"));
+  p.samples[0].time_nanos = -1;
+  EXPECT_EQ(Broken(p), (std::vector<std::string>{"negative-time"}));
+
+  p = Minimal();
+  p.header.types.clear();
+  p.samples.clear();
+  EXPECT_EQ(Broken(p), (std::vector<std::string>{"no-types"}));
+
+  p = Minimal();
+  p.header.default_type = "cpu";
+  EXPECT_EQ(Broken(p), (std::vector<std::string>{"undefined"}));
+}
+
+TEST(ValidateProfile, MessagesNameTheRecordWithoutALine) {
+  Profile p = Minimal();
+  p.defs.functions.Add({0, "zero", "", "", 0});
+  testing::CollectingHandler handler;
+  ValidateProfile(p, &handler, "model");
+  ASSERT_EQ(handler.errors.size(), 1u);
+  EXPECT_EQ(handler.errors[0].Format(), "model: function id must be positive, not 0 [id-zero]");
+}
+
+TEST(CheckingSink, ThrowsOnTheFirstInvalidRecordByDefault) {
+  StringSink out;
+  CanonicalWriter writer(&out);
+  DiagnosticHandler throwing;
+  CheckingSink checking(&writer, &throwing, "producer");
+  ProfileHeader header;
+  header.sources.push_back({1, "perf", "x", std::nullopt});
+  header.types.push_back({"samples", "count"});
+  checking.OnHeader(header);
+  checking.OnStack({1, {}});
+  EXPECT_THROW(checking.OnSample({1, 2, std::nullopt, std::nullopt, {1}, {}}), ProfError);
+}
+
+// Records what an Interner emits.
+class RecordingSink : public ProfileBuilder {
+ public:
+  int emitted = 0;
+  void OnMapping(const Mapping& m) override { ++emitted, ProfileBuilder::OnMapping(m); }
+  void OnFunction(const Function& f) override { ++emitted, ProfileBuilder::OnFunction(f); }
+  void OnLocation(const Location& l) override { ++emitted, ProfileBuilder::OnLocation(l); }
+  void OnStack(const Stack& s) override { ++emitted, ProfileBuilder::OnStack(s); }
+};
+
+TEST(Interner, SameContentSameIdEmittedOnce) {
+  RecordingSink sink;
+  Interner interner(&sink);
+  const uint64_t f1 = interner.Function({99, "f", "", "a.c", 1});
+  const uint64_t f1_again = interner.Function({5, "f", "", "a.c", 1});  // id ignored
+  const uint64_t f2 = interner.Function({0, "f", "", "b.c", 1});        // other file
+  EXPECT_EQ(f1, 1u);
+  EXPECT_EQ(f1_again, 1u);
+  EXPECT_EQ(f2, 2u);
+  const uint64_t m =
+      interner.Mapping({0, 0x1000, 0x2000, 0, "lib.so", "", true, false, false, false});
+  const uint64_t l1 = interner.Location({0, m, 0x1010, false, {{f1, 3, 0}}});
+  const uint64_t l2 = interner.Location({0, m, 0x1010, false, {{f1, 4, 0}}});
+  EXPECT_NE(l1, l2);
+  EXPECT_EQ(interner.Location({7, m, 0x1010, false, {{f1, 3, 0}}}), l1);
+  EXPECT_EQ(interner.Stack({l1, l2}), 1u);
+  EXPECT_EQ(interner.Stack({l2, l1}), 2u);
+  EXPECT_EQ(interner.Stack({l1, l2}), 1u);
+  EXPECT_EQ(interner.Stack({}), 3u);
+  EXPECT_EQ(sink.emitted, 2 + 1 + 2 + 3);
+  EXPECT_EQ(interner.function_count(), 2u);
+  EXPECT_EQ(interner.stack_count(), 3u);
+  // What was emitted is valid, define-before-use input for any sink.
+  ProfileHeader header;
+  header.types.push_back({"samples", "count"});
+  sink.OnHeader(header);
+  const Profile p = sink.Take();
+  EXPECT_EQ(p.defs.functions.Find(2)->file, "b.c");
+  EXPECT_EQ(p.defs.stacks.Find(2)->location_ids, (std::vector<uint64_t>{l2, l1}));
+}
+
+}  // namespace
+}  // namespace proftools
+
+namespace proftools {
+namespace {
+
+TEST(IdMap, DenseSparseAndHugeIds) {
+  IdMap table;
+  const uint64_t huge = std::stoull("1152921504606846976");  // 2^60, not a constant to GCC
+  uint64_t first = 0;
+  EXPECT_TRUE(table.Insert(1, 10, &first));
+  EXPECT_TRUE(table.Insert(huge, 11, &first));  // huge: stays sparse, no big alloc
+  EXPECT_TRUE(table.Insert(5000, 12, &first));
+  EXPECT_FALSE(table.Insert(1, 13, &first));
+  EXPECT_EQ(first, 10u);
+  EXPECT_FALSE(table.Insert(huge, 14, &first));
+  EXPECT_EQ(first, 11u);
+  for (uint64_t id = 2; id < 20000; ++id) {
+    if (id != 5000) {
+      ASSERT_TRUE(table.Insert(id, id, &first)) << id;
+    }
+  }
+  // 5000 moved from the sparse part to the dense part as the dense part grew.
+  EXPECT_FALSE(table.Insert(5000, 1, &first));
+  EXPECT_EQ(first, 12u);
+  EXPECT_TRUE(table.Contains(19999));
+  EXPECT_FALSE(table.Contains(20000));
+  EXPECT_FALSE(table.Contains(0));
+  EXPECT_TRUE(table.Contains(huge));
+  EXPECT_EQ(table.size(), 20000u);
+  uint64_t value = 0;
+  EXPECT_TRUE(table.Find(19999, &value));
+  EXPECT_EQ(value, 19999u);
+}
+
+}  // namespace
+}  // namespace proftools

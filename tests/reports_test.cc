@@ -1,0 +1,163 @@
+#include "common/reports.h"
+
+#include <gtest/gtest.h>
+
+#include "common/value_format.h"
+#include "tests/test_util.h"
+
+namespace proftools {
+namespace {
+
+// main -> a -> b (leaf), main -> b (leaf), and recursion main -> r -> r -> r.
+const char* kProfile =
+    "proftext 1.0\n"
+    "source 1 manual x -\n"
+    "type samples count\n"
+    "type cpu nanoseconds\n"
+    "function 1 main \"\" main.c 1\n"
+    "function 2 a \"\" a.c 1\n"
+    "function 3 b \"\" b.c 1\n"
+    "function 4 r \"\" r.c 1\n"
+    "location 1 - 0x1 - 1:10\n"
+    "location 2 - 0x2 - 2:20\n"
+    "location 3 - 0x3 - 3:30\n"
+    "location 4 - 0x4 - 4:40\n"
+    "stack 1 3 2 1\n"
+    "stack 2 3 1\n"
+    "stack 3 4 4 4 1\n"
+    "sample 1 1 - - 5 5000000\n"
+    "sample 1 2 - - 3 3000000\n"
+    "sample 1 3 - - 2 2000000\n"
+    "sample 1 1 - - 1 1000000\n";
+
+std::string Report(void (*report)(const StackTotals&, const ReportOptions&, ByteSink*),
+                   ReportOptions options, const std::string& value = "") {
+  SampleFilter filter(options.filter);
+  StackTotals totals(&filter);
+  MemoryStream stream(kProfile);
+  ReadText(&stream, "x", &totals);
+  options.value_index = ResolveValueIndex(totals.header(), value);
+  StringSink out;
+  report(totals, options, &out);
+  return out.text();
+}
+
+TEST(TopReport, FlatIsTheLeafAndCumCountsRecursionOnce) {
+  ReportOptions options;
+  options.raw_values = true;
+  EXPECT_EQ(Report(WriteTopReport, options, "samples"),
+            "Type: samples/count\n"
+            "Showing nodes accounting for 11, 100.00% of 11 total (4 samples)\n"
+            "      flat   flat%    sum%        cum    cum%\n"
+            "         9  81.82%  81.82%          9  81.82%  b\n"
+            "         2  18.18% 100.00%          2  18.18%  r\n"
+            "         0   0.00% 100.00%         11 100.00%  main\n"
+            "         0   0.00% 100.00%          6  54.55%  a\n");
+}
+
+TEST(TopReport, DefaultValueIsTheLastTypeAndUnitsScale) {
+  const std::string top = Report(WriteTopReport, ReportOptions{});
+  EXPECT_NE(top.find("Type: cpu/nanoseconds\n"), std::string::npos);
+  EXPECT_NE(top.find("       9ms  81.82%  81.82%        9ms  81.82%  b\n"), std::string::npos);
+}
+
+TEST(TopReport, FocusKeepsPercentagesOfTheWholeProfile) {
+  ReportOptions options;
+  options.raw_values = true;
+  options.filter.focus = "^a$";
+  const std::string top = Report(WriteTopReport, options, "samples");
+  EXPECT_NE(top.find("Active filters:\n   focus=^a$\n"), std::string::npos);
+  EXPECT_NE(top.find("Showing nodes accounting for 6, 54.55% of 11 total"), std::string::npos);
+  EXPECT_EQ(top.find("  r\n"), std::string::npos);
+}
+
+TEST(TracesReport, LargestFirstWithTheirTotals) {
+  ReportOptions options;
+  options.raw_values = true;
+  const std::string traces = Report(WriteTracesReport, options, "samples");
+  EXPECT_EQ(traces.substr(traces.find("-----")),
+            "-----------+-------------------------------------------------------\n"
+            "         6   b\n"
+            "             a\n"
+            "             main\n"
+            "-----------+-------------------------------------------------------\n"
+            "         3   b\n"
+            "             main\n"
+            "-----------+-------------------------------------------------------\n"
+            "         2   r\n"
+            "             r\n"
+            "             r\n"
+            "             main\n"
+            "-----------+-------------------------------------------------------\n");
+}
+
+TEST(TreeReport, PathsFromTheRootWithCumAndFlat) {
+  ReportOptions options;
+  options.raw_values = true;
+  const std::string tree = Report(WriteTreeReport, options, "samples");
+  EXPECT_EQ(tree.substr(tree.find("       cum")),
+            "       cum    cum%       flat   flat%  name\n"
+            "        11 100.00%          0   0.00%  main\n"
+            "         6  54.55%          0   0.00%    a\n"
+            "         6  54.55%          6  54.55%      b\n"
+            "         3  27.27%          3  27.27%    b\n"
+            "         2  18.18%          0   0.00%    r\n"
+            "         2  18.18%          0   0.00%      r\n"
+            "         2  18.18%          2  18.18%        r\n");
+}
+
+TEST(FoldedReport, RootFirstSortedAndSummed) {
+  ReportOptions options;
+  options.filter.ignore = "^r$";
+  EXPECT_EQ(Report(WriteFoldedReport, options, "samples"), "main;a;b 6\nmain;b 3\n");
+}
+
+TEST(FoldedReport, GranularityLines) {
+  ReportOptions options;
+  options.granularity = Granularity::kLines;
+  EXPECT_EQ(Report(WriteFoldedReport, options, "samples"),
+            "main main.c:10;a a.c:20;b b.c:30 6\nmain main.c:10;b b.c:30 3\n"
+            "main main.c:10;r r.c:40;r r.c:40;r r.c:40 2\n");
+}
+
+TEST(FoldedEscape, NamesCannotBreakTheFormat) {
+  EXPECT_EQ(EscapeFoldedFrame("a;b"), "a\\x3bb");
+  EXPECT_EQ(EscapeFoldedFrame("x\\y"), "x\\\\y");
+  EXPECT_EQ(EscapeFoldedFrame("l1\nl2\r\t"), "l1\\nl2\\r\\t");
+  EXPECT_EQ(EscapeFoldedFrame("caf\xc3\xa9 <T> (x)"), "caf\xc3\xa9 <T> (x)");
+  EXPECT_EQ(EscapeFoldedFrame("\xff"), "\\xff");
+  EXPECT_EQ(DisplayFrameName("a;b\\c\n"), "a;b\\c\\n");
+}
+
+TEST(ValueFormat, ScalesTimeAndBytesAndKeepsCounts) {
+  EXPECT_EQ(FormatValue(0, "nanoseconds", false), "0");
+  EXPECT_EQ(FormatValue(999, "nanoseconds", false), "999ns");
+  EXPECT_EQ(FormatValue(1500000, "nanoseconds", false), "1.50ms");
+  EXPECT_EQ(FormatValue(2000000000, "nanoseconds", false), "2s");
+  EXPECT_EQ(FormatValue(1500, "microseconds", false), "1.50ms");
+  EXPECT_EQ(FormatValue(-3000000, "nanoseconds", false), "-3ms");
+  EXPECT_EQ(FormatValue(12 << 20, "bytes", false), "12MiB");
+  EXPECT_EQ(FormatValue(1536, "bytes", false), "1.50KiB");
+  EXPECT_EQ(FormatValue(12345, "count", false), "12345");
+  EXPECT_EQ(FormatValue(1500000, "nanoseconds", true), "1500000");
+  EXPECT_EQ(FormatPercent(1, 3), "33.33%");
+  EXPECT_EQ(FormatPercent(1, 0), "-");
+}
+
+TEST(ResolveValueIndex, NamesTheAvailableTypes) {
+  ProfileHeader header;
+  header.types = {{"samples", "count"}, {"cpu", "nanoseconds"}};
+  EXPECT_EQ(ResolveValueIndex(header, ""), 1);
+  EXPECT_EQ(ResolveValueIndex(header, "samples"), 0);
+  header.default_type = "samples";
+  EXPECT_EQ(ResolveValueIndex(header, ""), 0);
+  try {
+    ResolveValueIndex(header, "bytes");
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "--value 'bytes': the profile has no such type (it has: samples, cpu)");
+  }
+}
+
+}  // namespace
+}  // namespace proftools
