@@ -15,6 +15,8 @@ bool ParseGranularity(const std::string& text, Granularity* out) {
     *out = Granularity::kLines;
   else if (text == "addresses")
     *out = Granularity::kAddresses;
+  else if (text == "filelines")
+    *out = Granularity::kFileLines;
   else
     return false;
   return true;
@@ -32,6 +34,18 @@ std::vector<Frame> FrameExpander::Expand(const Location& location) const {
   std::vector<Frame> frames;
   std::string address;
   AppendHex(&address, location.address);
+  if (granularity_ == Granularity::kFileLines) {
+    for (size_t i = 0; i < location.lines.size(); ++i) {
+      const Line& line = location.lines[i];
+      if (line.line == 0) continue;
+      const Function* function = defs_.functions.Find(line.function_id);
+      const std::string file =
+          function != nullptr && !function->file.empty() ? function->file : "?";
+      frames.push_back(
+          Frame{file + ":" + std::to_string(line.line), i + 1 < location.lines.size()});
+    }
+    return frames;
+  }
   if (location.lines.empty()) {
     const Mapping* mapping =
         location.mapping_id != 0 ? defs_.mappings.Find(location.mapping_id) : nullptr;
@@ -68,6 +82,8 @@ std::vector<Frame> FrameExpander::Expand(const Location& location) const {
       case Granularity::kAddresses:
         frame.name = address + " " + name + " " + file + ":" + std::to_string(line.line);
         break;
+      case Granularity::kFileLines:
+        break;  // handled above
     }
     frames.push_back(std::move(frame));
   }

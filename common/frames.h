@@ -12,9 +12,12 @@
 
 namespace proftools {
 
-enum class Granularity { kFunctions, kFileFunctions, kFiles, kLines, kAddresses };
+// kFileLines names a frame FILE:LINE and leaves out frames whose line is unknown (0), so that
+// the leaf is the innermost frame with a known line: the view of R's summaryRprof(lines =
+// "show").
+enum class Granularity { kFunctions, kFileFunctions, kFiles, kLines, kAddresses, kFileLines };
 
-// Parses "functions", "filefunctions", "files", "lines" or "addresses".
+// Parses "functions", "filefunctions", "files", "lines", "addresses" or "filelines".
 bool ParseGranularity(const std::string& text, Granularity* out);
 
 struct Frame {
@@ -29,7 +32,8 @@ class FrameExpander {
   FrameExpander(const Definitions& defs, Granularity granularity);
 
   // The frames of one location: one per line entry, innermost first; a location without lines
-  // gives one frame named after its mapping ("[libc.so.6]") or its address.
+  // gives one frame named after its mapping ("[libc.so.6]") or its address. At kFileLines,
+  // entries without a line number give no frame.
   const std::vector<Frame>& LocationFrames(uint64_t location_id);
 
   // Appends the frames of a stack, leaf first.

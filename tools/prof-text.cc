@@ -64,10 +64,12 @@ int Main(int argc, char** argv) {
       "canonical", "the profile in canonical prof text (formats/prof-text.md section 7)");
   cli.AddOptions("Report")(
       "value", "the value type to report (default: the profile's default type, else its last)",
-      cxxopts::value<std::string>(), "TYPE")(
-      "granularity", "frames are functions (default), filefunctions, files, lines or addresses",
       cxxopts::value<std::string>(),
-      "G")("sort", "top: sort by flat (default) or cum", cxxopts::value<std::string>(), "flat|cum")(
+      "TYPE")("granularity",
+              "frames are functions (default), filefunctions, files, lines, addresses or filelines "
+              "(FILE:LINE, frames without a line left out)",
+              cxxopts::value<std::string>(), "G")("sort", "top: sort by flat (default) or cum",
+                                                  cxxopts::value<std::string>(), "flat|cum")(
       "nodecount", "top: show at most N rows", cxxopts::value<size_t>(), "N")(
       "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB");
   cli.AddOptions("Filter")(
@@ -96,7 +98,8 @@ int Main(int argc, char** argv) {
   ReportOptions options;
   if (cli.Has("granularity") &&
       !ParseGranularity(cli.Get<std::string>("granularity"), &options.granularity)) {
-    throw UsageError("--granularity must be functions, filefunctions, files, lines or addresses");
+    throw UsageError(
+        "--granularity must be functions, filefunctions, files, lines, addresses or filelines");
   }
   if (cli.Has("sort")) {
     const std::string sort = cli.Get<std::string>("sort");

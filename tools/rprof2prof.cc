@@ -1,0 +1,121 @@
+// rprof2prof: files written by R's Rprof() -> prof text.
+#include <sys/stat.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/checker.h"
+#include "common/cli.h"
+#include "common/input.h"
+#include "common/output.h"
+#include "common/rprof_converter.h"
+#include "common/rprof_scan.h"
+#include "common/text_writer.h"
+
+namespace proftools {
+namespace {
+
+constexpr const char* kProgram = "rprof2prof";
+
+// Prints warnings as "rprof2prof: warning: FILE:LINE: message".
+class WarningPrinter : public DiagnosticHandler {
+ public:
+  void Warning(const Diagnostic& diagnostic) override { Warn(kProgram, diagnostic.Format()); }
+};
+
+// An input after the first pass: how to read it again.
+struct Prepared {
+  std::string path;
+  bool reopen = false;               // a regular file: open it again
+  std::unique_ptr<SpoolFile> spool;  // otherwise: the bytes copied while scanning
+};
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st;
+  return path != "-" && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Opens `path`, refuses what is not Rprof output, and scans it.
+RprofInput Scan(const std::string& path, Prepared* prepared) {
+  Input input = OpenInput(path);
+  switch (input.format) {
+    case InputFormat::kProfText:
+      throw ProfError(input.name, "is already a prof text profile (read it with prof-text)");
+    case InputFormat::kPprof:
+      throw ProfError(input.name, "is a pprof protobuf profile, not Rprof output");
+    case InputFormat::kEmpty:
+      throw ProfError(input.name, "empty input: an Rprof file starts with a header line");
+    case InputFormat::kOther:
+      break;
+  }
+  RprofInput scanned;
+  scanned.name = input.name;
+  scanned.uri = path == "-" ? "" : path;
+  prepared->path = path;
+  prepared->reopen = IsRegularFile(path);
+  if (!prepared->reopen) prepared->spool = std::make_unique<SpoolFile>();
+  scanned.plan =
+      ScanRprof(input.stream.get(), input.name, prepared->reopen ? -1 : prepared->spool->fd());
+  return scanned;
+}
+
+int Main(int argc, char** argv) {
+  CommandLine cli(
+      kProgram, "[OPTION...] [FILE...]",
+      "Convert files written by R's Rprof() (every mode: plain, memory.profiling, "
+      "gc.profiling, line.profiling, appended sessions; gzipped or not) into a prof text "
+      "profile. Samples are worth 'samples count' and 'cpu nanoseconds' (the header's "
+      "interval); with memory profiling also 'alloc bytes' (as summaryRprof(memory=\"both\")) "
+      "and 'duplications count'. Frames are innermost first, names exactly as R wrote them; "
+      "with line profiling each frame has its file and line. Several FILEs make one profile "
+      "with a source per profiling session. With no FILE, or when FILE is -, reads standard "
+      "input.",
+      "Examples:\n"
+      "  rprof2prof Rprof.out | prof-text                top functions\n"
+      "  rprof2prof -o x.prof x.out                      write a file atomically\n"
+      "  rprof2prof x.out | prof-text --granularity filelines   time per source line\n"
+      "  rprof2prof x.out | prof2pprof -o x.pb.gz        for pprof\n");
+  cli.AddOptions()("strict", "treat garbage and cut-short lines as errors instead of warnings");
+  cli.AddOutputOption();
+  cli.AddInputs();
+  cli.Parse(argc, argv);
+
+  RprofOptions options;
+  options.strict = cli.Has("strict");
+
+  // First pass: every session of every input, so that the preamble can declare all sources
+  // and value types before the first sample.
+  const std::vector<std::string> paths = cli.Inputs();
+  std::vector<RprofInput> inputs;
+  std::vector<Prepared> prepared(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) inputs.push_back(Scan(paths[i], &prepared[i]));
+
+  Output output(cli.OutputPath());
+  CanonicalWriter writer(&output);
+  std::string names;
+  for (const RprofInput& input : inputs) names += (names.empty() ? "" : ", ") + input.name;
+  DiagnosticHandler throw_on_violation;  // a violation here is a bug of this program
+  CheckingSink checked(&writer, &throw_on_violation, names);
+  WarningPrinter warnings;
+  RprofConverter converter(&checked, inputs, &warnings, options);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (prepared[i].reopen) {
+      Input again = OpenInput(prepared[i].path);
+      converter.Convert(i, again.stream.get());
+    } else {
+      std::unique_ptr<ByteStream> spooled = prepared[i].spool->Reopen(inputs[i].name);
+      converter.Convert(i, spooled.get());
+    }
+  }
+  converter.Finish();
+  output.Commit();
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace proftools
+
+int main(int argc, char** argv) {
+  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+}
