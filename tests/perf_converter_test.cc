@@ -124,6 +124,19 @@ TEST(PerfConverterTest, UnknownLinesWarnOnceAndNeverJoinASample) {
   EXPECT_NE(c.warnings[0].message.find("2 more"), std::string::npos);
 }
 
+// The first pass takes tab-indented lines inside a sample for frames unread; a header written
+// that way is reported by the second pass, and its frames join no sample.
+TEST(PerfConverterTest, TabIndentedHeaderInsideASampleIsReported) {
+  const Converted c = Convert(
+      "a 1 1.0: 1 cycles: \n\t1 f (/x)\n\tx 2 2.0: 1 other: \n\t2 g (/x)\n\na 1 3.0: 1 cycles: \n"
+      "\t1 f (/x)\n\n");
+  ASSERT_EQ(c.profile.samples.size(), 2u);
+  EXPECT_EQ(c.profile.header.types.size(), 2u);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0].line, 3u);
+  EXPECT_EQ(Names(c.profile, c.profile.samples[1]), (std::vector<std::string>{"f"}));
+}
+
 TEST(PerfConverterTest, StrictStopsAtTheFirstUnknownLine) {
   try {
     Convert("a 1 1.0: 1 cycles: \n\t1 f (/x)\nGARBAGE\n", true);
