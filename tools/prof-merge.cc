@@ -28,8 +28,9 @@ int Main(int argc, char** argv) {
       "Examples:\n"
       "  prof-merge a.prof b.pb.gz -o all.prof          keep every sample\n"
       "  prof-merge --aggregate host*.pb.gz | prof2pprof -o fleet.pb.gz\n"
-      "  ls *.pb.gz | xargs -n 8 -P 4 sh -c 'prof-merge --aggregate -o part.$$.prof \"$@\"' _\n"
-      "  prof-merge --aggregate part.*.prof -o fleet.prof   (the same bytes as one big merge)\n");
+      "  ls *.pb.gz | xargs -n 8 -P 4 sh -c \\\n"
+      "      'prof-merge --aggregate -o \"parts/$1.prof\" \"$@\"' _\n"
+      "  prof-merge --aggregate parts/*.prof       the same bytes as one merge of all\n");
   cli.AddOptions()("aggregate",
                    "sum samples with the same stack, labels and source into one, dropping "
                    "timestamps and durations")(
