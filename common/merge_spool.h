@@ -1,0 +1,53 @@
+// Raw samples of a merge, parked on disk until the merged preamble is known.
+//
+// A merged profile declares its value types (the union over all inputs) before its first sample,
+// and they are known only once every input has been read; holding the samples in memory would
+// make a merge's memory grow with their number. So samples go to an unlinked temporary file in
+// a compact binary form (varints), and are read back in order.
+#ifndef PROFTOOLS_COMMON_MERGE_SPOOL_H_
+#define PROFTOOLS_COMMON_MERGE_SPOOL_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/model.h"
+#include "common/rprof_scan.h"
+
+namespace proftools {
+
+class SampleSpool {
+ public:
+  SampleSpool() = default;
+  SampleSpool(const SampleSpool&) = delete;
+  SampleSpool& operator=(const SampleSpool&) = delete;
+
+  // Appends `sample` with the source and stack ids of the merged profile; its values are as
+  // many as its input's types.
+  void Write(uint64_t source_id, uint64_t stack_id, const Sample& sample);
+
+  // The current end, and going back to it (dropping what was written since): a skipped input
+  // takes back its samples.
+  uint64_t Mark() const { return flushed_ + buffer_.size(); }
+  void TruncateTo(uint64_t mark);
+
+  // Starts reading from the beginning. Writing is over.
+  void Rewind();
+  // Reads the next sample, which has `value_count` values, into `sample`.
+  void Read(size_t value_count, Sample* sample);
+
+ private:
+  void Flush();
+  void Fill(size_t need);  // makes `need` bytes available at read_pos_, or throws
+  uint64_t ReadVarint();
+  std::string ReadString();
+
+  SpoolFile file_;
+  std::string buffer_;
+  uint64_t flushed_ = 0;
+  size_t read_pos_ = 0;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_MERGE_SPOOL_H_
