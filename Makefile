@@ -129,7 +129,7 @@ $(UNIT_TESTS): $(TEST_OBJS) $(LIB)
 # --- tests -----------------------------------------------------------------------------------
 check: deps-test
 	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS)
-	$(MAKE) test-unit test-golden man-check
+	$(MAKE) test-unit test-golden man-check test-interop
 
 test-unit: $(UNIT_TESTS)
 	$(UNIT_TESTS) --gtest_brief=1
@@ -139,6 +139,13 @@ test-golden: $(TOOLS) $(TEST_TOOLS)
 
 golden-update: $(TOOLS) $(TEST_TOOLS)
 	tests/golden.sh --update
+
+# pprof interop (issue 4): Google's pprof reads our .pb.gz and agrees with prof-text. Builds
+# pprof from Debian packages when missing (tests/interop/setup-pprof.sh); skips with a reason
+# only when that is impossible.
+.PHONY: test-interop
+test-interop: $(TOOLS)
+	tests/interop-pprof.sh
 
 # Every man page renders without warnings.
 man-check:
