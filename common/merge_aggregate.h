@@ -5,11 +5,15 @@
 // Output order is the order in which each key first appeared; that order is associative
 // (the first appearance of a key in a ++ (b ++ c) is its first appearance in (a ++ b) ++ c),
 // which is what makes merging as a tree give the same bytes as merging at once.
+//
+// The table is built for a lookup per sample of millions: open addressing over slots that hold
+// the key's hash (most probes end there), keys with their labels encoded in one string, and the
+// sums of all keys in one array.
 #ifndef PROFTOOLS_COMMON_MERGE_AGGREGATE_H_
 #define PROFTOOLS_COMMON_MERGE_AGGREGATE_H_
 
 #include <cstdint>
-#include <unordered_set>
+#include <string>
 #include <vector>
 
 #include "common/model.h"
@@ -19,35 +23,36 @@ namespace proftools {
 
 class SampleAggregator {
  public:
-  SampleAggregator();
+  // Samples have `width` values each.
+  explicit SampleAggregator(size_t width) : width_(width) {}
   SampleAggregator(const SampleAggregator&) = delete;
   SampleAggregator& operator=(const SampleAggregator&) = delete;
 
-  // Adds `sample` (its time and duration are ignored). Its labels are moved from.
-  void Add(Sample* sample);
+  // Adds `sample` (its time and duration are ignored).
+  void Add(const Sample& sample);
   // Sends one sample per key, in order of first appearance.
   void Emit(ProfileSink* sink) const;
-  size_t size() const { return entries_.size(); }
+  size_t size() const { return keys_.size(); }
 
  private:
-  struct Entry {
+  struct Key {
     uint64_t source_id = 0;
     uint64_t stack_id = 0;
-    std::vector<Label> labels;
-    // Sums wrap around on overflow, as pprof's do: modular addition keeps them associative.
-    std::vector<uint64_t> sums;
+    std::string labels;  // encoded (merge_spool.h)
   };
-  struct KeyHash {
-    const std::vector<Entry>* entries;
-    size_t operator()(size_t index) const;
-  };
-  struct KeyEqual {
-    const std::vector<Entry>* entries;
-    bool operator()(size_t a, size_t b) const;
+  struct Slot {
+    uint64_t hash = 0;
+    uint64_t index = 0;  // 1 + index into keys_; 0: empty
   };
 
-  std::vector<Entry> entries_;
-  std::unordered_set<size_t, KeyHash, KeyEqual> keys_;  // indices into entries_
+  void Grow();
+
+  size_t width_;
+  std::vector<Key> keys_;
+  // Sums wrap around on overflow, as pprof's do: modular addition keeps them associative.
+  std::vector<uint64_t> sums_;  // width_ per key
+  std::vector<Slot> slots_;     // a power of two, at most half full
+  std::string scratch_;
 };
 
 }  // namespace proftools

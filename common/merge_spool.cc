@@ -43,7 +43,67 @@ constexpr uint64_t kHasTime = 1;
 constexpr uint64_t kHasDuration = 2;
 constexpr uint64_t kNumeric = 1;
 
+// Reads from a string_view that holds whole records (no refills).
+class ViewReader {
+ public:
+  explicit ViewReader(std::string_view data) : data_(data) {}
+  uint64_t Varint() {
+    uint64_t value = 0;
+    for (int shift = 0; pos_ < data_.size(); shift += 7) {
+      const unsigned char byte = static_cast<unsigned char>(data_[pos_++]);
+      value |= uint64_t{byte & 0x7fu} << shift;
+      if ((byte & 0x80u) == 0 || shift >= 63) return value;
+    }
+    Corrupt();
+  }
+  void String(std::string* out) {
+    const size_t size = static_cast<size_t>(Varint());
+    if (size > data_.size() - pos_) Corrupt();
+    out->assign(data_.data() + pos_, size);
+    pos_ += size;
+  }
+
+ private:
+  [[noreturn]] static void Corrupt() {
+    throw ProfError("(spool file)", "internal error: a record is cut short");
+  }
+  std::string_view data_;
+  size_t pos_ = 0;
+};
+
 }  // namespace
+
+void EncodeLabels(const std::vector<Label>& labels, std::string* out) {
+  PutVarint(out, labels.size());
+  for (const Label& label : labels) {
+    PutString(out, label.key);
+    PutVarint(out, label.is_num ? kNumeric : 0);
+    if (label.is_num) {
+      PutVarint(out, ZigZag(label.num));
+      PutString(out, label.unit);
+    } else {
+      PutString(out, label.str);
+    }
+  }
+}
+
+void DecodeLabels(std::string_view encoded, std::vector<Label>* labels) {
+  ViewReader in(encoded);
+  labels->resize(static_cast<size_t>(in.Varint()));
+  for (Label& label : *labels) {
+    in.String(&label.key);
+    label.is_num = (in.Varint() & kNumeric) != 0;
+    if (label.is_num) {
+      label.num = UnZigZag(in.Varint());
+      in.String(&label.unit);
+      label.str.clear();
+    } else {
+      in.String(&label.str);
+      label.num = 0;
+      label.unit.clear();
+    }
+  }
+}
 
 void SampleSpool::Write(uint64_t source_id, uint64_t stack_id, const Sample& s) {
   std::string& b = buffer_;
@@ -53,17 +113,9 @@ void SampleSpool::Write(uint64_t source_id, uint64_t stack_id, const Sample& s) 
   if (s.time_nanos) PutVarint(&b, ZigZag(*s.time_nanos));
   if (s.duration_nanos) PutVarint(&b, ZigZag(*s.duration_nanos));
   for (int64_t value : s.values) PutVarint(&b, ZigZag(value));
-  PutVarint(&b, s.labels.size());
-  for (const Label& label : s.labels) {
-    PutString(&b, label.key);
-    PutVarint(&b, label.is_num ? kNumeric : 0);
-    if (label.is_num) {
-      PutVarint(&b, ZigZag(label.num));
-      PutString(&b, label.unit);
-    } else {
-      PutString(&b, label.str);
-    }
-  }
+  labels_.clear();
+  EncodeLabels(s.labels, &labels_);
+  PutString(&b, labels_);
   if (b.size() >= kBlock) Flush();
 }
 
@@ -127,12 +179,12 @@ uint64_t SampleSpool::ReadVarint() {
   }
 }
 
-std::string SampleSpool::ReadString() {
+std::string_view SampleSpool::ReadBytes() {
   const size_t size = static_cast<size_t>(ReadVarint());
   Fill(size);
-  std::string s = buffer_.substr(read_pos_, size);
+  const std::string_view bytes(buffer_.data() + read_pos_, size);
   read_pos_ += size;
-  return s;
+  return bytes;
 }
 
 void SampleSpool::Read(size_t value_count, Sample* s) {
@@ -145,20 +197,7 @@ void SampleSpool::Read(size_t value_count, Sample* s) {
   if (flags & kHasDuration) s->duration_nanos = UnZigZag(ReadVarint());
   s->values.resize(value_count);
   for (int64_t& value : s->values) value = UnZigZag(ReadVarint());
-  s->labels.resize(static_cast<size_t>(ReadVarint()));
-  for (Label& label : s->labels) {
-    label.key = ReadString();
-    label.is_num = (ReadVarint() & kNumeric) != 0;
-    if (label.is_num) {
-      label.num = UnZigZag(ReadVarint());
-      label.unit = ReadString();
-      label.str.clear();
-    } else {
-      label.str = ReadString();
-      label.num = 0;
-      label.unit.clear();
-    }
-  }
+  DecodeLabels(ReadBytes(), &s->labels);
 }
 
 }  // namespace proftools

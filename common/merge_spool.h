@@ -9,12 +9,18 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/model.h"
 #include "common/rprof_scan.h"
 
 namespace proftools {
+
+// A sample's labels as bytes (appended to `out`), and back: the spool's form, and the
+// aggregator's key.
+void EncodeLabels(const std::vector<Label>& labels, std::string* out);
+void DecodeLabels(std::string_view encoded, std::vector<Label>* labels);
 
 class SampleSpool {
  public:
@@ -40,10 +46,11 @@ class SampleSpool {
   void Flush();
   void Fill(size_t need);  // makes `need` bytes available at read_pos_, or throws
   uint64_t ReadVarint();
-  std::string ReadString();
+  std::string_view ReadBytes();
 
   SpoolFile file_;
   std::string buffer_;
+  std::string labels_;
   uint64_t flushed_ = 0;
   size_t read_pos_ = 0;
 };

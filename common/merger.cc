@@ -61,11 +61,11 @@ class Merger::InputSink : public ProfileSink {
   }
 
   void OnMapping(const Mapping& m) override {
-    Map(&mappings_, m.id, merger_->interner_.Mapping(m));
+    Map(&mappings_, m.id, merger_->interner_->Mapping(m));
   }
 
   void OnFunction(const Function& f) override {
-    Map(&functions_, f.id, merger_->interner_.Function(f));
+    Map(&functions_, f.id, merger_->interner_->Function(f));
   }
 
   void OnLocation(const Location& l) override {
@@ -74,13 +74,13 @@ class Merger::InputSink : public ProfileSink {
     for (Line& line : location_.lines) {
       line.function_id = Find(functions_, line.function_id, "function");
     }
-    Map(&locations_, l.id, merger_->interner_.Location(location_));
+    Map(&locations_, l.id, merger_->interner_->Location(location_));
   }
 
   void OnStack(const Stack& s) override {
     stack_.clear();
     for (uint64_t id : s.location_ids) stack_.push_back(Find(locations_, id, "location"));
-    Map(&stacks_, s.id, merger_->interner_.Stack(stack_));
+    Map(&stacks_, s.id, merger_->interner_->Stack(stack_));
   }
 
   void OnSample(const Sample& s) override {
@@ -126,7 +126,7 @@ class Merger::InputSink : public ProfileSink {
 Merger::Merger(MergeOptions options)
     : options_(options),
       definitions_(std::make_unique<DefinitionLog>()),
-      interner_(definitions_.get()) {}
+      interner_(std::make_unique<Interner>(definitions_.get())) {}
 
 Merger::~Merger() = default;
 
@@ -137,7 +137,7 @@ void Merger::Add(Input& input, const std::string& uri) {
     inputs_.push_back({input.name, sink.samples()});
     return;
   }
-  const Interner::Mark definitions = interner_.GetMark();
+  const Interner::Mark definitions = interner_->GetMark();
   const uint64_t spooled = spool_.Mark();
   HeaderMerger header = header_;
   try {
@@ -145,7 +145,7 @@ void Merger::Add(Input& input, const std::string& uri) {
     ReadProfile(input, &sink);
     inputs_.push_back({input.name, sink.samples()});
   } catch (...) {
-    interner_.Rollback(definitions);
+    interner_->Rollback(definitions);
     definitions_->TruncateTo(definitions);
     spool_.TruncateTo(spooled);
     header_ = std::move(header);
@@ -155,10 +155,11 @@ void Merger::Add(Input& input, const std::string& uri) {
 
 void Merger::Finish(ProfileSink* sink) {
   const ProfileHeader header = header_.Result(options_.drop_sources);
+  interner_.reset();  // the definitions are in the log; holding them twice more is a waste
   sink->OnHeader(header);
   definitions_->Replay(sink);
 
-  SampleAggregator aggregator;
+  SampleAggregator aggregator(header.types.size());
   spool_.Rewind();
   Sample in;
   Sample out;
@@ -182,7 +183,7 @@ void Merger::Finish(ProfileSink* sink) {
       }
       std::swap(out.labels, in.labels);
       if (options_.aggregate) {
-        aggregator.Add(&out);
+        aggregator.Add(out);
       } else {
         sink->OnSample(out);
       }

@@ -58,7 +58,7 @@ class Merger {
 
   MergeOptions options_;
   std::unique_ptr<DefinitionLog> definitions_;
-  Interner interner_;
+  std::unique_ptr<Interner> interner_;  // freed by Finish: only reading needs it
   HeaderMerger header_;
   SampleSpool spool_;
   std::vector<InputInfo> inputs_;
