@@ -132,7 +132,7 @@ $(UNIT_TESTS): $(TEST_OBJS) $(LIB)
 # --- tests -----------------------------------------------------------------------------------
 check: deps-test
 	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS)
-	$(MAKE) test-unit test-golden man-check test-perf-roundtrip
+	$(MAKE) test-unit test-golden man-check test-interop test-perf-roundtrip
 
 test-unit: $(UNIT_TESTS)
 	$(UNIT_TESTS) --gtest_brief=1
@@ -146,6 +146,13 @@ golden-update: $(TOOLS) $(TEST_TOOLS)
 # perf record -g + perf script + perf2prof on a program built for the test.
 test-perf-roundtrip: $(TOOLS)
 	tests/perf-roundtrip.sh
+
+# pprof interop (issue 4): Google's pprof reads our .pb.gz and agrees with prof-text. Builds
+# pprof from Debian packages when missing (tests/interop/setup-pprof.sh); skips with a reason
+# only when that is impossible.
+.PHONY: test-interop
+test-interop: $(TOOLS)
+	tests/interop-pprof.sh
 
 # Every man page renders without warnings.
 man-check:

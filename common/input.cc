@@ -9,6 +9,8 @@
 #include <cstring>
 #include <utility>
 
+#include "common/checker.h"
+#include "common/pprof_reader.h"
 #include "common/text_reader.h"
 #include "common/text_syntax.h"
 
@@ -103,6 +105,24 @@ bool LooksLikePerfScript(std::string_view head) {
   return false;
 }
 
+// The whole (inflated) content, refusing more than `cap` bytes (0: no cap).
+std::string ReadAllCapped(Input& input, uint64_t cap) {
+  std::string data;
+  char buffer[1 << 16];
+  while (true) {
+    const size_t got = input.stream->Read(buffer, sizeof buffer);
+    if (got == 0) break;
+    if (cap != 0 && data.size() + got > cap) {
+      throw ProfError(input.name, std::string(input.gzipped ? "inflates to" : "is") +
+                                      " more than " + std::to_string(cap) +
+                                      " bytes of pprof data (a gzip bomb? raise the limit with "
+                                      "--max-input-size)");
+    }
+    data.append(buffer, got);
+  }
+  return data;
+}
+
 }  // namespace
 
 const char* InputFormatName(InputFormat format) {
@@ -183,10 +203,18 @@ void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options) {
       // The text reader reports an empty input as a missing header.
       ReadText(input.stream.get(), input.name, sink, options.handler);
       return;
-    case InputFormat::kPprof:
-      throw ProfError(input.name, std::string("is a pprof protobuf profile") +
-                                      (input.gzipped ? " (gzipped)" : "") +
-                                      "; this build of proftools cannot read pprof input yet");
+    case InputFormat::kPprof: {
+      const std::string data = ReadAllCapped(input, options.max_pprof_size);
+      PprofReadOptions pprof_options;
+      pprof_options.uri = input.name == "<stdin>" ? "" : input.name;
+      pprof_options.handler = options.handler;
+      // What pprof allows and prof text does not (duplicate type names, ...) is caught here.
+      DiagnosticHandler throw_on_violation;
+      CheckingSink checked(sink, options.handler != nullptr ? options.handler : &throw_on_violation,
+                           input.name);
+      ReadPprof(data, input.name, &checked, pprof_options);
+      return;
+    }
     case InputFormat::kOther:
       throw ProfError(Diagnostic{Rule::kHeader, input.name, input.text ? 1u : 0u,
                                  "not a prof text file: " + input.hint});

@@ -46,8 +46,13 @@ struct Sniffed {
 // Guesses the format of the first bytes of (decompressed) content.
 Sniffed SniffFormat(std::string_view head);
 
+// The default cap on a pprof input's (inflated) size: pprof input is decoded in memory, so a
+// gzip bomb or a runaway file must stop early. Programs that read offer --max-input-size.
+inline constexpr uint64_t kDefaultMaxPprofSize = uint64_t{1} << 30;  // 1 GiB
+
 struct ReadOptions {
   DiagnosticHandler* handler = nullptr;  // nullptr: throw at the first violation
+  uint64_t max_pprof_size = kDefaultMaxPprofSize;
 };
 
 // Reads a profile in any supported format from `input` into `sink`. Throws ProfError (or reports

@@ -1,0 +1,462 @@
+#include "common/pprof_reader.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+
+#include <climits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "common/id_table.h"
+#include "common/pprof_conventions.h"
+#include "common/text_syntax.h"
+#include "formats/profile.pb.h"
+
+namespace proftools {
+namespace {
+
+using google::protobuf::internal::WireFormatLite;
+using google::protobuf::io::CodedInputStream;
+using google::protobuf::io::CodedOutputStream;
+namespace pb = perftools::profiles;
+
+// A length-delimited field: where its payload starts in the input, and the payload.
+struct Span {
+  size_t offset = 0;
+  std::string_view bytes;
+};
+
+class Decoder {
+ public:
+  Decoder(std::string_view data, const std::string& name, ProfileSink* sink,
+          const PprofReadOptions& options)
+      : data_(data), name_(name), sink_(sink), options_(options) {}
+
+  void Run() {
+    ScanTopLevel();
+    CheckStrings();
+    ProfileHeader header = BuildHeader();
+    sink_->OnHeader(header);
+    EmitDefinitions();
+    for (size_t i = 0; i < samples_.size(); ++i) EmitSample(i);
+    sink_->OnEnd();
+  }
+
+ private:
+  [[noreturn]] void Fail(const std::string& message) const { throw ProfError(name_, message); }
+  [[noreturn]] void FailAt(size_t offset, const std::string& message) const {
+    Fail("byte " + std::to_string(offset) + ": " + message);
+  }
+
+  // Pass 1: every top-level field. Samples are only located; the rest is decoded.
+  void ScanTopLevel() {
+    if (data_.size() > static_cast<size_t>(INT_MAX)) {
+      Fail("pprof data of " + std::to_string(data_.size()) +
+           " bytes is larger than this program decodes (2 GiB)");
+    }
+    CodedInputStream in(reinterpret_cast<const uint8_t*>(data_.data()),
+                        static_cast<int>(data_.size()));
+    while (true) {
+      const size_t offset = static_cast<size_t>(in.CurrentPosition());
+      if (offset == data_.size()) break;
+      const uint32_t tag = in.ReadTag();
+      if (tag == 0) FailAt(offset, "not a protobuf field (bad tag); is the file cut short?");
+      const int field = WireFormatLite::GetTagFieldNumber(tag);
+      const auto wire = WireFormatLite::GetTagWireType(tag);
+      if (field >= 1 && field <= 15) {
+        const bool length_delimited = field <= 6 || field == 11;
+        const bool ok = length_delimited
+                            ? wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED
+                            : (wire == WireFormatLite::WIRETYPE_VARINT ||
+                               (field == 13 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+        if (!ok) {
+          FailAt(offset, "field " + std::to_string(field) + " of Profile has wire type " +
+                             std::to_string(wire) + ", which that field cannot have");
+        }
+      }
+      if (wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED && field >= 1 && field <= 13) {
+        Span span = ReadSpan(&in, offset, field);
+        switch (field) {
+          case 1:
+            sample_types_.push_back(Parse<pb::ValueType>(span, "sample_type"));
+            break;
+          case 2:
+            samples_.push_back(span);
+            break;
+          case 3:
+            mappings_.push_back({span.offset, Parse<pb::Mapping>(span, "mapping")});
+            break;
+          case 4:
+            locations_.push_back({span.offset, Parse<pb::Location>(span, "location")});
+            break;
+          case 5:
+            functions_.push_back({span.offset, Parse<pb::Function>(span, "function")});
+            break;
+          case 6:
+            strings_.push_back(span.bytes);
+            break;
+          case 11:
+            period_type_ = Parse<pb::ValueType>(span, "period_type");
+            has_period_type_ = true;
+            break;
+          case 13:
+            ReadPackedComments(span);
+            break;
+          default:
+            break;
+        }
+        continue;
+      }
+      if (field >= 7 && field <= 15 && field != 11) {
+        uint64_t value;
+        if (!in.ReadVarint64(&value))
+          FailAt(offset, "field " + std::to_string(field) + ": bad varint");
+        const int64_t v = static_cast<int64_t>(value);
+        switch (field) {
+          case 7:
+            drop_frames_ = v;
+            break;
+          case 8:
+            keep_frames_ = v;
+            break;
+          case 9:
+            // As pprof: a second time_nanos means two profiles were concatenated (cat a b).
+            if (time_nanos_ != 0) {
+              FailAt(offset,
+                     "time_nanos appears twice: concatenated profiles (combine profiles "
+                     "with prof-merge, not cat)");
+            }
+            time_nanos_ = v;
+            break;
+          case 10:
+            duration_nanos_ = v;
+            break;
+          case 12:
+            period_ = v;
+            break;
+          case 13:
+            comments_.push_back(v);
+            break;
+          case 14:
+            default_sample_type_ = v;
+            break;
+          case 15:
+            doc_url_ = v;
+            break;
+        }
+        continue;
+      }
+      // A field this version of profile.proto does not have: skipped, as pprof does.
+      if (!WireFormatLite::SkipField(&in, tag)) {
+        FailAt(offset, "field " + std::to_string(field) + " is cut short or malformed");
+      }
+    }
+  }
+
+  Span ReadSpan(CodedInputStream* in, size_t offset, int field) {
+    uint64_t length;
+    if (!in->ReadVarint64(&length))
+      FailAt(offset, "field " + std::to_string(field) + ": bad length");
+    const size_t start = static_cast<size_t>(in->CurrentPosition());
+    if (length > data_.size() - start) {
+      FailAt(offset, "field " + std::to_string(field) + " declares " + std::to_string(length) +
+                         " bytes but only " + std::to_string(data_.size() - start) +
+                         " remain (the data is cut short or corrupt)");
+    }
+    in->Skip(static_cast<int>(length));
+    return {offset, data_.substr(start, static_cast<size_t>(length))};
+  }
+
+  template <typename Message>
+  Message Parse(const Span& span, const char* what) {
+    Message message;
+    if (!message.ParseFromArray(span.bytes.data(), static_cast<int>(span.bytes.size()))) {
+      FailAt(span.offset, std::string("malformed ") + what + " message");
+    }
+    return message;
+  }
+
+  void ReadPackedComments(const Span& span) {
+    CodedInputStream in(reinterpret_cast<const uint8_t*>(span.bytes.data()),
+                        static_cast<int>(span.bytes.size()));
+    while (in.CurrentPosition() < static_cast<int>(span.bytes.size())) {
+      uint64_t value;
+      if (!in.ReadVarint64(&value)) FailAt(span.offset, "comment: bad packed varint");
+      comments_.push_back(static_cast<int64_t>(value));
+    }
+  }
+
+  void CheckStrings() {
+    if (strings_.empty()) Fail("no string table (string_table[0] must be \"\")");
+    if (!strings_[0].empty()) {
+      Fail("string_table[0] must be \"\", found " + Printable(strings_[0]));
+    }
+  }
+
+  // The string at `index`; `what` names the field for the message.
+  std::string Str(int64_t index, const std::string& what, size_t offset) const {
+    if (index < 0 || static_cast<uint64_t>(index) >= strings_.size()) {
+      FailAt(offset, what + ": string index " + std::to_string(index) +
+                         " is out of range (the string table has " +
+                         std::to_string(strings_.size()) + " entries)");
+    }
+    return std::string(strings_[static_cast<size_t>(index)]);
+  }
+
+  ProfileHeader BuildHeader() {
+    ProfileHeader header;
+    for (size_t i = 0; i < sample_types_.size(); ++i) {
+      const std::string what = "sample_type " + std::to_string(i + 1);
+      header.types.push_back(
+          {Str(sample_types_[i].type(), what, 0), Str(sample_types_[i].unit(), what, 0)});
+    }
+    if (!samples_.empty() && header.types.empty()) {
+      Fail("the profile has samples but no sample_type");
+    }
+    header.default_type = Str(default_sample_type_, "default_sample_type", 0);
+    if (has_period_type_) {
+      header.period.type = {Str(period_type_.type(), "period_type", 0),
+                            Str(period_type_.unit(), "period_type", 0)};
+    }
+    header.period.value = period_;
+    if (time_nanos_ != 0) header.time_nanos = time_nanos_;
+    if (duration_nanos_ != 0) header.duration_nanos = duration_nanos_;
+    header.drop_frames = Str(drop_frames_, "drop_frames", 0);
+    header.keep_frames = Str(keep_frames_, "keep_frames", 0);
+    header.doc_url = Str(doc_url_, "doc_url", 0);
+    for (int64_t index : comments_) {
+      const std::string comment = Str(index, "comment", 0);
+      CarriedRecord carried = ParseCarried(comment);
+      switch (carried.kind) {
+        case CarriedRecord::kMeta:
+          header.meta.push_back(std::move(carried.meta));
+          break;
+        case CarriedRecord::kSource:
+          header.sources.push_back(std::move(carried.source));
+          break;
+        case CarriedRecord::kComment:
+          header.comments.push_back(std::move(carried.comment));
+          break;
+        case CarriedRecord::kNone:
+          header.comments.push_back(comment);
+          break;
+      }
+    }
+    // A plain pprof profile: the file itself is the one source.
+    if (header.sources.empty() && !samples_.empty()) {
+      header.sources.push_back({1, kPprofSourceType, options_.uri, std::nullopt});
+    }
+    for (const Source& source : header.sources) source_ids_.push_back(source.id);
+    ChooseEmptyNamePlaceholder(&header);
+    return header;
+  }
+
+  // prof text names are non-empty: an empty pprof name gets a placeholder no other function
+  // has, recorded in a meta record so that prof2pprof writes it back as empty.
+  void ChooseEmptyNamePlaceholder(ProfileHeader* header) {
+    bool any_empty = false;
+    std::unordered_map<std::string, bool> names;
+    for (const auto& f : functions_) {
+      const int64_t index = f.second.name();
+      if (index == 0) any_empty = true;
+      if (index > 0 && static_cast<uint64_t>(index) < strings_.size()) {
+        names.emplace(std::string(strings_[static_cast<size_t>(index)]), true);
+      }
+    }
+    if (!any_empty) return;
+    empty_name_ = kEmptyNamePlaceholder;
+    for (int n = 2; names.count(empty_name_) > 0; ++n) {
+      empty_name_ = "<unnamed-" + std::to_string(n) + ">";
+    }
+    header->meta.push_back({kEmptyNameMeta, empty_name_});
+  }
+
+  void EmitDefinitions() {
+    IdMap mapping_ids, function_ids;
+    uint64_t unused;
+    for (const auto& [offset, m] : mappings_) {
+      if (m.id() == 0) FailAt(offset, "mapping with id 0 (ids must be positive)");
+      if (!mapping_ids.Insert(m.id(), 0, &unused)) {
+        FailAt(offset, "two mappings have id " + std::to_string(m.id()));
+      }
+      const std::string what = "mapping " + std::to_string(m.id());
+      Mapping mapping;
+      mapping.id = m.id();
+      mapping.start = m.memory_start();
+      mapping.limit = m.memory_limit();
+      mapping.offset = m.file_offset();
+      mapping.file = Str(m.filename(), what + " filename", offset);
+      mapping.build_id = Str(m.build_id(), what + " build_id", offset);
+      mapping.has_functions = m.has_functions();
+      mapping.has_filenames = m.has_filenames();
+      mapping.has_line_numbers = m.has_line_numbers();
+      mapping.has_inline_frames = m.has_inline_frames();
+      sink_->OnMapping(mapping);
+    }
+    for (const auto& [offset, f] : functions_) {
+      if (f.id() == 0) FailAt(offset, "function with id 0 (ids must be positive)");
+      if (!function_ids.Insert(f.id(), 0, &unused)) {
+        FailAt(offset, "two functions have id " + std::to_string(f.id()));
+      }
+      const std::string what = "function " + std::to_string(f.id());
+      Function function;
+      function.id = f.id();
+      function.name = Str(f.name(), what + " name", offset);
+      if (function.name.empty()) function.name = empty_name_;
+      function.system_name = Str(f.system_name(), what + " system_name", offset);
+      function.file = Str(f.filename(), what + " filename", offset);
+      function.start_line = f.start_line();
+      sink_->OnFunction(function);
+    }
+    Location location;
+    for (const auto& [offset, l] : locations_) {
+      if (l.id() == 0) FailAt(offset, "location with id 0 (ids must be positive)");
+      if (!location_ids_.Insert(l.id(), 0, &unused)) {
+        FailAt(offset, "two locations have id " + std::to_string(l.id()));
+      }
+      location.id = l.id();
+      location.mapping_id = l.mapping_id();
+      if (location.mapping_id != 0 && !mapping_ids.Contains(location.mapping_id)) {
+        // pprof accepts this and treats the location as unmapped; so do we, but say so.
+        if (options_.handler != nullptr) {
+          options_.handler->Warning(
+              Diagnostic{Rule::kInput, name_, 0,
+                         "byte " + std::to_string(offset) + ": location " + std::to_string(l.id()) +
+                             " refers to mapping " + std::to_string(location.mapping_id) +
+                             ", which does not exist; it is read without a mapping"});
+        }
+        location.mapping_id = 0;
+      }
+      location.address = l.address();
+      location.is_folded = l.is_folded();
+      location.lines.clear();
+      for (const pb::Line& line : l.line()) {
+        if (!function_ids.Contains(line.function_id())) {
+          FailAt(offset, "location " + std::to_string(l.id()) + " has a line with function " +
+                             std::to_string(line.function_id()) + ", which is not defined");
+        }
+        location.lines.push_back({line.function_id(), line.line(), line.column()});
+      }
+      sink_->OnLocation(location);
+    }
+  }
+
+  // Pass 2: one sample.
+  void EmitSample(size_t index) {
+    const Span& span = samples_[index];
+    const std::string what = "sample " + std::to_string(index + 1);
+    if (!pb_sample_.ParseFromArray(span.bytes.data(), static_cast<int>(span.bytes.size()))) {
+      FailAt(span.offset, what + ": malformed Sample message");
+    }
+    if (static_cast<size_t>(pb_sample_.value_size()) != sample_types_.size()) {
+      FailAt(span.offset, what + " has " + std::to_string(pb_sample_.value_size()) +
+                              " values but there are " + std::to_string(sample_types_.size()) +
+                              " sample types");
+    }
+    stack_key_.clear();
+    for (uint64_t id : pb_sample_.location_id()) {
+      if (!location_ids_.Contains(id)) {
+        FailAt(span.offset,
+               what + " refers to location " + std::to_string(id) + ", which is not defined");
+      }
+      uint8_t bytes[10];  // the longest varint
+      const uint8_t* end = CodedOutputStream::WriteVarint64ToArray(id, bytes);
+      stack_key_.append(reinterpret_cast<const char*>(bytes), static_cast<size_t>(end - bytes));
+    }
+    sample_.values.assign(pb_sample_.value().begin(), pb_sample_.value().end());
+    sample_.labels.clear();
+    sample_.time_nanos.reset();
+    sample_.duration_nanos.reset();
+    sample_.source_id = source_ids_.empty() ? 0 : source_ids_[0];
+    bool unused_stack = false;
+    for (const pb::Label& l : pb_sample_.label()) {
+      Label label;
+      label.key = Str(l.key(), what + " label key", span.offset);
+      if (label.key.empty()) FailAt(span.offset, what + " has a label with an empty key");
+      if (l.str() != 0) {
+        label.str = Str(l.str(), what + " label " + Printable(label.key), span.offset);
+      } else if (l.has_num() || l.num_unit() != 0) {
+        label.is_num = true;
+        label.num = l.num();
+        label.unit = Str(l.num_unit(), what + " label " + Printable(label.key), span.offset);
+      }
+      if (label.is_num && TakeConventionLabel(label, span.offset, what, &unused_stack)) continue;
+      sample_.labels.push_back(std::move(label));
+    }
+    auto inserted = stacks_.emplace(stack_key_, stacks_.size() + 1);
+    if (inserted.second) {
+      stack_.id = inserted.first->second;
+      stack_.location_ids.assign(pb_sample_.location_id().begin(), pb_sample_.location_id().end());
+      sink_->OnStack(stack_);
+    }
+    if (unused_stack) return;  // it only carried the stack
+    sample_.stack_id = inserted.first->second;
+    sink_->OnSample(sample_);
+  }
+
+  // The labels of formats/prof-text.md §8 that carry sample fields. Returns true when `label`
+  // was one (and is not a label of the text sample).
+  bool TakeConventionLabel(const Label& label, size_t offset, const std::string& what,
+                           bool* unused_stack) {
+    if (label.key == kSourceLabel && label.unit.empty()) {
+      const uint64_t id = static_cast<uint64_t>(label.num);
+      bool known = false;
+      for (uint64_t source : source_ids_) known = known || source == id;
+      if (!known) {
+        FailAt(offset, what + ": label " + kSourceLabel + " names source " +
+                           std::to_string(label.num) + ", which no comment defines");
+      }
+      sample_.source_id = id;
+      return true;
+    }
+    if (label.key == kTimeLabel && label.unit == "nanoseconds" && label.num >= 0) {
+      sample_.time_nanos = label.num;
+      return true;
+    }
+    if (label.key == kDurationLabel && label.unit == "nanoseconds" && label.num >= 0) {
+      sample_.duration_nanos = label.num;
+      return true;
+    }
+    if (label.key == kUnusedStackLabel && label.unit.empty() && label.num == 1) {
+      *unused_stack = true;
+      return true;
+    }
+    return false;
+  }
+
+  std::string_view data_;
+  const std::string& name_;
+  ProfileSink* sink_;
+  PprofReadOptions options_;
+
+  std::vector<std::string_view> strings_;
+  std::vector<pb::ValueType> sample_types_;
+  std::vector<Span> samples_;
+  std::vector<std::pair<size_t, pb::Mapping>> mappings_;
+  std::vector<std::pair<size_t, pb::Location>> locations_;
+  std::vector<std::pair<size_t, pb::Function>> functions_;
+  std::vector<int64_t> comments_;
+  pb::ValueType period_type_;
+  bool has_period_type_ = false;
+  int64_t drop_frames_ = 0, keep_frames_ = 0, time_nanos_ = 0, duration_nanos_ = 0;
+  int64_t period_ = 0, default_sample_type_ = 0, doc_url_ = 0;
+
+  std::vector<uint64_t> source_ids_;
+  std::string empty_name_;
+  IdMap location_ids_;
+  std::unordered_map<std::string, uint64_t> stacks_;  // encoded location ids -> stack id
+  std::string stack_key_;
+  pb::Sample pb_sample_;
+  Sample sample_;
+  Stack stack_;
+};
+
+}  // namespace
+
+void ReadPprof(std::string_view data, const std::string& name, ProfileSink* sink,
+               const PprofReadOptions& options) {
+  Decoder(data, name, sink, options).Run();
+}
+
+}  // namespace proftools

@@ -1,0 +1,305 @@
+#include "common/pprof_writer.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/diagnostics.h"
+#include "common/id_table.h"
+#include "common/pprof_conventions.h"
+#include "formats/profile.pb.h"
+
+namespace proftools {
+namespace {
+
+using google::protobuf::internal::WireFormatLite;
+using google::protobuf::io::CodedOutputStream;
+
+// Profile.sample and the fields of Sample and Label, as numbered in formats/profile.proto.
+constexpr int kProfileSample = perftools::profiles::Profile::kSampleFieldNumber;
+constexpr int kSampleLocationId = perftools::profiles::Sample::kLocationIdFieldNumber;
+constexpr int kSampleValue = perftools::profiles::Sample::kValueFieldNumber;
+constexpr int kSampleLabel = perftools::profiles::Sample::kLabelFieldNumber;
+constexpr int kLabelKey = perftools::profiles::Label::kKeyFieldNumber;
+constexpr int kLabelStr = perftools::profiles::Label::kStrFieldNumber;
+constexpr int kLabelNum = perftools::profiles::Label::kNumFieldNumber;
+constexpr int kLabelNumUnit = perftools::profiles::Label::kNumUnitFieldNumber;
+
+constexpr size_t kFlushBytes = size_t{1} << 20;
+
+// Samples are encoded field by field with libprotobuf's wire primitives rather than through a
+// Sample message: stacks are kept as their encoded location_id bytes and copied in whole.
+void PutVarint(std::string* out, uint64_t value) {
+  uint8_t bytes[10];  // the longest varint
+  const uint8_t* end = CodedOutputStream::WriteVarint64ToArray(value, bytes);
+  out->append(reinterpret_cast<const char*>(bytes), static_cast<size_t>(end - bytes));
+}
+
+void PutVarintField(std::string* out, int field, uint64_t value) {
+  if (value == 0) return;  // proto3: a zero scalar is not written
+  PutVarint(out, WireFormatLite::MakeTag(field, WireFormatLite::WIRETYPE_VARINT));
+  PutVarint(out, value);
+}
+
+// A numeric label's num is written even when 0: that tells it from an empty string label.
+void PutNumField(std::string* out, int64_t value) {
+  PutVarint(out, WireFormatLite::MakeTag(kLabelNum, WireFormatLite::WIRETYPE_VARINT));
+  PutVarint(out, static_cast<uint64_t>(value));
+}
+
+void PutBytesField(std::string* out, int field, std::string_view bytes) {
+  PutVarint(out, WireFormatLite::MakeTag(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+  PutVarint(out, bytes.size());
+  out->append(bytes.data(), bytes.size());
+}
+
+}  // namespace
+
+struct PprofWriter::State {
+  ByteSink* out = nullptr;
+  PprofWriteOptions options;
+  std::string buffer;  // encoded output not yet handed to `out`
+
+  std::unordered_map<std::string, int64_t> string_index;
+  perftools::profiles::Profile tail;  // everything but the samples, written at the end
+
+  std::string empty_name;  // the placeholder written back as an empty name ("" when none)
+  bool source_label = false;
+  size_t type_count = 0;
+
+  struct StackSpan {
+    size_t offset;  // into stack_bytes: the packed location ids
+    size_t size;
+    bool used;
+  };
+  std::vector<StackSpan> stacks;
+  IdMap stack_index;  // text stack id -> index into stacks
+  std::string stack_bytes;
+
+  // Aggregation: key = varint(stack index) + encoded labels -> index into aggregate_*.
+  std::unordered_map<std::string, size_t> aggregate_index;
+  std::vector<const std::string*> aggregate_keys;
+  std::vector<size_t> aggregate_stacks;
+  std::vector<int64_t> aggregate_values;  // type_count per aggregate
+
+  std::string labels, values, sample, key;  // scratch
+
+  int64_t Intern(const std::string& s) {
+    auto inserted = string_index.emplace(s, static_cast<int64_t>(string_index.size()));
+    if (inserted.second) tail.add_string_table(s);
+    return inserted.first->second;
+  }
+
+  void PutNumLabel(const char* key_name, int64_t num, const char* unit) {
+    std::string label;
+    PutVarintField(&label, kLabelKey, Intern(key_name));
+    PutNumField(&label, num);
+    if (unit[0] != '\0') PutVarintField(&label, kLabelNumUnit, Intern(unit));
+    PutBytesField(&labels, kSampleLabel, label);
+  }
+
+  void EncodeLabels(const Sample& s) {
+    labels.clear();
+    std::string label;
+    for (const Label& l : s.labels) {
+      label.clear();
+      PutVarintField(&label, kLabelKey, Intern(l.key));
+      if (l.is_num) {
+        PutNumField(&label, l.num);
+        if (!l.unit.empty()) PutVarintField(&label, kLabelNumUnit, Intern(l.unit));
+      } else {
+        PutVarintField(&label, kLabelStr, Intern(l.str));
+      }
+      PutBytesField(&labels, kSampleLabel, label);
+    }
+    if (source_label) PutNumLabel(kSourceLabel, static_cast<int64_t>(s.source_id), "");
+    if (options.keep_samples) {
+      if (s.time_nanos) PutNumLabel(kTimeLabel, *s.time_nanos, "nanoseconds");
+      if (s.duration_nanos) PutNumLabel(kDurationLabel, *s.duration_nanos, "nanoseconds");
+    }
+  }
+
+  // Appends Profile.sample = {location_id: stack, value: values, label: encoded labels}.
+  void WriteSample(size_t stack, const int64_t* vals, std::string_view encoded_labels) {
+    sample.clear();
+    const StackSpan& span = stacks[stack];
+    if (span.size > 0) {
+      PutBytesField(&sample, kSampleLocationId,
+                    std::string_view(stack_bytes.data() + span.offset, span.size));
+    }
+    values.clear();
+    for (size_t i = 0; i < type_count; ++i) PutVarint(&values, static_cast<uint64_t>(vals[i]));
+    if (!values.empty()) PutBytesField(&sample, kSampleValue, values);
+    sample.append(encoded_labels.data(), encoded_labels.size());
+    PutBytesField(&buffer, kProfileSample, sample);
+    if (buffer.size() >= kFlushBytes) Flush();
+  }
+
+  void Flush() {
+    out->Write(buffer);
+    buffer.clear();
+  }
+};
+
+PprofWriter::PprofWriter(ByteSink* out, PprofWriteOptions options)
+    : state_(std::make_unique<State>()) {
+  state_->out = out;
+  state_->options = options;
+  state_->Intern("");  // string_table[0] must be ""
+}
+
+PprofWriter::~PprofWriter() = default;
+
+void PprofWriter::OnHeader(const ProfileHeader& header) {
+  State& s = *state_;
+  auto& tail = s.tail;
+  for (const ValueType& type : header.types) {
+    auto* vt = tail.add_sample_type();
+    vt->set_type(s.Intern(type.type));
+    vt->set_unit(s.Intern(type.unit));
+  }
+  s.type_count = header.types.size();
+  if (!header.default_type.empty()) tail.set_default_sample_type(s.Intern(header.default_type));
+  if (header.period.IsSet()) {
+    tail.mutable_period_type()->set_type(s.Intern(header.period.type.type));
+    tail.mutable_period_type()->set_unit(s.Intern(header.period.type.unit));
+    tail.set_period(header.period.value);
+  }
+  if (header.time_nanos) tail.set_time_nanos(*header.time_nanos);
+  if (header.duration_nanos) tail.set_duration_nanos(*header.duration_nanos);
+  if (!header.drop_frames.empty()) tail.set_drop_frames(s.Intern(header.drop_frames));
+  if (!header.keep_frames.empty()) tail.set_keep_frames(s.Intern(header.keep_frames));
+  if (!header.doc_url.empty()) tail.set_doc_url(s.Intern(header.doc_url));
+  // What pprof has no field for travels as comments, before the profile's own comments.
+  for (const MetaEntry& meta : header.meta) {
+    if (meta.key == kEmptyNameMeta) {
+      s.empty_name = meta.value;
+      continue;
+    }
+    tail.add_comment(s.Intern(CarryMeta(meta)));
+  }
+  const bool sole_pprof_source = header.sources.size() == 1 &&
+                                 header.sources[0].type == kPprofSourceType &&
+                                 !header.sources[0].time_nanos;
+  if (!sole_pprof_source) {
+    for (const Source& source : header.sources) tail.add_comment(s.Intern(CarrySource(source)));
+  }
+  s.source_label = header.sources.size() > 1;
+  for (const std::string& comment : header.comments) {
+    tail.add_comment(s.Intern(CarryComment(comment)));
+  }
+}
+
+void PprofWriter::OnMapping(const Mapping& mapping) {
+  State& s = *state_;
+  auto* m = s.tail.add_mapping();
+  m->set_id(mapping.id);
+  m->set_memory_start(mapping.start);
+  m->set_memory_limit(mapping.limit);
+  m->set_file_offset(mapping.offset);
+  m->set_filename(s.Intern(mapping.file));
+  m->set_build_id(s.Intern(mapping.build_id));
+  m->set_has_functions(mapping.has_functions);
+  m->set_has_filenames(mapping.has_filenames);
+  m->set_has_line_numbers(mapping.has_line_numbers);
+  m->set_has_inline_frames(mapping.has_inline_frames);
+}
+
+void PprofWriter::OnFunction(const Function& function) {
+  State& s = *state_;
+  auto* f = s.tail.add_function();
+  f->set_id(function.id);
+  const bool placeholder = !s.empty_name.empty() && function.name == s.empty_name;
+  f->set_name(s.Intern(placeholder ? std::string() : function.name));
+  // pprof rewrites a name whose system_name equals it when the name looks mangled or like
+  // demangled C++ (<GC> would show as ""): such a function gets no system_name.
+  const bool same = function.system_name.empty() || function.system_name == function.name;
+  const bool keep_system_name = !same || !PprofWouldRewriteName(function.name);
+  f->set_system_name(keep_system_name ? s.Intern(function.system_name) : 0);
+  f->set_filename(s.Intern(function.file));
+  f->set_start_line(function.start_line);
+}
+
+void PprofWriter::OnLocation(const Location& location) {
+  State& s = *state_;
+  auto* l = s.tail.add_location();
+  l->set_id(location.id);
+  l->set_mapping_id(location.mapping_id);
+  l->set_address(location.address);
+  l->set_is_folded(location.is_folded);
+  for (const Line& line : location.lines) {
+    auto* pl = l->add_line();
+    pl->set_function_id(line.function_id);
+    pl->set_line(line.line);
+    pl->set_column(line.column);
+  }
+}
+
+void PprofWriter::OnStack(const Stack& stack) {
+  State& s = *state_;
+  const size_t offset = s.stack_bytes.size();
+  for (uint64_t id : stack.location_ids) PutVarint(&s.stack_bytes, id);
+  uint64_t existing;
+  s.stack_index.Insert(stack.id, s.stacks.size(), &existing);
+  s.stacks.push_back({offset, s.stack_bytes.size() - offset, false});
+}
+
+void PprofWriter::OnSample(const Sample& sample) {
+  State& s = *state_;
+  uint64_t stack;
+  if (!s.stack_index.Find(sample.stack_id, &stack)) {
+    throw ProfError("<pprof writer>",
+                    "sample refers to undefined stack " + std::to_string(sample.stack_id));
+  }
+  s.stacks[stack].used = true;
+  s.EncodeLabels(sample);
+  if (s.options.keep_samples) {
+    s.WriteSample(stack, sample.values.data(), s.labels);
+    return;
+  }
+  s.key.clear();
+  PutVarint(&s.key, stack);
+  s.key += s.labels;
+  auto inserted = s.aggregate_index.emplace(s.key, s.aggregate_keys.size());
+  if (inserted.second) {
+    s.aggregate_keys.push_back(&inserted.first->first);
+    s.aggregate_stacks.push_back(stack);
+    s.aggregate_values.insert(s.aggregate_values.end(), sample.values.begin(), sample.values.end());
+    return;
+  }
+  int64_t* sums = &s.aggregate_values[inserted.first->second * s.type_count];
+  for (size_t i = 0; i < s.type_count; ++i) {
+    // Wrapping addition, as pprof's int64 sums: differential profiles may mix signs.
+    sums[i] = static_cast<int64_t>(static_cast<uint64_t>(sums[i]) +
+                                   static_cast<uint64_t>(sample.values[i]));
+  }
+}
+
+void PprofWriter::OnEnd() {
+  State& s = *state_;
+  for (size_t i = 0; i < s.aggregate_keys.size(); ++i) {
+    const std::string& key = *s.aggregate_keys[i];
+    size_t stack_varint = 1;
+    while (static_cast<unsigned char>(key[stack_varint - 1]) & 0x80) ++stack_varint;
+    s.WriteSample(s.aggregate_stacks[i], &s.aggregate_values[i * s.type_count],
+                  std::string_view(key).substr(stack_varint));
+  }
+  // A stack no sample uses has no place in pprof but a sample: a zero-valued one, marked.
+  const std::vector<int64_t> zeros(s.type_count, 0);
+  for (size_t i = 0; i < s.stacks.size(); ++i) {
+    if (s.stacks[i].used) continue;
+    s.labels.clear();
+    s.PutNumLabel(kUnusedStackLabel, 1, "");
+    const std::string marker = s.labels;
+    s.WriteSample(i, zeros.data(), marker);
+  }
+  std::string tail;
+  s.tail.SerializeToString(&tail);
+  s.buffer += tail;
+  s.Flush();
+}
+
+}  // namespace proftools

@@ -1,0 +1,75 @@
+// pprof2prof: pprof's profile.proto (gzipped or not) -> prof text.
+#include <string>
+#include <vector>
+
+#include "common/cli.h"
+#include "common/input.h"
+#include "common/output.h"
+#include "common/text_writer.h"
+
+namespace proftools {
+namespace {
+
+constexpr const char* kProgram = "pprof2prof";
+
+// Prints warnings as "pprof2prof: warning: FILE: message"; errors throw (the default).
+class WarningPrinter : public DiagnosticHandler {
+ public:
+  void Warning(const Diagnostic& diagnostic) override { Warn(kProgram, diagnostic.Format()); }
+};
+
+int Main(int argc, char** argv) {
+  CommandLine cli(
+      kProgram, "[OPTION...] [FILE]",
+      "Convert a pprof profile (profile.proto, gzipped or not: a .pb.gz or .pb) into canonical "
+      "prof text. Every field of profile.proto has its place in the text; what prof2pprof "
+      "carried in comments and labels (meta and source records, sample timestamps, unused "
+      "stacks) is turned back into records (formats/prof-text.md section 8). Malformed or "
+      "hostile input is refused with a message naming the field and byte offset. With no "
+      "FILE, or when FILE is -, reads standard input.",
+      "Examples:\n"
+      "  pprof2prof cpu.pb.gz > cpu.prof\n"
+      "  pprof2prof -o heap.prof heap.pb.gz        write a file atomically\n"
+      "  pprof2prof cpu.pb.gz | prof-text --folded | flamegraph.pl > cpu.svg\n");
+  cli.AddOptions()("max-input-size",
+                   "refuse an input that is (or inflates to) more than N bytes of protobuf "
+                   "(default 1073741824, 1 GiB)",
+                   cxxopts::value<uint64_t>(), "N");
+  cli.AddOutputOption();
+  cli.AddInputs();
+  cli.Parse(argc, argv);
+
+  const std::vector<std::string> inputs = cli.Inputs();
+  if (inputs.size() > 1) throw UsageError("one input at a time; combine profiles with prof-merge");
+  WarningPrinter handler;
+  ReadOptions options;
+  options.handler = &handler;
+  if (cli.Has("max-input-size")) options.max_pprof_size = cli.Get<uint64_t>("max-input-size");
+
+  Input input = OpenInput(inputs[0]);
+  // Binary data the sniffer found implausible is decoded anyway: the user says it is pprof, and
+  // the decoder names what is wrong with it (and applies the size cap to a gzip bomb).
+  if (input.format == InputFormat::kOther && !input.text) input.format = InputFormat::kPprof;
+  switch (input.format) {
+    case InputFormat::kPprof:
+      break;
+    case InputFormat::kProfText:
+      throw ProfError(input.name, "is already prof text (read it with prof-text)");
+    case InputFormat::kEmpty:
+      throw ProfError(input.name, "empty input: not a pprof profile");
+    case InputFormat::kOther:
+      throw ProfError(input.name, "not a pprof profile: " + input.hint);
+  }
+  Output output(cli.OutputPath());
+  CanonicalWriter writer(&output);
+  ReadProfile(input, &writer, options);
+  output.Commit();
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace proftools
+
+int main(int argc, char** argv) {
+  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+}

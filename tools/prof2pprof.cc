@@ -1,0 +1,73 @@
+// prof2pprof: a profile (prof text, or anything proftools reads) -> pprof's profile.proto,
+// gzipped by default.
+#include <string>
+#include <vector>
+
+#include "common/cli.h"
+#include "common/gzip_sink.h"
+#include "common/input.h"
+#include "common/output.h"
+#include "common/pprof_writer.h"
+
+namespace proftools {
+namespace {
+
+constexpr const char* kProgram = "prof2pprof";
+
+int Main(int argc, char** argv) {
+  CommandLine cli(
+      kProgram, "[OPTION...] [FILE]",
+      "Convert a profile (prof text, or a pprof profile) into pprof's profile.proto, gzipped "
+      "(a .pb.gz that pprof reads). Samples that share stack, source and labels are summed, "
+      "as pprof does on loading; sample timestamps and durations are not labels and are "
+      "dropped then (--keep-samples keeps them). What pprof has no field for (meta and source "
+      "records, unused stacks) travels in comments and labels, so pprof2prof gives the same "
+      "profile back (formats/prof-text.md section 8). The same input always gives the same "
+      "bytes. With no FILE, or when FILE is -, reads standard input.",
+      "Examples:\n"
+      "  prof2pprof -o cpu.pb.gz cpu.prof          write a file atomically\n"
+      "  rprof2prof Rprof.out | prof2pprof -o r.pb.gz\n"
+      "  prof2pprof --keep-samples cpu.prof > raw.pb.gz\n");
+  cli.AddOptions()("keep-samples",
+                   "one pprof sample per text sample, with its timestamp and duration as "
+                   "numeric labels proftools.time and proftools.duration (nanoseconds)")(
+      "no-gzip", "write raw protobuf (.pb) instead of gzipped")(
+      "force", "write binary output even to a terminal")(
+      "max-input-size",
+      "refuse a pprof input that is (or inflates to) more than N bytes (default 1073741824)",
+      cxxopts::value<uint64_t>(), "N");
+  cli.AddOutputOption();
+  cli.AddInputs();
+  cli.Parse(argc, argv);
+
+  const std::vector<std::string> inputs = cli.Inputs();
+  if (inputs.size() > 1) throw UsageError("one input at a time; combine profiles with prof-merge");
+  ReadOptions read_options;
+  if (cli.Has("max-input-size")) read_options.max_pprof_size = cli.Get<uint64_t>("max-input-size");
+  PprofWriteOptions options;
+  options.keep_samples = cli.Has("keep-samples");
+
+  Output output(cli.OutputPath());
+  if (output.IsTerminal() && !cli.Has("force")) {
+    throw UsageError("will not write binary data to a terminal; use -o FILE, a pipe, or --force");
+  }
+  Input input = OpenInput(inputs[0]);
+  if (cli.Has("no-gzip")) {
+    PprofWriter writer(&output, options);
+    ReadProfile(input, &writer, read_options);
+  } else {
+    GzipSink gzip(&output);
+    PprofWriter writer(&gzip, options);
+    ReadProfile(input, &writer, read_options);
+    gzip.Finish();
+  }
+  output.Commit();
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace proftools
+
+int main(int argc, char** argv) {
+  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+}
