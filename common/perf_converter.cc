@@ -194,6 +194,19 @@ uint64_t PerfConverter::FrameLocation(std::string_view frame_text, std::string_v
   return id;
 }
 
+uint64_t PerfConverter::MemoizedFrameLocation(std::string_view frame_text) {
+  constexpr size_t kMemoSlots = size_t{1} << 16;
+  if (memo_.empty()) memo_.resize(kMemoSlots);
+  uint64_t head[2] = {0, 0};
+  std::memcpy(head, frame_text.data(), frame_text.size() < 16 ? frame_text.size() : 16);
+  uint64_t h = (head[0] ^ (head[1] * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+  MemoSlot& slot = memo_[(h >> 40) & (kMemoSlots - 1)];
+  if (slot.location != 0 && slot.text == frame_text) return slot.location;
+  slot.location = FrameLocation(frame_text, {}, 0, false);
+  slot.text.assign(frame_text.data(), frame_text.size());
+  return slot.location;
+}
+
 void PerfConverter::Problem(const PerfInput& input, uint64_t line_number, std::string_view line) {
   const std::string message = "not a line of perf script output: " + Printable(line, 80);
   if (options_.strict) {
@@ -236,7 +249,7 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
       switch (reader.kind()) {
         case PerfScriptReader::Kind::kFrame:
           if (input.plan.srclines == 0) {  // the common case: no need to keep the line
-            stack.push_back(FrameLocation(reader.frame_text(), {}, 0, false));
+            stack.push_back(MemoizedFrameLocation(reader.frame_text()));
             break;
           }
           flush_frame({}, 0, false);

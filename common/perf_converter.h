@@ -93,6 +93,16 @@ class PerfConverter {
   // Frame text (+ srcline) -> location; the keys live in location_keys_.
   std::unordered_map<std::string_view, uint64_t, FrameHash> locations_;
   std::deque<std::string> location_keys_;
+  // In front of locations_: a direct-mapped memo indexed by the frame's first bytes (its
+  // address), checked by comparing the whole text. A frame line at an address almost always
+  // reads the same, so most frames cost one comparison instead of a hash of the whole line.
+  struct MemoSlot {
+    std::string text;
+    uint64_t location = 0;
+  };
+  std::vector<MemoSlot> memo_;
+  // The location of a frame line without srcline, through the memo.
+  uint64_t MemoizedFrameLocation(std::string_view frame_text);
   size_t location_key_bytes_ = 0;
   std::string key_;         // reused: no allocation per frame
   std::string frame_text_;  // the last frame line, kept until we know if a srcline follows
