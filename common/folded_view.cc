@@ -117,7 +117,10 @@ void CheckRootTemplate(const std::string& root) {
 
 FoldedView::FoldedView(FoldedViewOptions options, std::string value, SampleFilter* filter)
     : options_(std::move(options)), value_name_(std::move(value)), filter_(filter) {
-  if (options_.flamegraph && options_.root.empty()) options_.root = "{comm}";
+  if (options_.flamegraph && options_.root.empty()) {
+    options_.root = "{comm}";
+    comm_root_ = true;
+  }
 }
 
 void FoldedView::OnHeader(const ProfileHeader& header) {
@@ -126,6 +129,9 @@ void FoldedView::OnHeader(const ProfileHeader& header) {
 }
 
 std::string FoldedView::Root(const Sample& sample) const {
+  // The implicit thread-name root of --flamegraph is left out for samples without a comm
+  // (profiles of other origins); an explicit --root shows '?'.
+  if (comm_root_ && FindLabel(sample, "comm") == nullptr) return "";
   std::string out;
   const std::string& t = options_.root;
   size_t i = 0;

@@ -144,7 +144,8 @@ bool ParseEvent(std::string_view line, const Tokens& t, size_t k, PerfHeader* ou
     out->period = static_cast<int64_t>(period);
     ++k;
   }
-  if (!EndsWithColon(t.token[k])) return false;
+  // No event name starts with a digit; a token that does is a timestamp perf2prof could not read.
+  if (!EndsWithColon(t.token[k]) || IsDigit(t.token[k][0])) return false;
   out->event = t.token[k].substr(0, t.token[k].size() - 1);
   out->rest = After(line, t, k);
   return true;
