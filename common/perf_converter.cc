@@ -196,6 +196,10 @@ uint64_t PerfConverter::FrameLocation(std::string_view frame_text, std::string_v
 
 uint64_t PerfConverter::MemoizedFrameLocation(std::string_view frame_text) {
   constexpr size_t kMemoSlots = size_t{1} << 16;
+  // Long lines (Java signatures can run to kilobytes) skip the memo, which so stays under
+  // kMemoSlots * kMemoMaxText bytes.
+  constexpr size_t kMemoMaxText = 256;
+  if (frame_text.size() > kMemoMaxText) return FrameLocation(frame_text, {}, 0, false);
   if (memo_.empty()) memo_.resize(kMemoSlots);
   uint64_t head[2] = {0, 0};
   std::memcpy(head, frame_text.data(), frame_text.size() < 16 ? frame_text.size() : 16);

@@ -158,6 +158,24 @@ TEST(PerfConverterTest, SamplesWithoutFramesHaveAnEmptyStack) {
   EXPECT_TRUE(c.profile.defs.stacks.Find(c.profile.samples[0].stack_id)->location_ids.empty());
 }
 
+// Frames that share their first bytes (the memo's index) but differ later stay apart, and long
+// frame lines (past the memo) are found again too.
+TEST(PerfConverterTest, SimilarFramesStayApart) {
+  const std::string long_name(600, 'n');
+  std::string text;
+  for (int i = 0; i < 3; ++i) {
+    text +=
+        "a 1 1.0: 1 cycles: \n\t4005b1 some_function_a (/x)\n\t4005b1 some_function_b (/x)\n\t2 " +
+        long_name + " (/x)\n\n";
+  }
+  const Converted c = Convert(text);
+  ASSERT_EQ(c.profile.samples.size(), 3u);
+  EXPECT_EQ(Names(c.profile, c.profile.samples[2]),
+            (std::vector<std::string>{"some_function_a", "some_function_b", long_name}));
+  EXPECT_EQ(c.profile.defs.locations.size(), 3u);
+  EXPECT_EQ(c.profile.defs.stacks.size(), 1u);
+}
+
 // Memory grows with distinct frames and stacks: many samples of few stacks define few things.
 TEST(PerfConverterTest, DefinitionsDoNotGrowWithSamples) {
   std::string text;
