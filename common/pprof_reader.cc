@@ -4,6 +4,7 @@
 #include <google/protobuf/wire_format_lite.h>
 
 #include <climits>
+#include <deque>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -39,6 +40,7 @@ class Decoder {
     ProfileHeader header = BuildHeader();
     sink_->OnHeader(header);
     EmitDefinitions();
+    stacks_.reserve(samples_.size());
     for (size_t i = 0; i < samples_.size(); ++i) EmitSample(i);
     sink_->OnEnd();
   }
@@ -342,57 +344,140 @@ class Decoder {
     }
   }
 
-  // Pass 2: one sample.
+  // Pass 2: one sample, decoded field by field (no Sample message: this is the hot path).
   void EmitSample(size_t index) {
     const Span& span = samples_[index];
-    const std::string what = "sample " + std::to_string(index + 1);
-    if (!pb_sample_.ParseFromArray(span.bytes.data(), static_cast<int>(span.bytes.size()))) {
-      FailAt(span.offset, what + ": malformed Sample message");
+    auto what = [&] { return "sample " + std::to_string(index + 1); };
+    auto malformed = [&] { FailAt(span.offset, what() + ": malformed Sample message"); };
+    CodedInputStream in(reinterpret_cast<const uint8_t*>(span.bytes.data()),
+                        static_cast<int>(span.bytes.size()));
+    const size_t end = span.bytes.size();
+    std::string_view packed_ids;  // the location ids, when they are one packed field
+    size_t id_fields = 0;
+    loose_ids_.clear();
+    sample_.values.clear();
+    labels_.clear();
+    while (static_cast<size_t>(in.CurrentPosition()) < end) {
+      const uint32_t tag = in.ReadTag();
+      const int field = WireFormatLite::GetTagFieldNumber(tag);
+      const auto wire = WireFormatLite::GetTagWireType(tag);
+      if (tag == 0) malformed();
+      if ((field == 1 || field == 2) && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+        uint64_t length;
+        if (!in.ReadVarint64(&length)) malformed();
+        const size_t start = static_cast<size_t>(in.CurrentPosition());
+        if (length > end - start) malformed();
+        const std::string_view payload = span.bytes.substr(start, length);
+        if (field == 1) {
+          packed_ids = payload;
+          ++id_fields;
+          if (!DecodePacked(payload, &loose_ids_)) malformed();
+        } else {
+          std::vector<uint64_t>& raw = scratch_values_;
+          raw.clear();
+          if (!DecodePacked(payload, &raw)) malformed();
+          for (uint64_t v : raw) sample_.values.push_back(static_cast<int64_t>(v));
+        }
+        in.Skip(static_cast<int>(length));
+      } else if ((field == 1 || field == 2) && wire == WireFormatLite::WIRETYPE_VARINT) {
+        uint64_t v;
+        if (!in.ReadVarint64(&v)) malformed();
+        if (field == 1) {
+          loose_ids_.push_back(v);
+          id_fields += 2;  // not one packed field: the key is built
+        } else {
+          sample_.values.push_back(static_cast<int64_t>(v));
+        }
+      } else if (field == 3 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+        uint64_t length;
+        if (!in.ReadVarint64(&length)) malformed();
+        const size_t start = static_cast<size_t>(in.CurrentPosition());
+        if (length > end - start) malformed();
+        labels_.emplace_back();
+        if (!labels_.back().ParseFromArray(span.bytes.data() + start, static_cast<int>(length))) {
+          malformed();
+        }
+        in.Skip(static_cast<int>(length));
+      } else if (!WireFormatLite::SkipField(&in, tag)) {
+        malformed();
+      }
     }
-    if (static_cast<size_t>(pb_sample_.value_size()) != sample_types_.size()) {
-      FailAt(span.offset, what + " has " + std::to_string(pb_sample_.value_size()) +
+    if (sample_.values.size() != sample_types_.size()) {
+      FailAt(span.offset, what() + " has " + std::to_string(sample_.values.size()) +
                               " values but there are " + std::to_string(sample_types_.size()) +
                               " sample types");
     }
-    stack_key_.clear();
-    for (uint64_t id : pb_sample_.location_id()) {
-      if (!location_ids_.Contains(id)) {
-        FailAt(span.offset,
-               what + " refers to location " + std::to_string(id) + ", which is not defined");
-      }
-      uint8_t bytes[10];  // the longest varint
-      const uint8_t* end = CodedOutputStream::WriteVarint64ToArray(id, bytes);
-      stack_key_.append(reinterpret_cast<const char*>(bytes), static_cast<size_t>(end - bytes));
-    }
-    sample_.values.assign(pb_sample_.value().begin(), pb_sample_.value().end());
     sample_.labels.clear();
     sample_.time_nanos.reset();
     sample_.duration_nanos.reset();
     sample_.source_id = source_ids_.empty() ? 0 : source_ids_[0];
     bool unused_stack = false;
-    for (const pb::Label& l : pb_sample_.label()) {
+    for (const pb::Label& l : labels_) {
       Label label;
-      label.key = Str(l.key(), what + " label key", span.offset);
-      if (label.key.empty()) FailAt(span.offset, what + " has a label with an empty key");
+      label.key = Str(l.key(), what() + " label key", span.offset);
+      if (label.key.empty()) FailAt(span.offset, what() + " has a label with an empty key");
       if (l.str() != 0) {
-        label.str = Str(l.str(), what + " label " + Printable(label.key), span.offset);
+        label.str = Str(l.str(), what() + " label " + Printable(label.key), span.offset);
       } else if (l.has_num() || l.num_unit() != 0) {
         label.is_num = true;
         label.num = l.num();
-        label.unit = Str(l.num_unit(), what + " label " + Printable(label.key), span.offset);
+        label.unit = Str(l.num_unit(), what() + " label " + Printable(label.key), span.offset);
       }
-      if (label.is_num && TakeConventionLabel(label, span.offset, what, &unused_stack)) continue;
+      if (label.is_num && TakeConventionLabel(label, span.offset, what(), &unused_stack)) {
+        continue;
+      }
       sample_.labels.push_back(std::move(label));
     }
-    auto inserted = stacks_.emplace(stack_key_, stacks_.size() + 1);
-    if (inserted.second) {
-      stack_.id = inserted.first->second;
-      stack_.location_ids.assign(pb_sample_.location_id().begin(), pb_sample_.location_id().end());
-      sink_->OnStack(stack_);
-    }
+    const uint64_t stack_id = InternStack(packed_ids, id_fields == 1, span.offset, what);
     if (unused_stack) return;  // it only carried the stack
-    sample_.stack_id = inserted.first->second;
+    sample_.stack_id = stack_id;
     sink_->OnSample(sample_);
+  }
+
+  // Decodes a packed run of varints; false when it is malformed.
+  static bool DecodePacked(std::string_view payload, std::vector<uint64_t>* out) {
+    CodedInputStream in(reinterpret_cast<const uint8_t*>(payload.data()),
+                        static_cast<int>(payload.size()));
+    while (static_cast<size_t>(in.CurrentPosition()) < payload.size()) {
+      uint64_t v;
+      if (!in.ReadVarint64(&v)) return false;
+      out->push_back(v);
+    }
+    return true;
+  }
+
+  // The id of the stack with locations loose_ids_, emitting it the first time. Stacks are keyed
+  // by their canonical varint encoding: the input bytes themselves when they are one packed
+  // field in canonical form (no 0x00 byte: ids are not 0, and a minimal varint ends in a
+  // non-zero byte), a copy otherwise. So the common case costs no copy and no allocation.
+  template <typename What>
+  uint64_t InternStack(std::string_view packed, bool one_packed_field, size_t offset,
+                       const What& what) {
+    std::string_view key = packed;
+    if (!one_packed_field || packed.find('\0') != std::string_view::npos) {
+      std::string canonical;
+      for (uint64_t id : loose_ids_) {
+        uint8_t bytes[10];  // the longest varint
+        const uint8_t* e = CodedOutputStream::WriteVarint64ToArray(id, bytes);
+        canonical.append(reinterpret_cast<const char*>(bytes), static_cast<size_t>(e - bytes));
+      }
+      auto found = stacks_.find(canonical);
+      if (found != stacks_.end()) return found->second;
+      owned_keys_.push_back(std::move(canonical));
+      key = owned_keys_.back();
+    }
+    auto inserted = stacks_.emplace(key, stacks_.size() + 1);
+    if (!inserted.second) return inserted.first->second;
+    for (uint64_t id : loose_ids_) {
+      if (!location_ids_.Contains(id)) {
+        FailAt(offset,
+               what() + " refers to location " + std::to_string(id) + ", which is not defined");
+      }
+    }
+    stack_.id = inserted.first->second;
+    stack_.location_ids = loose_ids_;
+    sink_->OnStack(stack_);
+    return stack_.id;
   }
 
   // The labels of formats/prof-text.md §8 that carry sample fields. Returns true when `label`
@@ -445,9 +530,11 @@ class Decoder {
   std::vector<uint64_t> source_ids_;
   std::string empty_name_;
   IdMap location_ids_;
-  std::unordered_map<std::string, uint64_t> stacks_;  // encoded location ids -> stack id
-  std::string stack_key_;
-  pb::Sample pb_sample_;
+  // Encoded location ids (views into data_ or owned_keys_) -> stack id.
+  std::unordered_map<std::string_view, uint64_t> stacks_;
+  std::deque<std::string> owned_keys_;
+  std::vector<uint64_t> loose_ids_, scratch_values_;
+  std::vector<pb::Label> labels_;
   Sample sample_;
   Stack stack_;
 };
