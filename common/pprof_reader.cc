@@ -3,6 +3,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
+#include <algorithm>
 #include <climits>
 #include <deque>
 #include <unordered_map>
@@ -22,6 +23,54 @@ using google::protobuf::io::CodedInputStream;
 using google::protobuf::io::CodedOutputStream;
 namespace pb = perftools::profiles;
 
+// Stack keys -> stack ids (1, 2, ... in order of insertion): open addressing with linear
+// probing over views whose bytes outlive the index. For the hot path of a million stacks,
+// where std::unordered_map would allocate (and later free) a node per key.
+class ViewIndex {
+ public:
+  // The id of `key`; a new key gets the next id and *inserted is set.
+  uint64_t Intern(std::string_view key, bool* inserted) {
+    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    size_t i = Home(key);
+    for (;; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& slot = slots_[i];
+      if (slot.id == 0) break;
+      if (slot.size == key.size() && std::string_view(slot.data, slot.size) == key) {
+        *inserted = false;
+        return slot.id;
+      }
+    }
+    slots_[i] = {key.data(), static_cast<uint32_t>(key.size()), ++size_};
+    *inserted = true;
+    return size_;
+  }
+
+ private:
+  struct Slot {  // 16 bytes: the table is 2 to 4 slots per key
+    const char* data;
+    uint32_t size;  // a key is one sample's bytes: < 2 GiB
+    uint32_t id;    // 0: empty; ids <= samples < 2^31
+  };
+
+  size_t Home(std::string_view key) const {
+    return std::hash<std::string_view>()(key) & (slots_.size() - 1);
+  }
+
+  void Grow() {
+    std::vector<Slot> old(std::max<size_t>(1024, slots_.size() * 2), Slot{nullptr, 0, 0});
+    old.swap(slots_);
+    for (const Slot& slot : old) {
+      if (slot.id == 0) continue;
+      size_t i = Home(std::string_view(slot.data, slot.size));
+      while (slots_[i].id != 0) i = (i + 1) & (slots_.size() - 1);
+      slots_[i] = slot;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  uint32_t size_ = 0;
+};
+
 // A length-delimited field: where its payload starts in the input, and the payload.
 struct Span {
   size_t offset = 0;
@@ -40,7 +89,6 @@ class Decoder {
     ProfileHeader header = BuildHeader();
     sink_->OnHeader(header);
     EmitDefinitions();
-    stacks_.reserve(samples_.size());
     for (size_t i = 0; i < samples_.size(); ++i) EmitSample(i);
     sink_->OnEnd();
   }
@@ -461,20 +509,22 @@ class Decoder {
         const uint8_t* e = CodedOutputStream::WriteVarint64ToArray(id, bytes);
         canonical.append(reinterpret_cast<const char*>(bytes), static_cast<size_t>(e - bytes));
       }
-      auto found = stacks_.find(canonical);
-      if (found != stacks_.end()) return found->second;
       owned_keys_.push_back(std::move(canonical));
       key = owned_keys_.back();
     }
-    auto inserted = stacks_.emplace(key, stacks_.size() + 1);
-    if (!inserted.second) return inserted.first->second;
+    bool inserted;
+    const uint64_t id = stacks_.Intern(key, &inserted);
+    if (!inserted) {
+      if (key.data() != packed.data()) owned_keys_.pop_back();  // not needed after all
+      return id;
+    }
     for (uint64_t id : loose_ids_) {
       if (!location_ids_.Contains(id)) {
         FailAt(offset,
                what() + " refers to location " + std::to_string(id) + ", which is not defined");
       }
     }
-    stack_.id = inserted.first->second;
+    stack_.id = id;
     stack_.location_ids = loose_ids_;
     sink_->OnStack(stack_);
     return stack_.id;
@@ -531,7 +581,7 @@ class Decoder {
   std::string empty_name_;
   IdMap location_ids_;
   // Encoded location ids (views into data_ or owned_keys_) -> stack id.
-  std::unordered_map<std::string_view, uint64_t> stacks_;
+  ViewIndex stacks_;
   std::deque<std::string> owned_keys_;
   std::vector<uint64_t> loose_ids_, scratch_values_;
   std::vector<pb::Label> labels_;
