@@ -1,6 +1,7 @@
 #include "common/interner.h"
 
 #include <functional>
+#include <iterator>
 #include <string>
 
 namespace proftools {
@@ -114,6 +115,26 @@ uint64_t Interner::Stack(const std::vector<uint64_t>& location_ids) {
   sink_->OnStack(proftools::Stack{id, location_ids});
   stacks_.emplace(location_ids, id);
   return id;
+}
+
+namespace {
+
+// Erases the entries of `map` whose id is above `keep` (ids are handed out 1, 2, 3, ...).
+template <typename Map>
+void EraseAbove(Map* map, size_t keep) {
+  if (map->size() <= keep) return;
+  for (auto it = map->begin(); it != map->end();) {
+    it = it->second > keep ? map->erase(it) : std::next(it);
+  }
+}
+
+}  // namespace
+
+void Interner::Rollback(const Mark& mark) {
+  EraseAbove(&mappings_, mark.mappings);
+  EraseAbove(&functions_, mark.functions);
+  EraseAbove(&locations_, mark.locations);
+  EraseAbove(&stacks_, mark.stacks);
 }
 
 }  // namespace proftools

@@ -26,6 +26,17 @@ class Interner {
   uint64_t Location(const proftools::Location& location);
   uint64_t Stack(const std::vector<uint64_t>& location_ids);
 
+  // A point to go back to. Rollback forgets every definition interned after `mark` (their ids
+  // are handed out again); the sink is not told, so a caller that rolls back also drops what it
+  // kept of them. prof-merge --skip-bad uses it to take back a bad input's definitions.
+  struct Mark {
+    size_t mappings = 0, functions = 0, locations = 0, stacks = 0;
+  };
+  Mark GetMark() const {
+    return {mappings_.size(), functions_.size(), locations_.size(), stacks_.size()};
+  }
+  void Rollback(const Mark& mark);
+
   size_t mapping_count() const { return mappings_.size(); }
   size_t function_count() const { return functions_.size(); }
   size_t location_count() const { return locations_.size(); }

@@ -85,6 +85,15 @@ Output::Output(const std::string& path) {
   struct stat target;
   const bool exists = stat(path.c_str(), &target) == 0;
   if (exists && S_ISDIR(target.st_mode)) throw ProfError(path, "is a directory");
+  if (exists && !S_ISREG(target.st_mode)) {
+    // A device, FIFO or socket (`-o /dev/null`, `-o /dev/stdout`, a named pipe): renaming a
+    // temporary file over it would replace the device node with a regular file, so write to
+    // it in place. Atomicity means nothing for a stream anyway.
+    fd_ = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) throw ProfError(path, std::string("cannot open: ") + std::strerror(errno));
+    in_place_ = true;
+    return;
+  }
   std::string temp = DirectoryOf(path) + "/." + BaseOf(path) + ".tmp-XXXXXX";
   fd_ = mkostemp(&temp[0], O_CLOEXEC);
   if (fd_ < 0) {
@@ -107,6 +116,10 @@ Output::Output(const std::string& path) {
 }
 
 Output::~Output() {
+  if (in_place_) {
+    if (fd_ >= 0) close(fd_);
+    return;
+  }
   if (temp_path_.empty()) return;
   if (fd_ >= 0) close(fd_);
   if (!committed_) unlink(temp_path_.c_str());
@@ -114,7 +127,7 @@ Output::~Output() {
 }
 
 bool Output::IsTerminal() const {
-  return is_stdout() && isatty(fd_);
+  return (is_stdout() || in_place_) && isatty(fd_);
 }
 
 void Output::WriteAll(const char* data, size_t size) {
@@ -148,6 +161,12 @@ void Output::Flush() {
 
 void Output::Commit() {
   Flush();
+  if (in_place_) {
+    const int fd = fd_;
+    fd_ = -1;
+    if (close(fd) != 0) throw ProfError(name_, std::string("write error: ") + std::strerror(errno));
+    return;
+  }
   if (temp_path_.empty()) return;
   if (fsync(fd_) != 0 && errno != EINVAL) {
     throw ProfError(name_, std::string("cannot sync: ") + std::strerror(errno));

@@ -2,7 +2,8 @@
 //
 // For a file, bytes go to a temporary file in the same directory, which Commit() renames over
 // the target. A run that fails (an exception, a signal) never leaves a truncated output behind
-// and never touches an existing file: the temporary file is removed.
+// and never touches an existing file: the temporary file is removed. An existing device, FIFO
+// or socket (`-o /dev/null`, a named pipe) is written in place instead, never replaced.
 #ifndef PROFTOOLS_COMMON_OUTPUT_H_
 #define PROFTOOLS_COMMON_OUTPUT_H_
 
@@ -25,7 +26,7 @@ class Output : public ByteSink {
   // Flushes; for a file, syncs it and renames it into place. Throws ProfError on failure.
   void Commit();
 
-  bool is_stdout() const { return temp_path_.empty(); }
+  bool is_stdout() const { return temp_path_.empty() && !in_place_; }
   // True when the output is a terminal (only possible for stdout).
   bool IsTerminal() const;
   // The name for messages: the path, or "<stdout>".
@@ -40,6 +41,7 @@ class Output : public ByteSink {
   std::string temp_path_;
   int fd_ = -1;
   bool committed_ = false;
+  bool in_place_ = false;  // an existing non-regular file, written directly
   std::string buffer_;
 };
 

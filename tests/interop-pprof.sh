@@ -101,7 +101,8 @@ normalise_traces() {
 # --- 1-3: every golden text profile -----------------------------------------------------------
 texts=()
 for f in "$root"/golden/inputs/*.prof $(grep -rl '^proftext 1' --include=stdout "$root/golden"); do
-  head -1 "$f" | grep -q '^proftext 1' && texts+=("$f")
+  # A golden stdout may hold a profile followed by report lines: only whole, valid profiles.
+  head -1 "$f" | grep -q '^proftext 1' && prof-validate "$f" 2>/dev/null && texts+=("$f")
 done
 for f in "${texts[@]}"; do
   name=${f#"$root/"}

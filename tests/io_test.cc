@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "common/byte_stream.h"
 #include "common/diagnostics.h"
@@ -227,6 +229,26 @@ TEST_F(AtomicOutput, MissingDirectoryIsAClearError) {
     EXPECT_NE(std::string(e.what()).find("cannot create a temporary file next to it"),
               std::string::npos);
   }
+}
+
+// A FIFO stands for every non-regular target (a device such as /dev/null is not tested
+// directly: if the code regressed, running as root would replace the machine's /dev/null).
+TEST_F(AtomicOutput, AFifoIsWrittenInPlace) {
+  const std::string fifo = Path("pipe");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] {
+    std::ifstream in(fifo, std::ios::binary);
+    received.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  });
+  {
+    Output out(fifo);
+    out.Write("through the pipe\n");
+    out.Commit();
+  }
+  reader.join();
+  EXPECT_EQ(received, "through the pipe\n");
+  EXPECT_EQ(Entries(), (std::vector<std::string>{"pipe"}));  // no temporary file beside it
 }
 
 using Inputs = TempDir;

@@ -4,6 +4,7 @@
 
 #include "common/cli.h"
 #include "common/filter.h"
+#include "common/folded_view.h"
 #include "common/input.h"
 #include "common/output.h"
 #include "common/reports.h"
@@ -77,6 +78,14 @@ int Main(int argc, char** argv) {
       cxxopts::value<std::string>(),
       "RE")("ignore", "drop samples with a frame whose function name matches RE",
             cxxopts::value<std::string>(), "RE");
+  cli.AddOptions("Folded view (with --folded, as stackcollapse-perf.pl; see perf2prof(1))")(
+      "flamegraph",
+      "frame names as stackcollapse-perf.pl writes them, thread name (comm) as the root")(
+      "root", "a root frame from labels, e.g. '{comm}-{pid}/{tid}' ('?' for a missing label)",
+      cxxopts::value<std::string>(), "TEMPLATE")(
+      "annotate", "suffix kernel frames _[k] (kernel), JIT frames _[j] (jit), or both (all)",
+      cxxopts::value<std::string>(),
+      "WHAT")("unknown-addresses", "unknown frames as [DSO <ADDR>] instead of [DSO]");
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -110,6 +119,19 @@ int Main(int argc, char** argv) {
   options.raw_values = cli.Has("raw-values");
   if (cli.Has("focus")) options.filter.focus = cli.Get<std::string>("focus");
   if (cli.Has("ignore")) options.filter.ignore = cli.Get<std::string>("ignore");
+  FoldedViewOptions view;
+  view.flamegraph = cli.Has("flamegraph");
+  if (cli.Has("root")) {
+    view.root = cli.Get<std::string>("root");
+    CheckRootTemplate(view.root);
+  }
+  if (cli.Has("annotate") && !ParseAnnotate(cli.Get<std::string>("annotate"), &view)) {
+    throw UsageError("--annotate must be kernel, jit or all");
+  }
+  view.unknown_addresses = cli.Has("unknown-addresses");
+  if (view.Active() && mode != Mode::kFolded) {
+    throw UsageError("--flamegraph, --root, --annotate and --unknown-addresses go with --folded");
+  }
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
   SampleFilter check_filter(options.filter);  // reports a bad expression before any reading
 
@@ -135,6 +157,16 @@ int Main(int argc, char** argv) {
     }
     if (inputs.size() > 1) {
       output.Write((i == 0 ? "File: " : "\nFile: ") + input.name + "\n");
+    }
+    if (view.Active()) {
+      SampleFilter filter(options.filter);
+      FoldedView folded(view, value, &filter);
+      ReadProfile(input, &folded);
+      if (filter.active() && folded.kept_samples() == 0 && folded.total_samples() > 0) {
+        Warn(kProgram, input.name + ": no sample passes --focus/--ignore");
+      }
+      folded.Write(&output);
+      continue;
     }
     Report(input, mode, value, options, &output);
   }

@@ -1,6 +1,4 @@
 // rprof2prof: files written by R's Rprof() -> prof text.
-#include <sys/stat.h>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +9,7 @@
 #include "common/output.h"
 #include "common/rprof_converter.h"
 #include "common/rprof_scan.h"
+#include "common/spool.h"
 #include "common/text_writer.h"
 
 namespace proftools {
@@ -30,11 +29,6 @@ struct Prepared {
   bool reopen = false;               // a regular file: open it again
   std::unique_ptr<SpoolFile> spool;  // otherwise: the bytes copied while scanning
 };
-
-bool IsRegularFile(const std::string& path) {
-  struct stat st;
-  return path != "-" && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 
 // Opens `path`, refuses what is not Rprof output, and scans it.
 RprofInput Scan(const std::string& path, Prepared* prepared) {

@@ -1,0 +1,203 @@
+#include "common/merge_spool.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/diagnostics.h"
+
+namespace proftools {
+namespace {
+
+constexpr size_t kBlock = size_t{1} << 20;
+
+void PutVarint(std::string* out, uint64_t value) {
+  while (value >= 0x80) {
+    out->push_back(static_cast<char>(value | 0x80));
+    value >>= 7;
+  }
+  out->push_back(static_cast<char>(value));
+}
+
+uint64_t ZigZag(int64_t value) {
+  return (static_cast<uint64_t>(value) << 1) ^ static_cast<uint64_t>(value >> 63);
+}
+
+int64_t UnZigZag(uint64_t value) {
+  return static_cast<int64_t>((value >> 1) ^ (~(value & 1) + 1));
+}
+
+void PutString(std::string* out, const std::string& s) {
+  PutVarint(out, s.size());
+  out->append(s);
+}
+
+[[noreturn]] void SpoolError(const char* what) {
+  throw ProfError("(spool file)", std::string(what) + ": " + std::strerror(errno));
+}
+
+// Flag bits of a sample record, and of a label.
+constexpr uint64_t kHasTime = 1;
+constexpr uint64_t kHasDuration = 2;
+constexpr uint64_t kNumeric = 1;
+
+// Reads from a string_view that holds whole records (no refills).
+class ViewReader {
+ public:
+  explicit ViewReader(std::string_view data) : data_(data) {}
+  uint64_t Varint() {
+    uint64_t value = 0;
+    for (int shift = 0; pos_ < data_.size(); shift += 7) {
+      const unsigned char byte = static_cast<unsigned char>(data_[pos_++]);
+      value |= uint64_t{byte & 0x7fu} << shift;
+      if ((byte & 0x80u) == 0 || shift >= 63) return value;
+    }
+    Corrupt();
+  }
+  void String(std::string* out) {
+    const size_t size = static_cast<size_t>(Varint());
+    if (size > data_.size() - pos_) Corrupt();
+    out->assign(data_.data() + pos_, size);
+    pos_ += size;
+  }
+
+ private:
+  [[noreturn]] static void Corrupt() {
+    throw ProfError("(spool file)", "internal error: a record is cut short");
+  }
+  std::string_view data_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+void EncodeLabels(const std::vector<Label>& labels, std::string* out) {
+  PutVarint(out, labels.size());
+  for (const Label& label : labels) {
+    PutString(out, label.key);
+    PutVarint(out, label.is_num ? kNumeric : 0);
+    if (label.is_num) {
+      PutVarint(out, ZigZag(label.num));
+      PutString(out, label.unit);
+    } else {
+      PutString(out, label.str);
+    }
+  }
+}
+
+void DecodeLabels(std::string_view encoded, std::vector<Label>* labels) {
+  ViewReader in(encoded);
+  labels->resize(static_cast<size_t>(in.Varint()));
+  for (Label& label : *labels) {
+    in.String(&label.key);
+    label.is_num = (in.Varint() & kNumeric) != 0;
+    if (label.is_num) {
+      label.num = UnZigZag(in.Varint());
+      in.String(&label.unit);
+      label.str.clear();
+    } else {
+      in.String(&label.str);
+      label.num = 0;
+      label.unit.clear();
+    }
+  }
+}
+
+void SampleSpool::Write(uint64_t source_id, uint64_t stack_id, const Sample& s) {
+  std::string& b = buffer_;
+  PutVarint(&b, source_id);
+  PutVarint(&b, stack_id);
+  PutVarint(&b, (s.time_nanos ? kHasTime : 0) | (s.duration_nanos ? kHasDuration : 0));
+  if (s.time_nanos) PutVarint(&b, ZigZag(*s.time_nanos));
+  if (s.duration_nanos) PutVarint(&b, ZigZag(*s.duration_nanos));
+  for (int64_t value : s.values) PutVarint(&b, ZigZag(value));
+  labels_.clear();
+  EncodeLabels(s.labels, &labels_);
+  PutString(&b, labels_);
+  if (b.size() >= kBlock) Flush();
+}
+
+void SampleSpool::Flush() {
+  size_t done = 0;
+  while (done < buffer_.size()) {
+    const ssize_t n = write(file_.fd(), buffer_.data() + done, buffer_.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) SpoolError("cannot write the spool file");
+    done += static_cast<size_t>(n);
+  }
+  flushed_ += buffer_.size();
+  buffer_.clear();
+}
+
+void SampleSpool::TruncateTo(uint64_t mark) {
+  if (mark >= flushed_) {
+    buffer_.resize(mark - flushed_);
+    return;
+  }
+  buffer_.clear();
+  if (ftruncate(file_.fd(), static_cast<off_t>(mark)) != 0 ||
+      lseek(file_.fd(), static_cast<off_t>(mark), SEEK_SET) < 0) {
+    SpoolError("cannot truncate the spool file");
+  }
+  flushed_ = mark;
+}
+
+void SampleSpool::Rewind() {
+  Flush();
+  if (lseek(file_.fd(), 0, SEEK_SET) != 0) SpoolError("cannot rewind the spool file");
+  read_pos_ = 0;
+}
+
+void SampleSpool::Fill(size_t need) {
+  if (buffer_.size() - read_pos_ >= need) return;
+  buffer_.erase(0, read_pos_);
+  read_pos_ = 0;
+  const size_t want = std::max(need, kBlock);
+  while (buffer_.size() < need) {
+    const size_t have = buffer_.size();
+    buffer_.resize(have + want);
+    const ssize_t n = read(file_.fd(), &buffer_[have], want);
+    if (n < 0 && errno == EINTR) {
+      buffer_.resize(have);
+      continue;
+    }
+    if (n < 0) SpoolError("cannot read the spool file");
+    buffer_.resize(have + static_cast<size_t>(n));
+    if (n == 0) throw ProfError("(spool file)", "internal error: the spool file ends early");
+  }
+}
+
+uint64_t SampleSpool::ReadVarint() {
+  uint64_t value = 0;
+  for (int shift = 0;; shift += 7) {
+    Fill(1);
+    const unsigned char byte = static_cast<unsigned char>(buffer_[read_pos_++]);
+    value |= uint64_t{byte & 0x7fu} << shift;
+    if ((byte & 0x80u) == 0 || shift >= 63) return value;
+  }
+}
+
+std::string_view SampleSpool::ReadBytes() {
+  const size_t size = static_cast<size_t>(ReadVarint());
+  Fill(size);
+  const std::string_view bytes(buffer_.data() + read_pos_, size);
+  read_pos_ += size;
+  return bytes;
+}
+
+void SampleSpool::Read(size_t value_count, Sample* s) {
+  s->source_id = ReadVarint();
+  s->stack_id = ReadVarint();
+  const uint64_t flags = ReadVarint();
+  s->time_nanos.reset();
+  s->duration_nanos.reset();
+  if (flags & kHasTime) s->time_nanos = UnZigZag(ReadVarint());
+  if (flags & kHasDuration) s->duration_nanos = UnZigZag(ReadVarint());
+  s->values.resize(value_count);
+  for (int64_t& value : s->values) value = UnZigZag(ReadVarint());
+  DecodeLabels(ReadBytes(), &s->labels);
+}
+
+}  // namespace proftools

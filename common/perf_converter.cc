@@ -1,0 +1,280 @@
+#include "common/perf_converter.h"
+
+#include <time.h>
+
+#include <string_view>
+
+#include "common/perf_reader.h"
+#include "common/perf_script.h"
+#include "common/perf_symbols.h"
+#include "common/spool.h"
+#include "common/text_syntax.h"
+
+namespace proftools {
+namespace {
+
+// The location cache is only a cache: past this many bytes of keys it starts again, so that a
+// file of millions of distinct frames cannot make it grow without bound.
+constexpr size_t kCacheBytesLimit = size_t{64} << 20;
+
+// The type name of a sample without an event name (`perf script -F` without `event`).
+constexpr const char* kNoEventName = "event";
+
+std::string EventName(std::string_view event) {
+  return event.empty() ? kNoEventName : std::string(event);
+}
+
+// cpu-clock and task-clock periods are nanoseconds; other events count occurrences.
+const char* EventUnit(std::string_view event) {
+  const std::string_view base = event.substr(0, event.find(':'));
+  return base == "cpu-clock" || base == "task-clock" ? "nanoseconds" : "count";
+}
+
+// `# captured on: Thu Aug 17 14:14:43 2017` (perf prints local time; read as UTC, the only
+// zone the file lets us know nothing about consistently).
+std::optional<int64_t> CaptureTime(std::string_view comment) {
+  const size_t at = comment.find("captured on");
+  if (at == std::string_view::npos) return std::nullopt;
+  const size_t colon = comment.find(':', at);
+  if (colon == std::string_view::npos) return std::nullopt;
+  const std::string text(TrimPerfLine(comment.substr(colon + 1)));
+  struct tm tm = {};
+  const char* end = strptime(text.c_str(), "%a %b %d %H:%M:%S %Y", &tm);
+  if (end == nullptr || *end != '\0') return std::nullopt;
+  const time_t seconds = timegm(&tm);
+  if (seconds < 0) return std::nullopt;
+  return static_cast<int64_t>(seconds) * 1000000000;
+}
+
+}  // namespace
+
+PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_fd) {
+  CopyingStream source(stream, spool_fd, name);
+  PerfScriptReader reader(&source);
+  PerfPlan plan;
+  std::unordered_map<std::string, bool> seen;
+  std::string last_event = "\x01";  // not an event name
+  try {
+    while (reader.Next()) {
+      switch (reader.kind()) {
+        case PerfScriptReader::Kind::kHeader: {
+          ++plan.samples;
+          const std::string_view event = reader.header().event;
+          if (event == last_event) break;
+          last_event.assign(event.data(), event.size());
+          if (seen.emplace(last_event, true).second) plan.events.push_back(last_event);
+          break;
+        }
+        case PerfScriptReader::Kind::kComment:
+          if (!plan.capture_time_nanos) plan.capture_time_nanos = CaptureTime(reader.line());
+          break;
+        case PerfScriptReader::Kind::kUnknown:
+          ++plan.unknown_lines;
+          break;
+        default:
+          break;
+      }
+    }
+  } catch (const LineReader::LineTooLong& e) {
+    throw ProfError(Diagnostic{Rule::kInput, name, e.line_number,
+                               "line longer than 64 MiB: this is not perf script output"});
+  }
+  plan.bytes = source.bytes();
+  return plan;
+}
+
+ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs) {
+  ProfileHeader header;
+  std::unordered_map<std::string, bool> declared;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    header.sources.push_back(
+        Source{i + 1, "perf", inputs[i].uri, inputs[i].plan.capture_time_nanos});
+    for (const std::string& event : inputs[i].plan.events) {
+      const std::string name = EventName(event);
+      if (!declared.emplace(name, true).second) continue;
+      header.types.push_back(ValueType{name + "_samples", "count"});
+      header.types.push_back(ValueType{name, EventUnit(event)});
+      if (header.default_type.empty()) header.default_type = name;
+    }
+  }
+  // A profile declares at least one type, even when no input has a sample.
+  if (header.types.empty()) header.types.push_back(ValueType{"samples", "count"});
+  return header;
+}
+
+PerfConverter::PerfConverter(ProfileSink* sink, const std::vector<PerfInput>& inputs,
+                             DiagnosticHandler* warnings, PerfOptions options)
+    : sink_(sink),
+      inputs_(inputs),
+      warnings_(warnings),
+      options_(options),
+      header_(MakePerfHeader(inputs)),
+      interner_(sink) {
+  for (size_t i = 0; i + 1 < header_.types.size(); i += 2) {
+    event_index_.emplace(header_.types[i + 1].type, i);
+  }
+  sink_->OnHeader(header_);
+}
+
+uint64_t PerfConverter::FrameLocation(std::string_view frame_text, std::string_view src_file,
+                                      int64_t src_line, bool has_src) {
+  key_.assign(frame_text.data(), frame_text.size());
+  if (has_src) {
+    key_ += '\n';
+    key_.append(src_file.data(), src_file.size());
+    key_ += ':';
+    AppendInt(&key_, src_line);
+  }
+  auto it = locations_.find(key_);
+  if (it != locations_.end()) return it->second;
+  PerfFrame frame;
+  ParsePerfFrame(frame_text, &frame);  // it parsed when it was read
+  Location location;
+  location.address = frame.address;
+  if (!frame.unknown_dso) {
+    Mapping mapping;
+    mapping.file.assign(frame.dso.data(), frame.dso.size());
+    mapping.has_functions = true;
+    location.mapping_id = interner_.Mapping(mapping);
+  }
+  if (!frame.unknown_symbol) {
+    // perf-map-agent writes inlined Java frames as `outer->inner->innermost` in a JIT map;
+    // elsewhere `->` is part of a name (`operator->`).
+    std::vector<std::string_view> parts;
+    std::string_view symbol = frame.symbol;
+    if (IsJitDso(frame.dso)) {
+      size_t arrow;
+      while ((arrow = symbol.find("->")) != std::string_view::npos && arrow > 0) {
+        parts.push_back(symbol.substr(0, arrow));
+        symbol.remove_prefix(arrow + 2);
+      }
+    }
+    parts.push_back(symbol);
+    for (size_t i = parts.size(); i-- > 0;) {  // innermost first
+      const bool innermost = i + 1 == parts.size();
+      PerfSymbol names = DemanglePerfSymbol(parts[i]);
+      Function function;
+      function.name = std::move(names.name);
+      function.system_name = std::move(names.system_name);
+      if (innermost) function.file.assign(src_file.data(), src_file.size());
+      location.lines.push_back(Line{interner_.Function(function), innermost ? src_line : 0, 0});
+    }
+  }
+  const uint64_t id = interner_.Location(location);
+  if (location_key_bytes_ > kCacheBytesLimit) {
+    locations_.clear();
+    location_key_bytes_ = 0;
+  }
+  location_key_bytes_ += key_.size() + 64;
+  locations_.emplace(key_, id);
+  return id;
+}
+
+void PerfConverter::Problem(const PerfInput& input, uint64_t line_number, std::string_view line) {
+  const std::string message = "not a line of perf script output: " + Printable(line, 80);
+  if (options_.strict) {
+    throw ProfError(Diagnostic{Rule::kInput, input.name, line_number, message + " (--strict)"});
+  }
+  if (unknown_lines_++ == 0) {
+    first_unknown_line_ = line_number;
+    first_unknown_ = message;
+  }
+}
+
+void PerfConverter::Convert(size_t index, ByteStream* stream) {
+  const PerfInput& input = inputs_[index];
+  LimitedStream limited(stream, input.plan.bytes);
+  PerfScriptReader reader(&limited);
+  unknown_lines_ = 0;
+  Sample sample;
+  sample.source_id = index + 1;
+  bool open = false;            // a sample is being read
+  bool frame_waiting = false;   // frame_text_ waits for a possible srcline
+  std::vector<uint64_t> stack;  // locations of the open sample, leaf first
+  std::string last_event = "\x01";
+  size_t type_index = 0;
+
+  auto flush_frame = [&](std::string_view src_file, int64_t src_line, bool has_src) {
+    if (!frame_waiting) return;
+    frame_waiting = false;
+    stack.push_back(FrameLocation(frame_text_, src_file, src_line, has_src));
+  };
+  auto end_sample = [&] {
+    flush_frame({}, 0, false);
+    if (!open) return;
+    open = false;
+    sample.stack_id = interner_.Stack(stack);
+    sink_->OnSample(sample);
+  };
+
+  try {
+    while (reader.Next()) {
+      switch (reader.kind()) {
+        case PerfScriptReader::Kind::kFrame:
+          flush_frame({}, 0, false);
+          frame_text_.assign(reader.frame().text.data(), reader.frame().text.size());
+          frame_waiting = true;
+          break;
+        case PerfScriptReader::Kind::kSrcline:
+          flush_frame(reader.src_file(), reader.src_line(), true);
+          break;
+        case PerfScriptReader::Kind::kBlank:
+        case PerfScriptReader::Kind::kComment:
+          if (reader.kind() == PerfScriptReader::Kind::kBlank) end_sample();
+          break;
+        case PerfScriptReader::Kind::kUnknown:
+          Problem(input, reader.line_number(), reader.line());
+          break;
+        case PerfScriptReader::Kind::kHeader: {
+          end_sample();
+          const PerfHeader& h = reader.header();
+          if (h.event != last_event) {
+            last_event.assign(h.event.data(), h.event.size());
+            auto it = event_index_.find(EventName(h.event));
+            if (it == event_index_.end()) {
+              throw ProfError(Diagnostic{Rule::kInput, input.name, reader.line_number(),
+                                         "the input changed between the two passes"});
+            }
+            type_index = it->second;
+          }
+          open = true;
+          stack.clear();
+          sample.values.assign(header_.types.size(), 0);
+          sample.values[type_index] = 1;
+          sample.values[type_index + 1] = h.has_period ? h.period : 1;
+          sample.time_nanos.reset();
+          if (h.has_time) sample.time_nanos = h.time_nanos;
+          sample.labels.clear();
+          if (!h.comm.empty()) sample.labels.push_back(Label::String("comm", std::string(h.comm)));
+          if (h.has_pid) sample.labels.push_back(Label::Number("pid", static_cast<int64_t>(h.pid)));
+          sample.labels.push_back(Label::Number("tid", static_cast<int64_t>(h.tid)));
+          if (h.has_cpu) sample.labels.push_back(Label::Number("cpu", static_cast<int64_t>(h.cpu)));
+          if (reader.header_frame()) {
+            frame_text_.assign(reader.frame().text.data(), reader.frame().text.size());
+            frame_waiting = true;
+          }
+          break;
+        }
+      }
+    }
+  } catch (const LineReader::LineTooLong& e) {
+    throw ProfError(Diagnostic{Rule::kInput, input.name, e.line_number,
+                               "line longer than 64 MiB: this is not perf script output"});
+  }
+  end_sample();
+  if (unknown_lines_ > 0) {
+    std::string message = first_unknown_;
+    if (unknown_lines_ > 1) {
+      message += " (and " + std::to_string(unknown_lines_ - 1) + " more such lines, skipped)";
+    } else {
+      message += " (skipped)";
+    }
+    warnings_->Warning(Diagnostic{Rule::kInput, input.name, first_unknown_line_, message});
+  }
+}
+
+void PerfConverter::Finish() {
+  sink_->OnEnd();
+}
+
+}  // namespace proftools

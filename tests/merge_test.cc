@@ -1,0 +1,178 @@
+// prof-merge's rules (formats/prof-text.md §5.1), one at a time, on small profiles.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "common/diagnostics.h"
+#include "common/merge_units.h"
+#include "tests/merge_test_util.h"
+#include "tests/test_util.h"
+
+namespace proftools {
+namespace {
+
+using testing::MergeTexts;
+
+// A profile with one function `fn` sampled once with `values`, under `types`.
+std::string OneSample(const std::string& types, const std::string& values,
+                      const std::string& source = "source 1 perf host-a -\n",
+                      const std::string& fn = "main", const std::string& extra = "") {
+  return "proftext 1.0\n" + extra + source + types + "function 7 " + fn +
+         " \"\" \"\" 0\nlocation 3 - 0x10 - 7:1\nstack 9 3\nsample 1 9 5 - " + values + "\n";
+}
+
+TEST(Merge, UnionOfTypesFillsMissingValuesWithZero) {
+  const Profile p = testing::Parse(MergeTexts(
+      {{"r", OneSample("type samples count\ntype alloc bytes\n", "1 4096", "source 1 rprof r -\n")},
+       {"p", OneSample("type samples count\ntype cpu nanoseconds\n", "2 10000000")}}));
+  ASSERT_EQ(p.header.types.size(), 3u);
+  // The inputs list different types: sorted by name.
+  EXPECT_EQ(p.header.types[0].type, "alloc");
+  EXPECT_EQ(p.header.types[1].type, "cpu");
+  EXPECT_EQ(p.header.types[2].type, "samples");
+  ASSERT_EQ(p.samples.size(), 2u);
+  EXPECT_EQ(p.samples[0].values, (std::vector<int64_t>{4096, 0, 1}));
+  EXPECT_EQ(p.samples[1].values, (std::vector<int64_t>{0, 10000000, 2}));
+  // The defaults were alloc and cpu: the smaller is kept, written because it is not last.
+  EXPECT_EQ(p.header.default_type, "alloc");
+}
+
+TEST(Merge, SameTypesKeepTheirOrder) {
+  const std::string a = OneSample("type samples count\ntype cpu nanoseconds\n", "1 10");
+  const Profile p = testing::Parse(MergeTexts({{"a", a}, {"b", a}}));
+  ASSERT_EQ(p.header.types.size(), 2u);
+  EXPECT_EQ(p.header.types[0].type, "samples");
+  EXPECT_EQ(p.header.default_type, "");  // implicit (the last type) stays implicit
+}
+
+TEST(Merge, IdenticalDefinitionsAndSourcesAreStoredOnce) {
+  const std::string a = OneSample("type samples count\n", "1");
+  const Profile p = testing::Parse(MergeTexts({{"a", a}, {"b", a}}));
+  EXPECT_EQ(p.defs.functions.size(), 1u);
+  EXPECT_EQ(p.defs.locations.size(), 1u);
+  EXPECT_EQ(p.defs.stacks.size(), 1u);
+  EXPECT_EQ(p.header.sources.size(), 1u);
+  EXPECT_EQ(p.samples.size(), 2u);
+  // Different sources are both kept, each sample pointing at its own.
+  const Profile q = testing::Parse(MergeTexts(
+      {{"a", a}, {"b", OneSample("type samples count\n", "1", "source 1 perf host-b -\n")}}));
+  ASSERT_EQ(q.header.sources.size(), 2u);
+  EXPECT_EQ(q.samples[0].source_id, 1u);
+  EXPECT_EQ(q.samples[1].source_id, 2u);
+  EXPECT_EQ(q.defs.functions.size(), 1u);
+}
+
+TEST(Merge, AggregateWithDroppedSourcesDoublesAProfileMergedWithItself) {
+  const std::string a = OneSample("type samples count\ntype cpu nanoseconds\n", "3 30");
+  const Profile p = testing::Parse(MergeTexts({{"a", a}, {"a", a}}, {true, true, false}));
+  ASSERT_EQ(p.samples.size(), 1u);
+  EXPECT_EQ(p.samples[0].values, (std::vector<int64_t>{6, 60}));
+  EXPECT_FALSE(p.samples[0].time_nanos);
+  ASSERT_EQ(p.header.sources.size(), 1u);
+  EXPECT_EQ(p.header.sources[0].type, "prof-merge");
+}
+
+TEST(Merge, AggregateKeepsDifferentLabelsAndSourcesApart) {
+  const std::string text =
+      testing::Preamble() +
+      "source 2 perf b -\nfunction 1 f \"\" \"\" 0\nlocation 1 - 0x1 - 1:0\nstack 1 1\n"
+      "sample 1 1 - - 1 t=1\nsample 1 1 - - 1 t=2\nsample 2 1 - - 1 t=1\nsample 1 1 - - 1 t=1\n";
+  const Profile p = testing::Parse(MergeTexts({{"a", text}}, {true, false, false}));
+  ASSERT_EQ(p.samples.size(), 3u);
+  EXPECT_EQ(p.samples[0].values[0], 2);  // first key first
+  EXPECT_EQ(p.samples[1].labels[0].num, 2);
+  EXPECT_EQ(p.samples[2].source_id, 2u);
+}
+
+TEST(Merge, KnownUnitsAreConvertedToTheFinerOne) {
+  const Profile p = testing::Parse(
+      MergeTexts({{"ms", OneSample("type cpu milliseconds\ntype alloc megabytes\n", "3 2")},
+                  {"ns", OneSample("type cpu nanoseconds\ntype alloc kilobytes\n", "7 1")}}));
+  EXPECT_EQ(p.header.types[0].unit, "nanoseconds");  // same names, same order: kept
+  EXPECT_EQ(p.header.types[1].unit, "kilobytes");
+  EXPECT_EQ(p.samples[0].values, (std::vector<int64_t>{3000000, 2048}));
+  EXPECT_EQ(p.samples[1].values, (std::vector<int64_t>{7, 1}));
+}
+
+TEST(Merge, UnconvertibleUnitsAreRefusedNamingBothInputs) {
+  try {
+    MergeTexts({{"a.prof", OneSample("type cpu nanoseconds\n", "1")},
+                {"b.prof", OneSample("type cpu widgets\n", "1")}});
+    FAIL() << "merged";
+  } catch (const ProfError& e) {
+    EXPECT_EQ(e.diagnostic().Format(),
+              "b.prof: value type 'cpu' is in unit 'widgets', but a.prof has it in "
+              "'nanoseconds'; these units cannot be converted (rename one of the types, or merge "
+              "them separately)");
+  }
+}
+
+TEST(Merge, ConversionOverflowIsAnError) {
+  EXPECT_THROW(MergeTexts({{"a", OneSample("type cpu seconds\n", "9223372036854775807")},
+                           {"b", OneSample("type cpu nanoseconds\n", "1")}}),
+               ProfError);
+}
+
+TEST(Merge, PreambleRules) {
+  const std::string a = OneSample("type cpu nanoseconds\n", "1", "source 1 perf a -\n", "main",
+                                  "meta host b\ntime 100\nduration 50\nperiod cpu ms 10\n"
+                                  "comment one\n");
+  const std::string b = OneSample("type cpu nanoseconds\n", "1", "source 1 perf b -\n", "main",
+                                  "meta host a\ntime 120\nduration 100\nperiod cpu us 20\n"
+                                  "comment two\n");
+  const Profile p = testing::Parse(MergeTexts({{"a", a}, {"b", b}}));
+  EXPECT_EQ(p.header.time_nanos, 100);
+  EXPECT_EQ(p.header.duration_nanos, 120);  // from 100 to 220
+  EXPECT_EQ(p.header.period.type.unit, "us");
+  EXPECT_EQ(p.header.period.value, 10000);
+  EXPECT_EQ(p.header.meta[0].value, "a");
+  EXPECT_EQ(p.header.comments, (std::vector<std::string>{"one", "two"}));
+  // Without a duration everywhere, the span is unknown.
+  const Profile q = testing::Parse(MergeTexts({{"a", a}, {"c", OneSample("type cpu ns\n", "1")}}));
+  EXPECT_FALSE(q.header.duration_nanos);
+  EXPECT_EQ(q.header.time_nanos, 100);
+}
+
+TEST(Merge, AnInputWithoutSourcesGetsOneNamedAfterIt) {
+  const Profile p = testing::Parse(MergeTexts({{"empty.prof", "proftext 1.0\ntype samples count\n"},
+                                               {"a", OneSample("type samples count\n", "1")}}));
+  ASSERT_EQ(p.header.sources.size(), 2u);
+  EXPECT_EQ(p.header.sources[0].type, "prof");
+  EXPECT_EQ(p.header.sources[0].uri, "empty.prof");
+}
+
+TEST(Merge, AFailedInputLeavesARecoverableMergeAsItWas) {
+  const std::string good = OneSample("type samples count\n", "1");
+  const std::string other = OneSample("type samples count\ntype wall seconds\n", "1 2",
+                                      "source 1 perf other -\n", "other_function");
+  const MergeOptions recoverable{false, false, true};
+  for (const std::string& bad : {other.substr(0, other.size() - 4) + "x\n",    // a bad last sample
+                                 OneSample("type samples widgets\n", "1")}) {  // a unit conflict
+    Merger merger(recoverable);
+    for (const std::string& text : {good, bad}) {
+      Input input;
+      input.name = "in";
+      input.format = InputFormat::kProfText;
+      input.stream = std::make_unique<MemoryStream>(text);
+      try {
+        merger.Add(input, "in");
+      } catch (const ProfError&) {
+      }
+    }
+    StringSink out;
+    CanonicalWriter writer(&out);
+    merger.Finish(&writer);
+    EXPECT_EQ(out.text(), MergeTexts({{"in", good}}));
+  }
+}
+
+TEST(MergeUnits, FinerUnitIsAnOrder) {
+  EXPECT_EQ(FinerUnit("milliseconds", "ns"), "ns");
+  EXPECT_EQ(FinerUnit("ns", "nanoseconds"), "nanoseconds");
+  EXPECT_EQ(ConversionFactor("MiB", "bytes"), 1048576);
+  EXPECT_FALSE(UnitsConvertible("bytes", "count"));
+  EXPECT_TRUE(UnitsConvertible("widgets", "widgets"));
+}
+
+}  // namespace
+}  // namespace proftools

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# stackcollapse-perf.pl's options, done with perf2prof | prof-text --folded --flamegraph: the
+# mapping man/perf2prof.1 documents, used by the golden compatibility cases.
+# Usage: perf-stackcollapse.sh [--pid] [--tid] [--kernel] [--jit] [--all] [--addrs]
+#                              [--event-filter=EVENT] [FILE]
+set -euo pipefail
+view=(--folded --flamegraph)
+input=-
+for arg in "$@"; do
+  case $arg in
+    --pid) view+=(--root '{comm}-{pid}') ;;
+    --tid) view+=(--root '{comm}-{pid}/{tid}') ;;
+    --kernel) view+=(--annotate kernel) ;;
+    --jit) view+=(--annotate jit) ;;
+    --all) view+=(--annotate all) ;;
+    --addrs) view+=(--unknown-addresses) ;;
+    --event-filter=*) view+=(--value "${arg#--event-filter=}") ;;
+    -*) echo "perf-stackcollapse.sh: unknown option $arg" >&2; exit 2 ;;
+    *) input=$arg ;;
+  esac
+done
+perf2prof "$input" | prof-text "${view[@]}"

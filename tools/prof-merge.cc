@@ -1,0 +1,77 @@
+// prof-merge: any number of profiles (prof text or pprof, any mix) into one prof text profile.
+#include <string>
+#include <vector>
+
+#include "common/checker.h"
+#include "common/cli.h"
+#include "common/input.h"
+#include "common/merger.h"
+#include "common/output.h"
+#include "common/text_writer.h"
+
+namespace proftools {
+namespace {
+
+constexpr const char* kProgram = "prof-merge";
+
+int Main(int argc, char** argv) {
+  CommandLine cli(
+      kProgram, "[OPTION...] [FILE...]",
+      "Merge profiles (prof text or pprof, gzipped or not, any mix) into one prof text profile. "
+      "Every input's sources are kept, so each sample still says where it came from; identical "
+      "functions, locations, mappings and stacks are stored once. Inputs with different value "
+      "types merge into the union of their types (a sample's value for a type its input did "
+      "not have is 0); the same type in different known units (nanoseconds and milliseconds, "
+      "bytes and megabytes) is converted to the finer unit. The output does not depend on how "
+      "the inputs were grouped: merging the merges of groups gives the same bytes as merging "
+      "all inputs at once. With no FILE, or when FILE is -, reads standard input.",
+      "Examples:\n"
+      "  prof-merge a.prof b.pb.gz -o all.prof          keep every sample\n"
+      "  prof-merge --aggregate host*.pb.gz | prof2pprof -o fleet.pb.gz\n"
+      "  ls *.pb.gz | xargs -n 8 -P 4 sh -c \\\n"
+      "      'prof-merge --aggregate -o \"parts/$1.prof\" \"$@\"' _\n"
+      "  prof-merge --aggregate parts/*.prof       the same bytes as one merge of all\n");
+  cli.AddOptions()("aggregate",
+                   "sum samples with the same stack, labels and source into one, dropping "
+                   "timestamps and durations")(
+      "drop-sources",
+      "give all samples one source 'prof-merge' (with --aggregate: sum across inputs)")(
+      "skip-bad", "report an input that cannot be read or merged, skip it and go on");
+  cli.AddOutputOption();
+  cli.AddInputs();
+  cli.Parse(argc, argv);
+
+  MergeOptions options;
+  options.aggregate = cli.Has("aggregate");
+  options.drop_sources = cli.Has("drop-sources");
+  const bool skip_bad = cli.Has("skip-bad");
+  options.recoverable = skip_bad;
+
+  Merger merger(options);
+  const std::vector<std::string> paths = cli.Inputs();
+  for (const std::string& path : paths) {
+    try {
+      Input input = OpenInput(path);
+      merger.Add(input, path == "-" ? "" : path);
+    } catch (const ProfError& e) {
+      if (!skip_bad) throw;
+      Warn(kProgram, "skipping " + e.diagnostic().Format());
+    }
+  }
+  if (merger.input_count() == 0) throw ProfError("prof-merge", "no input could be merged");
+
+  Output output(cli.OutputPath());
+  CanonicalWriter writer(&output);
+  DiagnosticHandler throw_on_violation;  // a violation here is a bug of this program
+  CheckingSink checked(&writer, &throw_on_violation, "(merged profile)");
+  merger.Finish(&checked);
+  output.Commit();
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace proftools
+
+int main(int argc, char** argv) {
+  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+}
