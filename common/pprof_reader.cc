@@ -135,13 +135,13 @@ class Decoder {
             samples_.push_back(span);
             break;
           case 3:
-            mappings_.push_back({span.offset, Parse<pb::Mapping>(span, "mapping")});
+            mappings_.push_back(span);
             break;
           case 4:
-            locations_.push_back({span.offset, Parse<pb::Location>(span, "location")});
+            locations_.push_back(span);
             break;
           case 5:
-            functions_.push_back({span.offset, Parse<pb::Function>(span, "function")});
+            functions_.push_back(span);
             break;
           case 6:
             strings_.push_back(span.bytes);
@@ -244,17 +244,36 @@ class Decoder {
     }
   }
 
-  // The string at `index`; `what` names the field for the message.
-  std::string Str(int64_t index, const std::string& what, size_t offset) const {
+  // The string at `index`; `what` names the field for the message. Its size is charged to the
+  // record being decoded (Charge).
+  std::string Str(int64_t index, const std::string& what, size_t offset) {
     if (index < 0 || static_cast<uint64_t>(index) >= strings_.size()) {
       FailAt(offset, what + ": string index " + std::to_string(index) +
                          " is out of range (the string table has " +
                          std::to_string(strings_.size()) + " entries)");
     }
-    return std::string(strings_[static_cast<size_t>(index)]);
+    const std::string_view s = strings_[static_cast<size_t>(index)];
+    Charge(s.size(), offset, what);
+    return std::string(s);
+  }
+
+  // Strings are shared through the string table, so a few bytes of input can stand for many
+  // copies of a long string. Every record is held to what one line of prof text may be
+  // (64 MiB), and the header to four times that, so memory and output stay bounded by the
+  // input's size whatever it references.
+  void Charge(size_t bytes, size_t offset, const std::string& what) {
+    record_bytes_ += bytes;
+    header_bytes_ += in_header_ ? bytes : 0;
+    if (record_bytes_ > kMaxRecordBytes) {
+      FailAt(offset, what + ": the record would be a prof text line of more than 64 MiB");
+    }
+    if (header_bytes_ > 4 * kMaxRecordBytes) {
+      FailAt(offset, what + ": the header records would take more than 256 MiB");
+    }
   }
 
   ProfileHeader BuildHeader() {
+    in_header_ = true;
     ProfileHeader header;
     for (size_t i = 0; i < sample_types_.size(); ++i) {
       const std::string what = "sample_type " + std::to_string(i + 1);
@@ -276,6 +295,7 @@ class Decoder {
     header.keep_frames = Str(keep_frames_, "keep_frames", 0);
     header.doc_url = Str(doc_url_, "doc_url", 0);
     for (int64_t index : comments_) {
+      record_bytes_ = 0;
       const std::string comment = Str(index, "comment", 0);
       CarriedRecord carried = ParseCarried(comment);
       switch (carried.kind) {
@@ -299,6 +319,7 @@ class Decoder {
     }
     for (const Source& source : header.sources) source_ids_.push_back(source.id);
     ChooseEmptyNamePlaceholder(&header);
+    in_header_ = false;
     return header;
   }
 
@@ -307,8 +328,10 @@ class Decoder {
   void ChooseEmptyNamePlaceholder(ProfileHeader* header) {
     bool any_empty = false;
     std::unordered_map<std::string, bool> names;
-    for (const auto& f : functions_) {
-      const int64_t index = f.second.name();
+    pb::Function f;
+    for (const Span& span : functions_) {
+      f = Parse<pb::Function>(span, "function");
+      const int64_t index = f.name();
       if (index == 0) any_empty = true;
       if (index > 0 && static_cast<uint64_t>(index) < strings_.size()) {
         names.emplace(std::string(strings_[static_cast<size_t>(index)]), true);
@@ -325,7 +348,11 @@ class Decoder {
   void EmitDefinitions() {
     IdMap mapping_ids, function_ids;
     uint64_t unused;
-    for (const auto& [offset, m] : mappings_) {
+    pb::Mapping m;
+    for (const Span& span : mappings_) {
+      const size_t offset = span.offset;
+      m = Parse<pb::Mapping>(span, "mapping");
+      record_bytes_ = 0;
       if (m.id() == 0) FailAt(offset, "mapping with id 0 (ids must be positive)");
       if (!mapping_ids.Insert(m.id(), 0, &unused)) {
         FailAt(offset, "two mappings have id " + std::to_string(m.id()));
@@ -344,7 +371,11 @@ class Decoder {
       mapping.has_inline_frames = m.has_inline_frames();
       sink_->OnMapping(mapping);
     }
-    for (const auto& [offset, f] : functions_) {
+    pb::Function f;
+    for (const Span& span : functions_) {
+      const size_t offset = span.offset;
+      f = Parse<pb::Function>(span, "function");
+      record_bytes_ = 0;
       if (f.id() == 0) FailAt(offset, "function with id 0 (ids must be positive)");
       if (!function_ids.Insert(f.id(), 0, &unused)) {
         FailAt(offset, "two functions have id " + std::to_string(f.id()));
@@ -360,7 +391,12 @@ class Decoder {
       sink_->OnFunction(function);
     }
     Location location;
-    for (const auto& [offset, l] : locations_) {
+    pb::Location l;
+    for (const Span& span : locations_) {
+      const size_t offset = span.offset;
+      l = Parse<pb::Location>(span, "location");
+      record_bytes_ = 0;
+      Charge(l.line_size() * size_t{40}, offset, "location " + std::to_string(l.id()));
       if (l.id() == 0) FailAt(offset, "location with id 0 (ids must be positive)");
       if (!location_ids_.Insert(l.id(), 0, &unused)) {
         FailAt(offset, "two locations have id " + std::to_string(l.id()));
@@ -405,6 +441,7 @@ class Decoder {
     loose_ids_.clear();
     sample_.values.clear();
     labels_.clear();
+    record_bytes_ = 0;
     while (static_cast<size_t>(in.CurrentPosition()) < end) {
       const uint32_t tag = in.ReadTag();
       const int field = WireFormatLite::GetTagFieldNumber(tag);
@@ -419,11 +456,14 @@ class Decoder {
         if (field == 1) {
           packed_ids = payload;
           ++id_fields;
-          if (!DecodePacked(payload, &loose_ids_)) malformed();
+          if (!DecodePacked(payload, &loose_ids_, kMaxStackDepth)) TooDeep(span.offset, what());
         } else {
           std::vector<uint64_t>& raw = scratch_values_;
           raw.clear();
-          if (!DecodePacked(payload, &raw)) malformed();
+          if (!DecodePacked(payload, &raw, sample_types_.size() + 1)) {
+            FailAt(span.offset, what() + ": a malformed value field, or more values than the " +
+                                    std::to_string(sample_types_.size()) + " sample types");
+          }
           for (uint64_t v : raw) sample_.values.push_back(static_cast<int64_t>(v));
         }
         in.Skip(static_cast<int>(length));
@@ -431,9 +471,10 @@ class Decoder {
         uint64_t v;
         if (!in.ReadVarint64(&v)) malformed();
         if (field == 1) {
+          if (loose_ids_.size() >= kMaxStackDepth) TooDeep(span.offset, what());
           loose_ids_.push_back(v);
           id_fields += 2;  // not one packed field: the key is built
-        } else {
+        } else if (sample_.values.size() <= sample_types_.size()) {
           sample_.values.push_back(static_cast<int64_t>(v));
         }
       } else if (field == 3 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
@@ -441,6 +482,7 @@ class Decoder {
         if (!in.ReadVarint64(&length)) malformed();
         const size_t start = static_cast<size_t>(in.CurrentPosition());
         if (length > end - start) malformed();
+        Charge(sizeof(pb::Label), span.offset, what());
         labels_.emplace_back();
         if (!labels_.back().ParseFromArray(span.bytes.data() + start, static_cast<int>(length))) {
           malformed();
@@ -482,16 +524,24 @@ class Decoder {
     sink_->OnSample(sample_);
   }
 
-  // Decodes a packed run of varints; false when it is malformed.
-  static bool DecodePacked(std::string_view payload, std::vector<uint64_t>* out) {
+  // Decodes a packed run of varints; false when it is malformed or would make `out` hold more
+  // than `limit` values.
+  static bool DecodePacked(std::string_view payload, std::vector<uint64_t>* out, size_t limit) {
     CodedInputStream in(reinterpret_cast<const uint8_t*>(payload.data()),
                         static_cast<int>(payload.size()));
     while (static_cast<size_t>(in.CurrentPosition()) < payload.size()) {
       uint64_t v;
-      if (!in.ReadVarint64(&v)) return false;
+      if (!in.ReadVarint64(&v) || out->size() >= limit) return false;
       out->push_back(v);
     }
     return true;
+  }
+
+  // A stack deeper than this cannot be written as one prof text line (64 MiB) anyway.
+  static constexpr size_t kMaxStackDepth = size_t{1} << 22;
+  [[noreturn]] void TooDeep(size_t offset, const std::string& what) const {
+    FailAt(offset, what + " has more than " + std::to_string(kMaxStackDepth) +
+                       " locations (or a malformed location_id field)");
   }
 
   // The id of the stack with locations loose_ids_, emitting it the first time. Stacks are keyed
@@ -568,14 +618,18 @@ class Decoder {
   std::vector<std::string_view> strings_;
   std::vector<pb::ValueType> sample_types_;
   std::vector<Span> samples_;
-  std::vector<std::pair<size_t, pb::Mapping>> mappings_;
-  std::vector<std::pair<size_t, pb::Location>> locations_;
-  std::vector<std::pair<size_t, pb::Function>> functions_;
+  // Definitions are only located in pass 1 and decoded when emitted: a decoded message is
+  // many times the size of its bytes, and hostile input could be nothing but definitions.
+  std::vector<Span> mappings_, locations_, functions_;
   std::vector<int64_t> comments_;
   pb::ValueType period_type_;
   bool has_period_type_ = false;
   int64_t drop_frames_ = 0, keep_frames_ = 0, time_nanos_ = 0, duration_nanos_ = 0;
   int64_t period_ = 0, default_sample_type_ = 0, doc_url_ = 0;
+
+  static constexpr size_t kMaxRecordBytes = size_t{64} << 20;  // formats/prof-text.md §2.1
+  size_t record_bytes_ = 0, header_bytes_ = 0;
+  bool in_header_ = false;
 
   std::vector<uint64_t> source_ids_;
   std::string empty_name_;
