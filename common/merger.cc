@@ -135,13 +135,10 @@ void Merger::Add(Input& input, const std::string& uri) {
   }
 }
 
-void Merger::Finish(ProfileSink* sink) {
-  const ProfileHeader header = header_.Result(options_.drop_sources);
-  interner_.reset();  // interning is over; the spool has every definition
-  stacks_ = StackTable();
-  sink->OnHeader(header);
-
-  SampleAggregator aggregator(header.types.size());
+// Replays the spool: definitions to `definitions` (may be null), each sample converted to the
+// merged types to `on_sample`.
+template <typename OnSample>
+void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample) {
   std::vector<HeaderMerger::Column> columns;
   size_t input = 0;
   Mapping mapping;
@@ -159,19 +156,19 @@ void Merger::Finish(ProfileSink* sink) {
         break;
       case SpoolRecord::kMapping:
         spool_.ReadMapping(&mapping);
-        sink->OnMapping(mapping);
+        if (definitions != nullptr) definitions->OnMapping(mapping);
         break;
       case SpoolRecord::kFunction:
         spool_.ReadFunction(&function);
-        sink->OnFunction(function);
+        if (definitions != nullptr) definitions->OnFunction(function);
         break;
       case SpoolRecord::kLocation:
         spool_.ReadLocation(&location);
-        sink->OnLocation(location);
+        if (definitions != nullptr) definitions->OnLocation(location);
         break;
       case SpoolRecord::kStack:
         spool_.ReadStack(&stack);
-        sink->OnStack(stack);
+        if (definitions != nullptr) definitions->OnStack(stack);
         break;
       case SpoolRecord::kSample:
         spool_.ReadSample(columns.size(), &in);
@@ -190,17 +187,29 @@ void Merger::Finish(ProfileSink* sink) {
           }
         }
         std::swap(out.labels, in.labels);
-        if (options_.aggregate) {
-          aggregator.Add(out);
-        } else {
-          sink->OnSample(out);
-        }
+        on_sample(out);
         break;
       case SpoolRecord::kEnd:
         break;
     }
   }
-  aggregator.Emit(sink);
+}
+
+void Merger::Finish(ProfileSink* sink) {
+  const ProfileHeader header = header_.Result(options_.drop_sources);
+  interner_.reset();  // interning is over; the spool has every definition
+  stacks_ = StackTable();
+  sink->OnHeader(header);
+  if (!options_.aggregate) {
+    Replay(header, sink, [&](const Sample& sample) { sink->OnSample(sample); });
+  } else {
+    // Two passes: sum, then replay the definitions and send each key where its first sample
+    // was (see SampleAggregator::EmitThrough).
+    SampleAggregator aggregator(header.types.size());
+    Replay(header, nullptr, [&](const Sample& sample) { aggregator.Add(sample); });
+    uint64_t number = 0;
+    Replay(header, sink, [&](const Sample&) { aggregator.EmitThrough(number++, sink); });
+  }
   sink->OnEnd();
 }
 

@@ -54,6 +54,9 @@ class Merger {
   class InputSink;
   class SpoolingSink;
 
+  template <typename OnSample>
+  void Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample);
+
   MergeOptions options_;
   MergeSpool spool_;
   std::unique_ptr<SpoolingSink> spooling_;
