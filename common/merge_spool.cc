@@ -56,6 +56,7 @@ class ViewReader {
     }
     Corrupt();
   }
+  bool AtEnd() const { return pos_ == data_.size(); }
   void String(std::string* out) {
     const size_t size = static_cast<size_t>(Varint());
     if (size > data_.size() - pos_) Corrupt();
@@ -164,8 +165,10 @@ void MergeSpool::WriteStack(uint64_t id, const std::vector<uint64_t>& location_i
   std::string& b = buffer_;
   Put(SpoolRecord::kStack);
   PutVarint(&b, id);
-  PutVarint(&b, location_ids.size());
-  for (uint64_t location : location_ids) PutVarint(&b, location);
+  // The ids as one length-prefixed run, so that a pass that needs only samples skips them.
+  labels_.clear();
+  for (uint64_t location : location_ids) PutVarint(&labels_, location);
+  PutString(&b, labels_);
   MaybeFlush();
 }
 
@@ -238,6 +241,21 @@ bool MergeSpool::Fill(size_t need) {
 }
 
 uint64_t MergeSpool::ReadVarint() {
+  // Fast path: a whole varint (at most 10 bytes) is in the buffer.
+  if (buffer_.size() - read_pos_ >= 10) {
+    const char* p = buffer_.data() + read_pos_;
+    uint64_t value = 0;
+    for (int i = 0; i < 10; ++i) {
+      const unsigned char byte = static_cast<unsigned char>(p[i]);
+      value |= uint64_t{byte & 0x7fu} << (7 * i);
+      if ((byte & 0x80u) == 0) {
+        read_pos_ += i + 1;
+        return value;
+      }
+    }
+    read_pos_ += 10;
+    return value;
+  }
   uint64_t value = 0;
   for (int shift = 0;; shift += 7) {
     if (!Fill(1)) throw ProfError("(spool file)", "internal error: the spool file ends early");
@@ -302,8 +320,14 @@ void MergeSpool::ReadLocation(Location* l) {
 
 void MergeSpool::ReadStack(Stack* s) {
   s->id = ReadVarint();
-  s->location_ids.resize(static_cast<size_t>(ReadVarint()));
-  for (uint64_t& id : s->location_ids) id = ReadVarint();
+  ViewReader ids(ReadBytes());
+  s->location_ids.clear();
+  while (!ids.AtEnd()) s->location_ids.push_back(ids.Varint());
+}
+
+void MergeSpool::SkipStack() {
+  ReadVarint();
+  ReadBytes();
 }
 
 void MergeSpool::ReadSample(size_t value_count, Sample* s) {

@@ -56,6 +56,7 @@ class MergeSpool {
   void ReadFunction(Function* function);
   void ReadLocation(Location* location);
   void ReadStack(Stack* stack);
+  void SkipStack();
   // Reads a sample that has `value_count` values.
   void ReadSample(size_t value_count, Sample* sample);
 

@@ -167,8 +167,12 @@ void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSam
         if (definitions != nullptr) definitions->OnLocation(location);
         break;
       case SpoolRecord::kStack:
-        spool_.ReadStack(&stack);
-        if (definitions != nullptr) definitions->OnStack(stack);
+        if (definitions == nullptr) {
+          spool_.SkipStack();  // most of the spool, when every sample has its own stack
+        } else {
+          spool_.ReadStack(&stack);
+          definitions->OnStack(stack);
+        }
         break;
       case SpoolRecord::kSample:
         spool_.ReadSample(columns.size(), &in);
