@@ -12,7 +12,8 @@
 #      -symbolize=none (prof2pprof writes system_name so that pprof's demangler leaves them).
 #   4. Every corpus .pb.gz through pprof2prof | prof2pprof --keep-samples is the same profile
 #      for pbdump (lint lines and string table size aside: see formats/prof-text.md §8), and
-#      with the default aggregation the same after pprof's merge (pbdump -merge).
+#      with the default aggregation the same after pprof's merge (pbdump -merge); pprof -top
+#      and -traces print the same bytes for the original and for both round trips.
 #
 # The tools come from tests/interop/setup-pprof.sh (a copy of the shared setup script: it
 # installs Go and pprof's sources from Debian packages and builds pprof, pbdump and pbgen into
@@ -148,6 +149,13 @@ for f in "$root"/golden/pprof/corpus/{ok,lenient}-*.pb.gz "$root"/golden/pprof/c
 $(diff <(dump "$f") <(dump "$T/k.pb.gz") | head -10)"
   cmp -s <(dump -merge "$f") <(dump -merge "$T/a.pb.gz") ||
     problem "$name: pbdump -merge differs after pprof2prof | prof2pprof"
+  # And pprof itself reports the same, byte for byte (header lines included).
+  for mode in -top -traces; do
+    for out in k a; do
+      cmp -s <("$pprof" $mode -symbolize=none "$f" 2>&1) <("$pprof" $mode -symbolize=none "$T/$out.pb.gz" 2>&1) ||
+        problem "$name: pprof $mode differs after pprof2prof | prof2pprof ($out)"
+    done
+  done
 done
 
 echo "interop: $checks profiles checked against $pprof, $fail problem(s)"

@@ -200,6 +200,11 @@ const BadCase kBadCases[] = {
      "sample 1 refers to location 10, which is not defined"},
     {"value count", [](pb::Profile* p) { p->mutable_sample(0)->add_value(1); },
      "sample 1 has 3 values but there are 2 sample types"},
+    {"many values",
+     [](pb::Profile* p) {
+       for (int i = 0; i < 5; ++i) p->mutable_sample(0)->add_value(1);
+     },
+     "sample 1: a malformed value field, or more values than the 2 sample types"},
     {"no sample type", [](pb::Profile* p) { p->clear_sample_type(); },
      "the profile has samples but no sample_type"},
     {"empty label key", [](pb::Profile* p) { p->mutable_sample(0)->mutable_label(0)->set_key(0); },
@@ -254,6 +259,44 @@ TEST(PprofReader, RejectsBrokenWireFormat) {
       EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
     }
   }
+}
+
+// A few bytes of input can reference a long string many times: records are held to the size
+// of one prof text line and the header to four, so memory stays bounded by the input.
+TEST(PprofReader, StringReferencesCannotAmplifyWithoutBound) {
+  pb::Profile p = EveryField();
+  p.add_string_table(std::string(1 << 20, 'x'));
+  const int64_t big = p.string_table_size() - 1;
+  pb::Profile labels = p;
+  for (int i = 0; i < 70; ++i) {
+    auto* l = labels.mutable_sample(0)->add_label();
+    l->set_key(15), l->set_str(big);
+  }
+  pb::Profile comments = p;
+  for (int i = 0; i < 300; ++i) comments.add_comment(big);
+  pb::Profile deep = p;
+  for (int i = 0; i < (1 << 22); ++i) deep.mutable_sample(0)->add_location_id(9);
+  const struct {
+    const pb::Profile* profile;
+    const char* message;
+  } cases[] = {
+      {&labels,
+       "sample 1 label 'thread': the record would be a prof text line of more than 64 MiB"},
+      {&comments, "comment: the header records would take more than 256 MiB"},
+      {&deep, "sample 1 has more than 4194304 locations"},
+  };
+  for (const auto& c : cases) {
+    try {
+      testing::PprofToText(c.profile->SerializeAsString());
+      ADD_FAILURE() << c.message << ": accepted";
+    } catch (const ProfError& e) {
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+    }
+  }
+  // Within the bounds, the same long string is fine.
+  pb::Profile some = p;
+  for (int i = 0; i < 3; ++i) some.add_comment(big);
+  EXPECT_NO_THROW(testing::PprofToText(some.SerializeAsString()));
 }
 
 TEST(PprofReader, UnknownFieldsAreSkipped) {
