@@ -3,8 +3,8 @@
 #include <time.h>
 
 #include <cstring>
-
 #include <string_view>
+#include <unordered_set>
 
 #include "common/perf_reader.h"
 #include "common/perf_script.h"
@@ -32,8 +32,8 @@ const char* EventUnit(std::string_view event) {
   return base == "cpu-clock" || base == "task-clock" ? "nanoseconds" : "count";
 }
 
-// `# captured on: Thu Aug 17 14:14:43 2017` (perf prints local time; read as UTC, the only
-// zone the file lets us know nothing about consistently).
+// `# captured on: Thu Aug 17 14:14:43 2017`. perf prints local time without saying which zone;
+// it is read as UTC, so that a file gives the same profile wherever it is converted.
 std::optional<int64_t> CaptureTime(std::string_view comment) {
   const size_t at = comment.find("captured on");
   if (at == std::string_view::npos) return std::nullopt;
@@ -54,7 +54,7 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
   CopyingStream source(stream, spool_fd, name);
   PerfScriptReader reader(&source, /*headers_only=*/true);
   PerfPlan plan;
-  std::unordered_map<std::string, bool> seen;
+  std::unordered_set<std::string> seen;
   std::string last_event = "\x01";  // not an event name
   try {
     while (reader.Next()) {
@@ -64,7 +64,7 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
           const std::string_view event = reader.header().event;
           if (event == last_event) break;
           last_event.assign(event.data(), event.size());
-          if (seen.emplace(last_event, true).second) plan.events.push_back(last_event);
+          if (seen.insert(last_event).second) plan.events.push_back(last_event);
           break;
         }
         case PerfScriptReader::Kind::kComment:
@@ -90,13 +90,13 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
 
 ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs) {
   ProfileHeader header;
-  std::unordered_map<std::string, bool> declared;
+  std::unordered_set<std::string> declared;
   for (size_t i = 0; i < inputs.size(); ++i) {
     header.sources.push_back(
         Source{i + 1, "perf", inputs[i].uri, inputs[i].plan.capture_time_nanos});
     for (const std::string& event : inputs[i].plan.events) {
       const std::string name = EventName(event);
-      if (!declared.emplace(name, true).second) continue;
+      if (!declared.insert(name).second) continue;
       header.types.push_back(ValueType{name + "_samples", "count"});
       header.types.push_back(ValueType{name, EventUnit(event)});
       if (header.default_type.empty()) header.default_type = name;
