@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 #include <unordered_set>
@@ -48,6 +49,36 @@ std::optional<int64_t> CaptureTime(std::string_view comment) {
   return static_cast<int64_t>(seconds) * 1000000000;
 }
 
+// The header comments worth keeping, and the meta key each becomes.
+const struct {
+  std::string_view comment;
+  const char* key;
+} kRecordingComments[] = {
+    {"hostname", "hostname"},
+    {"os release", "os_release"},
+    {"perf version", "version"},
+    {"arch", "arch"},
+    {"cpudesc", "cpu"},
+    {"cmdline", "cmdline"},
+    {"total memory", "total_memory"},
+};
+
+// `# hostname : bgregg-lgud2` -> {"hostname", "bgregg-lgud2"}, for the comments listed above.
+bool RecordingComment(std::string_view comment, MetaEntry* entry) {
+  comment = TrimPerfLine(comment.substr(1));  // after '#'
+  const size_t colon = comment.find(" : ");
+  if (colon == std::string_view::npos) return false;
+  const std::string_view name = TrimPerfLine(comment.substr(0, colon));
+  for (const auto& known : kRecordingComments) {
+    if (name == known.comment) {
+      entry->key = known.key;
+      entry->value = std::string(TrimPerfLine(comment.substr(colon + 3)));
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_fd) {
@@ -67,9 +98,16 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
           if (seen.insert(last_event).second) plan.events.push_back(last_event);
           break;
         }
-        case PerfScriptReader::Kind::kComment:
+        case PerfScriptReader::Kind::kComment: {
           if (!plan.capture_time_nanos) plan.capture_time_nanos = CaptureTime(reader.line());
+          MetaEntry entry;
+          if (plan.samples == 0 && RecordingComment(TrimPerfLine(reader.line()), &entry) &&
+              std::none_of(plan.recording.begin(), plan.recording.end(),
+                           [&](const MetaEntry& e) { return e.key == entry.key; })) {
+            plan.recording.push_back(std::move(entry));  // the first of each: keys are unique
+          }
           break;
+        }
         case PerfScriptReader::Kind::kUnknown:
           ++plan.unknown_lines;
           break;
@@ -94,6 +132,10 @@ ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     header.sources.push_back(
         Source{i + 1, "perf", inputs[i].uri, inputs[i].plan.capture_time_nanos});
+    for (const MetaEntry& entry : inputs[i].plan.recording) {
+      header.meta.push_back(
+          MetaEntry{"perf." + entry.key + "." + std::to_string(i + 1), entry.value});
+    }
     for (const std::string& event : inputs[i].plan.events) {
       const std::string name = EventName(event);
       if (!declared.insert(name).second) continue;

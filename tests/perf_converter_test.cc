@@ -51,6 +51,9 @@ std::vector<std::string> Names(const Profile& p, const Sample& s) {
 
 const char kTwoEvents[] =
     "# captured on: Thu Aug 17 14:14:43 2017\n"
+    "# hostname : box\n"
+    "# hostname : again\n"
+    "# cmdline : /usr/bin/perf record -g\n"
     "a 7 [001] 1.000000: 100 cycles: \n"
     "\t1 f+0x1 (/x)\n"
     "\t2 main+0x2 (/x)\n"
@@ -74,6 +77,8 @@ TEST(PerfConverterTest, TypesPerEventAndValues) {
   ASSERT_EQ(h.sources.size(), 1u);
   EXPECT_EQ(h.sources[0].type, "perf");
   EXPECT_EQ(h.sources[0].time_nanos, 1502979283000000000);
+  EXPECT_EQ(h.meta, (std::vector<MetaEntry>{{"perf.hostname.1", "box"},
+                                            {"perf.cmdline.1", "/usr/bin/perf record -g"}}));
   const std::vector<Sample>& s = c.profile.samples;
   ASSERT_EQ(s.size(), 3u);
   EXPECT_EQ(s[0].values, (std::vector<int64_t>{1, 100, 0, 0}));
