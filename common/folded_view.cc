@@ -1,5 +1,6 @@
 #include "common/folded_view.h"
 
+#include <cstdint>
 #include <map>
 #include <string_view>
 
@@ -80,6 +81,14 @@ std::string FoldedSafe(std::string_view name, bool flamegraph) {
     if (c == '\n' || c == '\r') c = ' ';
   }
   return out;
+}
+
+// a + b, held at the int64 limits instead of overflowing (values are any int64; sums of
+// hostile inputs must not be undefined behaviour).
+void AddSaturating(int64_t* sum, int64_t value) {
+  if (__builtin_add_overflow(*sum, value, sum)) {
+    *sum = value > 0 ? INT64_MAX : INT64_MIN;
+  }
 }
 
 const Label* FindLabel(const Sample& sample, std::string_view key) {
@@ -177,7 +186,7 @@ void FoldedView::OnSample(const Sample& sample) {
     roots_.push_back(it->first.substr(1));
     root_is_java_.push_back(java);
   }
-  sums_[Key{it->second, sample.stack_id}] += value;
+  AddSaturating(&sums_[Key{it->second, sample.stack_id}], value);
 }
 
 const std::vector<std::string>& FoldedView::LocationFrames(uint64_t location_id, bool java) {
@@ -231,7 +240,7 @@ void FoldedView::Write(ByteSink* out) {
       }
     }
     if (line.empty()) continue;
-    folded[line] += value;
+    AddSaturating(&folded[line], value);
   }
   std::string text;
   for (const auto& [stack, value] : folded) {
