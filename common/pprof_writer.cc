@@ -87,13 +87,14 @@ struct PprofWriter::State {
 
   const char* StoreStack(const std::string& bytes) {
     constexpr size_t kBlock = size_t{1} << 20;
+    if (bytes.empty()) return nullptr;  // an empty stack needs no bytes
     if (block_size - block_used < bytes.size()) {
       block_size = std::max(kBlock, bytes.size());
       stack_blocks.push_back(std::make_unique<char[]>(block_size));
       block_used = 0;
     }
     char* at = stack_blocks.back().get() + block_used;
-    if (!bytes.empty()) std::memcpy(at, bytes.data(), bytes.size());
+    std::memcpy(at, bytes.data(), bytes.size());
     block_used += bytes.size();
     return at;
   }
