@@ -105,6 +105,28 @@ bool LooksLikePerfScript(std::string_view head) {
   return false;
 }
 
+// What pprof allows and prof text does not (duplicate type names, empty type names, negative
+// line numbers, ...) is caught by the checker on the header and the definitions. Stacks and
+// samples go straight through: the pprof reader already enforces their rules (ids it assigns
+// itself, references to defined locations and sources, value counts, non-empty label keys,
+// non-negative times), and checking a million samples twice is the cost of a second reader.
+class PprofChecks : public ProfileSink {
+ public:
+  PprofChecks(ProfileSink* next, DiagnosticHandler* handler, std::string name)
+      : next_(next), checked_(next, handler, std::move(name)) {}
+  void OnHeader(const ProfileHeader& header) override { checked_.OnHeader(header); }
+  void OnMapping(const Mapping& mapping) override { checked_.OnMapping(mapping); }
+  void OnFunction(const Function& function) override { checked_.OnFunction(function); }
+  void OnLocation(const Location& location) override { checked_.OnLocation(location); }
+  void OnStack(const Stack& stack) override { next_->OnStack(stack); }
+  void OnSample(const Sample& sample) override { next_->OnSample(sample); }
+  void OnEnd() override { checked_.OnEnd(); }
+
+ private:
+  ProfileSink* next_;
+  CheckingSink checked_;
+};
+
 // The whole (inflated) content, refusing more than `cap` bytes (0: no cap).
 std::string ReadAllCapped(Input& input, uint64_t cap) {
   std::string data;
@@ -208,10 +230,9 @@ void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options) {
       PprofReadOptions pprof_options;
       pprof_options.uri = input.name == "<stdin>" ? "" : input.name;
       pprof_options.handler = options.handler;
-      // What pprof allows and prof text does not (duplicate type names, ...) is caught here.
       DiagnosticHandler throw_on_violation;
-      CheckingSink checked(sink, options.handler != nullptr ? options.handler : &throw_on_violation,
-                           input.name);
+      PprofChecks checked(sink, options.handler != nullptr ? options.handler : &throw_on_violation,
+                          input.name);
       ReadPprof(data, input.name, &checked, pprof_options);
       return;
     }

@@ -2,6 +2,8 @@
 
 #include <time.h>
 
+#include <cstring>
+
 #include <string_view>
 
 #include "common/perf_reader.h"
@@ -50,7 +52,7 @@ std::optional<int64_t> CaptureTime(std::string_view comment) {
 
 PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_fd) {
   CopyingStream source(stream, spool_fd, name);
-  PerfScriptReader reader(&source);
+  PerfScriptReader reader(&source, /*headers_only=*/true);
   PerfPlan plan;
   std::unordered_map<std::string, bool> seen;
   std::string last_event = "\x01";  // not an event name
@@ -70,6 +72,9 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
           break;
         case PerfScriptReader::Kind::kUnknown:
           ++plan.unknown_lines;
+          break;
+        case PerfScriptReader::Kind::kSrcline:
+          ++plan.srclines;
           break;
         default:
           break;
@@ -116,16 +121,33 @@ PerfConverter::PerfConverter(ProfileSink* sink, const std::vector<PerfInput>& in
   sink_->OnHeader(header_);
 }
 
+size_t PerfConverter::FrameHash::operator()(std::string_view text) const {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ text.size();
+  size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    h = (h ^ word) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, text.data() + i, text.size() - i);
+  h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
 uint64_t PerfConverter::FrameLocation(std::string_view frame_text, std::string_view src_file,
                                       int64_t src_line, bool has_src) {
-  key_.assign(frame_text.data(), frame_text.size());
+  std::string_view key = frame_text;
   if (has_src) {
+    key_.assign(frame_text.data(), frame_text.size());
     key_ += '\n';
     key_.append(src_file.data(), src_file.size());
     key_ += ':';
     AppendInt(&key_, src_line);
+    key = key_;
   }
-  auto it = locations_.find(key_);
+  auto it = locations_.find(key);
   if (it != locations_.end()) return it->second;
   PerfFrame frame;
   ParsePerfFrame(frame_text, &frame);  // it parsed when it was read
@@ -163,11 +185,26 @@ uint64_t PerfConverter::FrameLocation(std::string_view frame_text, std::string_v
   const uint64_t id = interner_.Location(location);
   if (location_key_bytes_ > kCacheBytesLimit) {
     locations_.clear();
+    location_keys_.clear();
     location_key_bytes_ = 0;
   }
-  location_key_bytes_ += key_.size() + 64;
-  locations_.emplace(key_, id);
+  location_key_bytes_ += key.size() + 64;
+  location_keys_.emplace_back(key);
+  locations_.emplace(location_keys_.back(), id);
   return id;
+}
+
+uint64_t PerfConverter::MemoizedFrameLocation(std::string_view frame_text) {
+  constexpr size_t kMemoSlots = size_t{1} << 16;
+  if (memo_.empty()) memo_.resize(kMemoSlots);
+  uint64_t head[2] = {0, 0};
+  std::memcpy(head, frame_text.data(), frame_text.size() < 16 ? frame_text.size() : 16);
+  uint64_t h = (head[0] ^ (head[1] * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+  MemoSlot& slot = memo_[(h >> 40) & (kMemoSlots - 1)];
+  if (slot.location != 0 && slot.text == frame_text) return slot.location;
+  slot.location = FrameLocation(frame_text, {}, 0, false);
+  slot.text.assign(frame_text.data(), frame_text.size());
+  return slot.location;
 }
 
 void PerfConverter::Problem(const PerfInput& input, uint64_t line_number, std::string_view line) {
@@ -211,8 +248,12 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
     while (reader.Next()) {
       switch (reader.kind()) {
         case PerfScriptReader::Kind::kFrame:
+          if (input.plan.srclines == 0) {  // the common case: no need to keep the line
+            stack.push_back(MemoizedFrameLocation(reader.frame_text()));
+            break;
+          }
           flush_frame({}, 0, false);
-          frame_text_.assign(reader.frame().text.data(), reader.frame().text.size());
+          frame_text_.assign(reader.frame_text().data(), reader.frame_text().size());
           frame_waiting = true;
           break;
         case PerfScriptReader::Kind::kSrcline:
@@ -232,8 +273,11 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
             last_event.assign(h.event.data(), h.event.size());
             auto it = event_index_.find(EventName(h.event));
             if (it == event_index_.end()) {
-              throw ProfError(Diagnostic{Rule::kInput, input.name, reader.line_number(),
-                                         "the input changed between the two passes"});
+              // Only a header indented with a tab, inside a sample, escapes the first pass.
+              last_event = "\x01";
+              end_sample();
+              Problem(input, reader.line_number(), reader.line());
+              break;
             }
             type_index = it->second;
           }
@@ -250,7 +294,7 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
           sample.labels.push_back(Label::Number("tid", static_cast<int64_t>(h.tid)));
           if (h.has_cpu) sample.labels.push_back(Label::Number("cpu", static_cast<int64_t>(h.cpu)));
           if (reader.header_frame()) {
-            frame_text_.assign(reader.frame().text.data(), reader.frame().text.size());
+            frame_text_.assign(reader.frame_text().data(), reader.frame_text().size());
             frame_waiting = true;
           }
           break;

@@ -192,19 +192,22 @@ bool ParsePerfHeader(std::string_view line, PerfHeader* out) {
   return false;
 }
 
+bool IsPerfFrame(std::string_view trimmed) {
+  size_t i = 0;
+  while (i < trimmed.size() && i <= 16 && IsHexDigit(trimmed[i])) ++i;
+  return i > 0 && i <= 16 && i < trimmed.size() && IsBlank(trimmed[i]);
+}
+
 bool ParsePerfFrame(std::string_view line, PerfFrame* out) {
   line = TrimPerfLine(line);
+  if (!IsPerfFrame(line)) return false;
   size_t i = 0;
   uint64_t address = 0;
-  while (i < line.size() && IsHexDigit(line[i])) {
-    if (i >= 16) return false;
+  for (; IsHexDigit(line[i]); ++i) {
     address = (address << 4) | static_cast<uint64_t>(HexValue(line[i]));
-    ++i;
   }
-  if (i == 0 || i == line.size() || !IsBlank(line[i])) return false;
   std::string_view rest = TrimPerfLine(line.substr(i));
   out->address = address;
-  out->text = line;
   out->dso = {};
   out->deleted = false;
   // The DSO: the last balanced `(...)` group, preceded by a blank (or opening the rest, when

@@ -3,7 +3,9 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
+#include <algorithm>
 #include <climits>
+#include <deque>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -20,6 +22,54 @@ using google::protobuf::internal::WireFormatLite;
 using google::protobuf::io::CodedInputStream;
 using google::protobuf::io::CodedOutputStream;
 namespace pb = perftools::profiles;
+
+// Stack keys -> stack ids (1, 2, ... in order of insertion): open addressing with linear
+// probing over views whose bytes outlive the index. For the hot path of a million stacks,
+// where std::unordered_map would allocate (and later free) a node per key.
+class ViewIndex {
+ public:
+  // The id of `key`; a new key gets the next id and *inserted is set.
+  uint64_t Intern(std::string_view key, bool* inserted) {
+    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    size_t i = Home(key);
+    for (;; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& slot = slots_[i];
+      if (slot.id == 0) break;
+      if (slot.size == key.size() && std::string_view(slot.data, slot.size) == key) {
+        *inserted = false;
+        return slot.id;
+      }
+    }
+    slots_[i] = {key.data(), static_cast<uint32_t>(key.size()), ++size_};
+    *inserted = true;
+    return size_;
+  }
+
+ private:
+  struct Slot {  // 16 bytes: the table is 2 to 4 slots per key
+    const char* data;
+    uint32_t size;  // a key is one sample's bytes: < 2 GiB
+    uint32_t id;    // 0: empty; ids <= samples < 2^31
+  };
+
+  size_t Home(std::string_view key) const {
+    return std::hash<std::string_view>()(key) & (slots_.size() - 1);
+  }
+
+  void Grow() {
+    std::vector<Slot> old(std::max<size_t>(1024, slots_.size() * 2), Slot{nullptr, 0, 0});
+    old.swap(slots_);
+    for (const Slot& slot : old) {
+      if (slot.id == 0) continue;
+      size_t i = Home(std::string_view(slot.data, slot.size));
+      while (slots_[i].id != 0) i = (i + 1) & (slots_.size() - 1);
+      slots_[i] = slot;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  uint32_t size_ = 0;
+};
 
 // A length-delimited field: where its payload starts in the input, and the payload.
 struct Span {
@@ -85,13 +135,13 @@ class Decoder {
             samples_.push_back(span);
             break;
           case 3:
-            mappings_.push_back({span.offset, Parse<pb::Mapping>(span, "mapping")});
+            mappings_.push_back(span);
             break;
           case 4:
-            locations_.push_back({span.offset, Parse<pb::Location>(span, "location")});
+            locations_.push_back(span);
             break;
           case 5:
-            functions_.push_back({span.offset, Parse<pb::Function>(span, "function")});
+            functions_.push_back(span);
             break;
           case 6:
             strings_.push_back(span.bytes);
@@ -194,17 +244,36 @@ class Decoder {
     }
   }
 
-  // The string at `index`; `what` names the field for the message.
-  std::string Str(int64_t index, const std::string& what, size_t offset) const {
+  // The string at `index`; `what` names the field for the message. Its size is charged to the
+  // record being decoded (Charge).
+  std::string Str(int64_t index, const std::string& what, size_t offset) {
     if (index < 0 || static_cast<uint64_t>(index) >= strings_.size()) {
       FailAt(offset, what + ": string index " + std::to_string(index) +
                          " is out of range (the string table has " +
                          std::to_string(strings_.size()) + " entries)");
     }
-    return std::string(strings_[static_cast<size_t>(index)]);
+    const std::string_view s = strings_[static_cast<size_t>(index)];
+    Charge(s.size(), offset, what);
+    return std::string(s);
+  }
+
+  // Strings are shared through the string table, so a few bytes of input can stand for many
+  // copies of a long string. Every record is held to what one line of prof text may be
+  // (64 MiB), and the header to four times that, so memory and output stay bounded by the
+  // input's size whatever it references.
+  void Charge(size_t bytes, size_t offset, const std::string& what) {
+    record_bytes_ += bytes;
+    header_bytes_ += in_header_ ? bytes : 0;
+    if (record_bytes_ > kMaxRecordBytes) {
+      FailAt(offset, what + ": the record would be a prof text line of more than 64 MiB");
+    }
+    if (header_bytes_ > 4 * kMaxRecordBytes) {
+      FailAt(offset, what + ": the header records would take more than 256 MiB");
+    }
   }
 
   ProfileHeader BuildHeader() {
+    in_header_ = true;
     ProfileHeader header;
     for (size_t i = 0; i < sample_types_.size(); ++i) {
       const std::string what = "sample_type " + std::to_string(i + 1);
@@ -226,6 +295,7 @@ class Decoder {
     header.keep_frames = Str(keep_frames_, "keep_frames", 0);
     header.doc_url = Str(doc_url_, "doc_url", 0);
     for (int64_t index : comments_) {
+      record_bytes_ = 0;
       const std::string comment = Str(index, "comment", 0);
       CarriedRecord carried = ParseCarried(comment);
       switch (carried.kind) {
@@ -249,6 +319,7 @@ class Decoder {
     }
     for (const Source& source : header.sources) source_ids_.push_back(source.id);
     ChooseEmptyNamePlaceholder(&header);
+    in_header_ = false;
     return header;
   }
 
@@ -257,8 +328,10 @@ class Decoder {
   void ChooseEmptyNamePlaceholder(ProfileHeader* header) {
     bool any_empty = false;
     std::unordered_map<std::string, bool> names;
-    for (const auto& f : functions_) {
-      const int64_t index = f.second.name();
+    pb::Function f;
+    for (const Span& span : functions_) {
+      f = Parse<pb::Function>(span, "function");
+      const int64_t index = f.name();
       if (index == 0) any_empty = true;
       if (index > 0 && static_cast<uint64_t>(index) < strings_.size()) {
         names.emplace(std::string(strings_[static_cast<size_t>(index)]), true);
@@ -275,7 +348,11 @@ class Decoder {
   void EmitDefinitions() {
     IdMap mapping_ids, function_ids;
     uint64_t unused;
-    for (const auto& [offset, m] : mappings_) {
+    pb::Mapping m;
+    for (const Span& span : mappings_) {
+      const size_t offset = span.offset;
+      m = Parse<pb::Mapping>(span, "mapping");
+      record_bytes_ = 0;
       if (m.id() == 0) FailAt(offset, "mapping with id 0 (ids must be positive)");
       if (!mapping_ids.Insert(m.id(), 0, &unused)) {
         FailAt(offset, "two mappings have id " + std::to_string(m.id()));
@@ -294,7 +371,11 @@ class Decoder {
       mapping.has_inline_frames = m.has_inline_frames();
       sink_->OnMapping(mapping);
     }
-    for (const auto& [offset, f] : functions_) {
+    pb::Function f;
+    for (const Span& span : functions_) {
+      const size_t offset = span.offset;
+      f = Parse<pb::Function>(span, "function");
+      record_bytes_ = 0;
       if (f.id() == 0) FailAt(offset, "function with id 0 (ids must be positive)");
       if (!function_ids.Insert(f.id(), 0, &unused)) {
         FailAt(offset, "two functions have id " + std::to_string(f.id()));
@@ -310,7 +391,12 @@ class Decoder {
       sink_->OnFunction(function);
     }
     Location location;
-    for (const auto& [offset, l] : locations_) {
+    pb::Location l;
+    for (const Span& span : locations_) {
+      const size_t offset = span.offset;
+      l = Parse<pb::Location>(span, "location");
+      record_bytes_ = 0;
+      Charge(l.line_size() * size_t{40}, offset, "location " + std::to_string(l.id()));
       if (l.id() == 0) FailAt(offset, "location with id 0 (ids must be positive)");
       if (!location_ids_.Insert(l.id(), 0, &unused)) {
         FailAt(offset, "two locations have id " + std::to_string(l.id()));
@@ -342,57 +428,156 @@ class Decoder {
     }
   }
 
-  // Pass 2: one sample.
+  // Pass 2: one sample, decoded field by field (no Sample message: this is the hot path).
   void EmitSample(size_t index) {
     const Span& span = samples_[index];
-    const std::string what = "sample " + std::to_string(index + 1);
-    if (!pb_sample_.ParseFromArray(span.bytes.data(), static_cast<int>(span.bytes.size()))) {
-      FailAt(span.offset, what + ": malformed Sample message");
+    auto what = [&] { return "sample " + std::to_string(index + 1); };
+    auto malformed = [&] { FailAt(span.offset, what() + ": malformed Sample message"); };
+    CodedInputStream in(reinterpret_cast<const uint8_t*>(span.bytes.data()),
+                        static_cast<int>(span.bytes.size()));
+    const size_t end = span.bytes.size();
+    std::string_view packed_ids;  // the location ids, when they are one packed field
+    size_t id_fields = 0;
+    loose_ids_.clear();
+    sample_.values.clear();
+    labels_.clear();
+    record_bytes_ = 0;
+    while (static_cast<size_t>(in.CurrentPosition()) < end) {
+      const uint32_t tag = in.ReadTag();
+      const int field = WireFormatLite::GetTagFieldNumber(tag);
+      const auto wire = WireFormatLite::GetTagWireType(tag);
+      if (tag == 0) malformed();
+      if ((field == 1 || field == 2) && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+        uint64_t length;
+        if (!in.ReadVarint64(&length)) malformed();
+        const size_t start = static_cast<size_t>(in.CurrentPosition());
+        if (length > end - start) malformed();
+        const std::string_view payload = span.bytes.substr(start, length);
+        if (field == 1) {
+          packed_ids = payload;
+          ++id_fields;
+          if (!DecodePacked(payload, &loose_ids_, kMaxStackDepth)) TooDeep(span.offset, what());
+        } else {
+          std::vector<uint64_t>& raw = scratch_values_;
+          raw.clear();
+          if (!DecodePacked(payload, &raw, sample_types_.size() + 1)) {
+            FailAt(span.offset, what() + ": a malformed value field, or more values than the " +
+                                    std::to_string(sample_types_.size()) + " sample types");
+          }
+          for (uint64_t v : raw) sample_.values.push_back(static_cast<int64_t>(v));
+        }
+        in.Skip(static_cast<int>(length));
+      } else if ((field == 1 || field == 2) && wire == WireFormatLite::WIRETYPE_VARINT) {
+        uint64_t v;
+        if (!in.ReadVarint64(&v)) malformed();
+        if (field == 1) {
+          if (loose_ids_.size() >= kMaxStackDepth) TooDeep(span.offset, what());
+          loose_ids_.push_back(v);
+          id_fields += 2;  // not one packed field: the key is built
+        } else if (sample_.values.size() <= sample_types_.size()) {
+          sample_.values.push_back(static_cast<int64_t>(v));
+        }
+      } else if (field == 3 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+        uint64_t length;
+        if (!in.ReadVarint64(&length)) malformed();
+        const size_t start = static_cast<size_t>(in.CurrentPosition());
+        if (length > end - start) malformed();
+        Charge(sizeof(pb::Label), span.offset, what());
+        labels_.emplace_back();
+        if (!labels_.back().ParseFromArray(span.bytes.data() + start, static_cast<int>(length))) {
+          malformed();
+        }
+        in.Skip(static_cast<int>(length));
+      } else if (!WireFormatLite::SkipField(&in, tag)) {
+        malformed();
+      }
     }
-    if (static_cast<size_t>(pb_sample_.value_size()) != sample_types_.size()) {
-      FailAt(span.offset, what + " has " + std::to_string(pb_sample_.value_size()) +
+    if (sample_.values.size() != sample_types_.size()) {
+      FailAt(span.offset, what() + " has " + std::to_string(sample_.values.size()) +
                               " values but there are " + std::to_string(sample_types_.size()) +
                               " sample types");
     }
-    stack_key_.clear();
-    for (uint64_t id : pb_sample_.location_id()) {
-      if (!location_ids_.Contains(id)) {
-        FailAt(span.offset,
-               what + " refers to location " + std::to_string(id) + ", which is not defined");
-      }
-      uint8_t bytes[10];  // the longest varint
-      const uint8_t* end = CodedOutputStream::WriteVarint64ToArray(id, bytes);
-      stack_key_.append(reinterpret_cast<const char*>(bytes), static_cast<size_t>(end - bytes));
-    }
-    sample_.values.assign(pb_sample_.value().begin(), pb_sample_.value().end());
     sample_.labels.clear();
     sample_.time_nanos.reset();
     sample_.duration_nanos.reset();
     sample_.source_id = source_ids_.empty() ? 0 : source_ids_[0];
     bool unused_stack = false;
-    for (const pb::Label& l : pb_sample_.label()) {
+    for (const pb::Label& l : labels_) {
       Label label;
-      label.key = Str(l.key(), what + " label key", span.offset);
-      if (label.key.empty()) FailAt(span.offset, what + " has a label with an empty key");
+      label.key = Str(l.key(), what() + " label key", span.offset);
+      if (label.key.empty()) FailAt(span.offset, what() + " has a label with an empty key");
       if (l.str() != 0) {
-        label.str = Str(l.str(), what + " label " + Printable(label.key), span.offset);
+        label.str = Str(l.str(), what() + " label " + Printable(label.key), span.offset);
       } else if (l.has_num() || l.num_unit() != 0) {
         label.is_num = true;
         label.num = l.num();
-        label.unit = Str(l.num_unit(), what + " label " + Printable(label.key), span.offset);
+        label.unit = Str(l.num_unit(), what() + " label " + Printable(label.key), span.offset);
       }
-      if (label.is_num && TakeConventionLabel(label, span.offset, what, &unused_stack)) continue;
+      if (label.is_num && TakeConventionLabel(label, span.offset, what(), &unused_stack)) {
+        continue;
+      }
       sample_.labels.push_back(std::move(label));
     }
-    auto inserted = stacks_.emplace(stack_key_, stacks_.size() + 1);
-    if (inserted.second) {
-      stack_.id = inserted.first->second;
-      stack_.location_ids.assign(pb_sample_.location_id().begin(), pb_sample_.location_id().end());
-      sink_->OnStack(stack_);
-    }
+    const uint64_t stack_id = InternStack(packed_ids, id_fields == 1, span.offset, what);
     if (unused_stack) return;  // it only carried the stack
-    sample_.stack_id = inserted.first->second;
+    sample_.stack_id = stack_id;
     sink_->OnSample(sample_);
+  }
+
+  // Decodes a packed run of varints; false when it is malformed or would make `out` hold more
+  // than `limit` values.
+  static bool DecodePacked(std::string_view payload, std::vector<uint64_t>* out, size_t limit) {
+    CodedInputStream in(reinterpret_cast<const uint8_t*>(payload.data()),
+                        static_cast<int>(payload.size()));
+    while (static_cast<size_t>(in.CurrentPosition()) < payload.size()) {
+      uint64_t v;
+      if (!in.ReadVarint64(&v) || out->size() >= limit) return false;
+      out->push_back(v);
+    }
+    return true;
+  }
+
+  // A stack deeper than this cannot be written as one prof text line (64 MiB) anyway.
+  static constexpr size_t kMaxStackDepth = size_t{1} << 22;
+  [[noreturn]] void TooDeep(size_t offset, const std::string& what) const {
+    FailAt(offset, what + " has more than " + std::to_string(kMaxStackDepth) +
+                       " locations (or a malformed location_id field)");
+  }
+
+  // The id of the stack with locations loose_ids_, emitting it the first time. Stacks are keyed
+  // by their canonical varint encoding: the input bytes themselves when they are one packed
+  // field in canonical form (no 0x00 byte: ids are not 0, and a minimal varint ends in a
+  // non-zero byte), a copy otherwise. So the common case costs no copy and no allocation.
+  template <typename What>
+  uint64_t InternStack(std::string_view packed, bool one_packed_field, size_t offset,
+                       const What& what) {
+    std::string_view key = packed;
+    if (!one_packed_field || packed.find('\0') != std::string_view::npos) {
+      std::string canonical;
+      for (uint64_t id : loose_ids_) {
+        uint8_t bytes[10];  // the longest varint
+        const uint8_t* e = CodedOutputStream::WriteVarint64ToArray(id, bytes);
+        canonical.append(reinterpret_cast<const char*>(bytes), static_cast<size_t>(e - bytes));
+      }
+      owned_keys_.push_back(std::move(canonical));
+      key = owned_keys_.back();
+    }
+    bool inserted;
+    const uint64_t id = stacks_.Intern(key, &inserted);
+    if (!inserted) {
+      if (key.data() != packed.data()) owned_keys_.pop_back();  // not needed after all
+      return id;
+    }
+    for (uint64_t id : loose_ids_) {
+      if (!location_ids_.Contains(id)) {
+        FailAt(offset,
+               what() + " refers to location " + std::to_string(id) + ", which is not defined");
+      }
+    }
+    stack_.id = id;
+    stack_.location_ids = loose_ids_;
+    sink_->OnStack(stack_);
+    return stack_.id;
   }
 
   // The labels of formats/prof-text.md §8 that carry sample fields. Returns true when `label`
@@ -433,21 +618,27 @@ class Decoder {
   std::vector<std::string_view> strings_;
   std::vector<pb::ValueType> sample_types_;
   std::vector<Span> samples_;
-  std::vector<std::pair<size_t, pb::Mapping>> mappings_;
-  std::vector<std::pair<size_t, pb::Location>> locations_;
-  std::vector<std::pair<size_t, pb::Function>> functions_;
+  // Definitions are only located in pass 1 and decoded when emitted: a decoded message is
+  // many times the size of its bytes, and hostile input could be nothing but definitions.
+  std::vector<Span> mappings_, locations_, functions_;
   std::vector<int64_t> comments_;
   pb::ValueType period_type_;
   bool has_period_type_ = false;
   int64_t drop_frames_ = 0, keep_frames_ = 0, time_nanos_ = 0, duration_nanos_ = 0;
   int64_t period_ = 0, default_sample_type_ = 0, doc_url_ = 0;
 
+  static constexpr size_t kMaxRecordBytes = size_t{64} << 20;  // formats/prof-text.md §2.1
+  size_t record_bytes_ = 0, header_bytes_ = 0;
+  bool in_header_ = false;
+
   std::vector<uint64_t> source_ids_;
   std::string empty_name_;
   IdMap location_ids_;
-  std::unordered_map<std::string, uint64_t> stacks_;  // encoded location ids -> stack id
-  std::string stack_key_;
-  pb::Sample pb_sample_;
+  // Encoded location ids (views into data_ or owned_keys_) -> stack id.
+  ViewIndex stacks_;
+  std::deque<std::string> owned_keys_;
+  std::vector<uint64_t> loose_ids_, scratch_values_;
+  std::vector<pb::Label> labels_;
   Sample sample_;
   Stack stack_;
 };

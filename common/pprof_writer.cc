@@ -79,9 +79,12 @@ struct PprofWriter::State {
   IdMap stack_index;  // text stack id -> index into stacks
   std::string stack_bytes;
 
-  // Aggregation: key = varint(stack index) + encoded labels -> index into aggregate_*.
+  // Aggregation, in order of first occurrence. Samples without labels (the common case) are
+  // found by stack index; others by key = varint(stack index) + encoded labels.
+  static constexpr size_t kNone = ~size_t{0};
+  std::vector<size_t> unlabelled_aggregate;  // stack index -> aggregate, or kNone
   std::unordered_map<std::string, size_t> aggregate_index;
-  std::vector<const std::string*> aggregate_keys;
+  std::vector<const std::string*> aggregate_keys;  // nullptr: no labels
   std::vector<size_t> aggregate_stacks;
   std::vector<int64_t> aggregate_values;  // type_count per aggregate
 
@@ -260,17 +263,29 @@ void PprofWriter::OnSample(const Sample& sample) {
     s.WriteSample(stack, sample.values.data(), s.labels);
     return;
   }
-  s.key.clear();
-  PutVarint(&s.key, stack);
-  s.key += s.labels;
-  auto inserted = s.aggregate_index.emplace(s.key, s.aggregate_keys.size());
-  if (inserted.second) {
-    s.aggregate_keys.push_back(&inserted.first->first);
+  size_t aggregate;
+  const std::string* key = nullptr;
+  if (s.labels.empty()) {
+    if (s.unlabelled_aggregate.size() <= stack) {
+      s.unlabelled_aggregate.resize(s.stacks.size(), State::kNone);
+    }
+    aggregate = s.unlabelled_aggregate[stack];
+    if (aggregate == State::kNone) s.unlabelled_aggregate[stack] = s.aggregate_keys.size();
+  } else {
+    s.key.clear();
+    PutVarint(&s.key, stack);
+    s.key += s.labels;
+    auto inserted = s.aggregate_index.emplace(s.key, s.aggregate_keys.size());
+    aggregate = inserted.second ? State::kNone : inserted.first->second;
+    key = &inserted.first->first;
+  }
+  if (aggregate == State::kNone) {
+    s.aggregate_keys.push_back(key);
     s.aggregate_stacks.push_back(stack);
     s.aggregate_values.insert(s.aggregate_values.end(), sample.values.begin(), sample.values.end());
     return;
   }
-  int64_t* sums = &s.aggregate_values[inserted.first->second * s.type_count];
+  int64_t* sums = &s.aggregate_values[aggregate * s.type_count];
   for (size_t i = 0; i < s.type_count; ++i) {
     // Wrapping addition, as pprof's int64 sums: differential profiles may mix signs.
     sums[i] = static_cast<int64_t>(static_cast<uint64_t>(sums[i]) +
@@ -281,11 +296,14 @@ void PprofWriter::OnSample(const Sample& sample) {
 void PprofWriter::OnEnd() {
   State& s = *state_;
   for (size_t i = 0; i < s.aggregate_keys.size(); ++i) {
-    const std::string& key = *s.aggregate_keys[i];
-    size_t stack_varint = 1;
-    while (static_cast<unsigned char>(key[stack_varint - 1]) & 0x80) ++stack_varint;
-    s.WriteSample(s.aggregate_stacks[i], &s.aggregate_values[i * s.type_count],
-                  std::string_view(key).substr(stack_varint));
+    std::string_view labels;
+    if (s.aggregate_keys[i] != nullptr) {
+      labels = *s.aggregate_keys[i];
+      size_t stack_varint = 1;  // the key starts with the stack index
+      while (static_cast<unsigned char>(labels[stack_varint - 1]) & 0x80) ++stack_varint;
+      labels.remove_prefix(stack_varint);
+    }
+    s.WriteSample(s.aggregate_stacks[i], &s.aggregate_values[i * s.type_count], labels);
   }
   // A stack no sample uses has no place in pprof but a sample: a zero-valued one, marked.
   const std::vector<int64_t> zeros(s.type_count, 0);

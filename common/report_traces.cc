@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <cstdio>
-#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "common/reports.h"
 #include "common/value_format.h"
@@ -11,9 +13,44 @@ namespace {
 constexpr const char* kSeparator =
     "-----------+-------------------------------------------------------\n";
 
+// A trace is a sequence of rendered frame lines, leaf first, kept as small ids into one table of
+// distinct lines: memory grows with distinct traces times their depth in 4-byte ids, not in
+// copies of the frame names.
+using LineIds = std::vector<uint32_t>;
+
+struct LineIdsHash {
+  size_t operator()(const LineIds& ids) const {
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (uint32_t id : ids) h = (h ^ id) * 0x100000001b3ull;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+};
+
 struct Trace {
-  std::vector<std::string> lines;  // rendered frames, leaf first
+  LineIds lines;
   int64_t value = 0;
+};
+
+// Renders each distinct frame once and gives each distinct rendered line an id.
+class LineTable {
+ public:
+  uint32_t IdOf(const Frame* frame) {
+    auto [it, added] = by_frame_.try_emplace(frame, 0);
+    if (added)
+      it->second = Intern(DisplayFrameName(frame->name) + (frame->inlined ? " (inline)" : ""));
+    return it->second;
+  }
+  uint32_t Intern(std::string text) {
+    auto [it, added] = by_text_.try_emplace(std::move(text), static_cast<uint32_t>(texts_.size()));
+    if (added) texts_.push_back(&it->first);
+    return it->second;
+  }
+  const std::string& Text(uint32_t id) const { return *texts_[id]; }
+
+ private:
+  std::unordered_map<const Frame*, uint32_t> by_frame_;
+  std::unordered_map<std::string, uint32_t> by_text_;
+  std::vector<const std::string*> texts_;  // keys of by_text_, which never move
 };
 
 }  // namespace
@@ -25,29 +62,34 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
   FrameExpander frames(totals.defs(), options.granularity);
 
   // Stacks whose frames render the same (e.g. the same functions at other lines) are one trace.
-  std::map<std::vector<std::string>, int64_t> by_frames;
+  LineTable line_table;
+  std::unordered_map<LineIds, size_t, LineIdsHash> trace_index;
+  std::vector<Trace> traces;
   std::vector<const Frame*> stack_frames;
-  std::vector<std::string> key;
+  LineIds key;
+  int64_t shown = 0;
   for (const StackTotals::Entry& entry : totals.entries()) {
     stack_frames.clear();
     frames.StackFrames(entry.stack_id, &stack_frames);
     key.clear();
-    for (const Frame* frame : stack_frames) {
-      key.push_back(DisplayFrameName(frame->name) + (frame->inlined ? " (inline)" : ""));
-    }
-    if (key.empty()) key.push_back("(no frames)");
-    by_frames[key] += entry.values[v];
+    for (const Frame* frame : stack_frames) key.push_back(line_table.IdOf(frame));
+    if (key.empty()) key.push_back(line_table.Intern("(no frames)"));
+    auto [it, added] = trace_index.try_emplace(key, traces.size());
+    if (added) traces.push_back(Trace{key, 0});
+    traces[it->second].value += entry.values[v];
+    shown += entry.values[v];
   }
-  std::vector<Trace> traces;
-  traces.reserve(by_frames.size());
-  int64_t shown = 0;
-  for (auto& [lines, value] : by_frames) {
-    traces.push_back(Trace{lines, value});
-    shown += value;
-  }
-  // Largest first; ties in frame order so that output is deterministic.
-  std::stable_sort(traces.begin(), traces.end(),
-                   [](const Trace& a, const Trace& b) { return a.value > b.value; });
+  trace_index.clear();
+  // Largest first; ties in the bytewise order of their lines so that output is deterministic.
+  auto lines_before = [&](const LineIds& a, const LineIds& b) {
+    return std::lexicographical_compare(
+        a.begin(), a.end(), b.begin(), b.end(),
+        [&](uint32_t x, uint32_t y) { return line_table.Text(x) < line_table.Text(y); });
+  };
+  std::sort(traces.begin(), traces.end(), [&](const Trace& a, const Trace& b) {
+    if (a.value != b.value) return a.value > b.value;
+    return lines_before(a.lines, b.lines);
+  });
 
   auto fmt = [&](int64_t value) { return FormatValue(value, type.unit, options.raw_values); };
   std::string text = ReportHeader(
@@ -62,7 +104,7 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
     std::snprintf(value_column, sizeof value_column, "%10s   ", fmt(trace.value).c_str());
     for (size_t i = 0; i < trace.lines.size(); ++i) {
       text += i == 0 ? value_column : "             ";
-      text += trace.lines[i];
+      text += line_table.Text(trace.lines[i]);
       text += '\n';
     }
     if (text.size() > (size_t{1} << 20)) {

@@ -78,14 +78,14 @@ int Main(int argc, char** argv) {
       cxxopts::value<std::string>(),
       "RE")("ignore", "drop samples with a frame whose function name matches RE",
             cxxopts::value<std::string>(), "RE");
-  cli.AddOptions("Folded view (with --folded; as stackcollapse-perf.pl, see perf2prof(1))")(
+  cli.AddOptions("Folded view (with --folded, as stackcollapse-perf.pl; see perf2prof(1))")(
       "flamegraph",
       "frame names as stackcollapse-perf.pl writes them, thread name (comm) as the root")(
       "root", "a root frame from labels, e.g. '{comm}-{pid}/{tid}' ('?' for a missing label)",
+      cxxopts::value<std::string>(), "TEMPLATE")(
+      "annotate", "suffix kernel frames _[k] (kernel), JIT frames _[j] (jit), or both (all)",
       cxxopts::value<std::string>(),
-      "TEMPLATE")("annotate", "suffix kernel frames _[k], JIT frames _[j], or both",
-                  cxxopts::value<std::string>(), "kernel|jit|all")(
-      "unknown-addresses", "unknown frames as [DSO <ADDR>] instead of [DSO]");
+      "WHAT")("unknown-addresses", "unknown frames as [DSO <ADDR>] instead of [DSO]");
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);

@@ -40,3 +40,19 @@ measure "prof-text --folded" prof-text --folded "$work/big.prof"
 /usr/bin/time -f "%M" -o "$work/big.rss" prof-validate "$work/big.prof"
 echo "prof-validate peak RSS: $(cat "$work/small.rss") KiB at 100,000 samples," \
      "$(cat "$work/big.rss") KiB at 1,000,000 samples"
+
+# The peer for reports: Google's pprof on the same profile converted with prof2pprof (built by
+# tests/interop/setup-pprof.sh; PPROF overrides the path).
+pprof=${PPROF:-/opt/pprof/pprof}
+if command -v prof2pprof >/dev/null 2>&1 && [ -x "$pprof" ]; then
+  prof2pprof -o "$work/big.pb.gz" "$work/big.prof"
+  pb_bytes=$(stat -c %s "$work/big.pb.gz")
+  echo "same profile as .pb.gz (aggregated by prof2pprof): $(awk -v b="$pb_bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB"
+  bytes=$pb_bytes  # throughput below: of the .pb.gz input
+  measure "prof-text --top big.pb.gz" prof-text --top "$work/big.pb.gz"
+  measure "pprof -top big.pb.gz" "$pprof" -top -symbolize=none "$work/big.pb.gz"
+  measure "prof-text --traces big.pb.gz" prof-text --traces "$work/big.pb.gz"
+  measure "pprof -traces big.pb.gz" "$pprof" -traces -symbolize=none "$work/big.pb.gz"
+else
+  echo "(prof2pprof or $pprof missing: pprof -top not measured; run tests/interop/setup-pprof.sh)"
+fi

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# pprof2prof and prof2pprof against Google's pprof on a 1e6-sample profile (issue 4's
+# benchmark): pbgen -o writes it (pbgen: 5000 functions, 20000 locations, stacks 20-60 deep,
+# two sample types; 67 MB gzipped); then, in the same run,
+#
+#   pprof -proto big.pb.gz > FILE               pprof reading and rewriting the profile
+#   pprof2prof big.pb.gz | prof2pprof -o FILE   the same round trip through prof text
+#   pprof2prof big.pb.gz > FILE                 each half alone
+#   prof2pprof -o FILE big.prof                 (default: aggregated; and --keep-samples)
+#
+# each with wall time, CPU time (user + system: less sensitive to other jobs on the machine)
+# and peak RSS (of the largest process of a pipeline), then the ratios to pprof.
+# BENCH_PPROF_INPUT=FILE uses an existing profile instead of generating one (e.g. the
+# /tmp/big.pb.gz that setup-pprof.sh --big writes). Skips, saying why, without pprof/pbgen.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="$PWD/bin:$PATH" LC_ALL=C
+prefix=${PPROF_PREFIX:-/opt/pprof}
+if [ ! -x "$prefix/pprof" ] || [ ! -x "$prefix/pbgen/pbgen" ]; then
+  PPROF_PREFIX=$prefix bash tests/interop/setup-pprof.sh >/dev/null 2>&1 || {
+    echo "bench-pprof: SKIPPED: pprof and pbgen are not built and tests/interop/setup-pprof.sh failed"
+    exit 0
+  }
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-pprof.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+big=${BENCH_PPROF_INPUT:-}
+if [ -z "$big" ]; then
+  big=$tmp/big.pb.gz
+  "$prefix/pbgen/pbgen" -o "$big" >/dev/null
+fi
+
+# LABEL COMMAND -> one line; the figures are kept in $tmp/LABEL-KEY for the ratios.
+measure() {
+  local key=$1 label=$2 command=$3 seconds user system rss
+  /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" bash -c "$command"
+  read -r seconds user system rss <"$tmp/time"
+  echo "$seconds $(awk -v u="$user" -v s="$system" 'BEGIN { print u + s }') $rss" >"$tmp/fig-$key"
+  awk -v l="$label" -v s="$seconds" -v u="$user" -v sy="$system" -v rss="$rss" 'BEGIN {
+    printf "%-44s %7.2f s  cpu %7.2f s  peak RSS %7.1f MB\n", l, s, u + sy, rss / 1024 }'
+}
+ratio() {  # KEY: pprof's figures over KEY's
+  read -r ps pc pr <"$tmp/fig-pprof"
+  read -r s c r <"$tmp/fig-$1"
+  awk -v k="$1" -v ps="$ps" -v pc="$pc" -v pr="$pr" -v s="$s" -v c="$c" -v r="$r" 'BEGIN {
+    printf "  %-28s %5.1fx faster (wall), %5.1fx less CPU, %5.1fx less memory\n", k, ps / s,
+      pc / c, pr / r }'
+}
+
+echo "input: $(stat -c %s "$big") bytes ($(basename "$big"))"
+measure pprof "pprof -proto big.pb.gz > FILE" "'$prefix/pprof' -proto '$big' > '$tmp/pprof.pb.gz' 2>/dev/null"
+rm -f "$tmp/pprof.pb.gz"
+measure pipeline "pprof2prof big.pb.gz | prof2pprof -o FILE" \
+  "pprof2prof '$big' | prof2pprof -o '$tmp/rt.pb.gz'"
+measure pprof2prof "pprof2prof big.pb.gz > FILE" "pprof2prof '$big' > '$tmp/big.prof'"
+echo "  (prof text: $(stat -c %s "$tmp/big.prof") bytes)"
+measure prof2pprof "prof2pprof -o FILE big.prof" "prof2pprof -o '$tmp/out.pb.gz' '$tmp/big.prof'"
+measure keep "prof2pprof --keep-samples -o FILE big.prof" \
+  "prof2pprof --keep-samples -o '$tmp/out.pb.gz' '$tmp/big.prof'"
+echo "against pprof -proto:"
+for key in pipeline pprof2prof prof2pprof; do ratio $key; done

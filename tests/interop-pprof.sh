@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Interop with Google's pprof: our .pb.gz files are what pprof reads, and pprof reports on them
+# what prof-text reports on the text.
+#
+#   1. pbdump (pprof's own parser and CheckValid) accepts prof2pprof's output of every golden
+#      text profile (golden/inputs and every prof text golden output, e.g. rprof2prof's).
+#   2. pprof -top and -traces (with -symbolize=none) give the same total, the same flat and
+#      cumulative value per function, and the same value per stack as prof-text --top and
+#      --traces on the text (formatting normalised: raw values, pprof's " (inline)" and
+#      newline-broken names; labels ignored since prof-text --traces does not split by them).
+#   3. Names: rprof2prof's <GC> and <Anonymous> frames keep their names in pprof even without
+#      -symbolize=none (prof2pprof writes system_name so that pprof's demangler leaves them).
+#   4. Every corpus .pb.gz through pprof2prof | prof2pprof --keep-samples is the same profile
+#      for pbdump (lint lines and string table size aside: see formats/prof-text.md §8), and
+#      with the default aggregation the same after pprof's merge (pbdump -merge); pprof -top
+#      and -traces print the same bytes for the original and for both round trips.
+#
+# The tools come from tests/interop/setup-pprof.sh (a copy of the shared setup script: it
+# installs Go and pprof's sources from Debian packages and builds pprof, pbdump and pbgen into
+# $PPROF_PREFIX, default /opt/pprof). The test skips, saying why, only when they are missing
+# and cannot be installed (no root to run apt-get, or apt-get failing).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+prefix=${PPROF_PREFIX:-/opt/pprof}
+pprof=$prefix/pprof
+pbdump=$prefix/pbdump/pbdump
+export PATH="$root/bin:$PATH" LC_ALL=C TZ=UTC
+
+if [ ! -x "$pprof" ] || [ ! -x "$pbdump" ]; then
+  if [ "$(id -u)" != 0 ] && ! command -v go >/dev/null 2>&1; then
+    echo "interop: SKIPPED: $pprof is missing and Go cannot be installed without root" \
+      "(run: sudo bash tests/interop/setup-pprof.sh)"
+    exit 0
+  fi
+  if ! PPROF_PREFIX=$prefix bash "$root/tests/interop/setup-pprof.sh" >/dev/null 2>&1; then
+    echo "interop: SKIPPED: tests/interop/setup-pprof.sh could not install Go and build pprof"
+    exit 0
+  fi
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/interop.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fail=0
+checks=0
+problem() {
+  echo "interop: FAIL: $*"
+  fail=$((fail + 1))
+}
+
+# The unit of the type pprof and prof-text report by default (default_type, else the last).
+default_unit() {
+  prof-text --canonical "$1" | awk '
+    $1 == "type" { unit[$2] = $3; last = $3 }
+    $1 == "default_type" { d = unit[$2] }
+    END { print (d != "" ? d : last) }'
+}
+
+# Names as both print them, made comparable: prof-text escapes tabs, newlines and invalid UTF-8
+# (\t, \n, \xHH), pprof prints the raw bytes; both become "?", as does every non-ASCII byte.
+AWK_CANON='
+    function canon(s) {
+      gsub(/\\x[0-9a-f][0-9a-f]/, "?", s); gsub(/\\[tnr]/, "?", s); gsub(/[^ -~]/, "?", s)
+      return s
+    }'
+
+# pprof -top / prof-text --top rows -> "name<TAB>flat<TAB>cum", sorted, plus "total<TAB>X".
+# Rows with flat and cum 0 are left out (pprof does not show them).
+normalise_top() {
+  awk "$AWK_CANON"'
+    function row() { if (name != "" && (flat != 0 || cum != 0)) print canon(name) "\t" flat "\t" cum }
+    /accounting for/ { t = $0; sub(/.* of /, "", t); sub(/ total.*/, "", t); gsub(/[a-zA-Z]+$/, "", t); print "total\t" t; next }
+    /^ +flat +flat%/ { rows = 1; next }
+    !rows { next }
+    /^ *-?[0-9.]+[a-zA-Z]* +-?[0-9.]+% +-?[0-9.]+% +-?[0-9.]+[a-zA-Z]* +-?[0-9.]+%  / {
+      row()
+      flat = $1; cum = $4; gsub(/[a-zA-Z]+$/, "", flat); gsub(/[a-zA-Z]+$/, "", cum)
+      name = $0; sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+  /, "", name); sub(/ \(inline\)$/, "", name)
+      next
+    }
+    { name = name "\\n" $0 }   # pprof prints a newline in a name as it is
+    END { row() }' | sort
+}
+
+# -traces blocks -> "frame;frame;...<TAB>value" summed per stack, sorted. Empty stacks and
+# stacks worth 0 are left out (pprof drops empty-stack and all-zero samples from its rows).
+normalise_traces() {
+  awk "$AWK_CANON"'
+    function flush() {
+      if (stack != "" && stack != "(no frames)") sum[canon(stack)] += value
+      stack = ""; inblock = 0
+    }
+    /^-----------\+/ { flush(); next }
+    /^ *-?[0-9.]+[a-zA-Z]*   [^ ]/ && !inblock {
+      inblock = 1; value = $1; gsub(/[a-zA-Z]+$/, "", value)
+      f = $0; sub(/^ *[^ ]+   /, "", f); sub(/ \(inline\)$/, "", f); stack = f; next
+    }
+    inblock && /^             [^ ]/ { f = substr($0, 14); sub(/ \(inline\)$/, "", f); stack = stack ";" f; next }
+    inblock { stack = stack "\\n" $0; next }
+    END { flush(); for (s in sum) if (sum[s] != 0) printf "%s\t%.0f\n", s, sum[s] }' | sort
+}
+
+# --- 1-3: every golden text profile -----------------------------------------------------------
+texts=()
+for f in "$root"/golden/inputs/*.prof $(grep -rl '^proftext 1' --include=stdout "$root/golden"); do
+  # A golden stdout may hold a profile followed by report lines: only whole, valid profiles.
+  head -1 "$f" | grep -q '^proftext 1' && prof-validate "$f" 2>/dev/null && texts+=("$f")
+done
+for f in "${texts[@]}"; do
+  name=${f#"$root/"}
+  checks=$((checks + 1))
+  prof2pprof -o "$T/p.pb.gz" "$f" || { problem "$name: prof2pprof failed"; continue; }
+  out=$("$pbdump" -compact "$T/p.pb.gz" 2>&1)
+  case $out in *"	OK	"*) ;; *) problem "$name: pbdump: $out"; continue ;; esac
+  # Only profiles with samples have reports to compare.
+  grep -q '^sample ' <(prof-text --canonical "$f") || continue
+  unit=$(default_unit "$f")
+  "$pprof" -top -symbolize=none -nodecount=1000000 -nodefraction=0 -edgefraction=0 \
+    -unit="$unit" "$T/p.pb.gz" 2>/dev/null | normalise_top >"$T/want.top"
+  prof-text --top --raw-values "$f" | normalise_top >"$T/got.top"
+  cmp -s "$T/want.top" "$T/got.top" ||
+    problem "$name: pprof -top differs from prof-text --top:
+$(diff "$T/want.top" "$T/got.top" | head -10)"
+  "$pprof" -traces -symbolize=none -unit="$unit" "$T/p.pb.gz" 2>/dev/null |
+    normalise_traces >"$T/want.traces"
+  prof-text --traces --raw-values "$f" | normalise_traces >"$T/got.traces"
+  cmp -s "$T/want.traces" "$T/got.traces" ||
+    problem "$name: pprof -traces differs from prof-text --traces:
+$(diff "$T/want.traces" "$T/got.traces" | head -10)"
+  # 3: names pprof would blank survive its default symbolization.
+  for special in '<GC>' '<Anonymous>'; do
+    if grep -q "^function [0-9]* $special " "$f"; then
+      "$pprof" -top -nodecount=1000000 -nodefraction=0 "$T/p.pb.gz" 2>/dev/null |
+        grep -q " $special\$" || problem "$name: pprof does not show $special by name"
+    fi
+  done
+done
+
+# --- 4: every corpus .pb.gz round trip ------------------------------------------------------
+dump() { "$pbdump" "$@" 2>&1 | grep -v -e '^file:' -e '^string_table_size:' -e '^lint:'; }
+for f in "$root"/golden/pprof/corpus/{ok,lenient}-*.pb.gz "$root"/golden/pprof/corpus/*.*.pb.gz; do
+  case $f in */bad-*) continue ;; esac
+  name=${f#"$root/"}
+  checks=$((checks + 1))
+  pprof2prof "$f" 2>/dev/null | prof2pprof --keep-samples -o "$T/k.pb.gz" ||
+    { problem "$name: round trip failed"; continue; }
+  pprof2prof "$f" 2>/dev/null | prof2pprof -o "$T/a.pb.gz"
+  cmp -s <(dump "$f") <(dump "$T/k.pb.gz") ||
+    problem "$name: pbdump differs after pprof2prof | prof2pprof --keep-samples:
+$(diff <(dump "$f") <(dump "$T/k.pb.gz") | head -10)"
+  cmp -s <(dump -merge "$f") <(dump -merge "$T/a.pb.gz") ||
+    problem "$name: pbdump -merge differs after pprof2prof | prof2pprof"
+  # And pprof itself reports the same, byte for byte (header lines included).
+  for mode in -top -traces; do
+    for out in k a; do
+      cmp -s <("$pprof" $mode -symbolize=none "$f" 2>&1) <("$pprof" $mode -symbolize=none "$T/$out.pb.gz" 2>&1) ||
+        problem "$name: pprof $mode differs after pprof2prof | prof2pprof ($out)"
+    done
+  done
+done
+
+echo "interop: $checks profiles checked against $pprof, $fail problem(s)"
+[ $fail = 0 ]

@@ -1,0 +1,207 @@
+// prof text -> pprof: aggregation, carried records, names pprof would rewrite, deterministic
+// bytes, and the round trip of random profiles.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "common/checker.h"
+#include "common/gzip_sink.h"
+#include "common/pprof_conventions.h"
+#include "tests/pprof_test_util.h"
+#include "tests/random_profile.h"
+#include "tests/test_util.h"
+
+namespace proftools {
+namespace {
+
+namespace pb = perftools::profiles;
+
+pb::Profile Write(const std::string& text, bool keep_samples = false) {
+  pb::Profile p;
+  EXPECT_TRUE(p.ParseFromString(testing::TextToPprof(text, keep_samples)));
+  return p;
+}
+
+std::string Str(const pb::Profile& p, int64_t index) {
+  return p.string_table(static_cast<int>(index));
+}
+
+// "key=str" or "key=num:unit" for each label of sample `i`.
+std::string Labels(const pb::Profile& p, int i) {
+  std::string out;
+  for (const pb::Label& l : p.sample(i).label()) {
+    out += Str(p, l.key()) + "=" +
+           (l.str() != 0 ? Str(p, l.str()) : std::to_string(l.num()) + ":" + Str(p, l.num_unit())) +
+           " ";
+  }
+  return out;
+}
+
+const char kTwoStacks[] =
+    "function 1 f \"\" \"\" 0\nlocation 1 - 0x0 - 1:0\nfunction 2 g \"\" \"\" 0\n"
+    "location 2 - 0x0 - 2:0\nstack 1 1 2\nstack 2 2\n";
+
+TEST(PprofWriter, SumsSamplesWithTheSameStackSourceAndLabels) {
+  const pb::Profile p = Write(testing::Preamble("type samples count\ntype cpu ns\n") + kTwoStacks +
+                              "sample 1 1 10 5 1 10\n"
+                              "sample 1 2 - - 1 20\n"
+                              "sample 1 1 11 5 2 30 t=a\n"
+                              "sample 1 1 12 - 4 40\n");
+  ASSERT_EQ(p.sample_size(), 3);
+  // Order of first occurrence; TIME and DURATION neither separate nor survive.
+  EXPECT_EQ(p.sample(0).location_id(0), 1u);
+  EXPECT_EQ(p.sample(0).value(0), 5);
+  EXPECT_EQ(p.sample(0).value(1), 50);
+  EXPECT_EQ(p.sample(0).label_size(), 0);
+  EXPECT_EQ(p.sample(1).location_id_size(), 1);
+  EXPECT_EQ(p.sample(2).value(1), 30);
+  EXPECT_EQ(Labels(p, 2), "t=a ");
+}
+
+TEST(PprofWriter, KeepSamplesCarriesTimeAndDuration) {
+  const pb::Profile p = Write(testing::Preamble() + "stack 1\n" +
+                                  "sample 1 1 10 5 1\nsample 1 1 - - 2 k=3:ms\nsample 1 1 7 - 3\n",
+                              true);
+  ASSERT_EQ(p.sample_size(), 3);
+  EXPECT_EQ(Labels(p, 0), "proftools.time=10:nanoseconds proftools.duration=5:nanoseconds ");
+  EXPECT_EQ(Labels(p, 1), "k=3:ms ");
+  EXPECT_EQ(Labels(p, 2), "proftools.time=7:nanoseconds ");
+}
+
+TEST(PprofWriter, SourcesTravelAsCommentsAndLabels) {
+  const pb::Profile p = Write(
+      "proftext 1.0\nmeta host h\ncomment \"proftext: meta a b\"\ncomment plain\n"
+      "source 1 perf \"a b.txt\" 5\nsource 2 rprof x -\ntype samples count\nstack 1\n"
+      "sample 2 1 - - 1\nsample 1 1 - - 1\n");
+  std::vector<std::string> comments;
+  for (int64_t c : p.comment()) comments.push_back(Str(p, c));
+  EXPECT_EQ(comments, (std::vector<std::string>{
+                          "proftext: meta host h", "proftext: source 1 perf \"a b.txt\" 5",
+                          "proftext: source 2 rprof x -",
+                          "proftext: comment \"proftext: meta a b\"", "plain"}));
+  EXPECT_EQ(Labels(p, 0), "proftools.source=2: ");
+  EXPECT_EQ(Labels(p, 1), "proftools.source=1: ");
+}
+
+TEST(PprofWriter, OneSourceNeedsNoLabelAndASolePprofSourceNoComment) {
+  pb::Profile p = Write(testing::Preamble() + "stack 1\nsample 1 1 - - 1\n");
+  EXPECT_EQ(p.comment_size(), 1);
+  EXPECT_EQ(p.sample(0).label_size(), 0);
+  p = Write("proftext 1.0\nsource 1 pprof x.pb.gz -\ntype a b\nstack 1\nsample 1 1 - - 1\n");
+  EXPECT_EQ(p.comment_size(), 0);
+}
+
+TEST(PprofWriter, UnusedStacksBecomeMarkedZeroSamples) {
+  const pb::Profile p = Write(testing::Preamble() + kTwoStacks + "stack 3 1\nsample 1 2 - - 4\n");
+  ASSERT_EQ(p.sample_size(), 3);
+  EXPECT_EQ(Labels(p, 1), "proftools.unused_stack=1: ");
+  EXPECT_EQ(p.sample(1).value(0), 0);
+  EXPECT_EQ(p.sample(1).location_id_size(), 2);
+  EXPECT_EQ(Labels(p, 2), "proftools.unused_stack=1: ");
+}
+
+TEST(PprofWriter, NamesPprofWouldRewriteGetNoSystemName) {
+  const pb::Profile p =
+      Write(testing::Preamble() +
+            "function 1 <GC> <GC> \"\" 0\n"
+            "function 2 <Anonymous> \"\" \"\" 0\n"
+            "function 3 \"std::vector<int>::push_back\" _ZNSt6vectorIiSaIiEE9push_backERKi \"\" 0\n"
+            "function 4 main main \"\" 0\n"
+            "function 5 _Z4leafv _Z4leafv \"\" 0\n");
+  ASSERT_EQ(p.function_size(), 5);
+  EXPECT_EQ(p.function(0).system_name(), 0);
+  EXPECT_EQ(Str(p, p.function(0).name()), "<GC>");
+  EXPECT_EQ(p.function(1).system_name(), 0);
+  EXPECT_EQ(Str(p, p.function(2).system_name()), "_ZNSt6vectorIiSaIiEE9push_backERKi");
+  EXPECT_EQ(Str(p, p.function(3).system_name()), "main");
+  EXPECT_EQ(p.function(4).system_name(), 0);
+}
+
+TEST(PprofConventions, RewriteRuleIsPprofs) {
+  // From pprof's symbolizer.Demangle heuristic (see notes in pprof_conventions.h).
+  for (const char* name :
+       {"<GC>", "<Anonymous>", "<bytecode>", "std::vector<int>::push_back",
+        "std::function<void ()>::operator()() const", "(anonymous namespace)::foo",
+        "<T as Trait>::m", "_ZN3foo3barEv", "core::ptr::drop_in_place<alloc::vec::Vec<u8>>"}) {
+    EXPECT_TRUE(PprofWouldRewriteName(name)) << name;
+  }
+  for (const char* name :
+       {"main", "[.data.frame", "[[", "[unknown]", "foo(int)", "java.util.HashMap.<init>",
+        "Rcpp::Rcout<<", "operator<", "[<-.data.frame", "a;b", "ns::f", "foo bar"}) {
+    EXPECT_FALSE(PprofWouldRewriteName(name)) << name;
+  }
+}
+
+TEST(PprofConventions, CarriedRecordsParseBack) {
+  const Source source{4, "perf", "a \"b\"\n", 17};
+  CarriedRecord r = ParseCarried(CarrySource(source));
+  ASSERT_EQ(r.kind, CarriedRecord::kSource);
+  EXPECT_EQ(r.source, source);
+  r = ParseCarried(CarryMeta({"k y", ""}));
+  ASSERT_EQ(r.kind, CarriedRecord::kMeta);
+  EXPECT_EQ(r.meta, (MetaEntry{"k y", ""}));
+  r = ParseCarried(CarryComment("proftext: source 1 x y -"));
+  ASSERT_EQ(r.kind, CarriedRecord::kComment);
+  EXPECT_EQ(r.comment, "proftext: source 1 x y -");
+  EXPECT_EQ(CarryComment("plain"), "plain");
+  EXPECT_EQ(ParseCarried("proftext: source 0 x y -").kind, CarriedRecord::kNone);
+  EXPECT_EQ(ParseCarried("proftext: meta \"\" v").kind, CarriedRecord::kNone);
+  EXPECT_EQ(ParseCarried("proftext: nonsense").kind, CarriedRecord::kNone);
+}
+
+TEST(PprofWriter, SameInputSameBytesAndAFixedGzipHeader) {
+  const std::string text = testing::Preamble() + kTwoStacks + "sample 1 1 - - 1 z=\"\"\n";
+  auto gzipped = [&] {
+    StringSink out;
+    GzipSink gzip(&out);
+    gzip.Write(testing::TextToPprof(text, false));
+    gzip.Finish();
+    return out.text();
+  };
+  const std::string a = gzipped();
+  EXPECT_EQ(a, gzipped());
+  ASSERT_GE(a.size(), 10u);
+  // magic, deflate, no flags, mtime 0, extra flags, OS 255.
+  EXPECT_EQ(a.substr(0, 4), std::string("\x1f\x8b\x08\x00", 4));
+  EXPECT_EQ(a.substr(4, 4), std::string(4, '\0'));
+  EXPECT_EQ(static_cast<unsigned char>(a[9]), 255);
+}
+
+TEST(PprofWriter, EmptyStringLabelAndNumericZeroStayApart) {
+  const std::string text = testing::Preamble() + "stack 1\nsample 1 1 - - 1 a=\"\" b=0 c=0:u\n";
+  EXPECT_EQ(testing::PprofToText(testing::TextToPprof(text, true)), testing::Canonicalize(text));
+}
+
+// Random profiles survive prof2pprof --keep-samples | pprof2prof, except for what
+// formats/prof-text.md §8 says cannot travel; those are normalised away first.
+TEST(PprofRoundTrip, RandomProfilesComeBackAsTheSameCanonicalText) {
+  testing::RandomProfileGenerator generator(4);
+  for (int round = 0; round < 300; ++round) {
+    Profile p = generator.Next();
+    if (p.header.time_nanos == 0) p.header.time_nanos.reset();
+    if (p.header.duration_nanos == 0) p.header.duration_nanos.reset();
+    if (p.header.sources.size() == 1 && p.header.sources[0].type == kPprofSourceType) {
+      p.header.sources[0].type = "manual";
+    }
+    Definitions defs;
+    for (Function f : p.defs.functions.items()) {
+      if (f.system_name == f.name && PprofWouldRewriteName(f.name)) f.system_name.clear();
+      defs.functions.Add(f);
+    }
+    p.defs.functions = defs.functions;
+    // pprof has no stack records, only each sample's locations: equal stacks become one.
+    std::map<std::vector<uint64_t>, uint64_t> first;
+    for (const Stack& s : p.defs.stacks.items()) {
+      if (first.emplace(s.location_ids, s.id).second) defs.stacks.Add(s);
+    }
+    for (Sample& s : p.samples) s.stack_id = first[p.defs.stacks.Find(s.stack_id)->location_ids];
+    p.defs.stacks = defs.stacks;
+    const std::string text = ToCanonicalText(p);
+    std::string back;
+    ASSERT_NO_THROW(back = testing::PprofToText(testing::TextToPprof(text, true))) << text;
+    ASSERT_EQ(back, text);
+  }
+}
+
+}  // namespace
+}  // namespace proftools
