@@ -67,6 +67,10 @@ measure "prof-merge --aggregate a.pb.gz b.pb.gz | prof2pprof" 1 \
 measure "pprof -proto a.pb.gz b.pb.gz" 1 \
   "'$pprof_dir/pprof' -proto '$work/a.pb.gz' '$work/b.pb.gz' > '$work/theirs.pb.gz' 2>/dev/null"
 if [ -x "$pprof_dir/pbdump/pbdump" ]; then
-  "$pprof_dir/pbdump/pbdump" -compact "$work/ours.pb.gz" "$work/theirs.pb.gz" | cut -f1,2,4- |
-    sed "s|$work/||"
+  "$pprof_dir/pbdump/pbdump" -compact "$work/ours.pb.gz" "$work/theirs.pb.gz" |
+    sed "s|$work/||; s/ strings=[0-9]*//"
 fi
+
+# Not run here: `pprof -proto` on the generated profiles converted with prof2pprof --keep-samples
+# (a timestamp label on every sample) took 153 s and 14 GB once (BENCHMARKS.md) - too much for a
+# shared machine.
