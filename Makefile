@@ -21,6 +21,8 @@ BIN := bin
 BUILD_DEBS := g++ make pkg-config libprotobuf-dev protobuf-compiler zlib1g-dev libre2-dev \
               libcxxopts-dev
 TEST_DEBS := googletest libgtest-dev libgmock-dev diffutils groff-base man-db
+# perf2prof's round trip through the real perf (tests/perf-roundtrip.sh; skips when not permitted).
+TEST_DEBS += linux-perf
 BENCH_DEBS := time
 PKGS := protobuf re2 zlib cxxopts
 
@@ -54,6 +56,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 .SECONDARY:
 
 .PHONY: all deps deps-test deps-bench check test-unit test-golden golden-update bench demo \
+        test-perf-roundtrip \
         install clean format format-check man-check
 
 all: $(TOOLS)
@@ -129,7 +132,7 @@ $(UNIT_TESTS): $(TEST_OBJS) $(LIB)
 # --- tests -----------------------------------------------------------------------------------
 check: deps-test
 	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS)
-	$(MAKE) test-unit test-golden man-check test-interop
+	$(MAKE) test-unit test-golden man-check test-interop test-perf-roundtrip
 
 test-unit: $(UNIT_TESTS)
 	$(UNIT_TESTS) --gtest_brief=1
@@ -139,6 +142,10 @@ test-golden: $(TOOLS) $(TEST_TOOLS)
 
 golden-update: $(TOOLS) $(TEST_TOOLS)
 	tests/golden.sh --update
+
+# perf record -g + perf script + perf2prof on a program built for the test.
+test-perf-roundtrip: $(TOOLS)
+	tests/perf-roundtrip.sh
 
 # pprof interop (issue 4): Google's pprof reads our .pb.gz and agrees with prof-text. Builds
 # pprof from Debian packages when missing (tests/interop/setup-pprof.sh); skips with a reason

@@ -4,8 +4,9 @@
 //   --flamegraph       frame names as stackcollapse-perf.pl writes them: argument lists cut
 //                      off, `;` -> `:`, `[unknown]` frames named after their DSO, Java class
 //                      names without the leading `L` in java processes, perf-map-agent inline
-//                      frames marked `_[i]`, and the thread name as the root frame. Where that
-//                      script is wrong, this view is not (see man/perf2prof.1, DIFFERENCES).
+//                      frames marked `_[i]`, and the thread name (when a sample has one) as
+//                      the root frame. Where that script is wrong, this view is not (see
+//                      man/perf2prof.1, DIFFERENCES).
 //   --root TEMPLATE    a root frame made from each sample's labels: `{comm}`, `{pid}`,
 //                      `{tid}`, `{cpu}` or any label key in braces (`?` when a sample has no
 //                      such label); stackcollapse-perf's --pid is `{comm}-{pid}`, --tid
@@ -25,6 +26,7 @@
 
 #include "common/byte_stream.h"
 #include "common/filter.h"
+#include "common/folded_lines.h"
 #include "common/sink.h"
 
 namespace proftools {
@@ -71,9 +73,11 @@ class FoldedView : public DefinitionKeepingSink {
 
   std::string Root(const Sample& sample) const;
   // The folded frames of a location, outermost first, for a java process or not.
-  const std::vector<std::string>& LocationFrames(uint64_t location_id, bool java);
+  // Frame ids in lines_.
+  const std::vector<uint32_t>& LocationFrames(uint64_t location_id, bool java);
 
   FoldedViewOptions options_;
+  bool comm_root_ = false;  // the root is --flamegraph's implicit {comm}
   std::string value_name_;
   SampleFilter* filter_;
   int value_index_ = 0;
@@ -83,7 +87,9 @@ class FoldedView : public DefinitionKeepingSink {
   std::unordered_map<std::string, uint32_t> root_ids_;
   std::vector<bool> root_is_java_;  // root id -> the sample's comm starts with "java"
   std::unordered_map<Key, int64_t, KeyHash> sums_;
-  std::unordered_map<uint64_t, std::vector<std::string>> frames_[2];  // [java]
+  std::vector<uint32_t> root_frame_ids_;  // root id -> its frame id in lines_
+  std::unordered_map<uint64_t, std::vector<uint32_t>> frames_[2];  // [java]
+  FoldedLines lines_;
 };
 
 }  // namespace proftools

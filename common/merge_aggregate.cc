@@ -46,23 +46,26 @@ void SampleAggregator::Add(const Sample& sample) {
         key.labels == scratch_) {
       uint64_t* sums = &sums_[(slot.index - 1) * width_];
       for (size_t v = 0; v < width_; ++v) sums[v] += static_cast<uint64_t>(sample.values[v]);
+      ++samples_;
       return;
     }
   }
-  keys_.push_back(Key{sample.source_id, sample.stack_id, scratch_});
+  keys_.push_back(Key{sample.source_id, sample.stack_id, samples_++, scratch_});
   slots_[i] = Slot{hash, keys_.size()};
   for (size_t v = 0; v < width_; ++v) sums_.push_back(static_cast<uint64_t>(sample.values[v]));
 }
 
-void SampleAggregator::Emit(ProfileSink* sink) const {
-  Sample out;
-  out.values.resize(width_);
-  for (size_t k = 0; k < keys_.size(); ++k) {
-    out.source_id = keys_[k].source_id;
-    out.stack_id = keys_[k].stack_id;
-    DecodeLabels(keys_[k].labels, &out.labels);
-    for (size_t v = 0; v < width_; ++v) out.values[v] = static_cast<int64_t>(sums_[k * width_ + v]);
-    sink->OnSample(out);
+void SampleAggregator::EmitThrough(uint64_t sample_number, ProfileSink* sink) {
+  out_.values.resize(width_);
+  for (; emitted_ < keys_.size() && keys_[emitted_].first_sample <= sample_number; ++emitted_) {
+    const Key& key = keys_[emitted_];
+    out_.source_id = key.source_id;
+    out_.stack_id = key.stack_id;
+    DecodeLabels(key.labels, &out_.labels);
+    for (size_t v = 0; v < width_; ++v) {
+      out_.values[v] = static_cast<int64_t>(sums_[emitted_ * width_ + v]);
+    }
+    sink->OnSample(out_);
   }
 }
 

@@ -28,17 +28,21 @@ class SampleAggregator {
   SampleAggregator(const SampleAggregator&) = delete;
   SampleAggregator& operator=(const SampleAggregator&) = delete;
 
-  // Adds `sample` (its time and duration are ignored).
+  // Adds `sample` (its time and duration are ignored): the Nth call adds sample number N - 1.
   void Add(const Sample& sample);
-  // Sends one sample per key, in order of first appearance.
-  void Emit(ProfileSink* sink) const;
+  // Sends, in order of first appearance, one sample for each key not sent yet whose first sample
+  // was number `sample_number` or earlier. Called as the samples are replayed with their
+  // definitions, this sends each key just where its first sample was, so that the writer never
+  // waits with all definitions for samples that come at the end.
+  void EmitThrough(uint64_t sample_number, ProfileSink* sink);
   size_t size() const { return keys_.size(); }
 
  private:
   struct Key {
     uint64_t source_id = 0;
     uint64_t stack_id = 0;
-    std::string labels;  // encoded (merge_spool.h)
+    uint64_t first_sample = 0;  // the number of the sample that brought the key
+    std::string labels;         // encoded (merge_spool.h)
   };
   struct Slot {
     uint64_t hash = 0;
@@ -53,6 +57,9 @@ class SampleAggregator {
   std::vector<uint64_t> sums_;  // width_ per key
   std::vector<Slot> slots_;     // a power of two, at most half full
   std::string scratch_;
+  uint64_t samples_ = 0;  // added so far
+  size_t emitted_ = 0;    // keys sent so far
+  Sample out_;
 };
 
 }  // namespace proftools

@@ -56,6 +56,7 @@ class ViewReader {
     }
     Corrupt();
   }
+  bool AtEnd() const { return pos_ == data_.size(); }
   void String(std::string* out) {
     const size_t size = static_cast<size_t>(Varint());
     if (size > data_.size() - pos_) Corrupt();
@@ -105,8 +106,75 @@ void DecodeLabels(std::string_view encoded, std::vector<Label>* labels) {
   }
 }
 
-void SampleSpool::Write(uint64_t source_id, uint64_t stack_id, const Sample& s) {
+void MergeSpool::Put(SpoolRecord kind) {
+  buffer_.push_back(static_cast<char>(kind));
+}
+
+void MergeSpool::MaybeFlush() {
+  if (buffer_.size() >= kBlock) Flush();
+}
+
+void MergeSpool::WriteInput(uint64_t index) {
+  Put(SpoolRecord::kInput);
+  PutVarint(&buffer_, index);
+  MaybeFlush();
+}
+
+void MergeSpool::WriteMapping(const Mapping& m) {
   std::string& b = buffer_;
+  Put(SpoolRecord::kMapping);
+  PutVarint(&b, m.id);
+  PutVarint(&b, m.start);
+  PutVarint(&b, m.limit);
+  PutVarint(&b, m.offset);
+  PutString(&b, m.file);
+  PutString(&b, m.build_id);
+  PutVarint(&b, (m.has_functions ? 1u : 0u) | (m.has_filenames ? 2u : 0u) |
+                    (m.has_line_numbers ? 4u : 0u) | (m.has_inline_frames ? 8u : 0u));
+  MaybeFlush();
+}
+
+void MergeSpool::WriteFunction(const Function& f) {
+  std::string& b = buffer_;
+  Put(SpoolRecord::kFunction);
+  PutVarint(&b, f.id);
+  PutString(&b, f.name);
+  PutString(&b, f.system_name);
+  PutString(&b, f.file);
+  PutVarint(&b, ZigZag(f.start_line));
+  MaybeFlush();
+}
+
+void MergeSpool::WriteLocation(const Location& l) {
+  std::string& b = buffer_;
+  Put(SpoolRecord::kLocation);
+  PutVarint(&b, l.id);
+  PutVarint(&b, l.mapping_id);
+  PutVarint(&b, l.address);
+  PutVarint(&b, l.is_folded ? 1 : 0);
+  PutVarint(&b, l.lines.size());
+  for (const Line& line : l.lines) {
+    PutVarint(&b, line.function_id);
+    PutVarint(&b, ZigZag(line.line));
+    PutVarint(&b, ZigZag(line.column));
+  }
+  MaybeFlush();
+}
+
+void MergeSpool::WriteStack(uint64_t id, const std::vector<uint64_t>& location_ids) {
+  std::string& b = buffer_;
+  Put(SpoolRecord::kStack);
+  PutVarint(&b, id);
+  // The ids as one length-prefixed run, so that a pass that needs only samples skips them.
+  labels_.clear();
+  for (uint64_t location : location_ids) PutVarint(&labels_, location);
+  PutString(&b, labels_);
+  MaybeFlush();
+}
+
+void MergeSpool::WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& s) {
+  std::string& b = buffer_;
+  Put(SpoolRecord::kSample);
   PutVarint(&b, source_id);
   PutVarint(&b, stack_id);
   PutVarint(&b, (s.time_nanos ? kHasTime : 0) | (s.duration_nanos ? kHasDuration : 0));
@@ -116,10 +184,10 @@ void SampleSpool::Write(uint64_t source_id, uint64_t stack_id, const Sample& s) 
   labels_.clear();
   EncodeLabels(s.labels, &labels_);
   PutString(&b, labels_);
-  if (b.size() >= kBlock) Flush();
+  MaybeFlush();
 }
 
-void SampleSpool::Flush() {
+void MergeSpool::Flush() {
   size_t done = 0;
   while (done < buffer_.size()) {
     const ssize_t n = write(file_.fd(), buffer_.data() + done, buffer_.size() - done);
@@ -131,7 +199,7 @@ void SampleSpool::Flush() {
   buffer_.clear();
 }
 
-void SampleSpool::TruncateTo(uint64_t mark) {
+void MergeSpool::TruncateTo(uint64_t mark) {
   if (mark >= flushed_) {
     buffer_.resize(mark - flushed_);
     return;
@@ -144,14 +212,16 @@ void SampleSpool::TruncateTo(uint64_t mark) {
   flushed_ = mark;
 }
 
-void SampleSpool::Rewind() {
+void MergeSpool::Rewind() {
   Flush();
   if (lseek(file_.fd(), 0, SEEK_SET) != 0) SpoolError("cannot rewind the spool file");
   read_pos_ = 0;
+  at_end_ = false;
 }
 
-void SampleSpool::Fill(size_t need) {
-  if (buffer_.size() - read_pos_ >= need) return;
+bool MergeSpool::Fill(size_t need) {
+  if (buffer_.size() - read_pos_ >= need) return true;
+  if (at_end_) return false;
   buffer_.erase(0, read_pos_);
   read_pos_ = 0;
   const size_t want = std::max(need, kBlock);
@@ -159,35 +229,108 @@ void SampleSpool::Fill(size_t need) {
     const size_t have = buffer_.size();
     buffer_.resize(have + want);
     const ssize_t n = read(file_.fd(), &buffer_[have], want);
-    if (n < 0 && errno == EINTR) {
-      buffer_.resize(have);
-      continue;
-    }
+    buffer_.resize(have + static_cast<size_t>(std::max<ssize_t>(n, 0)));
+    if (n < 0 && errno == EINTR) continue;
     if (n < 0) SpoolError("cannot read the spool file");
-    buffer_.resize(have + static_cast<size_t>(n));
-    if (n == 0) throw ProfError("(spool file)", "internal error: the spool file ends early");
+    if (n == 0) {
+      at_end_ = true;
+      return false;
+    }
   }
+  return true;
 }
 
-uint64_t SampleSpool::ReadVarint() {
+uint64_t MergeSpool::ReadVarint() {
+  // Fast path: a whole varint (at most 10 bytes) is in the buffer.
+  if (buffer_.size() - read_pos_ >= 10) {
+    const char* p = buffer_.data() + read_pos_;
+    uint64_t value = 0;
+    for (int i = 0; i < 10; ++i) {
+      const unsigned char byte = static_cast<unsigned char>(p[i]);
+      value |= uint64_t{byte & 0x7fu} << (7 * i);
+      if ((byte & 0x80u) == 0) {
+        read_pos_ += i + 1;
+        return value;
+      }
+    }
+    read_pos_ += 10;
+    return value;
+  }
   uint64_t value = 0;
   for (int shift = 0;; shift += 7) {
-    Fill(1);
+    if (!Fill(1)) throw ProfError("(spool file)", "internal error: the spool file ends early");
     const unsigned char byte = static_cast<unsigned char>(buffer_[read_pos_++]);
     value |= uint64_t{byte & 0x7fu} << shift;
     if ((byte & 0x80u) == 0 || shift >= 63) return value;
   }
 }
 
-std::string_view SampleSpool::ReadBytes() {
+std::string_view MergeSpool::ReadBytes() {
   const size_t size = static_cast<size_t>(ReadVarint());
-  Fill(size);
+  if (!Fill(size)) throw ProfError("(spool file)", "internal error: the spool file ends early");
   const std::string_view bytes(buffer_.data() + read_pos_, size);
   read_pos_ += size;
   return bytes;
 }
 
-void SampleSpool::Read(size_t value_count, Sample* s) {
+void MergeSpool::ReadString(std::string* out) {
+  const std::string_view bytes = ReadBytes();
+  out->assign(bytes.data(), bytes.size());
+}
+
+SpoolRecord MergeSpool::Next() {
+  if (!Fill(1)) return SpoolRecord::kEnd;
+  return static_cast<SpoolRecord>(buffer_[read_pos_++]);
+}
+
+void MergeSpool::ReadMapping(Mapping* m) {
+  m->id = ReadVarint();
+  m->start = ReadVarint();
+  m->limit = ReadVarint();
+  m->offset = ReadVarint();
+  ReadString(&m->file);
+  ReadString(&m->build_id);
+  const uint64_t flags = ReadVarint();
+  m->has_functions = flags & 1;
+  m->has_filenames = flags & 2;
+  m->has_line_numbers = flags & 4;
+  m->has_inline_frames = flags & 8;
+}
+
+void MergeSpool::ReadFunction(Function* f) {
+  f->id = ReadVarint();
+  ReadString(&f->name);
+  ReadString(&f->system_name);
+  ReadString(&f->file);
+  f->start_line = UnZigZag(ReadVarint());
+}
+
+void MergeSpool::ReadLocation(Location* l) {
+  l->id = ReadVarint();
+  l->mapping_id = ReadVarint();
+  l->address = ReadVarint();
+  l->is_folded = ReadVarint() != 0;
+  l->lines.resize(static_cast<size_t>(ReadVarint()));
+  for (Line& line : l->lines) {
+    line.function_id = ReadVarint();
+    line.line = UnZigZag(ReadVarint());
+    line.column = UnZigZag(ReadVarint());
+  }
+}
+
+void MergeSpool::ReadStack(Stack* s) {
+  s->id = ReadVarint();
+  ViewReader ids(ReadBytes());
+  s->location_ids.clear();
+  while (!ids.AtEnd()) s->location_ids.push_back(ids.Varint());
+}
+
+void MergeSpool::SkipStack() {
+  ReadVarint();
+  ReadBytes();
+}
+
+void MergeSpool::ReadSample(size_t value_count, Sample* s) {
   s->source_id = ReadVarint();
   s->stack_id = ReadVarint();
   const uint64_t flags = ReadVarint();

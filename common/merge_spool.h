@@ -1,9 +1,11 @@
-// Raw samples of a merge, parked on disk until the merged preamble is known.
+// The body of a merge, parked on disk until the merged preamble is known.
 //
-// A merged profile declares its value types (the union over all inputs) before its first sample,
-// and they are known only once every input has been read; holding the samples in memory would
-// make a merge's memory grow with their number. So samples go to an unlinked temporary file in
-// a compact binary form (varints), and are read back in order.
+// A merged profile declares its value types (the union over all inputs) before its first record,
+// and they are known only once every input has been read. Holding the body in memory would make
+// a merge's memory grow with samples (and hold every definition a second time), so each input's
+// new definitions and its samples, ids already remapped, go to an unlinked temporary file in a
+// compact binary form (varints), in the order they came: definitions still just before their
+// first use, which keeps the canonical writer's backlog small when the file is replayed.
 #ifndef PROFTOOLS_COMMON_MERGE_SPOOL_H_
 #define PROFTOOLS_COMMON_MERGE_SPOOL_H_
 
@@ -22,37 +24,57 @@ namespace proftools {
 void EncodeLabels(const std::vector<Label>& labels, std::string* out);
 void DecodeLabels(std::string_view encoded, std::vector<Label>* labels);
 
-class SampleSpool {
- public:
-  SampleSpool() = default;
-  SampleSpool(const SampleSpool&) = delete;
-  SampleSpool& operator=(const SampleSpool&) = delete;
+enum class SpoolRecord { kEnd, kInput, kMapping, kFunction, kLocation, kStack, kSample };
 
-  // Appends `sample` with the source and stack ids of the merged profile; its values are as
-  // many as its input's types.
-  void Write(uint64_t source_id, uint64_t stack_id, const Sample& sample);
+class MergeSpool {
+ public:
+  MergeSpool() = default;
+  MergeSpool(const MergeSpool&) = delete;
+  MergeSpool& operator=(const MergeSpool&) = delete;
+
+  // The records that follow come from input number `index`.
+  void WriteInput(uint64_t index);
+  void WriteMapping(const Mapping& mapping);
+  void WriteFunction(const Function& function);
+  void WriteLocation(const Location& location);
+  void WriteStack(uint64_t id, const std::vector<uint64_t>& location_ids);
+  // `sample` with the source and stack ids of the merged profile; its values are as many as
+  // its input's types.
+  void WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& sample);
 
   // The current end, and going back to it (dropping what was written since): a skipped input
-  // takes back its samples.
+  // takes back its records.
   uint64_t Mark() const { return flushed_ + buffer_.size(); }
   void TruncateTo(uint64_t mark);
 
   // Starts reading from the beginning. Writing is over.
   void Rewind();
-  // Reads the next sample, which has `value_count` values, into `sample`.
-  void Read(size_t value_count, Sample* sample);
+  // The kind of the next record (kEnd after the last); then read it with the matching call.
+  SpoolRecord Next();
+  uint64_t ReadInput() { return ReadVarint(); }
+  void ReadMapping(Mapping* mapping);
+  void ReadFunction(Function* function);
+  void ReadLocation(Location* location);
+  void ReadStack(Stack* stack);
+  void SkipStack();
+  // Reads a sample that has `value_count` values.
+  void ReadSample(size_t value_count, Sample* sample);
 
  private:
+  void Put(SpoolRecord kind);
+  void MaybeFlush();
   void Flush();
-  void Fill(size_t need);  // makes `need` bytes available at read_pos_, or throws
+  bool Fill(size_t need);  // makes `need` bytes available at read_pos_; false at the end
   uint64_t ReadVarint();
   std::string_view ReadBytes();
+  void ReadString(std::string* out);
 
   SpoolFile file_;
   std::string buffer_;
   std::string labels_;
   uint64_t flushed_ = 0;
   size_t read_pos_ = 0;
+  bool at_end_ = false;  // the file has been read to its end
 };
 
 }  // namespace proftools

@@ -8,42 +8,23 @@
 
 namespace proftools {
 
-// What the interner sends: every distinct definition once, in order of first appearance,
-// kept until Finish() can pass them on after the merged preamble.
-class Merger::DefinitionLog : public ProfileSink {
+// Where the interner sends each new definition: to the spool, in order.
+class Merger::SpoolingSink : public ProfileSink {
  public:
+  explicit SpoolingSink(MergeSpool* spool) : spool_(spool) {}
   void OnHeader(const ProfileHeader&) override {}
-  void OnMapping(const Mapping& m) override { mappings.push_back(m); }
-  void OnFunction(const Function& f) override { functions.push_back(f); }
-  void OnLocation(const Location& l) override { locations.push_back(l); }
-  void OnStack(const Stack& s) override { stacks.push_back(s); }
+  void OnMapping(const Mapping& m) override { spool_->WriteMapping(m); }
+  void OnFunction(const Function& f) override { spool_->WriteFunction(f); }
+  void OnLocation(const Location& l) override { spool_->WriteLocation(l); }
+  void OnStack(const Stack& s) override { spool_->WriteStack(s.id, s.location_ids); }
   void OnSample(const Sample&) override {}
   void OnEnd() override {}
 
-  // Drops what was logged after the interner was at `mark` (ids are 1, 2, ... in log order).
-  void TruncateTo(const Interner::Mark& mark) {
-    mappings.resize(mark.mappings);
-    functions.resize(mark.functions);
-    locations.resize(mark.locations);
-    stacks.resize(mark.stacks);
-  }
-
-  // Sends everything to `sink` in define-before-use order and frees it.
-  void Replay(ProfileSink* sink) {
-    for (const Mapping& m : mappings) sink->OnMapping(m);
-    for (const Function& f : functions) sink->OnFunction(f);
-    for (const Location& l : locations) sink->OnLocation(l);
-    for (const Stack& s : stacks) sink->OnStack(s);
-    *this = DefinitionLog();
-  }
-
-  std::vector<Mapping> mappings;
-  std::vector<Function> functions;
-  std::vector<Location> locations;
-  std::vector<Stack> stacks;
+ private:
+  MergeSpool* spool_;
 };
 
-// Receives one input: remaps its ids to the merged profile's and parks its samples.
+// Receives one input: remaps its ids to the merged profile's and parks its records.
 class Merger::InputSink : public ProfileSink {
  public:
   InputSink(Merger* merger, const Input& input, const std::string& uri)
@@ -58,6 +39,7 @@ class Merger::InputSink : public ProfileSink {
     }
     // An input without sources got one, which its samples (if a reader makes any) belong to.
     if (header.sources.empty()) default_source_ = numbers[0];
+    merger_->spool_.WriteInput(merger_->header_.input_count() - 1);
   }
 
   void OnMapping(const Mapping& m) override {
@@ -80,7 +62,10 @@ class Merger::InputSink : public ProfileSink {
   void OnStack(const Stack& s) override {
     stack_.clear();
     for (uint64_t id : s.location_ids) stack_.push_back(Find(locations_, id, "location"));
-    Map(&stacks_, s.id, merger_->interner_->Stack(stack_));
+    bool is_new;
+    const uint64_t id = merger_->stacks_.Intern(stack_, &is_new);
+    if (is_new) merger_->spool_.WriteStack(id, stack_);
+    Map(&stacks_, s.id, id);
   }
 
   void OnSample(const Sample& s) override {
@@ -89,13 +74,10 @@ class Merger::InputSink : public ProfileSink {
       if (default_source_ == 0) Undefined("source", s.source_id);
       source = default_source_;
     }
-    merger_->spool_.Write(source, Find(stacks_, s.stack_id, "stack"), s);
-    ++samples_;
+    merger_->spool_.WriteSample(source, Find(stacks_, s.stack_id, "stack"), s);
   }
 
   void OnEnd() override {}
-
-  uint64_t samples() const { return samples_; }
 
  private:
   static void Map(IdMap* map, uint64_t from, uint64_t to) {
@@ -118,15 +100,14 @@ class Merger::InputSink : public ProfileSink {
   const std::string& uri_;
   IdMap sources_, mappings_, functions_, locations_, stacks_;
   uint64_t default_source_ = 0;
-  uint64_t samples_ = 0;
   Location location_;
   std::vector<uint64_t> stack_;
 };
 
 Merger::Merger(MergeOptions options)
     : options_(options),
-      definitions_(std::make_unique<DefinitionLog>()),
-      interner_(std::make_unique<Interner>(definitions_.get())) {}
+      spooling_(std::make_unique<SpoolingSink>(&spool_)),
+      interner_(std::make_unique<Interner>(spooling_.get())) {}
 
 Merger::~Merger() = default;
 
@@ -134,62 +115,105 @@ void Merger::Add(Input& input, const std::string& uri) {
   if (!options_.recoverable) {
     InputSink sink(this, input, uri);
     ReadProfile(input, &sink);
-    inputs_.push_back({input.name, sink.samples()});
+    inputs_.push_back(input.name);
     return;
   }
   const Interner::Mark definitions = interner_->GetMark();
+  const size_t stacks = stacks_.size();
   const uint64_t spooled = spool_.Mark();
   HeaderMerger header = header_;
   try {
     InputSink sink(this, input, uri);
     ReadProfile(input, &sink);
-    inputs_.push_back({input.name, sink.samples()});
+    inputs_.push_back(input.name);
   } catch (...) {
     interner_->Rollback(definitions);
-    definitions_->TruncateTo(definitions);
+    stacks_.TruncateTo(stacks);
     spool_.TruncateTo(spooled);
     header_ = std::move(header);
     throw;
   }
 }
 
-void Merger::Finish(ProfileSink* sink) {
-  const ProfileHeader header = header_.Result(options_.drop_sources);
-  interner_.reset();  // the definitions are in the log; holding them twice more is a waste
-  sink->OnHeader(header);
-  definitions_->Replay(sink);
-
-  SampleAggregator aggregator(header.types.size());
-  spool_.Rewind();
+// Replays the spool: definitions to `definitions` (may be null), each sample converted to the
+// merged types to `on_sample`.
+template <typename OnSample>
+void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample) {
+  std::vector<HeaderMerger::Column> columns;
+  size_t input = 0;
+  Mapping mapping;
+  Function function;
+  Location location;
+  Stack stack;
   Sample in;
   Sample out;
-  for (size_t i = 0; i < inputs_.size(); ++i) {
-    const std::vector<HeaderMerger::Column> columns = header_.Columns(i, header);
-    for (uint64_t n = 0; n < inputs_[i].samples; ++n) {
-      spool_.Read(columns.size(), &in);
-      out.source_id = options_.drop_sources ? 1 : in.source_id;
-      out.stack_id = in.stack_id;
-      out.time_nanos = in.time_nanos;
-      out.duration_nanos = in.duration_nanos;
-      out.values.assign(header.types.size(), 0);
-      for (size_t c = 0; c < columns.size(); ++c) {
-        if (__builtin_mul_overflow(in.values[c], columns[c].factor,
-                                   &out.values[columns[c].index])) {
-          throw ProfError(inputs_[i].name, "value " + std::to_string(in.values[c]) + " of type '" +
-                                               header.types[columns[c].index].type +
-                                               "' does not fit in 64 bits once converted to " +
-                                               header.types[columns[c].index].unit);
+  spool_.Rewind();
+  for (SpoolRecord kind; (kind = spool_.Next()) != SpoolRecord::kEnd;) {
+    switch (kind) {
+      case SpoolRecord::kInput:
+        input = static_cast<size_t>(spool_.ReadInput());
+        columns = header_.Columns(input, header);
+        break;
+      case SpoolRecord::kMapping:
+        spool_.ReadMapping(&mapping);
+        if (definitions != nullptr) definitions->OnMapping(mapping);
+        break;
+      case SpoolRecord::kFunction:
+        spool_.ReadFunction(&function);
+        if (definitions != nullptr) definitions->OnFunction(function);
+        break;
+      case SpoolRecord::kLocation:
+        spool_.ReadLocation(&location);
+        if (definitions != nullptr) definitions->OnLocation(location);
+        break;
+      case SpoolRecord::kStack:
+        if (definitions == nullptr) {
+          spool_.SkipStack();  // most of the spool, when every sample has its own stack
+        } else {
+          spool_.ReadStack(&stack);
+          definitions->OnStack(stack);
         }
-      }
-      std::swap(out.labels, in.labels);
-      if (options_.aggregate) {
-        aggregator.Add(out);
-      } else {
-        sink->OnSample(out);
-      }
+        break;
+      case SpoolRecord::kSample:
+        spool_.ReadSample(columns.size(), &in);
+        out.source_id = options_.drop_sources ? 1 : in.source_id;
+        out.stack_id = in.stack_id;
+        out.time_nanos = in.time_nanos;
+        out.duration_nanos = in.duration_nanos;
+        out.values.assign(header.types.size(), 0);
+        for (size_t c = 0; c < columns.size(); ++c) {
+          if (__builtin_mul_overflow(in.values[c], columns[c].factor,
+                                     &out.values[columns[c].index])) {
+            throw ProfError(inputs_[input], "value " + std::to_string(in.values[c]) + " of type '" +
+                                                header.types[columns[c].index].type +
+                                                "' does not fit in 64 bits once converted to " +
+                                                header.types[columns[c].index].unit);
+          }
+        }
+        std::swap(out.labels, in.labels);
+        on_sample(out);
+        break;
+      case SpoolRecord::kEnd:
+        break;
     }
   }
-  aggregator.Emit(sink);
+}
+
+void Merger::Finish(ProfileSink* sink) {
+  const ProfileHeader header = header_.Result(options_.drop_sources);
+  interner_.reset();  // interning is over; the spool has every definition
+  stacks_ = StackTable();
+  sink->OnHeader(header);
+  if (!options_.aggregate) {
+    Replay(header, sink, [&](const Sample& sample) { sink->OnSample(sample); });
+  } else {
+    // Two passes: sum, then replay the definitions and send each key where its first sample
+    // was (see SampleAggregator::EmitThrough).
+    SampleAggregator aggregator(header.types.size());
+    Replay(header, nullptr, [&](const Sample& sample) { aggregator.Add(sample); });
+    uint64_t number = 0;
+    Replay(header, sink, [&](const Sample&) { aggregator.EmitThrough(number++, sink); });
+  }
   sink->OnEnd();
 }
 

@@ -3,10 +3,11 @@
 //
 // Each input streams through its reader into this merger: definitions are interned by content
 // (identical functions, locations, mappings and stacks are stored once, whatever their ids),
-// sources are kept (identical ones once) and renumbered, and samples are parked in a spool file
-// with their ids already remapped. Finish() then writes the merged preamble (which needs every
-// input's types), the definitions, and the samples in input order, raw or aggregated. Memory
-// grows with distinct definitions (and with --aggregate distinct sample keys), not samples.
+// sources are kept (identical ones once) and renumbered, and new definitions and samples are
+// parked in a spool file with their ids already remapped. Finish() then writes the merged
+// preamble (which needs every input's types) and replays the spool: definitions, and samples in
+// input order, raw or aggregated. Memory grows with distinct definitions (held once, for
+// interning) and with --aggregate distinct sample keys, never with samples.
 #ifndef PROFTOOLS_COMMON_MERGER_H_
 #define PROFTOOLS_COMMON_MERGER_H_
 
@@ -19,6 +20,7 @@
 #include "common/interner.h"
 #include "common/merge_header.h"
 #include "common/merge_spool.h"
+#include "common/merge_stacks.h"
 #include "common/sink.h"
 
 namespace proftools {
@@ -50,18 +52,18 @@ class Merger {
 
  private:
   class InputSink;
-  class DefinitionLog;
-  struct InputInfo {
-    std::string name;
-    uint64_t samples = 0;
-  };
+  class SpoolingSink;
+
+  template <typename OnSample>
+  void Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample);
 
   MergeOptions options_;
-  std::unique_ptr<DefinitionLog> definitions_;
-  std::unique_ptr<Interner> interner_;  // freed by Finish: only reading needs it
+  MergeSpool spool_;
+  std::unique_ptr<SpoolingSink> spooling_;
+  std::unique_ptr<Interner> interner_;  // mappings, functions, locations; freed by Finish
+  StackTable stacks_;
   HeaderMerger header_;
-  SampleSpool spool_;
-  std::vector<InputInfo> inputs_;
+  std::vector<std::string> inputs_;  // names, for messages
 };
 
 }  // namespace proftools

@@ -2,7 +2,10 @@
 
 #include <time.h>
 
+#include <algorithm>
+#include <cstring>
 #include <string_view>
+#include <unordered_set>
 
 #include "common/perf_reader.h"
 #include "common/perf_script.h"
@@ -30,8 +33,8 @@ const char* EventUnit(std::string_view event) {
   return base == "cpu-clock" || base == "task-clock" ? "nanoseconds" : "count";
 }
 
-// `# captured on: Thu Aug 17 14:14:43 2017` (perf prints local time; read as UTC, the only
-// zone the file lets us know nothing about consistently).
+// `# captured on: Thu Aug 17 14:14:43 2017`. perf prints local time without saying which zone;
+// it is read as UTC, so that a file gives the same profile wherever it is converted.
 std::optional<int64_t> CaptureTime(std::string_view comment) {
   const size_t at = comment.find("captured on");
   if (at == std::string_view::npos) return std::nullopt;
@@ -46,13 +49,43 @@ std::optional<int64_t> CaptureTime(std::string_view comment) {
   return static_cast<int64_t>(seconds) * 1000000000;
 }
 
+// The header comments worth keeping, and the meta key each becomes.
+const struct {
+  std::string_view comment;
+  const char* key;
+} kRecordingComments[] = {
+    {"hostname", "hostname"},
+    {"os release", "os_release"},
+    {"perf version", "version"},
+    {"arch", "arch"},
+    {"cpudesc", "cpu"},
+    {"cmdline", "cmdline"},
+    {"total memory", "total_memory"},
+};
+
+// `# hostname : bgregg-lgud2` -> {"hostname", "bgregg-lgud2"}, for the comments listed above.
+bool RecordingComment(std::string_view comment, MetaEntry* entry) {
+  comment = TrimPerfLine(comment.substr(1));  // after '#'
+  const size_t colon = comment.find(" : ");
+  if (colon == std::string_view::npos) return false;
+  const std::string_view name = TrimPerfLine(comment.substr(0, colon));
+  for (const auto& known : kRecordingComments) {
+    if (name == known.comment) {
+      entry->key = known.key;
+      entry->value = std::string(TrimPerfLine(comment.substr(colon + 3)));
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_fd) {
   CopyingStream source(stream, spool_fd, name);
-  PerfScriptReader reader(&source);
+  PerfScriptReader reader(&source, /*headers_only=*/true);
   PerfPlan plan;
-  std::unordered_map<std::string, bool> seen;
+  std::unordered_set<std::string> seen;
   std::string last_event = "\x01";  // not an event name
   try {
     while (reader.Next()) {
@@ -62,14 +95,24 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
           const std::string_view event = reader.header().event;
           if (event == last_event) break;
           last_event.assign(event.data(), event.size());
-          if (seen.emplace(last_event, true).second) plan.events.push_back(last_event);
+          if (seen.insert(last_event).second) plan.events.push_back(last_event);
           break;
         }
-        case PerfScriptReader::Kind::kComment:
+        case PerfScriptReader::Kind::kComment: {
           if (!plan.capture_time_nanos) plan.capture_time_nanos = CaptureTime(reader.line());
+          MetaEntry entry;
+          if (plan.samples == 0 && RecordingComment(TrimPerfLine(reader.line()), &entry) &&
+              std::none_of(plan.recording.begin(), plan.recording.end(),
+                           [&](const MetaEntry& e) { return e.key == entry.key; })) {
+            plan.recording.push_back(std::move(entry));  // the first of each: keys are unique
+          }
           break;
+        }
         case PerfScriptReader::Kind::kUnknown:
           ++plan.unknown_lines;
+          break;
+        case PerfScriptReader::Kind::kSrcline:
+          ++plan.srclines;
           break;
         default:
           break;
@@ -85,13 +128,17 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
 
 ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs) {
   ProfileHeader header;
-  std::unordered_map<std::string, bool> declared;
+  std::unordered_set<std::string> declared;
   for (size_t i = 0; i < inputs.size(); ++i) {
     header.sources.push_back(
         Source{i + 1, "perf", inputs[i].uri, inputs[i].plan.capture_time_nanos});
+    for (const MetaEntry& entry : inputs[i].plan.recording) {
+      header.meta.push_back(
+          MetaEntry{"perf." + entry.key + "." + std::to_string(i + 1), entry.value});
+    }
     for (const std::string& event : inputs[i].plan.events) {
       const std::string name = EventName(event);
-      if (!declared.emplace(name, true).second) continue;
+      if (!declared.insert(name).second) continue;
       header.types.push_back(ValueType{name + "_samples", "count"});
       header.types.push_back(ValueType{name, EventUnit(event)});
       if (header.default_type.empty()) header.default_type = name;
@@ -116,16 +163,33 @@ PerfConverter::PerfConverter(ProfileSink* sink, const std::vector<PerfInput>& in
   sink_->OnHeader(header_);
 }
 
+size_t PerfConverter::FrameHash::operator()(std::string_view text) const {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ text.size();
+  size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    h = (h ^ word) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, text.data() + i, text.size() - i);
+  h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
 uint64_t PerfConverter::FrameLocation(std::string_view frame_text, std::string_view src_file,
                                       int64_t src_line, bool has_src) {
-  key_.assign(frame_text.data(), frame_text.size());
+  std::string_view key = frame_text;
   if (has_src) {
+    key_.assign(frame_text.data(), frame_text.size());
     key_ += '\n';
     key_.append(src_file.data(), src_file.size());
     key_ += ':';
     AppendInt(&key_, src_line);
+    key = key_;
   }
-  auto it = locations_.find(key_);
+  auto it = locations_.find(key);
   if (it != locations_.end()) return it->second;
   PerfFrame frame;
   ParsePerfFrame(frame_text, &frame);  // it parsed when it was read
@@ -163,11 +227,30 @@ uint64_t PerfConverter::FrameLocation(std::string_view frame_text, std::string_v
   const uint64_t id = interner_.Location(location);
   if (location_key_bytes_ > kCacheBytesLimit) {
     locations_.clear();
+    location_keys_.clear();
     location_key_bytes_ = 0;
   }
-  location_key_bytes_ += key_.size() + 64;
-  locations_.emplace(key_, id);
+  location_key_bytes_ += key.size() + 64;
+  location_keys_.emplace_back(key);
+  locations_.emplace(location_keys_.back(), id);
   return id;
+}
+
+uint64_t PerfConverter::MemoizedFrameLocation(std::string_view frame_text) {
+  constexpr size_t kMemoSlots = size_t{1} << 16;
+  // Long lines (Java signatures can run to kilobytes) skip the memo, which so stays under
+  // kMemoSlots * kMemoMaxText bytes.
+  constexpr size_t kMemoMaxText = 256;
+  if (frame_text.size() > kMemoMaxText) return FrameLocation(frame_text, {}, 0, false);
+  if (memo_.empty()) memo_.resize(kMemoSlots);
+  uint64_t head[2] = {0, 0};
+  std::memcpy(head, frame_text.data(), frame_text.size() < 16 ? frame_text.size() : 16);
+  uint64_t h = (head[0] ^ (head[1] * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+  MemoSlot& slot = memo_[(h >> 40) & (kMemoSlots - 1)];
+  if (slot.location != 0 && slot.text == frame_text) return slot.location;
+  slot.location = FrameLocation(frame_text, {}, 0, false);
+  slot.text.assign(frame_text.data(), frame_text.size());
+  return slot.location;
 }
 
 void PerfConverter::Problem(const PerfInput& input, uint64_t line_number, std::string_view line) {
@@ -211,8 +294,12 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
     while (reader.Next()) {
       switch (reader.kind()) {
         case PerfScriptReader::Kind::kFrame:
+          if (input.plan.srclines == 0) {  // the common case: no need to keep the line
+            stack.push_back(MemoizedFrameLocation(reader.frame_text()));
+            break;
+          }
           flush_frame({}, 0, false);
-          frame_text_.assign(reader.frame().text.data(), reader.frame().text.size());
+          frame_text_.assign(reader.frame_text().data(), reader.frame_text().size());
           frame_waiting = true;
           break;
         case PerfScriptReader::Kind::kSrcline:
@@ -232,8 +319,11 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
             last_event.assign(h.event.data(), h.event.size());
             auto it = event_index_.find(EventName(h.event));
             if (it == event_index_.end()) {
-              throw ProfError(Diagnostic{Rule::kInput, input.name, reader.line_number(),
-                                         "the input changed between the two passes"});
+              // Only a header indented with a tab, inside a sample, escapes the first pass.
+              last_event = "\x01";
+              end_sample();
+              Problem(input, reader.line_number(), reader.line());
+              break;
             }
             type_index = it->second;
           }
@@ -250,7 +340,7 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
           sample.labels.push_back(Label::Number("tid", static_cast<int64_t>(h.tid)));
           if (h.has_cpu) sample.labels.push_back(Label::Number("cpu", static_cast<int64_t>(h.cpu)));
           if (reader.header_frame()) {
-            frame_text_.assign(reader.frame().text.data(), reader.frame().text.size());
+            frame_text_.assign(reader.frame_text().data(), reader.frame_text().size());
             frame_waiting = true;
           }
           break;

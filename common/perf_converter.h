@@ -1,7 +1,8 @@
 // Converting `perf script` text into a profile (the mapping is documented in man/perf2prof.1):
 //
 // - one source per input (type `perf`, the input's name as URI, the capture time from a
-//   `# captured on:` header comment);
+//   `# captured on:` header comment); what the other header comments say of the recording
+//   (host, perf version, command line, ...) as meta `perf.KEY.SOURCE`;
 // - two value types per event, in order of first appearance: `EVENT_samples count` (1 per
 //   sample of that event) and `EVENT UNIT` (the sample's period, or 1 when perf printed none;
 //   UNIT is `nanoseconds` for cpu-clock and task-clock, else `count`). A sample carries 0 in
@@ -20,6 +21,7 @@
 #define PROFTOOLS_COMMON_PERF_CONVERTER_H_
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,9 +39,13 @@ namespace proftools {
 struct PerfPlan {
   std::vector<std::string> events;  // in order of first appearance
   std::optional<int64_t> capture_time_nanos;
+  // What perf's header comments (`perf script --header`) say of the recording, e.g.
+  // {"hostname", "bgregg-lgud2"}, {"cmdline", "/usr/bin/perf record ..."}; in order.
+  std::vector<MetaEntry> recording;
   uint64_t bytes = 0;          // bytes scanned: the second pass reads no further
   uint64_t samples = 0;        // header lines
   uint64_t unknown_lines = 0;  // lines that are not perf script
+  uint64_t srclines = 0;       // -F +srcline lines
 };
 
 // The first pass over input `name`. When `spool_fd` is not -1, every byte read is also
@@ -84,7 +90,23 @@ class PerfConverter {
   ProfileHeader header_;
   Interner interner_;
   std::unordered_map<std::string, size_t> event_index_;  // event -> index of its first type
-  std::unordered_map<std::string, uint64_t> locations_;  // frame text (+ srcline) -> location
+  // A hash of frame lines that reads 8 bytes at a time (this lookup is the hot loop).
+  struct FrameHash {
+    size_t operator()(std::string_view text) const;
+  };
+  // Frame text (+ srcline) -> location; the keys live in location_keys_.
+  std::unordered_map<std::string_view, uint64_t, FrameHash> locations_;
+  std::deque<std::string> location_keys_;
+  // In front of locations_: a direct-mapped memo indexed by the frame's first bytes (its
+  // address), checked by comparing the whole text. A frame line at an address almost always
+  // reads the same, so most frames cost one comparison instead of a hash of the whole line.
+  struct MemoSlot {
+    std::string text;
+    uint64_t location = 0;
+  };
+  std::vector<MemoSlot> memo_;
+  // The location of a frame line without srcline, through the memo.
+  uint64_t MemoizedFrameLocation(std::string_view frame_text);
   size_t location_key_bytes_ = 0;
   std::string key_;         // reused: no allocation per frame
   std::string frame_text_;  // the last frame line, kept until we know if a srcline follows

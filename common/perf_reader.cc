@@ -9,6 +9,10 @@ bool PerfScriptReader::Next() {
 }
 
 PerfScriptReader::Kind PerfScriptReader::Classify() {
+  if (headers_only_ && in_sample_ && !line_.empty() && line_[0] == '\t') {
+    after_frame_ = true;
+    return Kind::kFrame;
+  }
   const std::string_view trimmed = TrimPerfLine(line_);
   if (trimmed.empty()) {
     in_sample_ = after_frame_ = false;
@@ -16,7 +20,8 @@ PerfScriptReader::Kind PerfScriptReader::Classify() {
   }
   if (trimmed[0] == '#') return Kind::kComment;
   const bool indented = line_[0] == ' ' || line_[0] == '\t';
-  if (in_sample_ && indented && ParsePerfFrame(trimmed, &frame_)) {
+  if (in_sample_ && indented && IsPerfFrame(trimmed)) {
+    frame_text_ = trimmed;
     after_frame_ = true;
     return Kind::kFrame;
   }
@@ -25,13 +30,15 @@ PerfScriptReader::Kind PerfScriptReader::Classify() {
     return Kind::kSrcline;
   }
   if (ParsePerfHeader(trimmed, &header_)) {
-    header_frame_ = !header_.rest.empty() && ParsePerfFrame(header_.rest, &frame_);
+    header_frame_ = IsPerfFrame(header_.rest);
+    frame_text_ = header_.rest;
     // A sample printed on one line has no call chain after it, only maybe its srcline.
     in_sample_ = !header_frame_;
     after_frame_ = header_frame_;
     return Kind::kHeader;
   }
-  if (in_sample_ && ParsePerfFrame(trimmed, &frame_)) {
+  if (in_sample_ && IsPerfFrame(trimmed)) {
+    frame_text_ = trimmed;
     after_frame_ = true;
     return Kind::kFrame;
   }

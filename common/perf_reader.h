@@ -6,7 +6,8 @@
 // a frame first (the hot path); anything else is tried as a header first (right-aligned comms
 // are indented too, and perf 3.2 did not indent frames). A line that is none of these, or a
 // frame outside a sample, is kUnknown: the caller counts it, and it never joins a sample.
-// Both converter passes use this class, so they agree on every line.
+// Both converter passes use this class, so they agree on every line (headers_only, below, is
+// the one narrow exception, which the second pass reports).
 #ifndef PROFTOOLS_COMMON_PERF_READER_H_
 #define PROFTOOLS_COMMON_PERF_READER_H_
 
@@ -30,7 +31,11 @@ class PerfScriptReader {
   };
 
   // `stream` must outlive the reader. Throws LineReader::LineTooLong for absurd lines.
-  explicit PerfScriptReader(ByteStream* stream) : lines_(stream) {}
+  // `headers_only` is for a first pass that needs only the headers: a tab-indented line inside
+  // a sample (how perf prints every frame) is then taken for a frame unread. A line so taken
+  // that a full read would find to be a header is an odd line the second pass reports.
+  explicit PerfScriptReader(ByteStream* stream, bool headers_only = false)
+      : lines_(stream), headers_only_(headers_only) {}
 
   // Reads and classifies the next line; false at the end of the input.
   bool Next();
@@ -38,9 +43,10 @@ class PerfScriptReader {
   Kind kind() const { return kind_; }
   std::string_view line() const { return line_; }
   uint64_t line_number() const { return lines_.line_number(); }
-  const PerfHeader& header() const { return header_; }     // kHeader
-  bool header_frame() const { return header_frame_; }      // kHeader: frame() is set
-  const PerfFrame& frame() const { return frame_; }        // kFrame, or kHeader with a frame
+  const PerfHeader& header() const { return header_; }  // kHeader
+  bool header_frame() const { return header_frame_; }   // kHeader: frame_text() is set
+  // kFrame, or kHeader with a frame: the frame, trimmed (ParsePerfFrame takes it apart).
+  std::string_view frame_text() const { return frame_text_; }
   std::string_view src_file() const { return src_file_; }  // kSrcline
   int64_t src_line() const { return src_line_; }           // kSrcline
 
@@ -48,13 +54,14 @@ class PerfScriptReader {
   Kind Classify();
 
   LineReader lines_;
+  bool headers_only_;
   std::string_view line_;
   Kind kind_ = Kind::kBlank;
   bool in_sample_ = false;    // frame lines may follow
   bool after_frame_ = false;  // a srcline may follow
   PerfHeader header_;
   bool header_frame_ = false;
-  PerfFrame frame_;
+  std::string_view frame_text_;
   std::string_view src_file_;
   int64_t src_line_ = 0;
 };

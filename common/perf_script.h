@@ -45,11 +45,15 @@ struct PerfFrame {
   bool deleted = false;         // the dso was marked `(deleted)`
   bool unknown_symbol = false;  // `[unknown]` or empty
   bool unknown_dso = false;     // `[unknown]` or empty
-  std::string_view text;        // the whole frame, trimmed (a cache key)
 };
 
 // Parses a frame line. False when it is not one.
 bool ParsePerfFrame(std::string_view line, PerfFrame* out);
+
+// Whether a trimmed line is a frame line: 1 to 16 hex digits, then a blank. This alone decides
+// (ParsePerfFrame accepts exactly these lines), so readers classify lines without taking them
+// apart; only frames not seen before need ParsePerfFrame.
+bool IsPerfFrame(std::string_view trimmed);
 
 // A `-F +srcline` line: `  file.cpp:NN` (file and line returned), or a form without a line
 // (`libc.so.6[27b25]`, `??:0`; *line is then 0). False when the line is neither.

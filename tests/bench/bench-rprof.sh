@@ -54,20 +54,7 @@ awk -v mb="$target_mb" 'BEGIN {
   }
 }' >"$tmp/distinct.out"
 
-# Runs COMMAND (one string, run by bash) and prints the size of INPUT, the wall time, MB/s of
-# INPUT per wall second, the CPU time (user + system: less sensitive to other jobs on the
-# machine) and the peak RSS.
-measure() {  # LABEL INPUT COMMAND
-  local label=$1 input=$2 command=$3 mb seconds user system rss
-  mb=$(awk -v b="$(stat -c %s "$input")" 'BEGIN { printf "%.1f", b / 1e6 }')
-  /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" bash -c "$command"
-  read -r seconds user system rss <"$tmp/time"
-  awk -v l="$label" -v mb="$mb" -v s="$seconds" -v cpu="$user + $system" -v rss="$rss" 'BEGIN {
-    split(cpu, c, " [+] "); cpu = c[1] + c[2]
-    printf "%-46s %6.1f MB %6.2f s %7.1f MB/s  cpu %6.2f s  peak RSS %6.1f MB\n", l, mb, s,
-      (s > 0 ? mb / s : 0), cpu, rss / 1024
-  }'
-}
+source tests/bench/measure.sh
 
 samples=$(grep -c -v -e '^#File' -e 'sample.interval=' "$tmp/one-session.out")
 echo "one-session: $samples sample lines; all-modes: $(grep -c 'sample.interval=' "$tmp/all-modes.out") sessions"

@@ -1,0 +1,234 @@
+// perf script text -> profile, through the same two passes and checker perf2prof uses.
+#include "common/perf_converter.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "common/checker.h"
+#include "common/folded_view.h"
+#include "common/sink.h"
+#include "common/spool.h"
+#include "common/text_writer.h"
+#include "tests/test_util.h"
+
+namespace proftools {
+namespace {
+
+struct Converted {
+  Profile profile;
+  std::vector<Diagnostic> warnings;
+};
+
+// Scans `text` while spooling it (as for a pipe), then converts the spooled copy.
+Converted Convert(const std::string& text, bool strict = false) {
+  SpoolFile spool;
+  MemoryStream scan(text);
+  std::vector<PerfInput> inputs{{"in.txt", "in.txt", ScanPerfScript(&scan, "in.txt", spool.fd())}};
+  ProfileBuilder builder;
+  DiagnosticHandler throwing;
+  CheckingSink checked(&builder, &throwing, "test");
+  testing::CollectingHandler warnings;
+  PerfOptions options;
+  options.strict = strict;
+  PerfConverter converter(&checked, inputs, &warnings, options);
+  std::unique_ptr<ByteStream> again = spool.Reopen("in.txt");
+  converter.Convert(0, again.get());
+  converter.Finish();
+  return Converted{builder.Take(), warnings.warnings};
+}
+
+// The function names of a sample's stack, leaf first.
+std::vector<std::string> Names(const Profile& p, const Sample& s) {
+  std::vector<std::string> names;
+  for (uint64_t loc : p.defs.stacks.Find(s.stack_id)->location_ids) {
+    const Location* l = p.defs.locations.Find(loc);
+    names.push_back(l->lines.empty() ? "?" : p.defs.functions.Find(l->lines[0].function_id)->name);
+  }
+  return names;
+}
+
+const char kTwoEvents[] =
+    "# captured on: Thu Aug 17 14:14:43 2017\n"
+    "# hostname : box\n"
+    "# hostname : again\n"
+    "# cmdline : /usr/bin/perf record -g\n"
+    "a 7 [001] 1.000000: 100 cycles: \n"
+    "\t1 f+0x1 (/x)\n"
+    "\t2 main+0x2 (/x)\n"
+    "\n"
+    "a 7 [001] 1.500000: instructions: \n"
+    "\t3 g (/x)\n"
+    "\n"
+    "a 7 [000] 2.000000: 300 cycles: \n"
+    "\t1 f+0x1 (/x)\n"
+    "\t2 main+0x2 (/x)\n";  // no final blank line: the sample still counts
+
+TEST(PerfConverterTest, TypesPerEventAndValues) {
+  const Converted c = Convert(kTwoEvents);
+  const ProfileHeader& h = c.profile.header;
+  ASSERT_EQ(h.types.size(), 4u);
+  EXPECT_EQ(h.types[0], (ValueType{"cycles_samples", "count"}));
+  EXPECT_EQ(h.types[1], (ValueType{"cycles", "count"}));
+  EXPECT_EQ(h.types[2], (ValueType{"instructions_samples", "count"}));
+  EXPECT_EQ(h.types[3], (ValueType{"instructions", "count"}));
+  EXPECT_EQ(h.default_type, "cycles");
+  ASSERT_EQ(h.sources.size(), 1u);
+  EXPECT_EQ(h.sources[0].type, "perf");
+  EXPECT_EQ(h.sources[0].time_nanos, 1502979283000000000);
+  EXPECT_EQ(h.meta, (std::vector<MetaEntry>{{"perf.hostname.1", "box"},
+                                            {"perf.cmdline.1", "/usr/bin/perf record -g"}}));
+  const std::vector<Sample>& s = c.profile.samples;
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[0].values, (std::vector<int64_t>{1, 100, 0, 0}));
+  EXPECT_EQ(s[1].values, (std::vector<int64_t>{0, 0, 1, 1}));  // no period: 1
+  EXPECT_EQ(s[2].values, (std::vector<int64_t>{1, 300, 0, 0}));
+  EXPECT_EQ(s[0].stack_id, s[2].stack_id);  // same frames, one stack
+  EXPECT_EQ(Names(c.profile, s[0]), (std::vector<std::string>{"f", "main"}));
+  EXPECT_EQ(s[2].time_nanos, 2000000000);
+  EXPECT_EQ(s[2].labels, (std::vector<Label>{Label::String("comm", "a"), Label::Number("tid", 7),
+                                             Label::Number("cpu", 0)}));
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(PerfConverterTest, CpuClockIsNanoseconds) {
+  const Converted c = Convert("a 1 1.0: 250000 cpu-clock:u: \n\t1 f (/x)\n\n");
+  EXPECT_EQ(c.profile.header.types[1], (ValueType{"cpu-clock:u", "nanoseconds"}));
+}
+
+TEST(PerfConverterTest, UnknownFramesKeepTheirDsoAndAddress) {
+  const Converted c = Convert("a 1 1.0: 1 cycles: \n\t9788d [unknown] (/lib/libc.so.6)\n\n");
+  const Location* l = c.profile.defs.locations.Find(1);
+  ASSERT_NE(l, nullptr);
+  EXPECT_TRUE(l->lines.empty());
+  EXPECT_EQ(l->address, 0x9788du);
+  EXPECT_EQ(c.profile.defs.mappings.Find(l->mapping_id)->file, "/lib/libc.so.6");
+}
+
+TEST(PerfConverterTest, JitInlineChainsBecomeInlinedLines) {
+  const Converted c =
+      Convert("java 1 1.0: 1 cycles: \n\t7f1 LA;::outer->LB;::inner+0x0 (/tmp/perf-1.map)\n\n");
+  const Location* l = c.profile.defs.locations.Find(1);
+  ASSERT_EQ(l->lines.size(), 2u);
+  EXPECT_EQ(c.profile.defs.functions.Find(l->lines[0].function_id)->name, "LB;::inner");
+  EXPECT_EQ(c.profile.defs.functions.Find(l->lines[1].function_id)->name, "LA;::outer");
+  // Outside a JIT map, `->` belongs to the name.
+  const Converted d = Convert("a 1 1.0: 1 cycles: \n\t1 Ptr::operator-> (/x)\n\n");
+  EXPECT_EQ(d.profile.defs.functions.Find(1)->name, "Ptr::operator->");
+}
+
+TEST(PerfConverterTest, UnknownLinesWarnOnceAndNeverJoinASample) {
+  const Converted c = Convert(
+      "a 1 1.0: 1 cycles: \n\t1 f (/x)\nGARBAGE\n\t2 main (/x)\n\n\t3 orphan (/x)\nmore junk\n");
+  ASSERT_EQ(c.profile.samples.size(), 1u);
+  EXPECT_EQ(Names(c.profile, c.profile.samples[0]), (std::vector<std::string>{"f", "main"}));
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0].line, 3u);
+  EXPECT_NE(c.warnings[0].message.find("GARBAGE"), std::string::npos);
+  EXPECT_NE(c.warnings[0].message.find("2 more"), std::string::npos);
+}
+
+// The first pass takes tab-indented lines inside a sample for frames unread; a header written
+// that way is reported by the second pass, and its frames join no sample.
+TEST(PerfConverterTest, TabIndentedHeaderInsideASampleIsReported) {
+  const Converted c = Convert(
+      "a 1 1.0: 1 cycles: \n\t1 f (/x)\n\tx 2 2.0: 1 other: \n\t2 g (/x)\n\na 1 3.0: 1 cycles: \n"
+      "\t1 f (/x)\n\n");
+  ASSERT_EQ(c.profile.samples.size(), 2u);
+  EXPECT_EQ(c.profile.header.types.size(), 2u);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0].line, 3u);
+  EXPECT_EQ(Names(c.profile, c.profile.samples[1]), (std::vector<std::string>{"f"}));
+}
+
+TEST(PerfConverterTest, StrictStopsAtTheFirstUnknownLine) {
+  try {
+    Convert("a 1 1.0: 1 cycles: \n\t1 f (/x)\nGARBAGE\n", true);
+    FAIL() << "no error";
+  } catch (const ProfError& e) {
+    EXPECT_EQ(e.diagnostic().line, 3u);
+  }
+}
+
+TEST(PerfConverterTest, EmptyInputIsAnEmptyProfile) {
+  const Converted c = Convert("");
+  EXPECT_TRUE(c.profile.samples.empty());
+  EXPECT_EQ(c.profile.header.types.size(), 1u);
+}
+
+TEST(PerfConverterTest, SamplesWithoutFramesHaveAnEmptyStack) {
+  const Converted c = Convert("a 1 1.0: 1 cycles: \n\na 1 1.1: 1 cycles: \n\t1 f (/x)\n\n");
+  ASSERT_EQ(c.profile.samples.size(), 2u);
+  EXPECT_TRUE(c.profile.defs.stacks.Find(c.profile.samples[0].stack_id)->location_ids.empty());
+}
+
+// Frames that share their first bytes (the memo's index) but differ later stay apart, and long
+// frame lines (past the memo) are found again too.
+TEST(PerfConverterTest, SimilarFramesStayApart) {
+  const std::string long_name(600, 'n');
+  std::string text;
+  for (int i = 0; i < 3; ++i) {
+    text +=
+        "a 1 1.0: 1 cycles: \n\t4005b1 some_function_a (/x)\n\t4005b1 some_function_b (/x)\n\t2 " +
+        long_name + " (/x)\n\n";
+  }
+  const Converted c = Convert(text);
+  ASSERT_EQ(c.profile.samples.size(), 3u);
+  EXPECT_EQ(Names(c.profile, c.profile.samples[2]),
+            (std::vector<std::string>{"some_function_a", "some_function_b", long_name}));
+  EXPECT_EQ(c.profile.defs.locations.size(), 3u);
+  EXPECT_EQ(c.profile.defs.stacks.size(), 1u);
+}
+
+// Memory grows with distinct frames and stacks: many samples of few stacks define few things.
+TEST(PerfConverterTest, DefinitionsDoNotGrowWithSamples) {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) {
+    text += "a 1 1.0: 1 cycles: \n\t1 f (/x)\n\t" + std::to_string(2 + i % 3) + " main (/x)\n\n";
+  }
+  const Converted c = Convert(text);
+  EXPECT_EQ(c.profile.samples.size(), 2000u);
+  EXPECT_EQ(c.profile.defs.stacks.size(), 3u);
+  EXPECT_EQ(c.profile.defs.locations.size(), 4u);
+}
+
+// The folded view: stackcollapse-perf.pl naming rules, annotations and root templates.
+std::string Folded(const std::string& text, FoldedViewOptions options) {
+  const Converted c = Convert(text);
+  FoldedView view(options, "", nullptr);
+  EmitProfile(c.profile, view);
+  StringSink out;
+  view.Write(&out);
+  return out.text();
+}
+
+TEST(FoldedViewTest, FlameGraphNames) {
+  FoldedViewOptions o;
+  o.flamegraph = true;
+  EXPECT_EQ(Folded("java 5/6 1.0: 1 c: \n"
+                   "\t1 Lio/Foo;.bar(Ljava/lang/String;)V (/tmp/perf-5.map)\n"
+                   "\t2 a;b (/x)\n"
+                   "\t3 [unknown] (/lib/libjvm.so)\n"
+                   "\t4 net/http.(*Client).Do (/x)\n"
+                   "\t5 ns::f<void (int)>(int) const (/x)\n\n",
+                   o),
+            "java;ns::f<void (int)>;net/http.(*Client).Do;[libjvm.so];a:b;io/Foo:.bar 1\n");
+}
+
+TEST(FoldedViewTest, RootsAnnotationsAddresses) {
+  FoldedViewOptions o;
+  o.flamegraph = true;
+  o.root = "{comm}-{pid}/{tid}";
+  o.annotate_kernel = o.annotate_jit = true;
+  o.unknown_addresses = true;
+  EXPECT_EQ(Folded("net io 2 9 1.0: 1 c: \n"
+                   "\tffff81 do_syscall_64 ([kernel.kallsyms])\n"
+                   "\t7f1 jitted (/tmp/jitted-1-2.so)\n"
+                   "\t10 [unknown] ([unknown])\n\n",
+                   o),
+            "net_io_2-?/9;[unknown <10>];jitted_[j];do_syscall_64_[k] 1\n");
+}
+
+}  // namespace
+}  // namespace proftools
