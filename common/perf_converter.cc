@@ -10,6 +10,7 @@
 #include "common/perf_reader.h"
 #include "common/perf_script.h"
 #include "common/perf_symbols.h"
+#include "common/pprof_conventions.h"
 #include "common/spool.h"
 #include "common/text_syntax.h"
 
@@ -131,7 +132,7 @@ ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs) {
   std::unordered_set<std::string> declared;
   for (size_t i = 0; i < inputs.size(); ++i) {
     header.sources.push_back(
-        Source{i + 1, "perf", inputs[i].uri, inputs[i].plan.capture_time_nanos});
+        Source{i + 1, kPerfSourceType, inputs[i].uri, inputs[i].plan.capture_time_nanos});
     for (const MetaEntry& entry : inputs[i].plan.recording) {
       header.meta.push_back(
           MetaEntry{"perf." + entry.key + "." + std::to_string(i + 1), entry.value});

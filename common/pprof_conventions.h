@@ -32,6 +32,10 @@ inline constexpr const char* kEmptyNamePlaceholder = "<unnamed>";
 // and has no time needs no source comment: pprof2prof recreates it from the file.
 inline constexpr const char* kPprofSourceType = "pprof";
 
+// The source type perf2prof writes. prof2pprof puts the program's mapping first for profiles
+// whose every source is of this type (perf script names no main binary).
+inline constexpr const char* kPerfSourceType = "perf";
+
 // A text record carried in a pprof comment.
 struct CarriedRecord {
   enum Kind { kNone, kMeta, kSource, kComment } kind = kNone;

@@ -58,6 +58,43 @@ void PutBytesField(std::string* out, int field, std::string_view bytes) {
   out->append(bytes.data(), bytes.size());
 }
 
+// Whether a mapping's file looks like a program rather than a shared library, the kernel, a
+// module, JIT code or an anonymous region (perf's names for those).
+bool LooksLikeExecutable(std::string_view file) {
+  if (file.empty() || file[0] == '[' || file.substr(0, 2) == "//" || file.find("memfd:") == 0 ||
+      file.find("anon_inode:") == 0) {
+    return false;
+  }
+  const size_t slash = file.rfind('/');
+  const std::string_view base = slash == std::string_view::npos ? file : file.substr(slash + 1);
+  for (size_t at = base.find(".so"); at != std::string_view::npos; at = base.find(".so", at + 1)) {
+    if (at + 3 == base.size() || base[at + 3] == '.') return false;  // lib.so, lib.so.6
+  }
+  const auto ends_with = [&](std::string_view suffix) {
+    return base.size() >= suffix.size() && base.substr(base.size() - suffix.size()) == suffix;
+  };
+  if (ends_with(".ko") || ends_with(".ko.xz") || ends_with(".ko.zst")) return false;
+  if (base.substr(0, 5) == "perf-" && ends_with(".map")) return false;  // perf-PID.map
+  if (base.substr(0, 7) == "jitted-") return false;                     // jitdump code
+  return true;
+}
+
+// pprof takes the first mapping for the profiled program (its "File:" line, the binary it would
+// symbolize). Converters that cannot know it, such as perf2prof, define mappings in the order
+// samples first reach them, so the first is typically libc or the kernel; for profiles whose
+// every source is perf, the first mapping that looks like a program goes first instead (the
+// others keep their order; ids are unchanged).
+void MoveExecutableMappingFirst(perftools::profiles::Profile* profile) {
+  auto* mappings = profile->mutable_mapping();
+  for (int i = 0; i < mappings->size(); ++i) {
+    const int64_t file = mappings->Get(i).filename();
+    if (file <= 0 || file >= profile->string_table_size()) continue;
+    if (!LooksLikeExecutable(profile->string_table(static_cast<int>(file)))) continue;
+    for (int k = i; k > 0; --k) mappings->SwapElements(k, k - 1);
+    return;
+  }
+}
+
 }  // namespace
 
 struct PprofWriter::State {
@@ -70,6 +107,7 @@ struct PprofWriter::State {
 
   std::string empty_name;  // the placeholder written back as an empty name ("" when none)
   bool source_label = false;
+  bool main_mapping_by_name = false;  // every source is perf: see MoveExecutableMappingFirst
   size_t type_count = 0;
 
   struct StackSpan {
@@ -210,6 +248,10 @@ void PprofWriter::OnHeader(const ProfileHeader& header) {
     for (const Source& source : header.sources) tail.add_comment(s.Intern(CarrySource(source)));
   }
   s.source_label = header.sources.size() > 1;
+  s.main_mapping_by_name =
+      !header.sources.empty() &&
+      std::all_of(header.sources.begin(), header.sources.end(),
+                  [](const Source& source) { return source.type == kPerfSourceType; });
   for (const std::string& comment : header.comments) {
     tail.add_comment(s.Intern(CarryComment(comment)));
   }
@@ -333,6 +375,7 @@ void PprofWriter::OnEnd() {
     const std::string marker = s.labels;
     s.WriteSample(i, zeros.data(), marker);
   }
+  if (s.main_mapping_by_name) MoveExecutableMappingFirst(&s.tail);
   std::string tail;
   s.tail.SerializeToString(&tail);
   s.buffer += tail;

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string>
+#include <vector>
 
 #include "common/checker.h"
 #include "common/gzip_sink.h"
@@ -35,6 +37,41 @@ std::string Labels(const pb::Profile& p, int i) {
            " ";
   }
   return out;
+}
+
+// Mappings as perf2prof defines them: in the order samples first reach them, libc first.
+const char kPerfMappings[] =
+    "mapping 1 0x7f00 0x7fff 0x0 /usr/lib/x86_64-linux-gnu/libc.so.6 \"\" FN\n"
+    "mapping 2 0xff00 0xffff 0x0 [kernel.kallsyms] \"\" FN\n"
+    "mapping 3 0x1000 0x2000 0x0 /usr/local/bin/my-server \"\" FN\n"
+    "mapping 4 0x3000 0x4000 0x0 /tmp/perf-42.map \"\" FN\n";
+
+std::vector<std::string> MappingFiles(const pb::Profile& p) {
+  std::vector<std::string> files;
+  for (const pb::Mapping& m : p.mapping()) files.push_back(Str(p, m.filename()));
+  return files;
+}
+
+TEST(PprofWriter, PerfProfilesGetTheProgramAsTheMainMapping) {
+  const pb::Profile p = Write("proftext 1.0\nsource 1 perf perf.txt -\ntype samples count\n" +
+                              std::string(kPerfMappings));
+  EXPECT_EQ(MappingFiles(p), (std::vector<std::string>{"/usr/local/bin/my-server",
+                                                       "/usr/lib/x86_64-linux-gnu/libc.so.6",
+                                                       "[kernel.kallsyms]", "/tmp/perf-42.map"}));
+  EXPECT_EQ(p.mapping(0).id(), 3u);  // moved, not renumbered
+}
+
+TEST(PprofWriter, OtherProfilesKeepTheirMappingOrder) {
+  const pb::Profile p = Write(testing::Preamble() + kPerfMappings);
+  EXPECT_EQ(MappingFiles(p)[0], "/usr/lib/x86_64-linux-gnu/libc.so.6");
+}
+
+TEST(PprofWriter, PerfProfilesWithoutAProgramMappingKeepTheirOrder) {
+  const pb::Profile p = Write(
+      "proftext 1.0\nsource 1 perf perf.txt -\ntype samples count\n"
+      "mapping 1 0x7f00 0x7fff 0x0 /lib/libm.so \"\" -\n"
+      "mapping 2 0x1000 0x2000 0x0 /lib/modules/x/kvm.ko \"\" -\n");
+  EXPECT_EQ(MappingFiles(p), (std::vector<std::string>{"/lib/libm.so", "/lib/modules/x/kvm.ko"}));
 }
 
 const char kTwoStacks[] =
