@@ -74,7 +74,7 @@ class MergeSpool {
   std::string labels_;
   uint64_t flushed_ = 0;
   size_t read_pos_ = 0;
-  bool at_end_ = false;  // the file has been read to its end
+  uint64_t read_from_file_ = 0;  // since Rewind
 };
 
 }  // namespace proftools
