@@ -1,5 +1,6 @@
 #include "common/folded_view.h"
 
+#include <cstdint>
 #include <map>
 #include <string_view>
 
@@ -82,6 +83,14 @@ std::string FoldedSafe(std::string_view name, bool flamegraph) {
   return out;
 }
 
+// a + b, held at the int64 limits instead of overflowing (values are any int64; sums of
+// hostile inputs must not be undefined behaviour).
+void AddSaturating(int64_t* sum, int64_t value) {
+  if (__builtin_add_overflow(*sum, value, sum)) {
+    *sum = value > 0 ? INT64_MAX : INT64_MIN;
+  }
+}
+
 const Label* FindLabel(const Sample& sample, std::string_view key) {
   for (const Label& label : sample.labels) {
     if (label.key == key) return &label;
@@ -117,7 +126,10 @@ void CheckRootTemplate(const std::string& root) {
 
 FoldedView::FoldedView(FoldedViewOptions options, std::string value, SampleFilter* filter)
     : options_(std::move(options)), value_name_(std::move(value)), filter_(filter) {
-  if (options_.flamegraph && options_.root.empty()) options_.root = "{comm}";
+  if (options_.flamegraph && options_.root.empty()) {
+    options_.root = "{comm}";
+    comm_root_ = true;
+  }
 }
 
 void FoldedView::OnHeader(const ProfileHeader& header) {
@@ -126,6 +138,9 @@ void FoldedView::OnHeader(const ProfileHeader& header) {
 }
 
 std::string FoldedView::Root(const Sample& sample) const {
+  // The implicit thread-name root of --flamegraph is left out for samples without a comm
+  // (profiles of other origins); an explicit --root shows '?'.
+  if (comm_root_ && FindLabel(sample, "comm") == nullptr) return "";
   std::string out;
   const std::string& t = options_.root;
   size_t i = 0;
@@ -171,7 +186,7 @@ void FoldedView::OnSample(const Sample& sample) {
     roots_.push_back(it->first.substr(1));
     root_is_java_.push_back(java);
   }
-  sums_[Key{it->second, sample.stack_id}] += value;
+  AddSaturating(&sums_[Key{it->second, sample.stack_id}], value);
 }
 
 const std::vector<std::string>& FoldedView::LocationFrames(uint64_t location_id, bool java) {
@@ -225,7 +240,7 @@ void FoldedView::Write(ByteSink* out) {
       }
     }
     if (line.empty()) continue;
-    folded[line] += value;
+    AddSaturating(&folded[line], value);
   }
   std::string text;
   for (const auto& [stack, value] : folded) {

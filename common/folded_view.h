@@ -4,8 +4,9 @@
 //   --flamegraph       frame names as stackcollapse-perf.pl writes them: argument lists cut
 //                      off, `;` -> `:`, `[unknown]` frames named after their DSO, Java class
 //                      names without the leading `L` in java processes, perf-map-agent inline
-//                      frames marked `_[i]`, and the thread name as the root frame. Where that
-//                      script is wrong, this view is not (see man/perf2prof.1, DIFFERENCES).
+//                      frames marked `_[i]`, and the thread name (when a sample has one) as
+//                      the root frame. Where that script is wrong, this view is not (see
+//                      man/perf2prof.1, DIFFERENCES).
 //   --root TEMPLATE    a root frame made from each sample's labels: `{comm}`, `{pid}`,
 //                      `{tid}`, `{cpu}` or any label key in braces (`?` when a sample has no
 //                      such label); stackcollapse-perf's --pid is `{comm}-{pid}`, --tid
@@ -74,6 +75,7 @@ class FoldedView : public DefinitionKeepingSink {
   const std::vector<std::string>& LocationFrames(uint64_t location_id, bool java);
 
   FoldedViewOptions options_;
+  bool comm_root_ = false;  // the root is --flamegraph's implicit {comm}
   std::string value_name_;
   SampleFilter* filter_;
   int value_index_ = 0;

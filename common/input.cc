@@ -5,8 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <utility>
 
 #include "common/checker.h"
@@ -127,22 +130,50 @@ class PprofChecks : public ProfileSink {
   CheckingSink checked_;
 };
 
+// A growing buffer on malloc/realloc: glibc moves a large block with mremap, so growing it
+// neither copies nor holds the old and the new block at once (std::string would do both, and
+// briefly need 2.5 times the input).
+class ReallocBuffer {
+ public:
+  ReallocBuffer() = default;
+  ~ReallocBuffer() { std::free(data_); }
+  ReallocBuffer(const ReallocBuffer&) = delete;
+  ReallocBuffer& operator=(const ReallocBuffer&) = delete;
+  // Room for `n` more bytes at end().
+  char* Reserve(size_t n) {
+    if (capacity_ - size_ < n) {
+      const size_t capacity = std::max(capacity_ * 2, size_ + n);
+      char* grown = static_cast<char*>(std::realloc(data_, capacity));
+      if (grown == nullptr) throw std::bad_alloc();
+      data_ = grown;
+      capacity_ = capacity;
+    }
+    return data_ + size_;
+  }
+  void Commit(size_t n) { size_ += n; }
+  std::string_view view() const { return std::string_view(data_, size_); }
+  size_t size() const { return size_; }
+
+ private:
+  char* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
 // The whole (inflated) content, refusing more than `cap` bytes (0: no cap).
-std::string ReadAllCapped(Input& input, uint64_t cap) {
-  std::string data;
-  char buffer[1 << 16];
+void ReadAllCapped(Input& input, uint64_t cap, ReallocBuffer* data) {
+  constexpr size_t kRead = size_t{1} << 20;
   while (true) {
-    const size_t got = input.stream->Read(buffer, sizeof buffer);
+    const size_t got = input.stream->Read(data->Reserve(kRead), kRead);
     if (got == 0) break;
-    if (cap != 0 && data.size() + got > cap) {
+    if (cap != 0 && data->size() + got > cap) {
       throw ProfError(input.name, std::string(input.gzipped ? "inflates to" : "is") +
                                       " more than " + std::to_string(cap) +
                                       " bytes of pprof data (a gzip bomb? raise the limit with "
                                       "--max-input-size)");
     }
-    data.append(buffer, got);
+    data->Commit(got);
   }
-  return data;
 }
 
 }  // namespace
@@ -226,14 +257,15 @@ void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options) {
       ReadText(input.stream.get(), input.name, sink, options.handler);
       return;
     case InputFormat::kPprof: {
-      const std::string data = ReadAllCapped(input, options.max_pprof_size);
+      ReallocBuffer data;
+      ReadAllCapped(input, options.max_pprof_size, &data);
       PprofReadOptions pprof_options;
       pprof_options.uri = input.name == "<stdin>" ? "" : input.name;
       pprof_options.handler = options.handler;
       DiagnosticHandler throw_on_violation;
       PprofChecks checked(sink, options.handler != nullptr ? options.handler : &throw_on_violation,
                           input.name);
-      ReadPprof(data, input.name, &checked, pprof_options);
+      ReadPprof(data.view(), input.name, &checked, pprof_options);
       return;
     }
     case InputFormat::kOther:

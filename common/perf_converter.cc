@@ -2,9 +2,10 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstring>
-
 #include <string_view>
+#include <unordered_set>
 
 #include "common/perf_reader.h"
 #include "common/perf_script.h"
@@ -32,8 +33,8 @@ const char* EventUnit(std::string_view event) {
   return base == "cpu-clock" || base == "task-clock" ? "nanoseconds" : "count";
 }
 
-// `# captured on: Thu Aug 17 14:14:43 2017` (perf prints local time; read as UTC, the only
-// zone the file lets us know nothing about consistently).
+// `# captured on: Thu Aug 17 14:14:43 2017`. perf prints local time without saying which zone;
+// it is read as UTC, so that a file gives the same profile wherever it is converted.
 std::optional<int64_t> CaptureTime(std::string_view comment) {
   const size_t at = comment.find("captured on");
   if (at == std::string_view::npos) return std::nullopt;
@@ -48,13 +49,43 @@ std::optional<int64_t> CaptureTime(std::string_view comment) {
   return static_cast<int64_t>(seconds) * 1000000000;
 }
 
+// The header comments worth keeping, and the meta key each becomes.
+const struct {
+  std::string_view comment;
+  const char* key;
+} kRecordingComments[] = {
+    {"hostname", "hostname"},
+    {"os release", "os_release"},
+    {"perf version", "version"},
+    {"arch", "arch"},
+    {"cpudesc", "cpu"},
+    {"cmdline", "cmdline"},
+    {"total memory", "total_memory"},
+};
+
+// `# hostname : bgregg-lgud2` -> {"hostname", "bgregg-lgud2"}, for the comments listed above.
+bool RecordingComment(std::string_view comment, MetaEntry* entry) {
+  comment = TrimPerfLine(comment.substr(1));  // after '#'
+  const size_t colon = comment.find(" : ");
+  if (colon == std::string_view::npos) return false;
+  const std::string_view name = TrimPerfLine(comment.substr(0, colon));
+  for (const auto& known : kRecordingComments) {
+    if (name == known.comment) {
+      entry->key = known.key;
+      entry->value = std::string(TrimPerfLine(comment.substr(colon + 3)));
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_fd) {
   CopyingStream source(stream, spool_fd, name);
   PerfScriptReader reader(&source, /*headers_only=*/true);
   PerfPlan plan;
-  std::unordered_map<std::string, bool> seen;
+  std::unordered_set<std::string> seen;
   std::string last_event = "\x01";  // not an event name
   try {
     while (reader.Next()) {
@@ -64,12 +95,19 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
           const std::string_view event = reader.header().event;
           if (event == last_event) break;
           last_event.assign(event.data(), event.size());
-          if (seen.emplace(last_event, true).second) plan.events.push_back(last_event);
+          if (seen.insert(last_event).second) plan.events.push_back(last_event);
           break;
         }
-        case PerfScriptReader::Kind::kComment:
+        case PerfScriptReader::Kind::kComment: {
           if (!plan.capture_time_nanos) plan.capture_time_nanos = CaptureTime(reader.line());
+          MetaEntry entry;
+          if (plan.samples == 0 && RecordingComment(TrimPerfLine(reader.line()), &entry) &&
+              std::none_of(plan.recording.begin(), plan.recording.end(),
+                           [&](const MetaEntry& e) { return e.key == entry.key; })) {
+            plan.recording.push_back(std::move(entry));  // the first of each: keys are unique
+          }
           break;
+        }
         case PerfScriptReader::Kind::kUnknown:
           ++plan.unknown_lines;
           break;
@@ -90,13 +128,17 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
 
 ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs) {
   ProfileHeader header;
-  std::unordered_map<std::string, bool> declared;
+  std::unordered_set<std::string> declared;
   for (size_t i = 0; i < inputs.size(); ++i) {
     header.sources.push_back(
         Source{i + 1, "perf", inputs[i].uri, inputs[i].plan.capture_time_nanos});
+    for (const MetaEntry& entry : inputs[i].plan.recording) {
+      header.meta.push_back(
+          MetaEntry{"perf." + entry.key + "." + std::to_string(i + 1), entry.value});
+    }
     for (const std::string& event : inputs[i].plan.events) {
       const std::string name = EventName(event);
-      if (!declared.emplace(name, true).second) continue;
+      if (!declared.insert(name).second) continue;
       header.types.push_back(ValueType{name + "_samples", "count"});
       header.types.push_back(ValueType{name, EventUnit(event)});
       if (header.default_type.empty()) header.default_type = name;
@@ -196,6 +238,10 @@ uint64_t PerfConverter::FrameLocation(std::string_view frame_text, std::string_v
 
 uint64_t PerfConverter::MemoizedFrameLocation(std::string_view frame_text) {
   constexpr size_t kMemoSlots = size_t{1} << 16;
+  // Long lines (Java signatures can run to kilobytes) skip the memo, which so stays under
+  // kMemoSlots * kMemoMaxText bytes.
+  constexpr size_t kMemoMaxText = 256;
+  if (frame_text.size() > kMemoMaxText) return FrameLocation(frame_text, {}, 0, false);
   if (memo_.empty()) memo_.resize(kMemoSlots);
   uint64_t head[2] = {0, 0};
   std::memcpy(head, frame_text.data(), frame_text.size() < 16 ? frame_text.size() : 16);

@@ -1,7 +1,8 @@
 // Converting `perf script` text into a profile (the mapping is documented in man/perf2prof.1):
 //
 // - one source per input (type `perf`, the input's name as URI, the capture time from a
-//   `# captured on:` header comment);
+//   `# captured on:` header comment); what the other header comments say of the recording
+//   (host, perf version, command line, ...) as meta `perf.KEY.SOURCE`;
 // - two value types per event, in order of first appearance: `EVENT_samples count` (1 per
 //   sample of that event) and `EVENT UNIT` (the sample's period, or 1 when perf printed none;
 //   UNIT is `nanoseconds` for cpu-clock and task-clock, else `count`). A sample carries 0 in
@@ -38,6 +39,9 @@ namespace proftools {
 struct PerfPlan {
   std::vector<std::string> events;  // in order of first appearance
   std::optional<int64_t> capture_time_nanos;
+  // What perf's header comments (`perf script --header`) say of the recording, e.g.
+  // {"hostname", "bgregg-lgud2"}, {"cmdline", "/usr/bin/perf record ..."}; in order.
+  std::vector<MetaEntry> recording;
   uint64_t bytes = 0;          // bytes scanned: the second pass reads no further
   uint64_t samples = 0;        // header lines
   uint64_t unknown_lines = 0;  // lines that are not perf script

@@ -6,7 +6,8 @@
 // a frame first (the hot path); anything else is tried as a header first (right-aligned comms
 // are indented too, and perf 3.2 did not indent frames). A line that is none of these, or a
 // frame outside a sample, is kUnknown: the caller counts it, and it never joins a sample.
-// Both converter passes use this class, so they agree on every line.
+// Both converter passes use this class, so they agree on every line (headers_only, below, is
+// the one narrow exception, which the second pass reports).
 #ifndef PROFTOOLS_COMMON_PERF_READER_H_
 #define PROFTOOLS_COMMON_PERF_READER_H_
 

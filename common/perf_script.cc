@@ -137,6 +137,15 @@ bool ParseEvent(std::string_view line, const Tokens& t, size_t k, PerfHeader* ou
     out->rest = {};
     return true;  // `-F` without the event
   }
+  if (k + 1 == t.count && AllDigits(t.token[k])) {  // `-F ...,period` without the event
+    uint64_t period = 0;
+    if (!ParseDecimal(t.token[k], &period)) return false;
+    out->has_period = true;
+    out->period = static_cast<int64_t>(period);
+    out->event = {};
+    out->rest = {};
+    return true;
+  }
   if (k + 1 < t.count && AllDigits(t.token[k]) && EndsWithColon(t.token[k + 1])) {
     uint64_t period = 0;
     if (!ParseDecimal(t.token[k], &period)) return false;
@@ -144,7 +153,8 @@ bool ParseEvent(std::string_view line, const Tokens& t, size_t k, PerfHeader* ou
     out->period = static_cast<int64_t>(period);
     ++k;
   }
-  if (!EndsWithColon(t.token[k])) return false;
+  // No event name starts with a digit; a token that does is a timestamp perf2prof could not read.
+  if (!EndsWithColon(t.token[k]) || IsDigit(t.token[k][0])) return false;
   out->event = t.token[k].substr(0, t.token[k].size() - 1);
   out->rest = After(line, t, k);
   return true;

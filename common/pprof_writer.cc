@@ -3,6 +3,8 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
+#include <algorithm>
+#include <cstring>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -71,13 +73,31 @@ struct PprofWriter::State {
   size_t type_count = 0;
 
   struct StackSpan {
-    size_t offset;  // into stack_bytes: the packed location ids
+    const char* bytes;  // the packed location ids, in a block of stack_blocks
     size_t size;
     bool used;
   };
   std::vector<StackSpan> stacks;
   IdMap stack_index;  // text stack id -> index into stacks
-  std::string stack_bytes;
+  // Encoded stacks, in blocks that never move once filled: no doubling copy of a buffer that
+  // holds every stack (a hundred MB for a million distinct stacks).
+  std::vector<std::unique_ptr<char[]>> stack_blocks;
+  size_t block_used = 0, block_size = 0;
+  std::string encoded;  // scratch: one stack
+
+  const char* StoreStack(const std::string& bytes) {
+    constexpr size_t kBlock = size_t{1} << 20;
+    if (bytes.empty()) return nullptr;  // an empty stack needs no bytes
+    if (block_size - block_used < bytes.size()) {
+      block_size = std::max(kBlock, bytes.size());
+      stack_blocks.push_back(std::make_unique<char[]>(block_size));
+      block_used = 0;
+    }
+    char* at = stack_blocks.back().get() + block_used;
+    std::memcpy(at, bytes.data(), bytes.size());
+    block_used += bytes.size();
+    return at;
+  }
 
   // Aggregation, in order of first occurrence. Samples without labels (the common case) are
   // found by stack index; others by key = varint(stack index) + encoded labels.
@@ -130,8 +150,7 @@ struct PprofWriter::State {
     sample.clear();
     const StackSpan& span = stacks[stack];
     if (span.size > 0) {
-      PutBytesField(&sample, kSampleLocationId,
-                    std::string_view(stack_bytes.data() + span.offset, span.size));
+      PutBytesField(&sample, kSampleLocationId, std::string_view(span.bytes, span.size));
     }
     values.clear();
     for (size_t i = 0; i < type_count; ++i) PutVarint(&values, static_cast<uint64_t>(vals[i]));
@@ -243,11 +262,11 @@ void PprofWriter::OnLocation(const Location& location) {
 
 void PprofWriter::OnStack(const Stack& stack) {
   State& s = *state_;
-  const size_t offset = s.stack_bytes.size();
-  for (uint64_t id : stack.location_ids) PutVarint(&s.stack_bytes, id);
+  s.encoded.clear();
+  for (uint64_t id : stack.location_ids) PutVarint(&s.encoded, id);
   uint64_t existing;
   s.stack_index.Insert(stack.id, s.stacks.size(), &existing);
-  s.stacks.push_back({offset, s.stack_bytes.size() - offset, false});
+  s.stacks.push_back({s.StoreStack(s.encoded), s.encoded.size(), false});
 }
 
 void PprofWriter::OnSample(const Sample& sample) {

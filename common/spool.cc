@@ -59,6 +59,19 @@ size_t LimitedStream::Read(char* buffer, size_t capacity) {
   return n;
 }
 
+TwoPassInput::TwoPassInput(std::string path) : path_(std::move(path)) {
+  if (!IsRegularFile(path_)) spool_ = std::make_unique<SpoolFile>();
+}
+
+ByteStream* TwoPassInput::Again(const std::string& name) {
+  if (spool_ == nullptr) {
+    reopened_ = OpenInput(path_);
+    return reopened_.stream.get();
+  }
+  spooled_ = spool_->Reopen(name);
+  return spooled_.get();
+}
+
 bool IsRegularFile(const std::string& path) {
   struct stat st;
   return path != "-" && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);

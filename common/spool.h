@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/byte_stream.h"
+#include "common/input.h"
 
 namespace proftools {
 
@@ -54,6 +55,24 @@ class LimitedStream : public ByteStream {
  private:
   ByteStream* inner_;
   uint64_t remaining_;
+};
+
+// One input of a two-pass converter: the first pass reads OpenInput(path) and copies what it
+// reads to spool_fd() (-1 when the file itself can be read again); Again() then yields the
+// same content from its first byte.
+class TwoPassInput {
+ public:
+  // Creates the spool when `path` is not a regular file (standard input, a pipe).
+  explicit TwoPassInput(std::string path);
+  int spool_fd() const { return spool_ ? spool_->fd() : -1; }
+  // The stream for the second pass, valid as long as this object; `name` is for messages.
+  ByteStream* Again(const std::string& name);
+
+ private:
+  std::string path_;
+  std::unique_ptr<SpoolFile> spool_;
+  Input reopened_;
+  std::unique_ptr<ByteStream> spooled_;
 };
 
 // Whether `path` names a regular file (which can simply be opened again); "-" never does.

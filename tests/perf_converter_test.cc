@@ -51,6 +51,9 @@ std::vector<std::string> Names(const Profile& p, const Sample& s) {
 
 const char kTwoEvents[] =
     "# captured on: Thu Aug 17 14:14:43 2017\n"
+    "# hostname : box\n"
+    "# hostname : again\n"
+    "# cmdline : /usr/bin/perf record -g\n"
     "a 7 [001] 1.000000: 100 cycles: \n"
     "\t1 f+0x1 (/x)\n"
     "\t2 main+0x2 (/x)\n"
@@ -74,6 +77,8 @@ TEST(PerfConverterTest, TypesPerEventAndValues) {
   ASSERT_EQ(h.sources.size(), 1u);
   EXPECT_EQ(h.sources[0].type, "perf");
   EXPECT_EQ(h.sources[0].time_nanos, 1502979283000000000);
+  EXPECT_EQ(h.meta, (std::vector<MetaEntry>{{"perf.hostname.1", "box"},
+                                            {"perf.cmdline.1", "/usr/bin/perf record -g"}}));
   const std::vector<Sample>& s = c.profile.samples;
   ASSERT_EQ(s.size(), 3u);
   EXPECT_EQ(s[0].values, (std::vector<int64_t>{1, 100, 0, 0}));
@@ -156,6 +161,24 @@ TEST(PerfConverterTest, SamplesWithoutFramesHaveAnEmptyStack) {
   const Converted c = Convert("a 1 1.0: 1 cycles: \n\na 1 1.1: 1 cycles: \n\t1 f (/x)\n\n");
   ASSERT_EQ(c.profile.samples.size(), 2u);
   EXPECT_TRUE(c.profile.defs.stacks.Find(c.profile.samples[0].stack_id)->location_ids.empty());
+}
+
+// Frames that share their first bytes (the memo's index) but differ later stay apart, and long
+// frame lines (past the memo) are found again too.
+TEST(PerfConverterTest, SimilarFramesStayApart) {
+  const std::string long_name(600, 'n');
+  std::string text;
+  for (int i = 0; i < 3; ++i) {
+    text +=
+        "a 1 1.0: 1 cycles: \n\t4005b1 some_function_a (/x)\n\t4005b1 some_function_b (/x)\n\t2 " +
+        long_name + " (/x)\n\n";
+  }
+  const Converted c = Convert(text);
+  ASSERT_EQ(c.profile.samples.size(), 3u);
+  EXPECT_EQ(Names(c.profile, c.profile.samples[2]),
+            (std::vector<std::string>{"some_function_a", "some_function_b", long_name}));
+  EXPECT_EQ(c.profile.defs.locations.size(), 3u);
+  EXPECT_EQ(c.profile.defs.stacks.size(), 1u);
 }
 
 // Memory grows with distinct frames and stacks: many samples of few stacks define few things.

@@ -72,6 +72,16 @@ TEST(PerfHeaderTest, OldPerfWithoutTimestamp) {
   EXPECT_EQ(Header("V8 WorkerThread 25607 [001] cycles:").comm, "V8 WorkerThread");
 }
 
+TEST(PerfHeaderTest, FieldSetsWithoutTheEvent) {
+  const PerfHeader period = Header("bigload 24681  1098.465719:    2004008 ");
+  EXPECT_EQ(period.event, "");
+  EXPECT_TRUE(period.has_period);
+  EXPECT_EQ(period.period, 2004008);
+  const PerfHeader none = Header("bigload 24681/24681 [001] 1098.465719:");
+  EXPECT_EQ(none.event, "");
+  EXPECT_FALSE(none.has_period);
+}
+
 TEST(PerfHeaderTest, HybridEventNamesAndTracepointArguments) {
   EXPECT_EQ(Header("foo 123 [000] 1.001: 5000 cpu_atom/cycles/P: ").event, "cpu_atom/cycles/P");
   const PerfHeader tp = Header(

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <random>
+
 #include "common/gzip_sink.h"
 #include "common/input.h"
 #include "common/pprof_conventions.h"
@@ -297,6 +299,39 @@ TEST(PprofReader, StringReferencesCannotAmplifyWithoutBound) {
   pb::Profile some = p;
   for (int i = 0; i < 3; ++i) some.add_comment(big);
   EXPECT_NO_THROW(testing::PprofToText(some.SerializeAsString()));
+}
+
+// Mutated and truncated profiles: each is read or refused with a ProfError, nothing else (no
+// crash, no other exception, no hang).
+TEST(PprofReader, MutatedInputIsReadOrRefusedCleanly) {
+  const std::string good = EveryField().SerializeAsString();
+  std::mt19937 random(99);
+  int refused = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string data = good;
+    const int edits = 1 + static_cast<int>(random() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const size_t at = random() % data.size();
+      switch (random() % 3) {
+        case 0:
+          data[at] = static_cast<char>(random());
+          break;
+        case 1:
+          data.resize(at);
+          break;
+        default:
+          data.insert(at, 1, static_cast<char>(random()));
+          break;
+      }
+      if (data.empty()) data = "x";
+    }
+    try {
+      testing::PprofToText(data);
+    } catch (const ProfError&) {
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 1000);  // the mutations do reach the checks
 }
 
 TEST(PprofReader, UnknownFieldsAreSkipped) {

@@ -22,15 +22,8 @@ class WarningPrinter : public DiagnosticHandler {
   void Warning(const Diagnostic& diagnostic) override { Warn(kProgram, diagnostic.Format()); }
 };
 
-// An input after the first pass: how to read it again.
-struct Prepared {
-  std::string path;
-  bool reopen = false;               // a regular file: open it again
-  std::unique_ptr<SpoolFile> spool;  // otherwise: the bytes copied while scanning
-};
-
 // Opens `path`, refuses other profile formats, and scans it.
-PerfInput Scan(const std::string& path, Prepared* prepared) {
+PerfInput Scan(const std::string& path, TwoPassInput* passes) {
   Input input = OpenInput(path);
   switch (input.format) {
     case InputFormat::kProfText:
@@ -44,11 +37,7 @@ PerfInput Scan(const std::string& path, Prepared* prepared) {
   PerfInput scanned;
   scanned.name = input.name;
   scanned.uri = path == "-" ? "" : path;
-  prepared->path = path;
-  prepared->reopen = IsRegularFile(path);
-  if (!prepared->reopen) prepared->spool = std::make_unique<SpoolFile>();
-  scanned.plan =
-      ScanPerfScript(input.stream.get(), input.name, prepared->reopen ? -1 : prepared->spool->fd());
+  scanned.plan = ScanPerfScript(input.stream.get(), input.name, passes->spool_fd());
   if (scanned.plan.samples == 0 && scanned.plan.unknown_lines > 0) {
     throw ProfError(input.name,
                     "not perf script output: no line is a sample header such as "
@@ -83,8 +72,11 @@ int Main(int argc, char** argv) {
   // before the first sample.
   const std::vector<std::string> paths = cli.Inputs();
   std::vector<PerfInput> inputs;
-  std::vector<Prepared> prepared(paths.size());
-  for (size_t i = 0; i < paths.size(); ++i) inputs.push_back(Scan(paths[i], &prepared[i]));
+  std::vector<std::unique_ptr<TwoPassInput>> passes;
+  for (const std::string& path : paths) {
+    passes.push_back(std::make_unique<TwoPassInput>(path));
+    inputs.push_back(Scan(path, passes.back().get()));
+  }
 
   Output output(cli.OutputPath());
   CanonicalWriter writer(&output);
@@ -97,13 +89,7 @@ int Main(int argc, char** argv) {
   // thousands of interned stacks and frames one by one took a tenth of a large conversion.
   PerfConverter& converter = *new PerfConverter(&checked, inputs, &warnings, options);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (prepared[i].reopen) {
-      Input again = OpenInput(prepared[i].path);
-      converter.Convert(i, again.stream.get());
-    } else {
-      std::unique_ptr<ByteStream> spooled = prepared[i].spool->Reopen(inputs[i].name);
-      converter.Convert(i, spooled.get());
-    }
+    converter.Convert(i, passes[i]->Again(inputs[i].name));
   }
   converter.Finish();
   output.Commit();

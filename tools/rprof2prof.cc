@@ -23,15 +23,8 @@ class WarningPrinter : public DiagnosticHandler {
   void Warning(const Diagnostic& diagnostic) override { Warn(kProgram, diagnostic.Format()); }
 };
 
-// An input after the first pass: how to read it again.
-struct Prepared {
-  std::string path;
-  bool reopen = false;               // a regular file: open it again
-  std::unique_ptr<SpoolFile> spool;  // otherwise: the bytes copied while scanning
-};
-
 // Opens `path`, refuses what is not Rprof output, and scans it.
-RprofInput Scan(const std::string& path, Prepared* prepared) {
+RprofInput Scan(const std::string& path, TwoPassInput* passes) {
   Input input = OpenInput(path);
   switch (input.format) {
     case InputFormat::kProfText:
@@ -46,11 +39,7 @@ RprofInput Scan(const std::string& path, Prepared* prepared) {
   RprofInput scanned;
   scanned.name = input.name;
   scanned.uri = path == "-" ? "" : path;
-  prepared->path = path;
-  prepared->reopen = IsRegularFile(path);
-  if (!prepared->reopen) prepared->spool = std::make_unique<SpoolFile>();
-  scanned.plan =
-      ScanRprof(input.stream.get(), input.name, prepared->reopen ? -1 : prepared->spool->fd());
+  scanned.plan = ScanRprof(input.stream.get(), input.name, passes->spool_fd());
   return scanned;
 }
 
@@ -82,8 +71,11 @@ int Main(int argc, char** argv) {
   // and value types before the first sample.
   const std::vector<std::string> paths = cli.Inputs();
   std::vector<RprofInput> inputs;
-  std::vector<Prepared> prepared(paths.size());
-  for (size_t i = 0; i < paths.size(); ++i) inputs.push_back(Scan(paths[i], &prepared[i]));
+  std::vector<std::unique_ptr<TwoPassInput>> passes;
+  for (const std::string& path : paths) {
+    passes.push_back(std::make_unique<TwoPassInput>(path));
+    inputs.push_back(Scan(path, passes.back().get()));
+  }
 
   Output output(cli.OutputPath());
   CanonicalWriter writer(&output);
@@ -94,13 +86,7 @@ int Main(int argc, char** argv) {
   WarningPrinter warnings;
   RprofConverter converter(&checked, inputs, &warnings, options);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (prepared[i].reopen) {
-      Input again = OpenInput(prepared[i].path);
-      converter.Convert(i, again.stream.get());
-    } else {
-      std::unique_ptr<ByteStream> spooled = prepared[i].spool->Reopen(inputs[i].name);
-      converter.Convert(i, spooled.get());
-    }
+    converter.Convert(i, passes[i]->Again(inputs[i].name));
   }
   converter.Finish();
   output.Commit();

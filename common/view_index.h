@@ -1,0 +1,63 @@
+// Byte-string keys -> ids 1, 2, ... in order of insertion: open addressing with linear probing
+// over views whose bytes outlive the index. For hot paths with millions of keys (the pprof
+// reader's stacks), where std::unordered_map would allocate, and later free, a node per key.
+#ifndef PROFTOOLS_COMMON_VIEW_INDEX_H_
+#define PROFTOOLS_COMMON_VIEW_INDEX_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+namespace proftools {
+
+class ViewIndex {
+ public:
+  // The id of `key`; a new key gets the next id and *inserted is set.
+  uint64_t Intern(std::string_view key, bool* inserted) {
+    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    size_t i = Home(key);
+    for (;; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& slot = slots_[i];
+      if (slot.id == 0) break;
+      if (slot.size == key.size() && std::string_view(slot.data, slot.size) == key) {
+        *inserted = false;
+        return slot.id;
+      }
+    }
+    slots_[i] = {key.data(), static_cast<uint32_t>(key.size()), ++size_};
+    *inserted = true;
+    return size_;
+  }
+
+ private:
+  struct Slot {  // 16 bytes: the table is 2 to 4 slots per key
+    const char* data;
+    uint32_t size;  // a key is one sample's bytes: < 2 GiB
+    uint32_t id;    // 0: empty; ids <= samples < 2^31
+  };
+
+  size_t Home(std::string_view key) const {
+    return std::hash<std::string_view>()(key) & (slots_.size() - 1);
+  }
+
+  void Grow() {
+    std::vector<Slot> old(std::max<size_t>(1024, slots_.size() * 2), Slot{nullptr, 0, 0});
+    old.swap(slots_);
+    for (const Slot& slot : old) {
+      if (slot.id == 0) continue;
+      size_t i = Home(std::string_view(slot.data, slot.size));
+      while (slots_[i].id != 0) i = (i + 1) & (slots_.size() - 1);
+      slots_[i] = slot;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  uint32_t size_ = 0;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_VIEW_INDEX_H_
