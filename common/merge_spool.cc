@@ -162,13 +162,18 @@ void MergeSpool::WriteLocation(const Location& l) {
 }
 
 void MergeSpool::WriteStack(uint64_t id, const std::vector<uint64_t>& location_ids) {
+  labels_.clear();
+  for (uint64_t location : location_ids) PutVarint(&labels_, location);
+  WriteEncodedStack(id, labels_);
+}
+
+void MergeSpool::WriteEncodedStack(uint64_t id, std::string_view encoded_ids) {
   std::string& b = buffer_;
   Put(SpoolRecord::kStack);
   PutVarint(&b, id);
   // The ids as one length-prefixed run, so that a pass that needs only samples skips them.
-  labels_.clear();
-  for (uint64_t location : location_ids) PutVarint(&labels_, location);
-  PutString(&b, labels_);
+  PutVarint(&b, encoded_ids.size());
+  b.append(encoded_ids);
   MaybeFlush();
 }
 

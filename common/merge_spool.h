@@ -38,6 +38,8 @@ class MergeSpool {
   void WriteFunction(const Function& function);
   void WriteLocation(const Location& location);
   void WriteStack(uint64_t id, const std::vector<uint64_t>& location_ids);
+  // The same, with the location ids already varint-encoded one after the other.
+  void WriteEncodedStack(uint64_t id, std::string_view encoded_ids);
   // `sample` with the source and stack ids of the merged profile; its values are as many as
   // its input's types.
   void WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& sample);

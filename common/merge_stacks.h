@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace proftools {
@@ -16,6 +17,8 @@ class StackTable {
   // The id (1, 2, 3, ... in order of first appearance) of the stack with these location ids;
   // *is_new tells whether it was seen for the first time.
   uint64_t Intern(const std::vector<uint64_t>& location_ids, bool* is_new);
+  // The location ids of the last stack passed to Intern, varint-encoded (MergeSpool's form).
+  std::string_view last_encoded() const { return scratch_; }
   size_t size() const { return offsets_.size(); }
   // Forgets the stacks after the first `count` (a skipped input's).
   void TruncateTo(size_t count);

@@ -64,7 +64,7 @@ class Merger::InputSink : public ProfileSink {
     for (uint64_t id : s.location_ids) stack_.push_back(Find(locations_, id, "location"));
     bool is_new;
     const uint64_t id = merger_->stacks_.Intern(stack_, &is_new);
-    if (is_new) merger_->spool_.WriteStack(id, stack_);
+    if (is_new) merger_->spool_.WriteEncodedStack(id, merger_->stacks_.last_encoded());
     Map(&stacks_, s.id, id);
   }
 
