@@ -1,7 +1,6 @@
 #include "common/folded_view.h"
 
 #include <cstdint>
-#include <map>
 #include <string_view>
 
 #include "common/diagnostics.h"
@@ -81,14 +80,6 @@ std::string FoldedSafe(std::string_view name, bool flamegraph) {
     if (c == '\n' || c == '\r') c = ' ';
   }
   return out;
-}
-
-// a + b, held at the int64 limits instead of overflowing (values are any int64; sums of
-// hostile inputs must not be undefined behaviour).
-void AddSaturating(int64_t* sum, int64_t value) {
-  if (__builtin_add_overflow(*sum, value, sum)) {
-    *sum = value > 0 ? INT64_MAX : INT64_MIN;
-  }
 }
 
 const Label* FindLabel(const Sample& sample, std::string_view key) {
@@ -184,16 +175,17 @@ void FoldedView::OnSample(const Sample& sample) {
   auto [it, added] = root_ids_.emplace(std::move(root), static_cast<uint32_t>(roots_.size()));
   if (added) {
     roots_.push_back(it->first.substr(1));
+    root_frame_ids_.push_back(lines_.Intern(roots_.back()));
     root_is_java_.push_back(java);
   }
   AddSaturating(&sums_[Key{it->second, sample.stack_id}], value);
 }
 
-const std::vector<std::string>& FoldedView::LocationFrames(uint64_t location_id, bool java) {
+const std::vector<uint32_t>& FoldedView::LocationFrames(uint64_t location_id, bool java) {
   auto& cache = frames_[java ? 1 : 0];
   auto it = cache.find(location_id);
   if (it != cache.end()) return it->second;
-  std::vector<std::string> names;
+  std::vector<uint32_t> names;
   const Location* location = defs_.locations.Find(location_id);
   const Mapping* mapping = location != nullptr && location->mapping_id != 0
                                ? defs_.mappings.Find(location->mapping_id)
@@ -210,7 +202,7 @@ const std::vector<std::string>& FoldedView::LocationFrames(uint64_t location_id,
       name += " <" + hex.substr(2) + ">";
     }
     name += "]";
-    names.push_back(FoldedSafe(name + suffix, options_.flamegraph));
+    names.push_back(lines_.Intern(FoldedSafe(name + suffix, options_.flamegraph)));
   } else {
     // Outermost first; the ones inlined into it are marked as stackcollapse-perf marks the
     // frames of a perf-map-agent inline chain.
@@ -219,42 +211,27 @@ const std::vector<std::string>& FoldedView::LocationFrames(uint64_t location_id,
       const std::string raw = function != nullptr ? function->name : "?";
       std::string name = options_.flamegraph ? TidyName(raw, java) : raw;
       if (options_.flamegraph && i + 1 < location->lines.size()) name += "_[i]";
-      names.push_back(FoldedSafe(name + suffix, options_.flamegraph));
+      names.push_back(lines_.Intern(FoldedSafe(name + suffix, options_.flamegraph)));
     }
   }
   return cache.emplace(location_id, std::move(names)).first->second;
 }
 
 void FoldedView::Write(ByteSink* out) {
-  std::map<std::string, int64_t> folded;
-  std::string line;
+  std::vector<uint32_t> line;
   for (const auto& [key, value] : sums_) {
-    line = roots_[key.root];
+    line.clear();
+    if (!roots_[key.root].empty()) line.push_back(root_frame_ids_[key.root]);
     const Stack* stack = defs_.stacks.Find(key.stack);
     if (stack != nullptr) {
       for (auto it = stack->location_ids.rbegin(); it != stack->location_ids.rend(); ++it) {
-        for (const std::string& name : LocationFrames(*it, root_is_java_[key.root])) {
-          if (!line.empty()) line += ';';
-          line += name;
-        }
+        const std::vector<uint32_t>& frames = LocationFrames(*it, root_is_java_[key.root]);
+        line.insert(line.end(), frames.begin(), frames.end());
       }
     }
-    if (line.empty()) continue;
-    AddSaturating(&folded[line], value);
+    lines_.Add(line, value);
   }
-  std::string text;
-  for (const auto& [stack, value] : folded) {
-    if (value == 0) continue;
-    text += stack;
-    text += ' ';
-    AppendInt(&text, value);
-    text += '\n';
-    if (text.size() > (size_t{1} << 20)) {
-      out->Write(text);
-      text.clear();
-    }
-  }
-  out->Write(text);
+  lines_.Write(out);
 }
 
 }  // namespace proftools

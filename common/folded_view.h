@@ -26,6 +26,7 @@
 
 #include "common/byte_stream.h"
 #include "common/filter.h"
+#include "common/folded_lines.h"
 #include "common/sink.h"
 
 namespace proftools {
@@ -72,7 +73,8 @@ class FoldedView : public DefinitionKeepingSink {
 
   std::string Root(const Sample& sample) const;
   // The folded frames of a location, outermost first, for a java process or not.
-  const std::vector<std::string>& LocationFrames(uint64_t location_id, bool java);
+  // Frame ids in lines_.
+  const std::vector<uint32_t>& LocationFrames(uint64_t location_id, bool java);
 
   FoldedViewOptions options_;
   bool comm_root_ = false;  // the root is --flamegraph's implicit {comm}
@@ -85,7 +87,9 @@ class FoldedView : public DefinitionKeepingSink {
   std::unordered_map<std::string, uint32_t> root_ids_;
   std::vector<bool> root_is_java_;  // root id -> the sample's comm starts with "java"
   std::unordered_map<Key, int64_t, KeyHash> sums_;
-  std::unordered_map<uint64_t, std::vector<std::string>> frames_[2];  // [java]
+  std::vector<uint32_t> root_frame_ids_;  // root id -> its frame id in lines_
+  std::unordered_map<uint64_t, std::vector<uint32_t>> frames_[2];  // [java]
+  FoldedLines lines_;
 };
 
 }  // namespace proftools

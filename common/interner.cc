@@ -49,12 +49,6 @@ size_t Interner::Hash::operator()(const proftools::Location& l) const {
   return seed;
 }
 
-size_t Interner::Hash::operator()(const std::vector<uint64_t>& ids) const {
-  size_t seed = ids.size();
-  for (uint64_t id : ids) Mix(&seed, id);
-  return seed;
-}
-
 bool Interner::SameContent::operator()(const proftools::Mapping& a,
                                        const proftools::Mapping& b) const {
   return a.start == b.start && a.limit == b.limit && a.offset == b.offset && a.file == b.file &&
@@ -109,11 +103,9 @@ uint64_t Interner::Location(const proftools::Location& location) {
 }
 
 uint64_t Interner::Stack(const std::vector<uint64_t>& location_ids) {
-  auto it = stacks_.find(location_ids);
-  if (it != stacks_.end()) return it->second;
-  const uint64_t id = stacks_.size() + 1;
-  sink_->OnStack(proftools::Stack{id, location_ids});
-  stacks_.emplace(location_ids, id);
+  bool is_new = false;
+  const uint64_t id = stacks_.Intern(location_ids, &is_new);
+  if (is_new) sink_->OnStack(proftools::Stack{id, location_ids});
   return id;
 }
 
@@ -134,7 +126,7 @@ void Interner::Rollback(const Mark& mark) {
   EraseAbove(&mappings_, mark.mappings);
   EraseAbove(&functions_, mark.functions);
   EraseAbove(&locations_, mark.locations);
-  EraseAbove(&stacks_, mark.stacks);
+  stacks_.TruncateTo(mark.stacks);
 }
 
 }  // namespace proftools

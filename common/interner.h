@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/merge_stacks.h"
 #include "common/model.h"
 #include "common/sink.h"
 
@@ -47,23 +48,19 @@ class Interner {
     size_t operator()(const proftools::Mapping& m) const;
     size_t operator()(const proftools::Function& f) const;
     size_t operator()(const proftools::Location& l) const;
-    size_t operator()(const std::vector<uint64_t>& ids) const;
   };
   // Equality of content: ids are ignored.
   struct SameContent {
     bool operator()(const proftools::Mapping& a, const proftools::Mapping& b) const;
     bool operator()(const proftools::Function& a, const proftools::Function& b) const;
     bool operator()(const proftools::Location& a, const proftools::Location& b) const;
-    bool operator()(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) const {
-      return a == b;
-    }
   };
 
   ProfileSink* sink_;
   std::unordered_map<proftools::Mapping, uint64_t, Hash, SameContent> mappings_;
   std::unordered_map<proftools::Function, uint64_t, Hash, SameContent> functions_;
   std::unordered_map<proftools::Location, uint64_t, Hash, SameContent> locations_;
-  std::unordered_map<std::vector<uint64_t>, uint64_t, Hash, SameContent> stacks_;
+  StackTable stacks_;  // compact: the stacks are most of what a converter holds
 };
 
 }  // namespace proftools

@@ -1,5 +1,7 @@
-#include <map>
+#include <unordered_map>
+#include <vector>
 
+#include "common/folded_lines.h"
 #include "common/reports.h"
 #include "common/text_syntax.h"
 
@@ -59,33 +61,23 @@ void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, 
   FrameExpander frames(totals.defs(), options.granularity);
   // Root first, frames joined by ';', identical lines summed, sorted bytewise (as
   // stackcollapse-perf.pl sorts). Empty stacks and zero sums have no folded line.
-  std::map<std::string, int64_t> folded;
+  FoldedLines folded;
+  std::unordered_map<const Frame*, uint32_t> frame_ids;
   std::vector<const Frame*> stack_frames;
-  std::string line;
+  std::vector<uint32_t> line;
   for (const StackTotals::Entry& entry : totals.entries()) {
     stack_frames.clear();
     frames.StackFrames(entry.stack_id, &stack_frames);
     if (stack_frames.empty()) continue;
     line.clear();
     for (auto it = stack_frames.rbegin(); it != stack_frames.rend(); ++it) {
-      if (!line.empty()) line.push_back(';');
-      line += EscapeFoldedFrame((*it)->name);
+      auto [id, added] = frame_ids.try_emplace(*it, 0);
+      if (added) id->second = folded.Intern(EscapeFoldedFrame((*it)->name));
+      line.push_back(id->second);
     }
-    folded[line] += entry.values[v];
+    folded.Add(line, entry.values[v]);
   }
-  std::string text;
-  for (const auto& [stack, value] : folded) {
-    if (value == 0) continue;
-    text += stack;
-    text += ' ';
-    text += std::to_string(value);
-    text += '\n';
-    if (text.size() > (size_t{1} << 20)) {
-      out->Write(text);
-      text.clear();
-    }
-  }
-  out->Write(text);
+  folded.Write(out);
 }
 
 }  // namespace proftools
