@@ -1,6 +1,6 @@
-// Stacks interned by content, compactly: a merge of profiles whose every sample has its own
-// stack (pprof's random benchmark profile: a million stacks of 20-60 frames) holds millions of
-// them. Each stack's location ids are varint-encoded in one arena (about 2 bytes an id instead of
+// Stacks interned by content, compactly: the Interner's stack table (converters, prof-merge). A
+// merge of profiles whose every sample has its own stack (pprof's random benchmark profile: a
+// million stacks of 20-60 frames) holds millions of them. Each stack's location ids are varint-encoded in one arena (about 2 bytes an id instead of
 // 8, and no allocation per stack); lookup is open addressing over (hash, id) slots.
 #ifndef PROFTOOLS_COMMON_MERGE_STACKS_H_
 #define PROFTOOLS_COMMON_MERGE_STACKS_H_
@@ -17,8 +17,6 @@ class StackTable {
   // The id (1, 2, 3, ... in order of first appearance) of the stack with these location ids;
   // *is_new tells whether it was seen for the first time.
   uint64_t Intern(const std::vector<uint64_t>& location_ids, bool* is_new);
-  // The location ids of the last stack passed to Intern, varint-encoded (MergeSpool's form).
-  std::string_view last_encoded() const { return scratch_; }
   size_t size() const { return offsets_.size(); }
   // Forgets the stacks after the first `count` (a skipped input's).
   void TruncateTo(size_t count);
