@@ -2,98 +2,146 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
-#include <exception>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 namespace proftools {
 namespace {
 
-constexpr size_t kChunk = size_t{1} << 20;  // bytes handed to the compressing thread at once
-constexpr size_t kMaxQueued = 4;            // chunks waiting: bounds memory to a few MiB
+constexpr size_t kBlock = size_t{1} << 20;        // input bytes per block, cut at fixed offsets
+constexpr size_t kDictionary = size_t{32} << 10;  // deflate's window: what a block may refer to
+
+// One block: its input, the tail of the block before (its dictionary), and once a worker has
+// deflated it, its output and the CRC-32 of its input.
+struct Block {
+  std::string input;
+  std::string dictionary;
+  bool last = false;
+  bool done = false;
+  bool failed = false;
+  std::string output;
+  uLong crc = 0;    // of the input
+  size_t size = 0;  // of the input
+};
+
+// Deflates one block as raw deflate data (no header): with Z_SYNC_FLUSH it ends on a byte
+// boundary without the final-block bit, so the next block's data can follow; the last block
+// ends the stream with Z_FINISH.
+bool DeflateBlock(z_stream* z, Block* block) {
+  if (deflateReset(z) != Z_OK) return false;
+  if (!block->dictionary.empty() &&
+      deflateSetDictionary(z, reinterpret_cast<const Bytef*>(block->dictionary.data()),
+                           static_cast<uInt>(block->dictionary.size())) != Z_OK) {
+    return false;
+  }
+  // zlib's interface is not const-correct; it does not write through next_in.
+  z->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(block->input.data()));
+  z->avail_in = static_cast<uInt>(block->input.size());
+  block->output.resize(deflateBound(z, block->input.size()) + 64);
+  z->next_out = reinterpret_cast<Bytef*>(&block->output[0]);
+  z->avail_out = static_cast<uInt>(block->output.size());
+  const int flush = block->last ? Z_FINISH : Z_SYNC_FLUSH;
+  const int rc = deflate(z, flush);
+  // The bound leaves room for all of it at once: Z_FINISH must end the stream, a sync flush
+  // must have consumed all input and left output space.
+  if (block->last ? rc != Z_STREAM_END : (rc != Z_OK || z->avail_in != 0 || z->avail_out == 0)) {
+    return false;
+  }
+  block->output.resize(block->output.size() - z->avail_out);
+  block->crc = crc32(0L, reinterpret_cast<const Bytef*>(block->input.data()),
+                     static_cast<uInt>(block->input.size()));
+  std::string().swap(block->input);  // free it now: memory is the blocks in flight
+  return true;
+}
+
+void AppendLittleEndian32(std::string* out, uint32_t value) {
+  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
 
 }  // namespace
 
 struct GzipSink::State {
   ByteSink* out = nullptr;
-  z_stream z;
-  gz_header header;
-  char buffer[1 << 16];
+  int level = 1;
+  size_t max_in_flight = 0;
+  uLong crc = 0;
+  uint64_t total = 0;  // input bytes, for the trailer (modulo 2^32)
+  std::string previous_tail;
+  bool header_written = false;  // written with the first block, not by the constructor
 
   std::mutex mutex;
-  std::condition_variable changed;
-  std::deque<std::string> queue;
-  bool finishing = false;  // no more chunks: finish the stream
-  bool stopping = false;   // abandon: an error elsewhere
-  bool done = false;
-  std::exception_ptr error;
-  std::thread worker;
+  std::condition_variable work_ready;  // a block to deflate, or stopping
+  std::condition_variable block_done;
+  std::deque<std::unique_ptr<Block>> in_flight;  // in stream order
+  std::deque<Block*> to_do;
+  bool stopping = false;
+  std::vector<std::thread> workers;
 
-  void Deflate(std::string_view data, int flush) {
-    // zlib's interface is not const-correct; it does not write through next_in.
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    z.avail_in = static_cast<uInt>(data.size());
-    int rc;
-    do {
-      z.next_out = reinterpret_cast<Bytef*>(buffer);
-      z.avail_out = sizeof buffer;
-      rc = deflate(&z, flush);
-      if (rc == Z_STREAM_ERROR) throw std::runtime_error("gzip: deflate failed");
-      const size_t produced = sizeof buffer - z.avail_out;
-      if (produced > 0) out->Write(std::string_view(buffer, produced));
-    } while (z.avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
+  void Work() {
+    z_stream z;
+    std::memset(&z, 0, sizeof z);
+    const bool ready =
+        deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;  // raw deflate
+    while (true) {
+      Block* block;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        work_ready.wait(lock, [&] { return stopping || !to_do.empty(); });
+        if (stopping) break;
+        block = to_do.front();
+        to_do.pop_front();
+      }
+      const bool ok = ready && DeflateBlock(&z, block);
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        block->failed = !ok;
+        block->done = true;
+      }
+      block_done.notify_all();
+    }
+    if (ready) deflateEnd(&z);
   }
 
-  void Run() {
-    try {
-      while (true) {
-        std::string chunk;
-        bool finish = false;
-        {
-          std::unique_lock<std::mutex> lock(mutex);
-          changed.wait(lock, [&] { return stopping || finishing || !queue.empty(); });
-          if (stopping) return;
-          if (!queue.empty()) {
-            chunk = std::move(queue.front());
-            queue.pop_front();
-          } else {
-            finish = true;
-          }
-        }
-        changed.notify_all();  // room in the queue
-        if (finish) {
-          Deflate({}, Z_FINISH);
-          break;
-        }
-        Deflate(chunk, Z_NO_FLUSH);
-      }
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(mutex);
-      error = std::current_exception();
+  void WriteHeader() {
+    header_written = true;
+    // RFC 1952: deflate, no flags, mtime 0 (identical inputs give identical files), XFL 4
+    // ("fastest") at level 1 as zlib writes it, OS 255 ("unknown").
+    const char header[10] = {
+        '\x1f', '\x8b', 8, 0, 0, 0, 0, 0, static_cast<char>(level == 1 ? 4 : 0), '\xff'};
+    out->Write(std::string_view(header, sizeof header));
+  }
+
+  // Waits for the oldest block in flight, writes it and forgets it.
+  void WriteOldest() {
+    std::unique_ptr<Block> block;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      block_done.wait(lock, [&] { return in_flight.front()->done; });
+      block = std::move(in_flight.front());
+      in_flight.pop_front();
     }
-    std::lock_guard<std::mutex> lock(mutex);
-    done = true;
-    changed.notify_all();
+    if (block->failed) throw std::runtime_error("gzip: deflate failed");
+    if (!header_written) WriteHeader();
+    crc = crc32_combine(crc, block->crc, static_cast<z_off_t>(block->size));
+    out->Write(block->output);
   }
 };
 
-GzipSink::GzipSink(ByteSink* out, int level) : state_(std::make_unique<State>()) {
+GzipSink::GzipSink(ByteSink* out, int level, unsigned threads) : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.out = out;
-  std::memset(&s.z, 0, sizeof s.z);
-  std::memset(&s.header, 0, sizeof s.header);
-  // windowBits 15 + 16: a gzip wrapper instead of zlib's.
-  if (deflateInit2(&s.z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-    throw std::runtime_error("gzip: deflateInit2 failed");
-  }
-  s.header.time = 0;  // no timestamp: identical inputs give identical files
-  s.header.os = 255;  // "unknown", whatever system wrote it
-  deflateSetHeader(&s.z, &s.header);
-  s.worker = std::thread([&s] { s.Run(); });
+  s.level = level;
+  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+  s.max_in_flight = 2 * threads + 1;  // enough to keep every worker busy; bounds memory
+  s.crc = crc32(0L, Z_NULL, 0);
+  pending_.reserve(kBlock);
+  for (unsigned i = 0; i < threads; ++i) s.workers.emplace_back([&s] { s.Work(); });
 }
 
 GzipSink::~GzipSink() {
@@ -102,37 +150,48 @@ GzipSink::~GzipSink() {
     std::lock_guard<std::mutex> lock(s.mutex);
     s.stopping = true;
   }
-  s.changed.notify_all();
-  if (s.worker.joinable()) s.worker.join();
-  deflateEnd(&s.z);
+  s.work_ready.notify_all();
+  for (std::thread& worker : s.workers) worker.join();
 }
 
 void GzipSink::Write(std::string_view data) {
-  pending_.append(data.data(), data.size());
-  if (pending_.size() >= kChunk) Submit();
+  while (!data.empty()) {
+    const size_t take = std::min(kBlock - pending_.size(), data.size());
+    pending_.append(data.data(), take);
+    data.remove_prefix(take);
+    if (pending_.size() == kBlock) Submit(false);
+  }
 }
 
-void GzipSink::Submit() {
+void GzipSink::Submit(bool last) {
   State& s = *state_;
-  std::unique_lock<std::mutex> lock(s.mutex);
-  s.changed.wait(lock, [&] { return s.queue.size() < kMaxQueued || s.done; });
-  if (s.error) std::rethrow_exception(s.error);
-  s.queue.push_back(std::move(pending_));
+  while (s.in_flight.size() >= s.max_in_flight) s.WriteOldest();
+  auto block = std::make_unique<Block>();
+  block->last = last;
+  block->dictionary = std::move(s.previous_tail);
+  s.previous_tail.assign(pending_, pending_.size() - std::min(pending_.size(), kDictionary),
+                         std::string::npos);
+  s.total += pending_.size();
+  block->size = pending_.size();
+  block->input = std::move(pending_);
   pending_.clear();
-  lock.unlock();
-  s.changed.notify_all();
+  pending_.reserve(kBlock);
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.to_do.push_back(block.get());
+    s.in_flight.push_back(std::move(block));
+  }
+  s.work_ready.notify_one();
 }
 
 void GzipSink::Finish() {
   State& s = *state_;
-  if (!pending_.empty()) Submit();
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    s.finishing = true;
-  }
-  s.changed.notify_all();
-  s.worker.join();
-  if (s.error) std::rethrow_exception(s.error);
+  Submit(true);
+  while (!s.in_flight.empty()) s.WriteOldest();
+  std::string trailer;
+  AppendLittleEndian32(&trailer, static_cast<uint32_t>(s.crc));
+  AppendLittleEndian32(&trailer, static_cast<uint32_t>(s.total));
+  s.out->Write(trailer);
 }
 
 }  // namespace proftools

@@ -90,7 +90,10 @@ class TextReader {
     uint64_t first_skipped_line = 0;
     while (lines_.Next(&line)) {
       const uint64_t number = lines_.line_number();
-      if (!Tokenize(line, &tokens, &error)) {
+      if (ParseCanonicalStack(line, &record_)) {
+        checker_.set_line(number);
+        AcceptRecord(RecordKind::kStack);
+      } else if (!Tokenize(line, &tokens, &error)) {
         Fail(number, Rule::kSyntax, error);
       } else if (!tokens.empty()) {
         ReadRecord(number, tokens, &failure, &first_skipped_line);
@@ -140,6 +143,11 @@ class TextReader {
       checker_.NoteBrokenDefinition(kind, failure->id);
       return;
     }
+    AcceptRecord(kind);
+  }
+
+  // Checks the record just parsed into record_ and hands it on.
+  void AcceptRecord(RecordKind kind) {
     if (!checker_.Check(record_)) return;
     if (IsPreamble(kind)) {
       ApplyPreambleRecord(record_, &header_);

@@ -444,23 +444,25 @@ bool ParseHex(std::string_view text, uint64_t* out) {
   return true;
 }
 
+// append(pointer, length), not append(first, last): libstdc++ sends the iterator form through
+// the general replace(), which costs a tenth of pprof2prof's time on a large profile.
 void AppendUint(std::string* out, uint64_t value) {
   char buf[24];
   const auto result = std::to_chars(buf, buf + sizeof buf, value);
-  out->append(buf, result.ptr);
+  out->append(buf, static_cast<size_t>(result.ptr - buf));
 }
 
 void AppendInt(std::string* out, int64_t value) {
   char buf[24];
   const auto result = std::to_chars(buf, buf + sizeof buf, value);
-  out->append(buf, result.ptr);
+  out->append(buf, static_cast<size_t>(result.ptr - buf));
 }
 
 void AppendHex(std::string* out, uint64_t value) {
   char buf[24];
   const auto result = std::to_chars(buf, buf + sizeof buf, value, 16);
   out->append("0x");
-  out->append(buf, result.ptr);
+  out->append(buf, static_cast<size_t>(result.ptr - buf));
 }
 
 std::string Printable(std::string_view value, size_t max) {

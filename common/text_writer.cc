@@ -1,6 +1,8 @@
 #include "common/text_writer.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 #include <utility>
 
 #include "common/diagnostics.h"
@@ -270,14 +272,21 @@ uint64_t CanonicalWriter::WriteStack(uint64_t id) {
     scratch_ids_.push_back(WriteLocation(location_id));
   }
   const uint64_t new_id = stacks_.written.size() + 1;
+  // Stack lines are most of a large profile's bytes: the digits go straight into the buffer,
+  // sized for the longest ids first (a 64-bit id has at most 20 digits) and trimmed after.
   std::string& b = buffer_;
-  b += "stack ";
-  AppendUint(&b, new_id);
+  const size_t start = b.size();
+  b.resize(start + 6 + 21 * (scratch_ids_.size() + 1) + 1);
+  char* p = &b[start];
+  char* const end = &b[0] + b.size();
+  std::memcpy(p, "stack ", 6);
+  p = std::to_chars(p + 6, end, new_id).ptr;
   for (uint64_t location_id : scratch_ids_) {
-    b.push_back(' ');
-    AppendUint(&b, location_id);
+    *p++ = ' ';
+    p = std::to_chars(p, end, location_id).ptr;
   }
-  b.push_back('\n');
+  *p++ = '\n';
+  b.resize(static_cast<size_t>(p - b.data()));
   stacks_.written.Insert(id, new_id, &done);
   return new_id;
 }

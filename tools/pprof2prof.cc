@@ -33,7 +33,7 @@ int Main(int argc, char** argv) {
       "  pprof2prof cpu.pb.gz | prof-text --folded | flamegraph.pl > cpu.svg\n");
   cli.AddOptions()("max-input-size",
                    "refuse an input that is (or inflates to) more than N bytes of protobuf "
-                   "(default 1073741824, 1 GiB)",
+                   "(default 1073741824, 1 GiB; 0: no limit)",
                    cxxopts::value<uint64_t>(), "N");
   cli.AddOutputOption();
   cli.AddInputs();

@@ -34,7 +34,8 @@ int Main(int argc, char** argv) {
       "no-gzip", "write raw protobuf (.pb) instead of gzipped")(
       "force", "write binary output even to a terminal")(
       "max-input-size",
-      "refuse a pprof input that is (or inflates to) more than N bytes (default 1073741824)",
+      "refuse a pprof input that is (or inflates to) more than N bytes (default 1073741824, 1 GiB; "
+      "0: no limit)",
       cxxopts::value<uint64_t>(), "N");
   cli.AddOutputOption();
   cli.AddInputs();
