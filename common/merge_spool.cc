@@ -162,13 +162,18 @@ void MergeSpool::WriteLocation(const Location& l) {
 }
 
 void MergeSpool::WriteStack(uint64_t id, const std::vector<uint64_t>& location_ids) {
+  labels_.clear();
+  for (uint64_t location : location_ids) PutVarint(&labels_, location);
+  WriteEncodedStack(id, labels_);
+}
+
+void MergeSpool::WriteEncodedStack(uint64_t id, std::string_view encoded_ids) {
   std::string& b = buffer_;
   Put(SpoolRecord::kStack);
   PutVarint(&b, id);
   // The ids as one length-prefixed run, so that a pass that needs only samples skips them.
-  labels_.clear();
-  for (uint64_t location : location_ids) PutVarint(&labels_, location);
-  PutString(&b, labels_);
+  PutVarint(&b, encoded_ids.size());
+  b.append(encoded_ids);
   MaybeFlush();
 }
 
@@ -216,26 +221,27 @@ void MergeSpool::Rewind() {
   Flush();
   if (lseek(file_.fd(), 0, SEEK_SET) != 0) SpoolError("cannot rewind the spool file");
   read_pos_ = 0;
-  at_end_ = false;
+  read_from_file_ = 0;
 }
 
 bool MergeSpool::Fill(size_t need) {
   if (buffer_.size() - read_pos_ >= need) return true;
-  if (at_end_) return false;
   buffer_.erase(0, read_pos_);
   read_pos_ = 0;
-  const size_t want = std::max(need, kBlock);
   while (buffer_.size() < need) {
+    // Never more than the file still holds: a small merge allocates a small buffer.
+    const size_t want =
+        static_cast<size_t>(std::min<uint64_t>(std::max(need, kBlock), flushed_ - read_from_file_));
+    if (want == 0) return false;
     const size_t have = buffer_.size();
     buffer_.resize(have + want);
     const ssize_t n = read(file_.fd(), &buffer_[have], want);
     buffer_.resize(have + static_cast<size_t>(std::max<ssize_t>(n, 0)));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) SpoolError("cannot read the spool file");
-    if (n == 0) {
-      at_end_ = true;
-      return false;
-    }
+    if (n == 0)
+      throw ProfError("(spool file)", "internal error: the spool file is shorter than written");
+    read_from_file_ += static_cast<uint64_t>(n);
   }
   return true;
 }

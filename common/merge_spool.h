@@ -38,6 +38,8 @@ class MergeSpool {
   void WriteFunction(const Function& function);
   void WriteLocation(const Location& location);
   void WriteStack(uint64_t id, const std::vector<uint64_t>& location_ids);
+  // The same, with the location ids already varint-encoded one after the other.
+  void WriteEncodedStack(uint64_t id, std::string_view encoded_ids);
   // `sample` with the source and stack ids of the merged profile; its values are as many as
   // its input's types.
   void WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& sample);
@@ -74,7 +76,7 @@ class MergeSpool {
   std::string labels_;
   uint64_t flushed_ = 0;
   size_t read_pos_ = 0;
-  bool at_end_ = false;  // the file has been read to its end
+  uint64_t read_from_file_ = 0;  // since Rewind
 };
 
 }  // namespace proftools

@@ -1,12 +1,13 @@
-// Stacks interned by content, compactly: a merge of profiles whose every sample has its own
-// stack (pprof's random benchmark profile: a million stacks of 20-60 frames) holds millions of
-// them. Each stack's location ids are varint-encoded in one arena (about 2 bytes an id instead of
+// Stacks interned by content, compactly: the Interner's stack table (converters, prof-merge). A
+// merge of profiles whose every sample has its own stack (pprof's random benchmark profile: a
+// million stacks of 20-60 frames) holds millions of them. Each stack's location ids are varint-encoded in one arena (about 2 bytes an id instead of
 // 8, and no allocation per stack); lookup is open addressing over (hash, id) slots.
 #ifndef PROFTOOLS_COMMON_MERGE_STACKS_H_
 #define PROFTOOLS_COMMON_MERGE_STACKS_H_
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace proftools {

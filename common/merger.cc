@@ -62,10 +62,7 @@ class Merger::InputSink : public ProfileSink {
   void OnStack(const Stack& s) override {
     stack_.clear();
     for (uint64_t id : s.location_ids) stack_.push_back(Find(locations_, id, "location"));
-    bool is_new;
-    const uint64_t id = merger_->stacks_.Intern(stack_, &is_new);
-    if (is_new) merger_->spool_.WriteStack(id, stack_);
-    Map(&stacks_, s.id, id);
+    Map(&stacks_, s.id, merger_->interner_->Stack(stack_));
   }
 
   void OnSample(const Sample& s) override {
@@ -119,7 +116,6 @@ void Merger::Add(Input& input, const std::string& uri) {
     return;
   }
   const Interner::Mark definitions = interner_->GetMark();
-  const size_t stacks = stacks_.size();
   const uint64_t spooled = spool_.Mark();
   HeaderMerger header = header_;
   try {
@@ -128,7 +124,6 @@ void Merger::Add(Input& input, const std::string& uri) {
     inputs_.push_back(input.name);
   } catch (...) {
     interner_->Rollback(definitions);
-    stacks_.TruncateTo(stacks);
     spool_.TruncateTo(spooled);
     header_ = std::move(header);
     throw;
@@ -202,7 +197,6 @@ void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSam
 void Merger::Finish(ProfileSink* sink) {
   const ProfileHeader header = header_.Result(options_.drop_sources);
   interner_.reset();  // interning is over; the spool has every definition
-  stacks_ = StackTable();
   sink->OnHeader(header);
   if (!options_.aggregate) {
     Replay(header, sink, [&](const Sample& sample) { sink->OnSample(sample); });

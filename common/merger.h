@@ -20,7 +20,6 @@
 #include "common/interner.h"
 #include "common/merge_header.h"
 #include "common/merge_spool.h"
-#include "common/merge_stacks.h"
 #include "common/sink.h"
 
 namespace proftools {
@@ -60,8 +59,7 @@ class Merger {
   MergeOptions options_;
   MergeSpool spool_;
   std::unique_ptr<SpoolingSink> spooling_;
-  std::unique_ptr<Interner> interner_;  // mappings, functions, locations; freed by Finish
-  StackTable stacks_;
+  std::unique_ptr<Interner> interner_;  // freed by Finish
   HeaderMerger header_;
   std::vector<std::string> inputs_;  // names, for messages
 };

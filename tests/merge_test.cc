@@ -4,6 +4,8 @@
 #include <string>
 
 #include "common/diagnostics.h"
+#include "common/merge_spool.h"
+#include "common/merge_stacks.h"
 #include "common/merge_units.h"
 #include "tests/merge_test_util.h"
 #include "tests/test_util.h"
@@ -172,6 +174,78 @@ TEST(MergeUnits, FinerUnitIsAnOrder) {
   EXPECT_EQ(ConversionFactor("MiB", "bytes"), 1048576);
   EXPECT_FALSE(UnitsConvertible("bytes", "count"));
   EXPECT_TRUE(UnitsConvertible("widgets", "widgets"));
+}
+
+}  // namespace
+}  // namespace proftools
+
+namespace proftools {
+namespace {
+
+TEST(StackTable, InternsByContentAndForgetsOnTruncate) {
+  StackTable table;
+  bool is_new;
+  EXPECT_EQ(table.Intern({}, &is_new), 1u);  // the empty stack is a stack
+  EXPECT_TRUE(is_new);
+  EXPECT_EQ(table.Intern({1, 200, 3}, &is_new), 2u);
+  EXPECT_EQ(table.Intern({1, 200}, &is_new), 3u);  // a prefix is another stack
+  EXPECT_TRUE(is_new);
+  EXPECT_EQ(table.Intern({1, 200, 3}, &is_new), 2u);
+  EXPECT_FALSE(is_new);
+  EXPECT_EQ(table.Intern({}, &is_new), 1u);
+  EXPECT_FALSE(is_new);
+  table.TruncateTo(2);
+  EXPECT_EQ(table.Intern({1, 200}, &is_new), 3u);  // forgotten, numbered again
+  EXPECT_TRUE(is_new);
+  for (uint64_t i = 0; i < 5000; ++i) table.Intern({i, i * 1000003}, &is_new);  // growth
+  EXPECT_EQ(table.size(), 5003u);
+  EXPECT_EQ(table.Intern({1, 200, 3}, &is_new), 2u);
+}
+
+TEST(MergeSpool, RecordsComeBackAsWritten) {
+  MergeSpool spool;
+  Mapping m{3, 0x400000, 0x500000, 0x10, "/bin/x", "id", true, false, true, false};
+  Function f{4, "f", "_Zf", "f.c", 12};
+  Location l{5, 3, 0x401000, true, {{4, 7, 2}, {4, 8, 0}}};
+  Sample s{1,
+           2,
+           100,
+           std::nullopt,
+           {-5, INT64_MAX},
+           {Label::String("k", "v w"), Label::Number("n", -3, "bytes")}};
+  spool.WriteInput(0);
+  spool.WriteMapping(m);
+  spool.WriteFunction(f);
+  spool.WriteLocation(l);
+  spool.WriteStack(2, {5, 5});
+  const uint64_t mark = spool.Mark();
+  spool.WriteSample(1, 2, s);
+  spool.TruncateTo(mark);  // taken back
+  spool.WriteSample(1, 2, s);
+  spool.Rewind();
+  Mapping m2;
+  Function f2;
+  Location l2;
+  Stack st;
+  Sample s2;
+  ASSERT_EQ(spool.Next(), SpoolRecord::kInput);
+  EXPECT_EQ(spool.ReadInput(), 0u);
+  ASSERT_EQ(spool.Next(), SpoolRecord::kMapping);
+  spool.ReadMapping(&m2);
+  EXPECT_EQ(m2, m);
+  ASSERT_EQ(spool.Next(), SpoolRecord::kFunction);
+  spool.ReadFunction(&f2);
+  EXPECT_EQ(f2, f);
+  ASSERT_EQ(spool.Next(), SpoolRecord::kLocation);
+  spool.ReadLocation(&l2);
+  EXPECT_EQ(l2, l);
+  ASSERT_EQ(spool.Next(), SpoolRecord::kStack);
+  spool.ReadStack(&st);
+  EXPECT_EQ(st, (Stack{2, {5, 5}}));
+  ASSERT_EQ(spool.Next(), SpoolRecord::kSample);
+  spool.ReadSample(2, &s2);
+  EXPECT_EQ(s2, s);
+  EXPECT_EQ(spool.Next(), SpoolRecord::kEnd);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // prof-merge: any number of profiles (prof text or pprof, any mix) into one prof text profile.
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -58,7 +59,9 @@ int Main(int argc, char** argv) {
       Warn(kProgram, "skipping " + e.diagnostic().Format());
     }
   }
-  if (merger.input_count() == 0) throw ProfError("prof-merge", "no input could be merged");
+  if (merger.input_count() == 0) {
+    throw std::runtime_error("no input could be merged (every one was skipped)");
+  }
 
   Output output(cli.OutputPath());
   CanonicalWriter writer(&output);
