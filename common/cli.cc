@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/diagnostics.h"
+#include "common/input.h"
 #include "common/text_reader.h"
 
 namespace proftools {
@@ -70,6 +71,17 @@ void CommandLine::AddOutputOption() {
                "write to FILE instead of stdout (atomically: a temporary file is "
                "renamed into place only when the run succeeds)",
                cxxopts::value<std::string>(), "FILE");
+}
+
+void CommandLine::AddMaxInputSizeOption() {
+  AddOptions()("max-input-size",
+               "refuse a pprof input that is (or inflates to) more than N bytes of protobuf "
+               "(default 1073741824, 1 GiB; 0: no limit)",
+               cxxopts::value<uint64_t>(), "N");
+}
+
+uint64_t CommandLine::MaxInputSize() const {
+  return Has("max-input-size") ? Get<uint64_t>("max-input-size") : kDefaultMaxPprofSize;
 }
 
 void CommandLine::AddInputs() {

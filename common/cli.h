@@ -6,6 +6,7 @@
 
 #include <cxxopts.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,6 +32,11 @@ class CommandLine {
   void AddOutputOption();
   // Adds positional FILE... arguments.
   void AddInputs();
+  // Adds --max-input-size N, the cap on a pprof input's inflated size (for programs that read
+  // pprof: every reader of profiles).
+  void AddMaxInputSizeOption();
+  // Its value, or the default (1 GiB).
+  uint64_t MaxInputSize() const;
 
   // Parses argv. Prints help or version and exits 0 when asked; throws UsageError otherwise.
   void Parse(int argc, char** argv);

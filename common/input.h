@@ -47,8 +47,8 @@ struct Sniffed {
 Sniffed SniffFormat(std::string_view head);
 
 // The default cap on a pprof input's (inflated) size: pprof input is decoded in memory, so a
-// gzip bomb or a runaway file must stop early. pprof2prof and prof2pprof offer
-// --max-input-size to change it; the other programs use this default.
+// gzip bomb or a runaway file must stop early. Every program that reads profiles offers
+// --max-input-size to change it (CommandLine::AddMaxInputSizeOption).
 inline constexpr uint64_t kDefaultMaxPprofSize = uint64_t{1} << 30;  // 1 GiB
 
 struct ReadOptions {

@@ -31,10 +31,7 @@ int Main(int argc, char** argv) {
       "  pprof2prof cpu.pb.gz > cpu.prof\n"
       "  pprof2prof -o heap.prof heap.pb.gz        write a file atomically\n"
       "  pprof2prof cpu.pb.gz | prof-text --folded | flamegraph.pl > cpu.svg\n");
-  cli.AddOptions()("max-input-size",
-                   "refuse an input that is (or inflates to) more than N bytes of protobuf "
-                   "(default 1073741824, 1 GiB; 0: no limit)",
-                   cxxopts::value<uint64_t>(), "N");
+  cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -44,7 +41,7 @@ int Main(int argc, char** argv) {
   WarningPrinter handler;
   ReadOptions options;
   options.handler = &handler;
-  if (cli.Has("max-input-size")) options.max_pprof_size = cli.Get<uint64_t>("max-input-size");
+  options.max_pprof_size = cli.MaxInputSize();
 
   Input input = OpenInput(inputs[0]);
   // Binary data the sniffer found implausible is decoded anyway: the user says it is pprof, and

@@ -18,11 +18,11 @@ constexpr const char* kProgram = "prof-text";
 
 enum class Mode { kTop, kTraces, kTree, kFolded, kCanonical };
 
-void Report(Input& input, Mode mode, const std::string& value, ReportOptions options,
-            ByteSink* out) {
+void Report(Input& input, const ReadOptions& read_options, Mode mode, const std::string& value,
+            ReportOptions options, ByteSink* out) {
   SampleFilter filter(options.filter);
   StackTotals totals(&filter);
-  ReadProfile(input, &totals);
+  ReadProfile(input, &totals, read_options);
   options.value_index = ResolveValueIndex(totals.header(), value);
   if (filter.active() && totals.kept_samples() == 0 && totals.total_samples() > 0) {
     Warn(kProgram, input.name + ": no sample passes --focus/--ignore");
@@ -86,6 +86,7 @@ int Main(int argc, char** argv) {
       "annotate", "suffix kernel frames _[k] (kernel), JIT frames _[j] (jit), or both (all)",
       cxxopts::value<std::string>(),
       "WHAT")("unknown-addresses", "unknown frames as [DSO <ADDR>] instead of [DSO]");
+  cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -147,12 +148,14 @@ int Main(int argc, char** argv) {
     }
   }
 
+  ReadOptions read_options;
+  read_options.max_pprof_size = cli.MaxInputSize();
   Output output(cli.OutputPath());
   for (size_t i = 0; i < inputs.size(); ++i) {
     Input input = OpenInput(inputs[i]);
     if (mode == Mode::kCanonical) {
       CanonicalWriter writer(&output);
-      ReadProfile(input, &writer);
+      ReadProfile(input, &writer, read_options);
       continue;
     }
     if (inputs.size() > 1) {
@@ -161,14 +164,14 @@ int Main(int argc, char** argv) {
     if (view.Active()) {
       SampleFilter filter(options.filter);
       FoldedView folded(view, value, &filter);
-      ReadProfile(input, &folded);
+      ReadProfile(input, &folded, read_options);
       if (filter.active() && folded.kept_samples() == 0 && folded.total_samples() > 0) {
         Warn(kProgram, input.name + ": no sample passes --focus/--ignore");
       }
       folded.Write(&output);
       continue;
     }
-    Report(input, mode, value, options, &output);
+    Report(input, read_options, mode, value, options, &output);
   }
   output.Commit();
   return kExitOk;

@@ -66,7 +66,8 @@ class CountingSink : public ProfileSink {
 };
 
 // Validates one input; true when it is valid.
-bool ValidateOne(const std::string& path, size_t max_errors, bool verbose) {
+bool ValidateOne(const std::string& path, size_t max_errors, uint64_t max_input_size,
+                 bool verbose) {
   PrintingHandler handler(max_errors);
   CountingSink counts;
   std::string name = path;
@@ -75,6 +76,7 @@ bool ValidateOne(const std::string& path, size_t max_errors, bool verbose) {
     name = input.name;
     ReadOptions options;
     options.handler = &handler;
+    options.max_pprof_size = max_input_size;
     ReadProfile(input, &counts, options);
   } catch (const PrintingHandler::TooMany&) {
     std::fprintf(stderr, "%s: %s: stopped after %zu errors (--max-errors)\n", kProgram,
@@ -100,13 +102,14 @@ int Main(int argc, char** argv) {
                   "2 usage error.\n");
   cli.AddOptions()("v,verbose", "print a one-line summary of each valid input")(
       "max-errors", "report at most N violations per input", cxxopts::value<size_t>(), "N");
+  cli.AddMaxInputSizeOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
   const size_t max_errors = cli.Has("max-errors") ? cli.Get<size_t>("max-errors") : 20;
   if (max_errors == 0) throw UsageError("--max-errors must be at least 1");
   bool all_valid = true;
   for (const std::string& path : cli.Inputs()) {
-    all_valid = ValidateOne(path, max_errors, cli.Has("verbose")) && all_valid;
+    all_valid = ValidateOne(path, max_errors, cli.MaxInputSize(), cli.Has("verbose")) && all_valid;
   }
   return all_valid ? kExitOk : kExitFailure;
 }

@@ -32,11 +32,8 @@ int Main(int argc, char** argv) {
                    "one pprof sample per text sample, with its timestamp and duration as "
                    "numeric labels proftools.time and proftools.duration (nanoseconds)")(
       "no-gzip", "write raw protobuf (.pb) instead of gzipped")(
-      "force", "write binary output even to a terminal")(
-      "max-input-size",
-      "refuse a pprof input that is (or inflates to) more than N bytes (default 1073741824, 1 GiB; "
-      "0: no limit)",
-      cxxopts::value<uint64_t>(), "N");
+      "force", "write binary output even to a terminal");
+  cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -44,7 +41,7 @@ int Main(int argc, char** argv) {
   const std::vector<std::string> inputs = cli.Inputs();
   if (inputs.size() > 1) throw UsageError("one input at a time; combine profiles with prof-merge");
   ReadOptions read_options;
-  if (cli.Has("max-input-size")) read_options.max_pprof_size = cli.Get<uint64_t>("max-input-size");
+  read_options.max_pprof_size = cli.MaxInputSize();
   PprofWriteOptions options;
   options.keep_samples = cli.Has("keep-samples");
 
