@@ -109,9 +109,11 @@ Merger::Merger(MergeOptions options)
 Merger::~Merger() = default;
 
 void Merger::Add(Input& input, const std::string& uri) {
+  ReadOptions read_options;
+  read_options.max_pprof_size = options_.max_pprof_size;
   if (!options_.recoverable) {
     InputSink sink(this, input, uri);
-    ReadProfile(input, &sink);
+    ReadProfile(input, &sink, read_options);
     inputs_.push_back(input.name);
     return;
   }
@@ -120,7 +122,7 @@ void Merger::Add(Input& input, const std::string& uri) {
   HeaderMerger header = header_;
   try {
     InputSink sink(this, input, uri);
-    ReadProfile(input, &sink);
+    ReadProfile(input, &sink, read_options);
     inputs_.push_back(input.name);
   } catch (...) {
     interner_->Rollback(definitions);

@@ -38,6 +38,7 @@ int Main(int argc, char** argv) {
       "drop-sources",
       "give all samples one source 'prof-merge' (with --aggregate: sum across inputs)")(
       "skip-bad", "report an input that cannot be read or merged, skip it and go on");
+  cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -47,6 +48,7 @@ int Main(int argc, char** argv) {
   options.drop_sources = cli.Has("drop-sources");
   const bool skip_bad = cli.Has("skip-bad");
   options.recoverable = skip_bad;
+  options.max_pprof_size = cli.MaxInputSize();
 
   Merger merger(options);
   const std::vector<std::string> paths = cli.Inputs();
