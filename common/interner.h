@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/merge_stacks.h"
 #include "common/model.h"
 #include "common/sink.h"
+#include "common/stack_table.h"
 
 namespace proftools {
 

@@ -5,8 +5,8 @@
 
 #include "common/diagnostics.h"
 #include "common/merge_spool.h"
-#include "common/merge_stacks.h"
 #include "common/merge_units.h"
+#include "common/stack_table.h"
 #include "tests/merge_test_util.h"
 #include "tests/test_util.h"
 

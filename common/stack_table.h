@@ -1,9 +1,10 @@
-// Stacks interned by content, compactly: the Interner's stack table (converters, prof-merge). A
-// merge of profiles whose every sample has its own stack (pprof's random benchmark profile: a
-// million stacks of 20-60 frames) holds millions of them. Each stack's location ids are varint-encoded in one arena (about 2 bytes an id instead of
-// 8, and no allocation per stack); lookup is open addressing over (hash, id) slots.
-#ifndef PROFTOOLS_COMMON_MERGE_STACKS_H_
-#define PROFTOOLS_COMMON_MERGE_STACKS_H_
+// Stacks interned by content, compactly: the Interner's stack table, behind every converter and
+// prof-merge. A merge of profiles whose every sample has its own stack (pprof's random benchmark
+// profile: a million stacks of 20-60 frames) holds millions of them. Each stack's location ids
+// are varint-encoded in one arena (about 2 bytes an id instead of 8, and no allocation per
+// stack); lookup is open addressing over (hash, id) slots.
+#ifndef PROFTOOLS_COMMON_STACK_TABLE_H_
+#define PROFTOOLS_COMMON_STACK_TABLE_H_
 
 #include <cstdint>
 #include <string>
@@ -39,4 +40,4 @@ class StackTable {
 
 }  // namespace proftools
 
-#endif  // PROFTOOLS_COMMON_MERGE_STACKS_H_
+#endif  // PROFTOOLS_COMMON_STACK_TABLE_H_

@@ -1,4 +1,4 @@
-#include "common/merge_stacks.h"
+#include "common/stack_table.h"
 
 #include <functional>
 #include <string_view>
