@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "common/diagnostics.h"
+
 namespace proftools {
 
 inline constexpr const char* kProftoolsVersion = "0.1.0";
@@ -71,6 +73,17 @@ int RunProgram(const std::string& program, const std::function<int()>& body);
 
 // "PROGRAM: warning: MESSAGE" on stderr.
 void Warn(const std::string& program, const std::string& message);
+
+// A DiagnosticHandler that prints warnings as "PROGRAM: warning: FILE:LINE: message" and, as
+// every handler does by default, throws on errors.
+class WarningPrinter : public DiagnosticHandler {
+ public:
+  explicit WarningPrinter(const char* program) : program_(program) {}
+  void Warning(const Diagnostic& diagnostic) override { Warn(program_, diagnostic.Format()); }
+
+ private:
+  const char* program_;
+};
 
 }  // namespace proftools
 

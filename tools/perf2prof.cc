@@ -1,26 +1,17 @@
 // perf2prof: the text `perf script` prints -> prof text.
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "common/checker.h"
 #include "common/cli.h"
 #include "common/input.h"
-#include "common/output.h"
 #include "common/perf_converter.h"
 #include "common/spool.h"
-#include "common/text_writer.h"
+#include "common/two_pass_conversion.h"
 
 namespace proftools {
 namespace {
 
 constexpr const char* kProgram = "perf2prof";
-
-// Prints warnings as "perf2prof: warning: FILE:LINE: message".
-class WarningPrinter : public DiagnosticHandler {
- public:
-  void Warning(const Diagnostic& diagnostic) override { Warn(kProgram, diagnostic.Format()); }
-};
 
 // Opens `path`, refuses other profile formats, and scans it.
 PerfInput Scan(const std::string& path, TwoPassInput* passes) {
@@ -68,31 +59,9 @@ int Main(int argc, char** argv) {
   PerfOptions options;
   options.strict = cli.Has("strict");
 
-  // First pass: the events of every input, so that the preamble declares every value type
-  // before the first sample.
-  const std::vector<std::string> paths = cli.Inputs();
-  std::vector<PerfInput> inputs;
-  std::vector<std::unique_ptr<TwoPassInput>> passes;
-  for (const std::string& path : paths) {
-    passes.push_back(std::make_unique<TwoPassInput>(path));
-    inputs.push_back(Scan(path, passes.back().get()));
-  }
-
-  Output output(cli.OutputPath());
-  CanonicalWriter writer(&output);
-  std::string names;
-  for (const PerfInput& input : inputs) names += (names.empty() ? "" : ", ") + input.name;
-  DiagnosticHandler throw_on_violation;  // a violation here is a bug of this program
-  CheckingSink checked(&writer, &throw_on_violation, names);
-  WarningPrinter warnings;
-  // Deliberately never destroyed: the process ends right after, and freeing its hundreds of
-  // thousands of interned stacks and frames one by one took a tenth of a large conversion.
-  PerfConverter& converter = *new PerfConverter(&checked, inputs, &warnings, options);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    converter.Convert(i, passes[i]->Again(inputs[i].name));
-  }
-  converter.Finish();
-  output.Commit();
+  // First pass: the events of every input, so that the preamble declares every value type before
+  // the first sample.
+  ConvertInTwoPasses<PerfConverter>(kProgram, cli.Inputs(), Scan, options, cli.OutputPath());
   return kExitOk;
 }
 

@@ -12,12 +12,6 @@ namespace {
 
 constexpr const char* kProgram = "pprof2prof";
 
-// Prints warnings as "pprof2prof: warning: FILE: message"; errors throw (the default).
-class WarningPrinter : public DiagnosticHandler {
- public:
-  void Warning(const Diagnostic& diagnostic) override { Warn(kProgram, diagnostic.Format()); }
-};
-
 int Main(int argc, char** argv) {
   CommandLine cli(
       kProgram, "[OPTION...] [FILE]",
@@ -38,7 +32,7 @@ int Main(int argc, char** argv) {
 
   const std::vector<std::string> inputs = cli.Inputs();
   if (inputs.size() > 1) throw UsageError("one input at a time; combine profiles with prof-merge");
-  WarningPrinter handler;
+  WarningPrinter handler(kProgram);
   ReadOptions options;
   options.handler = &handler;
   options.max_pprof_size = cli.MaxInputSize();

@@ -1,27 +1,18 @@
 // rprof2prof: files written by R's Rprof() -> prof text.
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "common/checker.h"
 #include "common/cli.h"
 #include "common/input.h"
-#include "common/output.h"
 #include "common/rprof_converter.h"
 #include "common/rprof_scan.h"
 #include "common/spool.h"
-#include "common/text_writer.h"
+#include "common/two_pass_conversion.h"
 
 namespace proftools {
 namespace {
 
 constexpr const char* kProgram = "rprof2prof";
-
-// Prints warnings as "rprof2prof: warning: FILE:LINE: message".
-class WarningPrinter : public DiagnosticHandler {
- public:
-  void Warning(const Diagnostic& diagnostic) override { Warn(kProgram, diagnostic.Format()); }
-};
 
 // Opens `path`, refuses what is not Rprof output, and scans it.
 RprofInput Scan(const std::string& path, TwoPassInput* passes) {
@@ -67,29 +58,9 @@ int Main(int argc, char** argv) {
   RprofOptions options;
   options.strict = cli.Has("strict");
 
-  // First pass: every session of every input, so that the preamble can declare all sources
-  // and value types before the first sample.
-  const std::vector<std::string> paths = cli.Inputs();
-  std::vector<RprofInput> inputs;
-  std::vector<std::unique_ptr<TwoPassInput>> passes;
-  for (const std::string& path : paths) {
-    passes.push_back(std::make_unique<TwoPassInput>(path));
-    inputs.push_back(Scan(path, passes.back().get()));
-  }
-
-  Output output(cli.OutputPath());
-  CanonicalWriter writer(&output);
-  std::string names;
-  for (const RprofInput& input : inputs) names += (names.empty() ? "" : ", ") + input.name;
-  DiagnosticHandler throw_on_violation;  // a violation here is a bug of this program
-  CheckingSink checked(&writer, &throw_on_violation, names);
-  WarningPrinter warnings;
-  RprofConverter converter(&checked, inputs, &warnings, options);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    converter.Convert(i, passes[i]->Again(inputs[i].name));
-  }
-  converter.Finish();
-  output.Commit();
+  // First pass: every session of every input, so that the preamble can declare all sources and
+  // value types before the first sample.
+  ConvertInTwoPasses<RprofConverter>(kProgram, cli.Inputs(), Scan, options, cli.OutputPath());
   return kExitOk;
 }
 
