@@ -1,6 +1,8 @@
 #include "common/byte_stream.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -11,8 +13,19 @@
 
 namespace proftools {
 
+void WidenPipe(int fd) {
+#ifdef F_SETPIPE_SZ
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+#else
+  (void)fd;
+#endif
+}
+
 FdStream::FdStream(int fd, std::string name, bool owned)
-    : fd_(fd), name_(std::move(name)), owned_(owned) {}
+    : fd_(fd), name_(std::move(name)), owned_(owned) {
+  WidenPipe(fd_);
+}
 
 FdStream::~FdStream() {
   if (owned_ && fd_ >= 0) close(fd_);

@@ -78,6 +78,7 @@ Output::Output(const std::string& path) {
   if (path.empty() || path == "-") {
     name_ = "<stdout>";
     fd_ = 1;
+    WidenPipe(fd_);
     return;
   }
   name_ = path;
