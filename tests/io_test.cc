@@ -1,4 +1,5 @@
 // Byte streams, gzip, line splitting, input sniffing and atomic output.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -249,6 +250,17 @@ TEST_F(AtomicOutput, AFifoIsWrittenInPlace) {
   reader.join();
   EXPECT_EQ(received, "through the pipe\n");
   EXPECT_EQ(Entries(), (std::vector<std::string>{"pipe"}));  // no temporary file beside it
+}
+
+TEST(WidenPipe, APipeGetsAOneMebibyteBufferAndAFileIsLeftAlone) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  ASSERT_LT(fcntl(fds[0], F_GETPIPE_SZ), 1 << 20);  // the kernel's default: 64 KiB
+  WidenPipe(fds[1]);
+  EXPECT_EQ(fcntl(fds[0], F_GETPIPE_SZ), 1 << 20);  // one buffer, seen from both ends
+  close(fds[0]);
+  close(fds[1]);
+  WidenPipe(1000);  // not open: nothing happens, nothing is thrown
 }
 
 using Inputs = TempDir;
