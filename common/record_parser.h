@@ -30,9 +30,10 @@ bool ParseRecord(RecordKind kind, const std::vector<std::string_view>& tokens, R
 
 // A fast path for the bulk of a large profile: a `stack` line spelled canonically — the keyword,
 // then ids, each after exactly one space, nothing else — parsed straight into *record without
-// tokenizing. Returns false, touching nothing a caller relies on, for any other line (a tab, a
-// comment, a leading zero, a long number...): the general path then reads it and reports what
-// is wrong. Accepts exactly what ParseRecord would accept for such a line, with the same result.
+// tokenizing. Returns false for any other line (a tab, a comment, a leading zero, a long
+// number...), possibly leaving record->stack half filled: the general path then parses the line
+// afresh and reports what is wrong. Accepts exactly what ParseRecord would accept for such a
+// line, with the same result.
 bool ParseCanonicalStack(std::string_view line, Record* record);
 
 }  // namespace proftools
