@@ -8,16 +8,8 @@
 
 namespace proftools {
 
-size_t FoldedLines::IdsHash::operator()(const std::vector<uint32_t>& ids) const {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (uint32_t id : ids) h = (h ^ id) * 0x100000001b3ull;
-  return static_cast<size_t>(h ^ (h >> 31));
-}
-
 uint32_t FoldedLines::Intern(std::string frame) {
-  auto [it, added] = ids_.try_emplace(std::move(frame), static_cast<uint32_t>(texts_.size()));
-  if (added) texts_.push_back(&it->first);
-  return it->second;
+  return frames_.Intern(std::move(frame));
 }
 
 void FoldedLines::Add(const std::vector<uint32_t>& frames, int64_t value) {
@@ -29,8 +21,8 @@ bool FoldedLines::Before(const std::vector<uint32_t>& a, const std::vector<uint3
   for (size_t k = 0; k < common; ++k) {
     if (a[k] == b[k]) continue;
     // The lines agree up to here; from here on they read x[;...] and y[;...].
-    const std::string& x = *texts_[a[k]];
-    const std::string& y = *texts_[b[k]];
+    const std::string& x = frames_.Text(a[k]);
+    const std::string& y = frames_.Text(b[k]);
     const size_t n = std::min(x.size(), y.size());
     const int c = std::memcmp(x.data(), y.data(), n);
     if (c != 0) return c < 0;
@@ -49,7 +41,7 @@ void FoldedLines::Write(ByteSink* out) const {
   lines.reserve(sums_.size());
   for (const auto& entry : sums_) {
     if (entry.second == 0 || entry.first.empty()) continue;
-    if (entry.first.size() == 1 && texts_[entry.first[0]]->empty()) continue;
+    if (entry.first.size() == 1 && frames_.Text(entry.first[0]).empty()) continue;
     lines.push_back(&entry);
   }
   std::sort(lines.begin(), lines.end(),
@@ -58,7 +50,7 @@ void FoldedLines::Write(ByteSink* out) const {
   for (const auto* line : lines) {
     for (size_t k = 0; k < line->first.size(); ++k) {
       if (k > 0) text += ';';
-      text += *texts_[line->first[k]];
+      text += frames_.Text(line->first[k]);
     }
     text += ' ';
     AppendInt(&text, line->second);

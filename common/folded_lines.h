@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/byte_stream.h"
+#include "common/string_ids.h"
 
 namespace proftools {
 
@@ -35,16 +36,12 @@ class FoldedLines {
   void Write(ByteSink* out) const;
 
  private:
-  struct IdsHash {
-    size_t operator()(const std::vector<uint32_t>& ids) const;
-  };
   // Whether line `a` sorts before line `b` bytewise, comparing text only from the first frame
   // where they differ.
   bool Before(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) const;
 
-  std::unordered_map<std::string, uint32_t> ids_;
-  std::vector<const std::string*> texts_;  // id -> text (keys of ids_, which never move)
-  std::unordered_map<std::vector<uint32_t>, int64_t, IdsHash> sums_;
+  StringIds frames_;
+  std::unordered_map<std::vector<uint32_t>, int64_t, IdSequenceHash> sums_;
 };
 
 }  // namespace proftools

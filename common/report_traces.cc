@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/reports.h"
+#include "common/string_ids.h"
 #include "common/value_format.h"
 
 namespace proftools {
@@ -17,14 +18,6 @@ constexpr const char* kSeparator =
 // distinct lines: memory grows with distinct traces times their depth in 4-byte ids, not in
 // copies of the frame names.
 using LineIds = std::vector<uint32_t>;
-
-struct LineIdsHash {
-  size_t operator()(const LineIds& ids) const {
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (uint32_t id : ids) h = (h ^ id) * 0x100000001b3ull;
-    return static_cast<size_t>(h ^ (h >> 29));
-  }
-};
 
 struct Trace {
   LineIds lines;
@@ -40,17 +33,12 @@ class LineTable {
       it->second = Intern(DisplayFrameName(frame->name) + (frame->inlined ? " (inline)" : ""));
     return it->second;
   }
-  uint32_t Intern(std::string text) {
-    auto [it, added] = by_text_.try_emplace(std::move(text), static_cast<uint32_t>(texts_.size()));
-    if (added) texts_.push_back(&it->first);
-    return it->second;
-  }
-  const std::string& Text(uint32_t id) const { return *texts_[id]; }
+  uint32_t Intern(std::string text) { return texts_.Intern(std::move(text)); }
+  const std::string& Text(uint32_t id) const { return texts_.Text(id); }
 
  private:
   std::unordered_map<const Frame*, uint32_t> by_frame_;
-  std::unordered_map<std::string, uint32_t> by_text_;
-  std::vector<const std::string*> texts_;  // keys of by_text_, which never move
+  StringIds texts_;
 };
 
 }  // namespace
@@ -63,7 +51,7 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
 
   // Stacks whose frames render the same (e.g. the same functions at other lines) are one trace.
   LineTable line_table;
-  std::unordered_map<LineIds, size_t, LineIdsHash> trace_index;
+  std::unordered_map<LineIds, size_t, IdSequenceHash> trace_index;
   std::vector<Trace> traces;
   std::vector<const Frame*> stack_frames;
   LineIds key;
