@@ -8,6 +8,8 @@
 #include <deque>
 #include <mutex>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -30,30 +32,91 @@ struct Block {
   size_t size = 0;  // of the input
 };
 
-// Deflates one block as raw deflate data (no header): with Z_SYNC_FLUSH it ends on a byte
-// boundary without the final-block bit, so the next block's data can follow; the last block
-// ends the stream with Z_FINISH.
-bool DeflateBlock(z_stream* z, Block* block) {
+// Deflate's LZ77 pass costs 2.5 times its Huffman coding and on some data buys little: the
+// location ids of a profile whose every stack is new (random-looking varints) shrink 14% at
+// level 1 and 8% by Huffman coding alone, while repeated stacks, strings and labels shrink 60%
+// and more. So at level 1 a block first deflates a probe, 64 KiB of its middle; when LZ77
+// leaves more than 80% of it, the whole block is Huffman-coded only (Z_HUFFMAN_ONLY). The
+// choice depends on the block's bytes alone, so the output stays deterministic; blocks smaller
+// than 4 probes (small profiles, whose bytes golden tests pin) are never probed.
+constexpr size_t kProbe = size_t{64} << 10;
+constexpr size_t kProbeMinBlock = 4 * kProbe;
+constexpr size_t kHuffmanOnlyPercent = 80;  // probe output over probe input, above which...
+
+// The streams of one worker: LZ77 + Huffman at the sink's level, and Huffman only.
+struct Deflaters {
+  z_stream lz;
+  z_stream huffman;
+  bool ready = false;
+
+  explicit Deflaters(int level) {
+    std::memset(&lz, 0, sizeof lz);
+    std::memset(&huffman, 0, sizeof huffman);
+    // Raw deflate (windowBits -15): the gzip header and trailer are written by the sink.
+    const bool lz_ready = deflateInit2(&lz, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+    const bool huffman_ready =
+        deflateInit2(&huffman, level, Z_DEFLATED, -15, 8, Z_HUFFMAN_ONLY) == Z_OK;
+    ready = lz_ready && huffman_ready;
+    if (!lz_ready) lz.state = nullptr;
+    if (!huffman_ready) huffman.state = nullptr;
+  }
+  ~Deflaters() {
+    if (lz.state != nullptr) deflateEnd(&lz);
+    if (huffman.state != nullptr) deflateEnd(&huffman);
+  }
+  Deflaters(const Deflaters&) = delete;
+  Deflaters& operator=(const Deflaters&) = delete;
+};
+
+// Deflates `input` after `dictionary` into `output` (resized to what was written), as a
+// stream that ends with `flush`. False when zlib fails.
+bool Deflate(z_stream* z, std::string_view dictionary, std::string_view input, int flush,
+             std::string* output) {
   if (deflateReset(z) != Z_OK) return false;
-  if (!block->dictionary.empty() &&
-      deflateSetDictionary(z, reinterpret_cast<const Bytef*>(block->dictionary.data()),
-                           static_cast<uInt>(block->dictionary.size())) != Z_OK) {
+  if (!dictionary.empty() &&
+      deflateSetDictionary(z, reinterpret_cast<const Bytef*>(dictionary.data()),
+                           static_cast<uInt>(dictionary.size())) != Z_OK) {
     return false;
   }
   // zlib's interface is not const-correct; it does not write through next_in.
-  z->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(block->input.data()));
-  z->avail_in = static_cast<uInt>(block->input.size());
-  block->output.resize(deflateBound(z, block->input.size()) + 64);
-  z->next_out = reinterpret_cast<Bytef*>(&block->output[0]);
-  z->avail_out = static_cast<uInt>(block->output.size());
-  const int flush = block->last ? Z_FINISH : Z_SYNC_FLUSH;
+  z->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
+  z->avail_in = static_cast<uInt>(input.size());
+  output->resize(deflateBound(z, input.size()) + 64);
+  z->next_out = reinterpret_cast<Bytef*>(&(*output)[0]);
+  z->avail_out = static_cast<uInt>(output->size());
   const int rc = deflate(z, flush);
   // The bound leaves room for all of it at once: Z_FINISH must end the stream, a sync flush
   // must have consumed all input and left output space.
-  if (block->last ? rc != Z_STREAM_END : (rc != Z_OK || z->avail_in != 0 || z->avail_out == 0)) {
+  if (flush == Z_FINISH ? rc != Z_STREAM_END
+                        : (rc != Z_OK || z->avail_in != 0 || z->avail_out == 0)) {
     return false;
   }
-  block->output.resize(block->output.size() - z->avail_out);
+  output->resize(output->size() - z->avail_out);
+  return true;
+}
+
+// Whether LZ77 finds too little in `block` to be worth its time (see kProbe).
+bool LzGainsLittle(z_stream* lz, std::string_view block, std::string* scratch) {
+  if (block.size() < kProbeMinBlock) return false;
+  const size_t at = (block.size() - kProbe) / 2;
+  if (!Deflate(lz, block.substr(at - kDictionary, kDictionary), block.substr(at, kProbe),
+               Z_SYNC_FLUSH, scratch)) {
+    return false;
+  }
+  return scratch->size() * 100 > kProbe * kHuffmanOnlyPercent;
+}
+
+// Deflates one block as raw deflate data (no header): with Z_SYNC_FLUSH it ends on a byte
+// boundary without the final-block bit, so the next block's data can follow; the last block
+// ends the stream with Z_FINISH. A Huffman-only block makes no back-references, and the blocks
+// after it may still refer into its bytes: the decoder's window holds them either way.
+bool DeflateBlock(Deflaters* deflaters, bool adaptive, Block* block) {
+  const bool huffman_only = adaptive && LzGainsLittle(&deflaters->lz, block->input, &block->output);
+  z_stream* z = huffman_only ? &deflaters->huffman : &deflaters->lz;
+  if (!Deflate(z, huffman_only ? std::string_view() : std::string_view(block->dictionary),
+               block->input, block->last ? Z_FINISH : Z_SYNC_FLUSH, &block->output)) {
+    return false;
+  }
   block->crc = crc32(0L, reinterpret_cast<const Bytef*>(block->input.data()),
                      static_cast<uInt>(block->input.size()));
   std::string().swap(block->input);  // free it now: memory is the blocks in flight
@@ -65,6 +128,12 @@ void AppendLittleEndian32(std::string* out, uint32_t value) {
 }
 
 }  // namespace
+
+bool GzipBlockIsHuffmanOnly(std::string_view block) {
+  Deflaters deflaters(1);
+  std::string scratch;
+  return deflaters.ready && LzGainsLittle(&deflaters.lz, block, &scratch);
+}
 
 struct GzipSink::State {
   ByteSink* out = nullptr;
@@ -84,10 +153,7 @@ struct GzipSink::State {
   std::vector<std::thread> workers;
 
   void Work() {
-    z_stream z;
-    std::memset(&z, 0, sizeof z);
-    const bool ready =
-        deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;  // raw deflate
+    Deflaters deflaters(level);
     while (true) {
       Block* block;
       {
@@ -97,7 +163,7 @@ struct GzipSink::State {
         block = to_do.front();
         to_do.pop_front();
       }
-      const bool ok = ready && DeflateBlock(&z, block);
+      const bool ok = deflaters.ready && DeflateBlock(&deflaters, level == 1, block);
       {
         std::lock_guard<std::mutex> lock(mutex);
         block->failed = !ok;
@@ -105,7 +171,6 @@ struct GzipSink::State {
       }
       block_done.notify_all();
     }
-    if (ready) deflateEnd(&z);
   }
 
   void WriteHeader() {

@@ -8,7 +8,8 @@
 // The output depends only on the input bytes — not on how writes were split, nor on the number
 // of threads or their timing — so it stays deterministic. A large profile costs about as much
 // to deflate as to produce; with the blocks spread over the cores, the two overlap, and the
-// deflating after the last byte (all of it, for an aggregating writer) is shared out.
+// deflating after the last byte (all of it, for an aggregating writer) is shared out. At level
+// 1, a block in which LZ77 finds almost nothing is Huffman-coded only (GzipBlockIsHuffmanOnly).
 #ifndef PROFTOOLS_COMMON_GZIP_SINK_H_
 #define PROFTOOLS_COMMON_GZIP_SINK_H_
 
@@ -43,6 +44,10 @@ class GzipSink : public ByteSink {
   std::unique_ptr<State> state_;
   std::string pending_;  // the block being filled
 };
+
+// Whether GzipSink at level 1 codes a 1 MiB block of these bytes with Huffman coding only
+// (LZ77 finds too little in it to be worth its time; see gzip_sink.cc). For tests.
+bool GzipBlockIsHuffmanOnly(std::string_view block);
 
 }  // namespace proftools
 
