@@ -14,6 +14,7 @@
 #      for pbdump (lint lines and string table size aside: see formats/prof-text.md §8), and
 #      with the default aggregation the same after pprof's merge (pbdump -merge); pprof -top
 #      and -traces print the same bytes for the original and for both round trips.
+#   5. A pbgen profile big enough for several gzip blocks (Huffman-coded only) round-trips.
 #
 # The tools come from tests/interop/setup-pprof.sh (a copy of the shared setup script: it
 # installs Go and pprof's sources from Debian packages and builds pprof, pbdump and pbgen into
@@ -157,6 +158,22 @@ $(diff <(dump "$f") <(dump "$T/k.pb.gz") | head -10)"
     done
   done
 done
+
+# --- 5: a profile of several gzip blocks, Huffman-coded only ----------------------------------
+# pbgen's stacks never repeat, so prof2pprof codes its 1 MiB blocks with Huffman codes only
+# (formats/prof-text.md §8); Go's gzip reader must take them, and the profile must survive.
+pbgen=$prefix/pbgen/pbgen
+if [ -x "$pbgen" ]; then
+  checks=$((checks + 1))
+  "$pbgen" -samples 30000 -seed 7 -o "$T/gen.pb.gz" >/dev/null
+  if ! pprof2prof "$T/gen.pb.gz" | prof2pprof -o "$T/gen-rt.pb.gz"; then
+    problem "pbgen profile: round trip failed"
+  elif [ "$(stat -c %s "$T/gen-rt.pb.gz")" -lt $((2 << 20)) ]; then
+    problem "pbgen profile: the round trip is under 2 MiB, too small to test several blocks"
+  elif ! cmp -s <(dump -merge "$T/gen.pb.gz") <(dump -merge "$T/gen-rt.pb.gz"); then
+    problem "pbgen profile: pbdump -merge differs after pprof2prof | prof2pprof"
+  fi
+fi
 
 echo "interop: $checks profiles checked against $pprof, $fail problem(s)"
 [ $fail = 0 ]
