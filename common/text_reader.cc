@@ -3,6 +3,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/canonical_lines.h"
 #include "common/checker.h"
 #include "common/record.h"
 #include "common/record_parser.h"
