@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace proftools {
@@ -51,7 +52,10 @@ uint64_t EightDigitsValue(uint64_t digits) {
 
 // The value of the number spelled by the digits [begin, end) (known to be digits), false when
 // it is empty, led by '0' or longer than kMaxDigits. `line` is where 8 bytes may be read from.
-bool NumberValue(const char* line, const char* begin, const char* end, uint64_t* out) {
+// Always inline: it is the inner loop of ParseCanonicalStack, and with a second caller GCC
+// stopped inlining it (ParseCanonicalStack's share of a profile went from 29% to 34%).
+[[gnu::always_inline]] inline bool NumberValue(const char* line, const char* begin, const char* end,
+                                               uint64_t* out) {
   const size_t size = static_cast<size_t>(end - begin);
   if (size == 0 || size > kMaxDigits || *begin == '0') return false;
   if (size <= 8 && end - line >= 8) {
@@ -64,6 +68,55 @@ bool NumberValue(const char* line, const char* begin, const char* end, uint64_t*
   uint64_t value = 0;
   for (const char* p = begin; p != end; ++p) value = value * 10 + static_cast<uint64_t>(*p - '0');
   *out = value;
+  return true;
+}
+
+// Reads the number at *p, which must end at a space or at `end`, and moves *p past it.
+bool ReadNumber(const char* line, const char** p, const char* end, uint64_t* out) {
+  const char* at = *p;
+  while (at != end && static_cast<unsigned char>(*at - '0') <= 9) ++at;
+  if ((at != end && *at != ' ') || !NumberValue(line, *p, at, out)) return false;
+  *p = at;
+  return true;
+}
+
+// Reads a decimal int64 as ParseInt spells it: "0", or an optional '-' and digits not led by
+// '0' (at most kMaxDigits of them).
+bool ReadInt(const char* line, const char** p, const char* end, int64_t* out) {
+  const char* at = *p;
+  if (at != end && *at == '0' && (at + 1 == end || at[1] == ' ')) {
+    *out = 0;
+    *p = at + 1;
+    return true;
+  }
+  const bool negative = at != end && *at == '-';
+  if (negative) ++at;
+  uint64_t magnitude;
+  if (!ReadNumber(line, &at, end, &magnitude)) return false;
+  *out = negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+  *p = at;
+  return true;
+}
+
+// Reads '-' (unknown) or an int as ReadInt.
+bool ReadOptionalInt(const char* line, const char** p, const char* end,
+                     std::optional<int64_t>* out) {
+  const char* at = *p;
+  if (at != end && *at == '-' && (at + 1 == end || at[1] == ' ')) {
+    out->reset();
+    *p = at + 1;
+    return true;
+  }
+  int64_t value;
+  if (!ReadInt(line, p, end, &value)) return false;
+  *out = value;
+  return true;
+}
+
+// Consumes the single space before the next field.
+bool ReadSpace(const char** p, const char* end) {
+  if (*p == end || **p != ' ') return false;
+  ++*p;
   return true;
 }
 
@@ -122,6 +175,28 @@ bool ParseCanonicalStack(std::string_view line, Record* r) {
   r->kind = RecordKind::kStack;
   r->stack.id = ids.front();
   ids.erase(ids.begin());
+  return true;
+}
+
+bool ParseCanonicalSample(std::string_view line, Record* r) {
+  const char* p;
+  const char* const l = line.data();
+  const char* const end = l + line.size();
+  Sample& s = r->sample;
+  if (!ReadKeyword(line, "sample", &p) || !ReadNumber(l, &p, end, &s.source_id) ||
+      !ReadSpace(&p, end) || !ReadNumber(l, &p, end, &s.stack_id) || !ReadSpace(&p, end) ||
+      !ReadOptionalInt(l, &p, end, &s.time_nanos) || !ReadSpace(&p, end) ||
+      !ReadOptionalInt(l, &p, end, &s.duration_nanos)) {
+    return false;
+  }
+  s.values.clear();
+  while (p != end) {
+    int64_t value;
+    if (!ReadSpace(&p, end) || !ReadInt(l, &p, end, &value)) return false;
+    s.values.push_back(value);
+  }
+  s.labels.clear();
+  r->kind = RecordKind::kSample;
   return true;
 }
 

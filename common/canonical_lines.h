@@ -1,5 +1,5 @@
-// Fast paths for the bulk of a large profile: `stack` lines spelled canonically, parsed
-// straight into a Record without tokenizing.
+// Fast paths for the bulk of a large profile: `stack` and `sample` lines spelled canonically,
+// parsed straight into a Record without tokenizing.
 //
 // Each accepts only a narrow spelling — the keyword, then fields each after exactly one space,
 // numbers without leading zeros of at most 18 digits, nothing else — and returns false for any
@@ -17,6 +17,9 @@ namespace proftools {
 
 // `stack ID LOCATION...`
 bool ParseCanonicalStack(std::string_view line, Record* record);
+
+// `sample SOURCE STACK TIME DURATION VALUE...`, without labels; TIME and DURATION may be '-'.
+bool ParseCanonicalSample(std::string_view line, Record* record);
 
 }  // namespace proftools
 

@@ -111,5 +111,78 @@ TEST(ParseCanonicalStack, AgreesWithTheGeneralPathOnLongLines) {
   EXPECT_GT(accepted, 1000);  // the test exercised the fast path
 }
 
+TEST(ParseCanonicalSample, ReadsTheCanonicalSpelling) {
+  Record record;
+  ASSERT_TRUE(ParseCanonicalSample("sample 1 23 - - 3 30000000", &record));
+  EXPECT_EQ(record.kind, RecordKind::kSample);
+  EXPECT_EQ(record.sample.source_id, 1u);
+  EXPECT_EQ(record.sample.stack_id, 23u);
+  EXPECT_FALSE(record.sample.time_nanos);
+  EXPECT_FALSE(record.sample.duration_nanos);
+  EXPECT_EQ(record.sample.values, (std::vector<int64_t>{3, 30000000}));
+  ASSERT_TRUE(ParseCanonicalSample("sample 2 5 0 -7 -1 0 123456789012345678", &record));
+  EXPECT_EQ(record.sample.time_nanos, int64_t{0});
+  EXPECT_EQ(record.sample.duration_nanos, int64_t{-7});
+  EXPECT_EQ(record.sample.values, (std::vector<int64_t>{-1, 0, 123456789012345678}));
+  // No values: their count is the checker's business.
+  ASSERT_TRUE(ParseCanonicalSample("sample 2 5 1 -", &record));
+  EXPECT_EQ(record.sample.time_nanos, int64_t{1});
+  EXPECT_TRUE(record.sample.values.empty());
+}
+
+TEST(ParseCanonicalSample, LeavesEverythingElseToTheGeneralPath) {
+  Record record;
+  for (const char* line :
+       {"sample", "sample ", "sample 1 1 - -  1", "sample 1 1 - - 1 ", "sample 1 1 - - k=v",
+        "sample 1 1 - - 1 k=v", "sample 0 1 - - 1", "sample 1 1 -0 - 1", "sample 1 1 - - 01",
+        "sample 1 1 - - 1 # c", "sample 1 1 - - 1\t", "sample 1 1 - -- 1", "sample 1 1 - - -",
+        "sample 1 1 - - 1234567890123456789", "sample 1 1 -", "samples 1 1 - - 1",
+        "stack 1 2 3 4 5"}) {
+    EXPECT_FALSE(ParseCanonicalSample(line, &record)) << line;
+  }
+}
+
+// A random field: numbers of every length (some led by 0 or '-'), '-', or a label.
+std::string RandomField(std::mt19937& random) {
+  switch (random() % 8) {
+    case 0:
+      return "-";
+    case 1:
+      return "k=" + std::to_string(random() % 10);
+    default: {
+      std::string field = random() % 5 == 0 ? "-" : "";
+      const size_t digits = 1 + random() % 21;
+      for (size_t i = 0; i < digits; ++i) {
+        // Mostly not led by 0, so that many fields are valid.
+        field += static_cast<char>(
+            '0' + (i == 0 && random() % 6 != 0 ? 1 + random() % 9 : random() % 10));
+      }
+      return field;
+    }
+  }
+}
+
+// Every line the fast path accepts, the general path accepts with the same result.
+TEST(ParseCanonicalSample, AgreesWithTheGeneralPath) {
+  // Mostly single spaces and 4 or more fields, so that many lines are canonical.
+  const std::string separators[] = {"  ", "\t", " #", "x"};
+  std::mt19937 random(12);
+  const auto separator = [&] { return random() % 12 != 0 ? " " : separators[random() % 4]; };
+  int accepted = 0;
+  for (int round = 0; round < 100000; ++round) {
+    std::string line = "sample";
+    const size_t fields = 3 + random() % 7;
+    for (size_t i = 0; i < fields; ++i) line += separator() + RandomField(random);
+    if (random() % 10 == 0) line += separator();
+    Record fast;
+    if (!ParseCanonicalSample(line, &fast)) continue;
+    ++accepted;
+    Record general;
+    ASSERT_TRUE(General(line, RecordKind::kSample, &general)) << line;
+    EXPECT_EQ(fast.sample, general.sample) << line;
+  }
+  EXPECT_GT(accepted, 1000);  // the test exercised the fast path
+}
+
 }  // namespace
 }  // namespace proftools
