@@ -54,9 +54,7 @@ bool Checker::CheckNewId(RecordKind kind, uint64_t id, IdLines* ids) {
   return true;
 }
 
-bool Checker::CheckReference(const char* from, uint64_t from_id, const char* to, uint64_t id,
-                             const IdLines& ids) {
-  if (ids.Contains(id)) return true;
+bool Checker::ReportUndefined(const char* from, uint64_t from_id, const char* to, uint64_t id) {
   std::string subject = from;
   if (from_id != 0) subject += " " + std::to_string(from_id);
   return Fail(Rule::kUndefined, subject + " refers to " + to + " " + std::to_string(id) +

@@ -58,6 +58,32 @@ void PutBytesField(std::string* out, int field, std::string_view bytes) {
   out->append(bytes.data(), bytes.size());
 }
 
+// Encoding straight into arrays (stack blocks, the output buffer) rather than appending to
+// strings: callers make room first, from these sizes.
+constexpr size_t kMaxVarintBytes = 10;
+
+// The bytes of the tag and length of a length-delimited field holding `size` bytes.
+size_t FieldHeadSize(int field, size_t size) {
+  const uint32_t tag = WireFormatLite::MakeTag(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  return CodedOutputStream::VarintSize32(tag) + CodedOutputStream::VarintSize64(size);
+}
+
+// The bytes of a packed or bytes field that is left out when empty (proto3).
+size_t OptionalFieldSize(int field, size_t size) {
+  return size == 0 ? 0 : FieldHeadSize(field, size) + size;
+}
+
+uint8_t* PutFieldHead(uint8_t* at, int field, size_t size) {
+  const uint32_t tag = WireFormatLite::MakeTag(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  at = CodedOutputStream::WriteVarint32ToArray(tag, at);
+  return CodedOutputStream::WriteVarint64ToArray(size, at);
+}
+
+uint8_t* PutBytes(uint8_t* at, std::string_view bytes) {
+  if (!bytes.empty()) std::memcpy(at, bytes.data(), bytes.size());
+  return at + bytes.size();
+}
+
 // Whether a mapping's file looks like a program rather than a shared library, the kernel, a
 // module, JIT code or an anonymous region (perf's names for those).
 bool LooksLikeExecutable(std::string_view file) {
@@ -121,20 +147,24 @@ struct PprofWriter::State {
   // holds every stack (a hundred MB for a million distinct stacks).
   std::vector<std::unique_ptr<char[]>> stack_blocks;
   size_t block_used = 0, block_size = 0;
-  std::string encoded;  // scratch: one stack
 
-  const char* StoreStack(const std::string& bytes) {
+  // Encodes `ids` straight into block storage (room for the longest varint of each, so no
+  // scratch string and no second copy), returning where they went.
+  StackSpan StoreStack(const std::vector<uint64_t>& ids) {
     constexpr size_t kBlock = size_t{1} << 20;
-    if (bytes.empty()) return nullptr;  // an empty stack needs no bytes
-    if (block_size - block_used < bytes.size()) {
-      block_size = std::max(kBlock, bytes.size());
+    if (ids.empty()) return {nullptr, 0, false};  // an empty stack needs no bytes
+    const size_t most = ids.size() * kMaxVarintBytes;
+    if (block_size - block_used < most) {
+      block_size = std::max(kBlock, most);
       stack_blocks.push_back(std::make_unique<char[]>(block_size));
       block_used = 0;
     }
-    char* at = stack_blocks.back().get() + block_used;
-    std::memcpy(at, bytes.data(), bytes.size());
-    block_used += bytes.size();
-    return at;
+    uint8_t* const start = reinterpret_cast<uint8_t*>(stack_blocks.back().get() + block_used);
+    uint8_t* at = start;
+    for (uint64_t id : ids) at = CodedOutputStream::WriteVarint64ToArray(id, at);
+    const size_t size = static_cast<size_t>(at - start);
+    block_used += size;
+    return {reinterpret_cast<const char*>(start), size, false};
   }
 
   // Aggregation, in order of first occurrence. Samples without labels (the common case) are
@@ -146,7 +176,7 @@ struct PprofWriter::State {
   std::vector<size_t> aggregate_stacks;
   std::vector<int64_t> aggregate_values;  // type_count per aggregate
 
-  std::string labels, values, sample, key;  // scratch
+  std::string labels, key;  // scratch
 
   int64_t Intern(const std::string& s) {
     auto inserted = string_index.emplace(s, static_cast<int64_t>(string_index.size()));
@@ -183,18 +213,32 @@ struct PprofWriter::State {
     }
   }
 
-  // Appends Profile.sample = {location_id: stack, value: values, label: encoded labels}.
+  // Appends Profile.sample = {location_id: stack, value: values, label: encoded labels},
+  // encoded in place at the end of `buffer`: sizes first, then the bytes, with no scratch
+  // strings to build and copy once per sample.
   void WriteSample(size_t stack, const int64_t* vals, std::string_view encoded_labels) {
-    sample.clear();
     const StackSpan& span = stacks[stack];
-    if (span.size > 0) {
-      PutBytesField(&sample, kSampleLocationId, std::string_view(span.bytes, span.size));
+    size_t values_size = 0;
+    for (size_t i = 0; i < type_count; ++i) {
+      values_size += CodedOutputStream::VarintSize64(static_cast<uint64_t>(vals[i]));
     }
-    values.clear();
-    for (size_t i = 0; i < type_count; ++i) PutVarint(&values, static_cast<uint64_t>(vals[i]));
-    if (!values.empty()) PutBytesField(&sample, kSampleValue, values);
-    sample.append(encoded_labels.data(), encoded_labels.size());
-    PutBytesField(&buffer, kProfileSample, sample);
+    const size_t sample_size = OptionalFieldSize(kSampleLocationId, span.size) +
+                               OptionalFieldSize(kSampleValue, values_size) + encoded_labels.size();
+    const size_t old_size = buffer.size();
+    buffer.resize(old_size + FieldHeadSize(kProfileSample, sample_size) + sample_size);
+    uint8_t* at = reinterpret_cast<uint8_t*>(&buffer[old_size]);
+    at = PutFieldHead(at, kProfileSample, sample_size);
+    if (span.size > 0) {
+      at = PutFieldHead(at, kSampleLocationId, span.size);
+      at = PutBytes(at, std::string_view(span.bytes, span.size));
+    }
+    if (values_size > 0) {
+      at = PutFieldHead(at, kSampleValue, values_size);
+      for (size_t i = 0; i < type_count; ++i) {
+        at = CodedOutputStream::WriteVarint64ToArray(static_cast<uint64_t>(vals[i]), at);
+      }
+    }
+    PutBytes(at, encoded_labels);
     if (buffer.size() >= kFlushBytes) Flush();
   }
 
@@ -304,11 +348,9 @@ void PprofWriter::OnLocation(const Location& location) {
 
 void PprofWriter::OnStack(const Stack& stack) {
   State& s = *state_;
-  s.encoded.clear();
-  for (uint64_t id : stack.location_ids) PutVarint(&s.encoded, id);
   uint64_t existing;
   s.stack_index.Insert(stack.id, s.stacks.size(), &existing);
-  s.stacks.push_back({s.StoreStack(s.encoded), s.encoded.size(), false});
+  s.stacks.push_back(s.StoreStack(stack.location_ids));
 }
 
 void PprofWriter::OnSample(const Sample& sample) {

@@ -268,36 +268,4 @@ bool ParseRecord(RecordKind kind, const std::vector<std::string_view>& tokens, R
   }
 }
 
-bool ParseCanonicalStack(std::string_view line, Record* r) {
-  constexpr std::string_view kKeyword = "stack ";
-  if (line.size() <= kKeyword.size() || line.substr(0, kKeyword.size()) != kKeyword) return false;
-  std::vector<uint64_t>& ids = r->stack.location_ids;
-  ids.clear();
-  uint64_t stack_id = 0;
-  bool first = true;
-  const char* p = line.data() + kKeyword.size();
-  const char* const end = line.data() + line.size();
-  while (true) {
-    // An id: 1 to 18 digits, the first not 0 (so no overflow, and "0" and "01" go the general
-    // way, which reports them).
-    if (p == end || *p < '1' || *p > '9') return false;
-    const char* const start = p;
-    uint64_t value = 0;
-    while (p != end && static_cast<unsigned>(*p - '0') <= 9) value = value * 10 + (*p++ - '0');
-    if (p - start > 18) return false;
-    if (first) {
-      stack_id = value;
-      first = false;
-    } else {
-      ids.push_back(value);
-    }
-    if (p == end) break;
-    if (*p != ' ') return false;
-    ++p;
-  }
-  r->kind = RecordKind::kStack;
-  r->stack.id = stack_id;
-  return true;
-}
-
 }  // namespace proftools

@@ -28,14 +28,6 @@ struct ParseFailure {
 bool ParseRecord(RecordKind kind, const std::vector<std::string_view>& tokens, Record* record,
                  ParseFailure* failure);
 
-// A fast path for the bulk of a large profile: a `stack` line spelled canonically — the keyword,
-// then ids, each after exactly one space, nothing else — parsed straight into *record without
-// tokenizing. Returns false for any other line (a tab, a comment, a leading zero, a long
-// number...), possibly leaving record->stack half filled: the general path then parses the line
-// afresh and reports what is wrong. Accepts exactly what ParseRecord would accept for such a
-// line, with the same result.
-bool ParseCanonicalStack(std::string_view line, Record* record);
-
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_RECORD_PARSER_H_

@@ -3,6 +3,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/canonical_lines.h"
 #include "common/checker.h"
 #include "common/record.h"
 #include "common/record_parser.h"
@@ -93,6 +94,9 @@ class TextReader {
       if (ParseCanonicalStack(line, &record_)) {
         checker_.set_line(number);
         AcceptRecord(RecordKind::kStack);
+      } else if (ParseCanonicalSample(line, &record_)) {
+        checker_.set_line(number);
+        AcceptRecord(RecordKind::kSample);
       } else if (!Tokenize(line, &tokens, &error)) {
         Fail(number, Rule::kSyntax, error);
       } else if (!tokens.empty()) {
