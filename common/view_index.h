@@ -7,9 +7,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string_view>
 #include <vector>
+
+#include "common/bytes_hash.h"
 
 namespace proftools {
 
@@ -40,7 +41,7 @@ class ViewIndex {
   };
 
   size_t Home(std::string_view key) const {
-    return std::hash<std::string_view>()(key) & (slots_.size() - 1);
+    return static_cast<size_t>(HashBytes(key)) & (slots_.size() - 1);
   }
 
   void Grow() {
