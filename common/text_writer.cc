@@ -163,8 +163,13 @@ void CanonicalWriter::OnLocation(const Location& location) {
 }
 
 void CanonicalWriter::OnStack(const Stack& stack) {
-  stacks_.records.emplace(stack.id, stack);
   stacks_.order.push_back(stack.id);
+  // A repeated id keeps its first definition, whether that waits in the slot or in the map.
+  if (StackPending(stack.id)) return;
+  if (last_stack_pending_) stacks_.records.emplace(last_stack_.id, std::move(last_stack_));
+  last_stack_.id = stack.id;
+  last_stack_.location_ids.assign(stack.location_ids.begin(), stack.location_ids.end());
+  last_stack_pending_ = true;
 }
 
 uint64_t CanonicalWriter::WriteMapping(uint64_t id) {
@@ -259,17 +264,29 @@ uint64_t CanonicalWriter::WriteLocation(uint64_t id) {
   return new_id;
 }
 
+void CanonicalWriter::RenumberLocations(const std::vector<uint64_t>& location_ids) {
+  scratch_ids_.clear();
+  for (uint64_t location_id : location_ids) {
+    // Most locations of a large profile are already written: that lookup stays inline here.
+    // WriteLocation does not touch scratch_ids_, so collecting into it here is safe.
+    uint64_t new_id;
+    if (!locations_.written.Find(location_id, &new_id)) new_id = WriteLocation(location_id);
+    scratch_ids_.push_back(new_id);
+  }
+}
+
 uint64_t CanonicalWriter::WriteStack(uint64_t id) {
   uint64_t done;
   if (stacks_.written.Find(id, &done)) return done;
-  auto it = stacks_.records.find(id);
-  if (it == stacks_.records.end()) Undefined("stack", id);
-  const Stack stack = std::move(it->second);
-  stacks_.records.erase(it);
-  scratch_ids_.clear();
-  for (uint64_t location_id : stack.location_ids) {
-    // WriteLocation does not touch scratch_ids_, so collecting into it here is safe.
-    scratch_ids_.push_back(WriteLocation(location_id));
+  if (last_stack_pending_ && last_stack_.id == id) {
+    last_stack_pending_ = false;
+    RenumberLocations(last_stack_.location_ids);
+  } else {
+    auto it = stacks_.records.find(id);
+    if (it == stacks_.records.end()) Undefined("stack", id);
+    const Stack stack = std::move(it->second);
+    stacks_.records.erase(it);
+    RenumberLocations(stack.location_ids);
   }
   const uint64_t new_id = stacks_.written.size() + 1;
   // Stack lines are most of a large profile's bytes: the digits go straight into the buffer,
@@ -327,7 +344,7 @@ void CanonicalWriter::OnEnd() {
     if (locations_.records.count(id) != 0) WriteLocation(id);
   }
   for (uint64_t id : stacks_.order) {
-    if (stacks_.records.count(id) != 0) WriteStack(id);
+    if (StackPending(id)) WriteStack(id);
   }
   if (!buffer_.empty()) out_->Write(buffer_);
   buffer_.clear();
