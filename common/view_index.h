@@ -47,7 +47,17 @@ class ViewIndex {
   void Grow() {
     std::vector<Slot> old(std::max<size_t>(1024, slots_.size() * 2), Slot{nullptr, 0, 0});
     old.swap(slots_);
-    for (const Slot& slot : old) {
+    // Rehashing reads every key, scattered in memory: fetching those a few slots ahead overlaps
+    // the cache misses instead of taking them one after another.
+    constexpr size_t kAhead = 8;
+    for (size_t j = 0; j < old.size(); ++j) {
+      if (j + kAhead < old.size() && old[j + kAhead].id != 0) {
+        const Slot& next = old[j + kAhead];
+        __builtin_prefetch(next.data);
+        __builtin_prefetch(next.data + next.size / 2);
+        __builtin_prefetch(next.data + next.size);
+      }
+      const Slot& slot = old[j];
       if (slot.id == 0) continue;
       size_t i = Home(std::string_view(slot.data, slot.size));
       while (slots_[i].id != 0) i = (i + 1) & (slots_.size() - 1);
