@@ -1,10 +1,10 @@
 #include "common/text_writer.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstring>
 #include <utility>
 
+#include "common/decimal.h"
 #include "common/diagnostics.h"
 #include "common/text_reader.h"
 #include "common/text_syntax.h"
@@ -290,17 +290,19 @@ uint64_t CanonicalWriter::WriteStack(uint64_t id) {
   }
   const uint64_t new_id = stacks_.written.size() + 1;
   // Stack lines are most of a large profile's bytes: the digits go straight into the buffer,
-  // sized for the longest ids first (a 64-bit id has at most 20 digits) and trimmed after.
+  // sized for the longest ids first and trimmed after. Location ids are renumbered, so none is
+  // longer than the count of locations written; the bound keeps resize() from zeroing several
+  // times the bytes the line takes.
+  const size_t id_digits = DecimalLength(locations_.written.size());
   std::string& b = buffer_;
   const size_t start = b.size();
-  b.resize(start + 6 + 21 * (scratch_ids_.size() + 1) + 1);
+  b.resize(start + 6 + kMaxDecimalDigits + (1 + id_digits) * scratch_ids_.size() + 1);
   char* p = &b[start];
-  char* const end = &b[0] + b.size();
   std::memcpy(p, "stack ", 6);
-  p = std::to_chars(p + 6, end, new_id).ptr;
+  p = WriteDecimal(p + 6, new_id);
   for (uint64_t location_id : scratch_ids_) {
     *p++ = ' ';
-    p = std::to_chars(p, end, location_id).ptr;
+    p = WriteDecimal(p, location_id);
   }
   *p++ = '\n';
   b.resize(static_cast<size_t>(p - b.data()));
