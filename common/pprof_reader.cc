@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/bytes_hash.h"
 #include "common/id_table.h"
 #include "common/pprof_conventions.h"
 #include "common/text_syntax.h"
@@ -390,6 +391,7 @@ class Decoder {
                         static_cast<int>(span.bytes.size()));
     const size_t end = span.bytes.size();
     std::string_view packed_ids;  // the location ids, when they are one packed field
+    uint64_t packed_hash = 0;     // HashBytes(packed_ids)
     size_t id_fields = 0;
     loose_ids_.clear();
     sample_.values.clear();
@@ -409,6 +411,9 @@ class Decoder {
         if (field == 1) {
           packed_ids = payload;
           ++id_fields;
+          // The stack's slot in stacks_ is fetched while the ids are decoded.
+          packed_hash = HashBytes(payload);
+          stacks_.Prefetch(packed_hash);
           if (!DecodePacked(payload, &loose_ids_, kMaxStackDepth)) TooDeep(span.offset, what());
         } else {
           std::vector<uint64_t>& raw = scratch_values_;
@@ -471,7 +476,8 @@ class Decoder {
       }
       sample_.labels.push_back(std::move(label));
     }
-    const uint64_t stack_id = InternStack(packed_ids, id_fields == 1, span.offset, what);
+    const uint64_t stack_id =
+        InternStack(packed_ids, packed_hash, id_fields == 1, span.offset, what);
     if (unused_stack) return;  // it only carried the stack
     sample_.stack_id = stack_id;
     sink_->OnSample(sample_);
@@ -502,9 +508,10 @@ class Decoder {
   // field in canonical form (no 0x00 byte: ids are not 0, and a minimal varint ends in a
   // non-zero byte), a copy otherwise. So the common case costs no copy and no allocation.
   template <typename What>
-  uint64_t InternStack(std::string_view packed, bool one_packed_field, size_t offset,
-                       const What& what) {
+  uint64_t InternStack(std::string_view packed, uint64_t packed_hash, bool one_packed_field,
+                       size_t offset, const What& what) {
     std::string_view key = packed;
+    uint64_t hash = packed_hash;
     if (!one_packed_field || packed.find('\0') != std::string_view::npos) {
       std::string canonical;
       for (uint64_t id : loose_ids_) {
@@ -514,9 +521,10 @@ class Decoder {
       }
       owned_keys_.push_back(std::move(canonical));
       key = owned_keys_.back();
+      hash = HashBytes(key);
     }
     bool inserted;
-    const uint64_t id = stacks_.Intern(key, &inserted);
+    const uint64_t id = stacks_.Intern(key, hash, &inserted);
     if (!inserted) {
       if (key.data() != packed.data()) owned_keys_.pop_back();  // not needed after all
       return id;

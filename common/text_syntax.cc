@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdio>
 
+#include "common/decimal.h"
+
 namespace proftools {
 namespace {
 
@@ -447,15 +449,18 @@ bool ParseHex(std::string_view text, uint64_t* out) {
 // append(pointer, length), not append(first, last): libstdc++ sends the iterator form through
 // the general replace(), which costs a tenth of pprof2prof's time on a large profile.
 void AppendUint(std::string* out, uint64_t value) {
-  char buf[24];
-  const auto result = std::to_chars(buf, buf + sizeof buf, value);
-  out->append(buf, static_cast<size_t>(result.ptr - buf));
+  char buf[kMaxDecimalDigits];
+  out->append(buf, static_cast<size_t>(WriteDecimal(buf, value) - buf));
 }
 
 void AppendInt(std::string* out, int64_t value) {
-  char buf[24];
-  const auto result = std::to_chars(buf, buf + sizeof buf, value);
-  out->append(buf, static_cast<size_t>(result.ptr - buf));
+  char buf[kMaxDecimalDigits + 1];
+  char* p = buf;
+  if (value < 0) *p++ = '-';
+  // The magnitude in unsigned arithmetic, where that of INT64_MIN does not overflow.
+  const uint64_t magnitude =
+      value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  out->append(buf, static_cast<size_t>(WriteDecimal(p, magnitude) - buf));
 }
 
 void AppendHex(std::string* out, uint64_t value) {

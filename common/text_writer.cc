@@ -1,10 +1,10 @@
 #include "common/text_writer.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstring>
 #include <utility>
 
+#include "common/decimal.h"
 #include "common/diagnostics.h"
 #include "common/text_reader.h"
 #include "common/text_syntax.h"
@@ -163,8 +163,13 @@ void CanonicalWriter::OnLocation(const Location& location) {
 }
 
 void CanonicalWriter::OnStack(const Stack& stack) {
-  stacks_.records.emplace(stack.id, stack);
   stacks_.order.push_back(stack.id);
+  // A repeated id keeps its first definition, whether that waits in the slot or in the map.
+  if (StackPending(stack.id)) return;
+  if (last_stack_pending_) stacks_.records.emplace(last_stack_.id, std::move(last_stack_));
+  last_stack_.id = stack.id;
+  last_stack_.location_ids.assign(stack.location_ids.begin(), stack.location_ids.end());
+  last_stack_pending_ = true;
 }
 
 uint64_t CanonicalWriter::WriteMapping(uint64_t id) {
@@ -259,31 +264,45 @@ uint64_t CanonicalWriter::WriteLocation(uint64_t id) {
   return new_id;
 }
 
+void CanonicalWriter::RenumberLocations(const std::vector<uint64_t>& location_ids) {
+  scratch_ids_.clear();
+  for (uint64_t location_id : location_ids) {
+    // Most locations of a large profile are already written: that lookup stays inline here.
+    // WriteLocation does not touch scratch_ids_, so collecting into it here is safe.
+    uint64_t new_id;
+    if (!locations_.written.Find(location_id, &new_id)) new_id = WriteLocation(location_id);
+    scratch_ids_.push_back(new_id);
+  }
+}
+
 uint64_t CanonicalWriter::WriteStack(uint64_t id) {
   uint64_t done;
   if (stacks_.written.Find(id, &done)) return done;
-  auto it = stacks_.records.find(id);
-  if (it == stacks_.records.end()) Undefined("stack", id);
-  const Stack stack = std::move(it->second);
-  stacks_.records.erase(it);
-  scratch_ids_.clear();
-  for (uint64_t location_id : stack.location_ids) {
-    // WriteLocation does not touch scratch_ids_, so collecting into it here is safe.
-    scratch_ids_.push_back(WriteLocation(location_id));
+  if (last_stack_pending_ && last_stack_.id == id) {
+    last_stack_pending_ = false;
+    RenumberLocations(last_stack_.location_ids);
+  } else {
+    auto it = stacks_.records.find(id);
+    if (it == stacks_.records.end()) Undefined("stack", id);
+    const Stack stack = std::move(it->second);
+    stacks_.records.erase(it);
+    RenumberLocations(stack.location_ids);
   }
   const uint64_t new_id = stacks_.written.size() + 1;
   // Stack lines are most of a large profile's bytes: the digits go straight into the buffer,
-  // sized for the longest ids first (a 64-bit id has at most 20 digits) and trimmed after.
+  // sized for the longest ids first and trimmed after. Location ids are renumbered, so none is
+  // longer than the count of locations written; the bound keeps resize() from zeroing several
+  // times the bytes the line takes.
+  const size_t id_digits = DecimalLength(locations_.written.size());
   std::string& b = buffer_;
   const size_t start = b.size();
-  b.resize(start + 6 + 21 * (scratch_ids_.size() + 1) + 1);
+  b.resize(start + 6 + kMaxDecimalDigits + (1 + id_digits) * scratch_ids_.size() + 1);
   char* p = &b[start];
-  char* const end = &b[0] + b.size();
   std::memcpy(p, "stack ", 6);
-  p = std::to_chars(p + 6, end, new_id).ptr;
+  p = WriteDecimal(p + 6, new_id);
   for (uint64_t location_id : scratch_ids_) {
     *p++ = ' ';
-    p = std::to_chars(p, end, location_id).ptr;
+    p = WriteDecimal(p, location_id);
   }
   *p++ = '\n';
   b.resize(static_cast<size_t>(p - b.data()));
@@ -327,7 +346,7 @@ void CanonicalWriter::OnEnd() {
     if (locations_.records.count(id) != 0) WriteLocation(id);
   }
   for (uint64_t id : stacks_.order) {
-    if (stacks_.records.count(id) != 0) WriteStack(id);
+    if (StackPending(id)) WriteStack(id);
   }
   if (!buffer_.empty()) out_->Write(buffer_);
   buffer_.clear();

@@ -42,6 +42,11 @@ class CanonicalWriter : public ProfileSink {
   uint64_t WriteFunction(uint64_t id);
   uint64_t WriteLocation(uint64_t id);
   uint64_t WriteStack(uint64_t id);
+  // Fills scratch_ids_ with the output ids of `location_ids`, writing the ones not yet written.
+  void RenumberLocations(const std::vector<uint64_t>& location_ids);
+  bool StackPending(uint64_t id) const {
+    return (last_stack_pending_ && last_stack_.id == id) || stacks_.records.count(id) != 0;
+  }
   void MaybeFlush();
 
   ByteSink* out_;
@@ -51,6 +56,11 @@ class CanonicalWriter : public ProfileSink {
   Pending<Function> functions_;
   Pending<Location> locations_;
   Pending<Stack> stacks_;
+  // The most recently defined stack, when not yet written, is kept here rather than in
+  // stacks_.records: readers define a stack just before the first sample that uses it, so most
+  // stacks never take a map node. Its vector's capacity is reused from stack to stack.
+  Stack last_stack_;
+  bool last_stack_pending_ = false;
   std::vector<uint64_t> scratch_ids_;
 };
 

@@ -68,6 +68,29 @@ TEST(CanonicalWriter, UnusedDefinitionsComeLastByKindInInputOrder) {
             "stack 1 1\n");
 }
 
+// The writer keeps the last defined stack apart from the others: whichever place a stack waits
+// in, it is written at its first use, and the unused ones at the end in input order.
+TEST(CanonicalWriter, StacksDefinedEarlierOrLastAreWrittenAlike) {
+  const std::string text = testing::Preamble() +
+                           "function 1 f \"\" \"\" 0\n"
+                           "location 1 - 0x1 - 1:1\n"
+                           "location 2 - 0x2 - 1:2\n"
+                           "stack 30 1\n"
+                           "stack 10 2 1\n"
+                           "stack 20 2\n"
+                           "sample 1 10 - - 1\n"
+                           "sample 1 10 - - 2\n";
+  EXPECT_EQ(Body(Canonicalize(text)),
+            "function 1 f \"\" \"\" 0\n"
+            "location 1 - 0x2 - 1:2\n"
+            "location 2 - 0x1 - 1:1\n"
+            "stack 1 1 2\n"
+            "sample 1 1 - - 1\n"
+            "sample 1 1 - - 2\n"
+            "stack 2 2\n"
+            "stack 3 1\n");
+}
+
 TEST(CanonicalWriter, PreambleIsInFixedOrderWithMetaSorted) {
   const std::string text =
       "proftext 1.0\n"

@@ -43,5 +43,22 @@ TEST(ViewIndex, PrefixesAndTheEmptyKeyAreDistinct) {
   EXPECT_EQ(index.Intern(std::string("\0", 1), &inserted), 5u);  // a NUL byte is not empty
 }
 
+// The two-step form (Prefetch, then Intern with the hash) shares ids with the one-step form,
+// and prefetching into an empty table is harmless.
+TEST(ViewIndex, HashedInternMatchesIntern) {
+  const std::string a = "stack a", b = "stack b";
+  ViewIndex index;
+  bool inserted;
+  index.Prefetch(HashBytes(a));
+  EXPECT_EQ(index.Intern(a, HashBytes(a), &inserted), 1u);
+  EXPECT_TRUE(inserted);
+  EXPECT_EQ(index.Intern(a, &inserted), 1u);
+  EXPECT_FALSE(inserted);
+  EXPECT_EQ(index.Intern(b, &inserted), 2u);
+  index.Prefetch(HashBytes(b));
+  EXPECT_EQ(index.Intern(b, HashBytes(b), &inserted), 2u);
+  EXPECT_FALSE(inserted);
+}
+
 }  // namespace
 }  // namespace proftools

@@ -1,0 +1,49 @@
+// WriteDecimal and DecimalLength: the same text as std::to_chars for every length, around
+// every power of ten, at the extremes, and for random values.
+#include "common/decimal.h"
+
+#include <gtest/gtest.h>
+
+#include <charconv>
+#include <cstring>
+#include <random>
+#include <string>
+
+namespace proftools {
+namespace {
+
+std::string Reference(uint64_t value) {
+  char buf[kMaxDecimalDigits];
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, value).ptr);
+}
+
+void ExpectLikeToChars(uint64_t value) {
+  char buf[kMaxDecimalDigits + 2];
+  std::memset(buf, 'x', sizeof buf);
+  char* end = WriteDecimal(buf + 1, value);
+  const std::string expected = Reference(value);
+  EXPECT_EQ(std::string(buf + 1, end), expected) << value;
+  EXPECT_EQ(DecimalLength(value), expected.size()) << value;
+  EXPECT_EQ(buf[0], 'x') << "wrote before the start: " << value;
+  EXPECT_EQ(*end, 'x') << "wrote past the end: " << value;
+}
+
+TEST(WriteDecimal, SmallValuesAndEveryPowerOfTen) {
+  for (uint64_t v = 0; v <= 1000; ++v) ExpectLikeToChars(v);
+  for (uint64_t power = 10;; power *= 10) {  // up to 10^19, the largest that fits
+    ExpectLikeToChars(power - 1);
+    ExpectLikeToChars(power);
+    ExpectLikeToChars(power + 1);
+    if (power > UINT64_MAX / 10) break;
+  }
+  ExpectLikeToChars(UINT64_MAX);
+  ExpectLikeToChars(UINT64_MAX - 1);
+}
+
+TEST(WriteDecimal, RandomValuesOfEveryLength) {
+  std::mt19937_64 random(42);
+  for (int i = 0; i < 20000; ++i) ExpectLikeToChars(random() >> (random() % 64));
+}
+
+}  // namespace
+}  // namespace proftools
