@@ -1,6 +1,7 @@
 #include "common/pprof_reader.h"
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/parse_context.h>
 #include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
@@ -485,10 +486,23 @@ class Decoder {
 
   // Decodes a packed run of varints; false when it is malformed or would make `out` hold more
   // than `limit` values.
-  static bool DecodePacked(std::string_view payload, std::vector<uint64_t>* out, size_t limit) {
-    CodedInputStream in(reinterpret_cast<const uint8_t*>(payload.data()),
-                        static_cast<int>(payload.size()));
-    while (static_cast<size_t>(in.CurrentPosition()) < payload.size()) {
+  bool DecodePacked(std::string_view payload, std::vector<uint64_t>* out, size_t limit) const {
+    const char* p = payload.data();
+    const char* const end = p + payload.size();
+    // libprotobuf's inline varint parser (what its generated code uses) reads up to 10 bytes
+    // without looking where the buffer ends: it runs while that many bytes of the input remain,
+    // and a varint that overran the payload is refused as the checked decoder below refuses it.
+    const char* const data_end = data_.data() + data_.size();
+    const char* const unchecked_end = data_.size() >= 10 ? data_end - 10 : data_.data();
+    while (p < end && p <= unchecked_end) {
+      uint64_t v;
+      p = google::protobuf::internal::VarintParse(p, &v);
+      if (p == nullptr || p > end || out->size() >= limit) return false;
+      out->push_back(v);
+    }
+    if (p == end) return true;
+    CodedInputStream in(reinterpret_cast<const uint8_t*>(p), static_cast<int>(end - p));
+    while (in.CurrentPosition() < end - p) {
       uint64_t v;
       if (!in.ReadVarint64(&v) || out->size() >= limit) return false;
       out->push_back(v);

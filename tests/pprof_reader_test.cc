@@ -263,6 +263,49 @@ TEST(PprofReader, RejectsBrokenWireFormat) {
   }
 }
 
+// Packed location ids are decoded by libprotobuf's unchecked inline parser while 10 bytes of
+// input remain, by the checked one near the end: a sample reads the same in either place, and
+// a varint that runs past its field is refused the same way.
+TEST(PprofReader, PackedIdsReadTheSameWhereverTheSampleLies) {
+  pb::Profile p = EveryField();
+  for (uint64_t id : {uint64_t{300}, uint64_t{1} << 40}) {
+    auto* l = p.add_location();
+    l->set_id(id);
+    l->add_line()->set_function_id(3);
+  }
+  pb::Sample sample;
+  for (uint64_t id : {uint64_t{300}, uint64_t{1} << 40, uint64_t{9}}) sample.add_location_id(id);
+  sample.add_value(5), sample.add_value(6);
+  pb::Profile early = p;
+  *early.add_sample() = sample;  // serialized with the samples, before every definition
+  const std::string sample_field = "\x12" +
+                                   std::string(1, static_cast<char>(sample.ByteSizeLong())) +
+                                   sample.SerializeAsString();
+  const std::string last = p.SerializeAsString() + sample_field;  // the input's last bytes
+  const std::string text = testing::PprofToText(early.SerializeAsString());
+  EXPECT_EQ(testing::PprofToText(last), text);
+  EXPECT_NE(text.find("stack 2 2 3 1\n"), std::string::npos) << text;
+
+  // Ids 0x89 0x81: the second byte says more follows, but the field ends. Then the sample is
+  // last, or followed by a few empty strings (string_table entries of no use).
+  const auto EmptyStrings = [](int n) {
+    std::string bytes;
+    for (int i = 0; i < n; ++i) bytes += std::string("\x32\x00", 2);
+    return bytes;
+  };
+  const std::string overrun("\x12\x08\x0a\x02\x89\x81\x12\x02\x05\x06", 10);
+  for (const std::string& data :
+       {p.SerializeAsString() + overrun, p.SerializeAsString() + overrun + EmptyStrings(6)}) {
+    try {
+      testing::PprofToText(data);
+      ADD_FAILURE() << "accepted";
+    } catch (const ProfError& e) {
+      EXPECT_NE(std::string(e.what()).find("malformed location_id field"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 // A few bytes of input can reference a long string many times: records are held to the size
 // of one prof text line and the header to four, so memory stays bounded by the input.
 TEST(PprofReader, StringReferencesCannotAmplifyWithoutBound) {
