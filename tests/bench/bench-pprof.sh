@@ -22,11 +22,17 @@ if [ ! -x "$prefix/pprof" ] || [ ! -x "$prefix/pbgen/pbgen" ]; then
     exit 0
   }
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-pprof.XXXXXX")
+# Files live on tmpfs when there is one (/dev/shm), for pprof and for us alike: on this kind of
+# VM the kernel reclaims the page cache of /tmp proactively, so a file written a minute before
+# may be read back from disk, which blurs wall times by up to a second.
+scratch=${TMPDIR:-/tmp}
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then scratch=/dev/shm; fi
+tmp=$(mktemp -d "$scratch/bench-pprof.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-big=${BENCH_PPROF_INPUT:-}
-if [ -z "$big" ]; then
-  big=$tmp/big.pb.gz
+big=$tmp/big.pb.gz
+if [ -n "${BENCH_PPROF_INPUT:-}" ]; then
+  cp "$BENCH_PPROF_INPUT" "$big"
+else
   "$prefix/pbgen/pbgen" -o "$big" >/dev/null
 fi
 
@@ -54,7 +60,7 @@ ratio() {  # KEY: pprof's figures over KEY's
       pc / c, pr / r }'
 }
 
-echo "input: $(stat -c %s "$big") bytes ($(basename "$big"))"
+echo "input: $(stat -c %s "$big") bytes (${BENCH_PPROF_INPUT:-pbgen -o}), files in $scratch"
 measure pprof "pprof -proto big.pb.gz > FILE" "'$prefix/pprof' -proto '$big' > '$tmp/pprof.pb.gz' 2>/dev/null" 1
 rm -f "$tmp/pprof.pb.gz"
 measure pipeline "pprof2prof big.pb.gz | prof2pprof -o FILE" \
