@@ -156,7 +156,9 @@ struct PprofWriter::State {
     const size_t most = ids.size() * kMaxVarintBytes;
     if (block_size - block_used < most) {
       block_size = std::max(kBlock, most);
-      stack_blocks.push_back(std::make_unique<char[]>(block_size));
+      // Not make_unique<char[]>: that zeroes the block, a pass over 100 MB that encoding
+      // overwrites anyway.
+      stack_blocks.emplace_back(new char[block_size]);
       block_used = 0;
     }
     uint8_t* const start = reinterpret_cast<uint8_t*>(stack_blocks.back().get() + block_used);
