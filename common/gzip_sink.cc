@@ -32,39 +32,41 @@ struct Block {
   size_t size = 0;  // of the input
 };
 
-// Deflate's LZ77 pass costs 2.5 times its Huffman coding and on some data buys little: the
-// location ids of a profile whose every stack is new (random-looking varints) shrink 14% at
-// level 1 and 8% by Huffman coding alone, while repeated stacks, strings and labels shrink 60%
-// and more. So at level 1 a block first deflates a probe, 32 KiB of its middle; when LZ77
-// leaves more than 80% of it, the whole block is Huffman-coded only (Z_HUFFMAN_ONLY). The
-// choice depends on the block's bytes alone, so the output stays deterministic; blocks under
-// 256 KiB (small profiles, whose bytes golden tests pin) are never probed. A 64 KiB probe cost
-// 12% of the deflating; at 32 KiB the ratios stay far from the threshold (86% either way on
-// the location ids of a million new stacks, 16-22% against 22% on perf profiles).
+// Deflate's LZ77 pass is most of its cost, and on some data buys little: the location ids of
+// a profile whose every stack is new (random-looking varints) shrink 14% at level 1 (8% by
+// Huffman coding alone, itself at under 100 MB/s), while repeated stacks, strings and labels
+// shrink 60% and more. So at level 1 a block first deflates a probe, 32 KiB of its middle; when
+// that leaves more than 80% of it, the whole block is stored (deflate's uncompressed blocks,
+// at memory speed): compressing it would cost more time than reading and writing the profile
+// for a few percent of size. The choice depends on the block's bytes alone, so the output stays
+// deterministic; blocks under 256 KiB (small profiles, whose bytes golden tests pin) are never
+// probed. A 64 KiB probe cost 12% of the deflating; at 32 KiB the ratios stay far from the
+// threshold (86% either way on the location ids of a million new stacks, 16-22% on perf
+// profiles).
 constexpr size_t kProbe = size_t{32} << 10;
 constexpr size_t kProbeMinBlock = size_t{256} << 10;
-constexpr size_t kHuffmanOnlyPercent = 80;  // probe output over probe input, above which...
+constexpr size_t kStoredPercent = 80;  // probe output over probe input, above which...
 
-// The streams of one worker: LZ77 + Huffman at the sink's level, and Huffman only.
+// The streams of one worker: LZ77 + Huffman at the sink's level, and stored (level 0).
 struct Deflaters {
   z_stream lz;
-  z_stream huffman;
+  z_stream stored;
   bool ready = false;
 
   explicit Deflaters(int level) {
     std::memset(&lz, 0, sizeof lz);
-    std::memset(&huffman, 0, sizeof huffman);
+    std::memset(&stored, 0, sizeof stored);
     // Raw deflate (windowBits -15): the gzip header and trailer are written by the sink.
     const bool lz_ready = deflateInit2(&lz, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
-    const bool huffman_ready =
-        deflateInit2(&huffman, level, Z_DEFLATED, -15, 8, Z_HUFFMAN_ONLY) == Z_OK;
-    ready = lz_ready && huffman_ready;
+    const bool stored_ready =
+        deflateInit2(&stored, 0, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+    ready = lz_ready && stored_ready;
     if (!lz_ready) lz.state = nullptr;
-    if (!huffman_ready) huffman.state = nullptr;
+    if (!stored_ready) stored.state = nullptr;
   }
   ~Deflaters() {
     if (lz.state != nullptr) deflateEnd(&lz);
-    if (huffman.state != nullptr) deflateEnd(&huffman);
+    if (stored.state != nullptr) deflateEnd(&stored);
   }
   Deflaters(const Deflaters&) = delete;
   Deflaters& operator=(const Deflaters&) = delete;
@@ -105,18 +107,18 @@ bool LzGainsLittle(z_stream* lz, std::string_view block, std::string* scratch) {
                Z_SYNC_FLUSH, scratch)) {
     return false;
   }
-  return scratch->size() * 100 > kProbe * kHuffmanOnlyPercent;
+  return scratch->size() * 100 > kProbe * kStoredPercent;
 }
 
 // Deflates one block as raw deflate data (no header): with Z_SYNC_FLUSH it ends on a byte
 // boundary without the final-block bit, so the next block's data can follow; the last block
-// ends the stream with Z_FINISH. A Huffman-only block makes no back-references, and the blocks
-// after it may still refer into its bytes: the decoder's window holds them either way.
+// ends the stream with Z_FINISH. A stored block makes no back-references, and the blocks after
+// it may still refer into its bytes: the decoder's window holds them either way.
 bool DeflateBlock(Deflaters* deflaters, bool adaptive, Block* block) {
-  const bool huffman_only = adaptive && LzGainsLittle(&deflaters->lz, block->input, &block->output);
-  z_stream* z = huffman_only ? &deflaters->huffman : &deflaters->lz;
-  if (!Deflate(z, huffman_only ? std::string_view() : std::string_view(block->dictionary),
-               block->input, block->last ? Z_FINISH : Z_SYNC_FLUSH, &block->output)) {
+  const bool stored = adaptive && LzGainsLittle(&deflaters->lz, block->input, &block->output);
+  z_stream* z = stored ? &deflaters->stored : &deflaters->lz;
+  if (!Deflate(z, stored ? std::string_view() : std::string_view(block->dictionary), block->input,
+               block->last ? Z_FINISH : Z_SYNC_FLUSH, &block->output)) {
     return false;
   }
   block->crc = crc32(0L, reinterpret_cast<const Bytef*>(block->input.data()),
@@ -131,7 +133,7 @@ void AppendLittleEndian32(std::string* out, uint32_t value) {
 
 }  // namespace
 
-bool GzipBlockIsHuffmanOnly(std::string_view block) {
+bool GzipBlockIsStored(std::string_view block) {
   Deflaters deflaters(1);
   std::string scratch;
   return deflaters.ready && LzGainsLittle(&deflaters.lz, block, &scratch);

@@ -9,7 +9,7 @@
 // of threads or their timing — so it stays deterministic. A large profile costs about as much
 // to deflate as to produce; with the blocks spread over the cores, the two overlap, and the
 // deflating after the last byte (all of it, for an aggregating writer) is shared out. At level
-// 1, a block in which LZ77 finds almost nothing is Huffman-coded only (GzipBlockIsHuffmanOnly).
+// 1, a block in which LZ77 finds almost nothing is stored uncompressed (GzipBlockIsStored).
 #ifndef PROFTOOLS_COMMON_GZIP_SINK_H_
 #define PROFTOOLS_COMMON_GZIP_SINK_H_
 
@@ -45,9 +45,9 @@ class GzipSink : public ByteSink {
   std::string pending_;  // the block being filled
 };
 
-// Whether GzipSink at level 1 codes a 1 MiB block of these bytes with Huffman coding only
-// (LZ77 finds too little in it to be worth its time; see gzip_sink.cc). For tests.
-bool GzipBlockIsHuffmanOnly(std::string_view block);
+// Whether GzipSink at level 1 stores a 1 MiB block of these bytes uncompressed (LZ77 finds
+// too little in it to be worth its time; see gzip_sink.cc). For tests.
+bool GzipBlockIsStored(std::string_view block);
 
 }  // namespace proftools
 

@@ -77,18 +77,18 @@ std::string RandomVarints(size_t size, unsigned seed) {
   return data;
 }
 
-TEST(GzipSink, BlocksLz77CannotShrinkAreHuffmanCodedOnly) {
-  EXPECT_TRUE(GzipBlockIsHuffmanOnly(RandomVarints(1 << 20, 4)));
+TEST(GzipSink, BlocksLz77CannotShrinkAreStored) {
+  EXPECT_TRUE(GzipBlockIsStored(RandomVarints(1 << 20, 4)));
   std::string text;
   std::mt19937 random(5);
   while (text.size() < (1u << 20)) text += "frame_" + std::to_string(random() % 5000) + ";";
-  EXPECT_FALSE(GzipBlockIsHuffmanOnly(text));
+  EXPECT_FALSE(GzipBlockIsStored(text));
   // Small outputs (and so every golden file) are never probed.
-  EXPECT_FALSE(GzipBlockIsHuffmanOnly(RandomVarints(100 << 10, 6)));
+  EXPECT_FALSE(GzipBlockIsStored(RandomVarints(100 << 10, 6)));
 }
 
-// Huffman-only blocks among LZ77 ones: one valid stream, the same bytes whatever the threads;
-// the block after a Huffman-only one still refers back into it (the repeated tail costs little).
+// Stored blocks among LZ77 ones: one valid stream, the same bytes whatever the threads; the
+// block after a stored one still refers back into it (the repeated tail costs little).
 TEST(GzipSink, MixedBlocksRoundTripAndStayDeterministic) {
   const std::string noise = RandomVarints(1 << 20, 7);
   std::string data = noise;

@@ -14,7 +14,7 @@
 #      for pbdump (lint lines and string table size aside: see formats/prof-text.md §8), and
 #      with the default aggregation the same after pprof's merge (pbdump -merge); pprof -top
 #      and -traces print the same bytes for the original and for both round trips.
-#   5. A pbgen profile big enough for several gzip blocks (Huffman-coded only) round-trips.
+#   5. A pbgen profile big enough for several gzip blocks (stored uncompressed) round-trips.
 #
 # The tools come from tests/interop/setup-pprof.sh (a copy of the shared setup script: it
 # installs Go and pprof's sources from Debian packages and builds pprof, pbdump and pbgen into
@@ -159,8 +159,8 @@ $(diff <(dump "$f") <(dump "$T/k.pb.gz") | head -10)"
   done
 done
 
-# --- 5: a profile of several gzip blocks, Huffman-coded only ----------------------------------
-# pbgen's stacks never repeat, so prof2pprof codes its 1 MiB blocks with Huffman codes only
+# --- 5: a profile of several gzip blocks, stored uncompressed ---------------------------------
+# pbgen's stacks never repeat, so prof2pprof stores its 1 MiB blocks uncompressed
 # (formats/prof-text.md §8); Go's gzip reader must take them, and the profile must survive.
 pbgen=$prefix/pbgen/pbgen
 if [ -x "$pbgen" ]; then
