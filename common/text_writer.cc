@@ -76,6 +76,9 @@ std::string ColumnComments(const std::vector<ValueType>& types) {
 
 CanonicalWriter::CanonicalWriter(ByteSink* out) : out_(out) {}
 
+CanonicalWriter::CanonicalWriter(ByteSink* out, uint64_t cached_ids)
+    : out_(out), cached_ids_(std::min(cached_ids, kCachedIds)) {}
+
 void CanonicalWriter::MaybeFlush() {
   if (buffer_.size() >= kFlushThreshold) {
     out_->Write(buffer_);
@@ -261,6 +264,13 @@ uint64_t CanonicalWriter::WriteLocation(uint64_t id) {
   }
   b.push_back('\n');
   locations_.written.Insert(id, new_id, &done);
+  if (new_id < cached_ids_) {
+    location_text_.resize(new_id + 1);
+    location_text_size_.resize(new_id + 1);
+    std::array<char, 8>& text = location_text_[new_id];
+    text.fill(' ');
+    location_text_size_[new_id] = static_cast<uint8_t>(WriteDecimal(&text[1], new_id) - &text[0]);
+  }
   return new_id;
 }
 
@@ -293,7 +303,8 @@ uint64_t CanonicalWriter::WriteStack(uint64_t id) {
   // sized for the longest ids first and trimmed after. Location ids are renumbered, so none is
   // longer than the count of locations written; the bound keeps resize() from zeroing several
   // times the bytes the line takes.
-  const size_t id_digits = DecimalLength(locations_.written.size());
+  // (A cached id is copied as all of its 8 bytes, so each takes at least 8 in the bound.)
+  const size_t id_digits = std::max<size_t>(7, DecimalLength(locations_.written.size()));
   std::string& b = buffer_;
   const size_t start = b.size();
   b.resize(start + 6 + kMaxDecimalDigits + (1 + id_digits) * scratch_ids_.size() + 1);
@@ -301,8 +312,13 @@ uint64_t CanonicalWriter::WriteStack(uint64_t id) {
   std::memcpy(p, "stack ", 6);
   p = WriteDecimal(p + 6, new_id);
   for (uint64_t location_id : scratch_ids_) {
-    *p++ = ' ';
-    p = WriteDecimal(p, location_id);
+    if (location_id < cached_ids_) {
+      std::memcpy(p, location_text_[location_id].data(), 8);
+      p += location_text_size_[location_id];
+    } else {
+      *p++ = ' ';
+      p = WriteDecimal(p, location_id);
+    }
   }
   *p++ = '\n';
   b.resize(static_cast<size_t>(p - b.data()));

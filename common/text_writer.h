@@ -7,6 +7,7 @@
 #ifndef PROFTOOLS_COMMON_TEXT_WRITER_H_
 #define PROFTOOLS_COMMON_TEXT_WRITER_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -21,6 +22,9 @@ namespace proftools {
 class CanonicalWriter : public ProfileSink {
  public:
   explicit CanonicalWriter(ByteSink* out);
+  // For tests: location ids from `cached_ids` on are converted to decimal in each stack line
+  // (the default, kCachedIds, is reached only by profiles of ten million locations).
+  CanonicalWriter(ByteSink* out, uint64_t cached_ids);
   void OnHeader(const ProfileHeader& header) override;
   void OnMapping(const Mapping& mapping) override;
   void OnFunction(const Function& function) override;
@@ -62,6 +66,13 @@ class CanonicalWriter : public ProfileSink {
   Stack last_stack_;
   bool last_stack_pending_ = false;
   std::vector<uint64_t> scratch_ids_;
+  // For each output location id below cached_ids_, " ID" as it appears in stack lines, in the
+  // first bytes of 8 (padding after), and its length: a stack line is then one 8-byte copy
+  // per location instead of a decimal conversion (they are most of a large profile's bytes).
+  static constexpr uint64_t kCachedIds = 10000000;  // " " and 7 digits fill the 8 bytes
+  uint64_t cached_ids_ = kCachedIds;
+  std::vector<std::array<char, 8>> location_text_;
+  std::vector<uint8_t> location_text_size_;
 };
 
 // The canonical text of a whole profile.

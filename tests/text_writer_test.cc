@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "tests/test_util.h"
 
 namespace proftools {
@@ -89,6 +91,32 @@ TEST(CanonicalWriter, StacksDefinedEarlierOrLastAreWrittenAlike) {
             "sample 1 1 - - 2\n"
             "stack 2 2\n"
             "stack 3 1\n");
+}
+
+// Stack lines copy each location's " ID" from a per-id cache: the text is the same whether an
+// id is cached, converted every time (ids past the cache: ten million locations in real use,
+// a smaller bound here), or both in one line.
+TEST(CanonicalWriter, CachedLocationIdsWriteTheSameText) {
+  std::string text = testing::Preamble() + "function 1 f \"\" \"\" 0\n";
+  for (int id = 1; id <= 150; ++id) {
+    text += "location " + std::to_string(id) + " - 0x" + std::to_string(id) + " - 1:1\n";
+  }
+  std::mt19937 random(3);
+  for (int stack = 1; stack <= 300; ++stack) {
+    text += "stack " + std::to_string(stack);
+    for (int depth = stack % 9; depth > 0; --depth)
+      text += " " + std::to_string(1 + random() % 150);
+    text += "\nsample 1 " + std::to_string(stack) + " - - 1\n";
+  }
+  const Profile profile = Parse(text);
+  const std::string expected = ToCanonicalText(profile);
+  EXPECT_NE(expected.find(" 150"), std::string::npos);  // ids of 1 to 3 digits
+  for (uint64_t cached : {0, 1, 9, 10, 50, 99, 100}) {
+    StringSink out;
+    CanonicalWriter writer(&out, cached);
+    EmitProfile(profile, writer);
+    EXPECT_EQ(out.text(), expected) << "cached ids below " << cached;
+  }
 }
 
 TEST(CanonicalWriter, PreambleIsInFixedOrderWithMetaSorted) {
