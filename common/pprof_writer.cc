@@ -9,9 +9,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/byte_arena.h"
 #include "common/diagnostics.h"
 #include "common/id_table.h"
 #include "common/pprof_conventions.h"
+#include "common/view_index.h"
 #include "formats/profile.pb.h"
 
 namespace proftools {
@@ -143,40 +145,47 @@ struct PprofWriter::State {
   };
   std::vector<StackSpan> stacks;
   IdMap stack_index;  // text stack id -> index into stacks
-  // Encoded stacks, in blocks that never move once filled: no doubling copy of a buffer that
-  // holds every stack (a hundred MB for a million distinct stacks).
-  std::vector<std::unique_ptr<char[]>> stack_blocks;
-  size_t block_used = 0, block_size = 0;
+  // Encoded stacks: no doubling copy of a buffer that holds every stack (a hundred MB for a
+  // million distinct stacks).
+  ByteArena stack_bytes;
 
-  // Encodes `ids` straight into block storage (room for the longest varint of each, so no
-  // scratch string and no second copy), returning where they went.
+  // Encodes `ids` straight into the arena (room for the longest varint of each, so no scratch
+  // string and no second copy), returning where they went.
   StackSpan StoreStack(const std::vector<uint64_t>& ids) {
-    constexpr size_t kBlock = size_t{1} << 20;
     if (ids.empty()) return {nullptr, 0, false};  // an empty stack needs no bytes
-    const size_t most = ids.size() * kMaxVarintBytes;
-    if (block_size - block_used < most) {
-      block_size = std::max(kBlock, most);
-      // Not make_unique<char[]>: that zeroes the block, a pass over 100 MB that encoding
-      // overwrites anyway.
-      stack_blocks.emplace_back(new char[block_size]);
-      block_used = 0;
-    }
-    uint8_t* const start = reinterpret_cast<uint8_t*>(stack_blocks.back().get() + block_used);
+    uint8_t* const start =
+        reinterpret_cast<uint8_t*>(stack_bytes.Reserve(ids.size() * kMaxVarintBytes));
     uint8_t* at = start;
     for (uint64_t id : ids) at = CodedOutputStream::WriteVarint64ToArray(id, at);
     const size_t size = static_cast<size_t>(at - start);
-    block_used += size;
+    stack_bytes.Commit(size);
     return {reinterpret_cast<const char*>(start), size, false};
   }
 
   // Aggregation, in order of first occurrence. Samples without labels (the common case) are
-  // found by stack index; others by key = varint(stack index) + encoded labels.
+  // found by stack index; others by key = varint(stack index) + encoded labels, kept in an
+  // arena and indexed without an allocation per key (every perf sample has labels, and every
+  // sample of a merged profile its source).
   static constexpr size_t kNone = ~size_t{0};
   std::vector<size_t> unlabelled_aggregate;  // stack index -> aggregate, or kNone
-  std::unordered_map<std::string, size_t> aggregate_index;
-  std::vector<const std::string*> aggregate_keys;  // nullptr: no labels
+  ByteArena key_bytes;
+  ViewIndex labelled_index;                      // key -> id, 1, 2, ...
+  std::vector<size_t> labelled_aggregate;        // id - 1 -> aggregate
+  std::vector<std::string_view> aggregate_keys;  // empty (data() null): no labels
   std::vector<size_t> aggregate_stacks;
   std::vector<int64_t> aggregate_values;  // type_count per aggregate
+
+  // The string-table index of a constant (a label key or unit of §8), interned when first
+  // used like any string but then found by its address: these go on every sample.
+  std::vector<std::pair<const char*, int64_t>> constant_index;
+  int64_t InternConstant(const char* constant) {
+    for (const auto& [name, index] : constant_index) {
+      if (name == constant) return index;
+    }
+    const int64_t index = Intern(constant);
+    constant_index.emplace_back(constant, index);
+    return index;
+  }
 
   std::string labels, key;  // scratch
 
@@ -188,9 +197,9 @@ struct PprofWriter::State {
 
   void PutNumLabel(const char* key_name, int64_t num, const char* unit) {
     std::string label;
-    PutVarintField(&label, kLabelKey, Intern(key_name));
+    PutVarintField(&label, kLabelKey, InternConstant(key_name));
     PutNumField(&label, num);
-    if (unit[0] != '\0') PutVarintField(&label, kLabelNumUnit, Intern(unit));
+    if (unit[0] != '\0') PutVarintField(&label, kLabelNumUnit, InternConstant(unit));
     PutBytesField(&labels, kSampleLabel, label);
   }
 
@@ -369,7 +378,7 @@ void PprofWriter::OnSample(const Sample& sample) {
     return;
   }
   size_t aggregate;
-  const std::string* key = nullptr;
+  std::string_view key;
   if (s.labels.empty()) {
     if (s.unlabelled_aggregate.size() <= stack) {
       s.unlabelled_aggregate.resize(s.stacks.size(), State::kNone);
@@ -380,9 +389,18 @@ void PprofWriter::OnSample(const Sample& sample) {
     s.key.clear();
     PutVarint(&s.key, stack);
     s.key += s.labels;
-    auto inserted = s.aggregate_index.emplace(s.key, s.aggregate_keys.size());
-    aggregate = inserted.second ? State::kNone : inserted.first->second;
-    key = &inserted.first->first;
+    // Stored first (the index keeps a view of it), given back when the key is known.
+    const std::string_view stored = s.key_bytes.Store(s.key);
+    bool inserted;
+    const uint64_t id = s.labelled_index.Intern(stored, &inserted);
+    if (inserted) {
+      s.labelled_aggregate.push_back(s.aggregate_keys.size());
+      aggregate = State::kNone;
+      key = stored;
+    } else {
+      s.key_bytes.Unstore(stored);
+      aggregate = s.labelled_aggregate[id - 1];
+    }
   }
   if (aggregate == State::kNone) {
     s.aggregate_keys.push_back(key);
@@ -402,8 +420,8 @@ void PprofWriter::OnEnd() {
   State& s = *state_;
   for (size_t i = 0; i < s.aggregate_keys.size(); ++i) {
     std::string_view labels;
-    if (s.aggregate_keys[i] != nullptr) {
-      labels = *s.aggregate_keys[i];
+    if (s.aggregate_keys[i].data() != nullptr) {
+      labels = s.aggregate_keys[i];
       size_t stack_varint = 1;  // the key starts with the stack index
       while (static_cast<unsigned char>(labels[stack_varint - 1]) & 0x80) ++stack_varint;
       labels.remove_prefix(stack_varint);
