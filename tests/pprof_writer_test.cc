@@ -95,6 +95,25 @@ TEST(PprofWriter, SumsSamplesWithTheSameStackSourceAndLabels) {
   EXPECT_EQ(Labels(p, 2), "t=a ");
 }
 
+// Labelled samples are aggregated by keys kept in 1 MiB arena blocks: many keys, long enough
+// to fill several blocks, each met twice, still sum in order of first occurrence.
+TEST(PprofWriter, SumsLabelledSamplesAcrossManyKeys) {
+  std::string text = testing::Preamble() + kTwoStacks;
+  const std::string padding(1000, 'x');
+  for (int round = 0; round < 2; ++round) {
+    for (int k = 0; k < 3000; ++k) {
+      text += "sample 1 " + std::to_string(1 + k % 2) + " - - " + std::to_string(k + 1) +
+              " t=" + std::to_string(k) + padding + "\n";
+    }
+  }
+  const pb::Profile p = Write(text);
+  ASSERT_EQ(p.sample_size(), 3000);
+  for (int k = 0; k < 3000; k += 499) {
+    EXPECT_EQ(p.sample(k).value(0), 2 * (k + 1)) << k;
+    EXPECT_EQ(Labels(p, k), "t=" + std::to_string(k) + padding + " ") << k;
+  }
+}
+
 TEST(PprofWriter, KeepSamplesCarriesTimeAndDuration) {
   const pb::Profile p = Write(testing::Preamble() + "stack 1\n" +
                                   "sample 1 1 10 5 1\nsample 1 1 - - 2 k=3:ms\nsample 1 1 7 - 3\n",
