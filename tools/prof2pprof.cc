@@ -32,7 +32,10 @@ int Main(int argc, char** argv) {
                    "one pprof sample per text sample, with its timestamp and duration as "
                    "numeric labels proftools.time and proftools.duration (nanoseconds)")(
       "no-gzip", "write raw protobuf (.pb) instead of gzipped")(
-      "force", "write binary output even to a terminal");
+      "gzip-level",
+      "zlib compression level, 1 (the default, as Go writes profiles) to 9; above 1 every "
+      "block is compressed (at 1, blocks that hardly compress are stored): smaller, slower",
+      cxxopts::value<int>(), "N")("force", "write binary output even to a terminal");
   cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
@@ -50,11 +53,19 @@ int Main(int argc, char** argv) {
     throw UsageError("will not write binary data to a terminal; use -o FILE, a pipe, or --force");
   }
   Input input = OpenInput(inputs[0]);
+  int level = 1;
+  if (cli.Has("gzip-level")) {
+    if (cli.Has("no-gzip")) throw UsageError("--gzip-level and --no-gzip exclude each other");
+    level = cli.Get<int>("gzip-level");
+    if (level < 1 || level > 9) {
+      throw UsageError("--gzip-level must be 1 to 9, not " + std::to_string(level));
+    }
+  }
   if (cli.Has("no-gzip")) {
     PprofWriter writer(&output, options);
     ReadProfile(input, &writer, read_options);
   } else {
-    GzipSink gzip(&output);
+    GzipSink gzip(&output, level);
     PprofWriter writer(&gzip, options);
     ReadProfile(input, &writer, read_options);
     gzip.Finish();
