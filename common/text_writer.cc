@@ -266,10 +266,9 @@ uint64_t CanonicalWriter::WriteLocation(uint64_t id) {
   locations_.written.Insert(id, new_id, &done);
   if (new_id < cached_ids_) {
     location_text_.resize(new_id + 1);
-    location_text_size_.resize(new_id + 1);
-    std::array<char, 8>& text = location_text_[new_id];
-    text.fill(' ');
-    location_text_size_[new_id] = static_cast<uint8_t>(WriteDecimal(&text[1], new_id) - &text[0]);
+    LocationText& text = location_text_[new_id];
+    text.bytes.fill(' ');
+    text.size = static_cast<uint8_t>(WriteDecimal(&text.bytes[1], new_id) - &text.bytes[0]);
   }
   return new_id;
 }
@@ -313,8 +312,9 @@ uint64_t CanonicalWriter::WriteStack(uint64_t id) {
   p = WriteDecimal(p + 6, new_id);
   for (uint64_t location_id : scratch_ids_) {
     if (location_id < cached_ids_) {
-      std::memcpy(p, location_text_[location_id].data(), 8);
-      p += location_text_size_[location_id];
+      const LocationText& text = location_text_[location_id];
+      std::memcpy(p, text.bytes.data(), 8);
+      p += text.size;
     } else {
       *p++ = ' ';
       p = WriteDecimal(p, location_id);

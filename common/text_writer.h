@@ -71,8 +71,11 @@ class CanonicalWriter : public ProfileSink {
   // per location instead of a decimal conversion (they are most of a large profile's bytes).
   static constexpr uint64_t kCachedIds = 10000000;  // " " and 7 digits fill the 8 bytes
   uint64_t cached_ids_ = kCachedIds;
-  std::vector<std::array<char, 8>> location_text_;
-  std::vector<uint8_t> location_text_size_;
+  struct LocationText {
+    std::array<char, 8> bytes;
+    uint8_t size;
+  };
+  std::vector<LocationText> location_text_;
 };
 
 // The canonical text of a whole profile.

@@ -47,12 +47,6 @@ int Main(int argc, char** argv) {
   read_options.max_pprof_size = cli.MaxInputSize();
   PprofWriteOptions options;
   options.keep_samples = cli.Has("keep-samples");
-
-  Output output(cli.OutputPath());
-  if (output.IsTerminal() && !cli.Has("force")) {
-    throw UsageError("will not write binary data to a terminal; use -o FILE, a pipe, or --force");
-  }
-  Input input = OpenInput(inputs[0]);
   int level = 1;
   if (cli.Has("gzip-level")) {
     if (cli.Has("no-gzip")) throw UsageError("--gzip-level and --no-gzip exclude each other");
@@ -61,6 +55,12 @@ int Main(int argc, char** argv) {
       throw UsageError("--gzip-level must be 1 to 9, not " + std::to_string(level));
     }
   }
+
+  Output output(cli.OutputPath());
+  if (output.IsTerminal() && !cli.Has("force")) {
+    throw UsageError("will not write binary data to a terminal; use -o FILE, a pipe, or --force");
+  }
+  Input input = OpenInput(inputs[0]);
   if (cli.Has("no-gzip")) {
     PprofWriter writer(&output, options);
     ReadProfile(input, &writer, read_options);
