@@ -7,8 +7,9 @@
 #   make golden-update   rewrite golden expectations (then read the diff: it is a review)
 #   make install [PREFIX=/usr/local]
 #
-# Programs are tools/NAME.cc, the library is common/*.cc (plus formats/*.proto compiled by
-# protoc), unit tests are tests/*_test.cc, golden cases live under golden/. New files are picked
+# Programs are tools/NAME.cc, the library is common/LAYER/*.cc (plus formats/*.proto compiled by
+# protoc; the layers are in ARCHITECTURE.md and tests/layer-check.sh), unit tests are
+# tests/*_test.cc, golden cases live under golden/. New files are picked
 # up by wildcard: adding a program or a test needs no change here.
 
 PREFIX ?= /usr/local
@@ -35,7 +36,7 @@ GTEST_LIBS = $(eval GTEST_LIBS := $$(shell pkg-config --libs gtest gmock gtest_m
 CXXFLAGS_ALL = -std=c++17 $(OPTFLAGS) -Wall -Wextra -Werror -I. -isystem $(BUILD)/gen \
                $(PKG_CFLAGS) -MMD -MP $(CXXFLAGS)
 
-LIB_SRCS := $(wildcard common/*.cc)
+LIB_SRCS := $(wildcard common/*/*.cc)
 PROTOS := $(wildcard formats/*.proto)
 PROTO_SRCS := $(PROTOS:formats/%.proto=$(BUILD)/gen/formats/%.pb.cc)
 LIB_OBJS := $(LIB_SRCS:%.cc=$(BUILD)/%.o) $(PROTO_SRCS:%.cc=%.o)
@@ -56,7 +57,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 .SECONDARY:
 
 .PHONY: all deps deps-test deps-bench check test-unit test-golden golden-update bench demo \
-        test-perf-roundtrip \
+        test-perf-roundtrip layer-check \
         install clean format format-check man-check
 
 all: $(TOOLS)
@@ -132,7 +133,7 @@ $(UNIT_TESTS): $(TEST_OBJS) $(LIB)
 # --- tests -----------------------------------------------------------------------------------
 check: deps-test
 	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS)
-	$(MAKE) test-unit test-golden man-check test-interop test-perf-roundtrip
+	$(MAKE) layer-check test-unit test-golden man-check test-interop test-perf-roundtrip
 
 test-unit: $(UNIT_TESTS)
 	$(UNIT_TESTS) --gtest_brief=1
@@ -153,6 +154,10 @@ test-perf-roundtrip: $(TOOLS)
 .PHONY: test-interop
 test-interop: $(TOOLS)
 	tests/interop-pprof.sh
+
+# Includes point down the library's layers (ARCHITECTURE.md).
+layer-check:
+	tests/layer-check.sh
 
 # Every man page renders without warnings.
 man-check:
@@ -175,7 +180,7 @@ install: all
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(wildcard man/*.5) $(DESTDIR)$(PREFIX)/share/man/man5
 
-FORMAT_FILES = $(wildcard common/*.h common/*.cc tools/*.cc tests/*.cc tests/*.h)
+FORMAT_FILES = $(wildcard common/*/*.h common/*/*.cc tools/*.cc tests/*.cc tests/*.h)
 
 format:
 	clang-format -i $(FORMAT_FILES)

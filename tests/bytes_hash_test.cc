@@ -1,6 +1,6 @@
 // HashBytes: a function of the bytes alone (not their address), sensitive to every bit and to
 // the length, and with low bits spread well enough to index a power-of-two table.
-#include "common/bytes_hash.h"
+#include "common/base/bytes_hash.h"
 
 #include <gtest/gtest.h>
 

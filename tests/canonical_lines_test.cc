@@ -1,4 +1,4 @@
-#include "common/canonical_lines.h"
+#include "common/text/canonical_lines.h"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "common/record_parser.h"
-#include "common/text_syntax.h"
+#include "common/base/text_syntax.h"
+#include "common/text/record_parser.h"
 
 namespace proftools {
 namespace {

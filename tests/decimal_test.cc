@@ -1,6 +1,6 @@
 // WriteDecimal and DecimalLength: the same text as std::to_chars for every length, around
 // every power of ten, at the extremes, and for random values.
-#include "common/decimal.h"
+#include "common/base/decimal.h"
 
 #include <gtest/gtest.h>
 

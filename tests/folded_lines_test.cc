@@ -1,4 +1,4 @@
-#include "common/folded_lines.h"
+#include "common/report/folded_lines.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/byte_stream.h"
+#include "common/io/byte_stream.h"
 
 namespace proftools {
 namespace {

@@ -5,9 +5,9 @@
 #include <random>
 #include <stdexcept>
 
-#include "common/byte_stream.h"
-#include "common/diagnostics.h"
-#include "common/gzip_sink.h"
+#include "common/base/diagnostics.h"
+#include "common/io/byte_stream.h"
+#include "common/io/gzip_sink.h"
 
 namespace proftools {
 namespace {

@@ -13,10 +13,10 @@
 #include <sstream>
 #include <thread>
 
-#include "common/byte_stream.h"
-#include "common/diagnostics.h"
-#include "common/input.h"
-#include "common/output.h"
+#include "common/base/diagnostics.h"
+#include "common/io/byte_stream.h"
+#include "common/io/input.h"
+#include "common/io/output.h"
 
 namespace proftools {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "common/checker.h"
+#include "common/model/checker.h"
 #include "tests/merge_test_util.h"
 #include "tests/random_profile.h"
 #include "tests/test_util.h"

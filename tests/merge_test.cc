@@ -3,10 +3,10 @@
 
 #include <string>
 
-#include "common/diagnostics.h"
-#include "common/merge_spool.h"
-#include "common/merge_units.h"
-#include "common/stack_table.h"
+#include "common/base/diagnostics.h"
+#include "common/merge/merge_spool.h"
+#include "common/merge/merge_units.h"
+#include "common/model/stack_table.h"
 #include "tests/merge_test_util.h"
 #include "tests/test_util.h"
 

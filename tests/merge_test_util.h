@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/input.h"
-#include "common/merger.h"
-#include "common/text_writer.h"
+#include "common/io/input.h"
+#include "common/merge/merger.h"
+#include "common/text/text_writer.h"
 
 namespace proftools::testing {
 

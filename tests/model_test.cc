@@ -1,9 +1,9 @@
 // In-memory profiles: the checker on records built by code, CheckingSink, and the Interner.
 #include <gtest/gtest.h>
 
-#include "common/checker.h"
-#include "common/id_table.h"
-#include "common/interner.h"
+#include "common/base/id_table.h"
+#include "common/model/checker.h"
+#include "common/model/interner.h"
 #include "tests/test_util.h"
 
 namespace proftools {

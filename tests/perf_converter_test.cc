@@ -1,16 +1,16 @@
 // perf script text -> profile, through the same two passes and checker perf2prof uses.
-#include "common/perf_converter.h"
+#include "common/perf/perf_converter.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "common/checker.h"
-#include "common/folded_view.h"
-#include "common/sink.h"
-#include "common/spool.h"
-#include "common/text_writer.h"
+#include "common/io/spool.h"
+#include "common/model/checker.h"
+#include "common/model/sink.h"
+#include "common/report/folded_view.h"
+#include "common/text/text_writer.h"
 #include "tests/test_util.h"
 
 namespace proftools {

@@ -1,13 +1,13 @@
 // The line parsers of perf script text, on every header and frame form perf prints.
-#include "common/perf_script.h"
+#include "common/perf/perf_script.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "common/byte_stream.h"
-#include "common/perf_reader.h"
-#include "common/perf_symbols.h"
+#include "common/io/byte_stream.h"
+#include "common/perf/perf_reader.h"
+#include "common/perf/perf_symbols.h"
 
 namespace proftools {
 namespace {

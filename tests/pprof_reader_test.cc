@@ -6,9 +6,10 @@
 
 #include <random>
 
-#include "common/gzip_sink.h"
-#include "common/input.h"
-#include "common/pprof_conventions.h"
+#include "common/io/gzip_sink.h"
+#include "common/io/input.h"
+#include "common/load/read_profile.h"
+#include "common/pprof/pprof_conventions.h"
 #include "tests/pprof_test_util.h"
 #include "tests/test_util.h"
 

@@ -4,11 +4,11 @@
 
 #include <string>
 
-#include "common/byte_stream.h"
-#include "common/pprof_reader.h"
-#include "common/pprof_writer.h"
-#include "common/text_reader.h"
-#include "common/text_writer.h"
+#include "common/io/byte_stream.h"
+#include "common/pprof/pprof_reader.h"
+#include "common/pprof/pprof_writer.h"
+#include "common/text/text_reader.h"
+#include "common/text/text_writer.h"
 #include "formats/profile.pb.h"
 
 namespace proftools::testing {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "common/checker.h"
-#include "common/gzip_sink.h"
-#include "common/pprof_conventions.h"
+#include "common/io/gzip_sink.h"
+#include "common/model/checker.h"
+#include "common/pprof/pprof_conventions.h"
 #include "tests/pprof_test_util.h"
 #include "tests/random_profile.h"
 #include "tests/test_util.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "common/definitions.h"
+#include "common/model/definitions.h"
 
 namespace proftools::testing {
 

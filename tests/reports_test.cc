@@ -1,8 +1,8 @@
-#include "common/reports.h"
+#include "common/report/reports.h"
 
 #include <gtest/gtest.h>
 
-#include "common/value_format.h"
+#include "common/report/value_format.h"
 #include "tests/test_util.h"
 
 namespace proftools {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <sstream>
 
-#include "common/checker.h"
-#include "common/text_syntax.h"
+#include "common/base/text_syntax.h"
+#include "common/model/checker.h"
 #include "tests/random_profile.h"
 #include "tests/test_util.h"
 

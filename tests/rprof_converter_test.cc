@@ -1,4 +1,4 @@
-#include "common/rprof_converter.h"
+#include "common/rprof/rprof_converter.h"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "common/checker.h"
-#include "common/rprof_scan.h"
-#include "common/sink.h"
+#include "common/model/checker.h"
+#include "common/model/sink.h"
+#include "common/rprof/rprof_scan.h"
 
 namespace proftools {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "common/frames.h"
+#include "common/report/frames.h"
 
 namespace proftools {
 namespace {

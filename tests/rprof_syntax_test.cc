@@ -1,4 +1,4 @@
-#include "common/rprof_syntax.h"
+#include "common/rprof/rprof_syntax.h"
 
 #include <gtest/gtest.h>
 

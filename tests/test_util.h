@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "common/byte_stream.h"
-#include "common/diagnostics.h"
-#include "common/sink.h"
-#include "common/text_reader.h"
-#include "common/text_writer.h"
+#include "common/base/diagnostics.h"
+#include "common/io/byte_stream.h"
+#include "common/model/sink.h"
+#include "common/text/text_reader.h"
+#include "common/text/text_writer.h"
 
 namespace proftools::testing {
 

@@ -1,4 +1,4 @@
-#include "common/text_reader.h"
+#include "common/text/text_reader.h"
 
 #include <gtest/gtest.h>
 

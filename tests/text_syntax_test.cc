@@ -1,4 +1,5 @@
-#include "common/text_syntax.h"
+#include "common/base/text_syntax.h"
+#include "common/model/label_syntax.h"
 
 #include <gtest/gtest.h>
 

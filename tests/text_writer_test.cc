@@ -1,4 +1,4 @@
-#include "common/text_writer.h"
+#include "common/text/text_writer.h"
 
 #include <gtest/gtest.h>
 

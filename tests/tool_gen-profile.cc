@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "common/cli.h"
-#include "common/interner.h"
-#include "common/output.h"
-#include "common/text_writer.h"
+#include "common/cli/cli.h"
+#include "common/io/output.h"
+#include "common/model/interner.h"
+#include "common/text/text_writer.h"
 
 namespace proftools {
 namespace {

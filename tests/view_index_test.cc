@@ -1,6 +1,6 @@
 // ViewIndex: ids in order of insertion, equal bytes found again across growth, distinct keys
 // never confused (including keys that are prefixes of others and the empty key).
-#include "common/view_index.h"
+#include "common/base/view_index.h"
 
 #include <gtest/gtest.h>
 

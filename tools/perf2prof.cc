@@ -2,11 +2,11 @@
 #include <string>
 #include <vector>
 
-#include "common/cli.h"
-#include "common/input.h"
-#include "common/perf_converter.h"
-#include "common/spool.h"
-#include "common/two_pass_conversion.h"
+#include "common/cli/cli.h"
+#include "common/cli/two_pass_conversion.h"
+#include "common/io/input.h"
+#include "common/io/spool.h"
+#include "common/perf/perf_converter.h"
 
 namespace proftools {
 namespace {

@@ -2,10 +2,11 @@
 #include <string>
 #include <vector>
 
-#include "common/cli.h"
-#include "common/input.h"
-#include "common/output.h"
-#include "common/text_writer.h"
+#include "common/cli/cli.h"
+#include "common/io/input.h"
+#include "common/io/output.h"
+#include "common/load/read_profile.h"
+#include "common/text/text_writer.h"
 
 namespace proftools {
 namespace {

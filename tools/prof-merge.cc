@@ -3,12 +3,12 @@
 #include <string>
 #include <vector>
 
-#include "common/checker.h"
-#include "common/cli.h"
-#include "common/input.h"
-#include "common/merger.h"
-#include "common/output.h"
-#include "common/text_writer.h"
+#include "common/cli/cli.h"
+#include "common/io/input.h"
+#include "common/io/output.h"
+#include "common/merge/merger.h"
+#include "common/model/checker.h"
+#include "common/text/text_writer.h"
 
 namespace proftools {
 namespace {

@@ -2,14 +2,15 @@
 #include <string>
 #include <vector>
 
-#include "common/cli.h"
-#include "common/filter.h"
-#include "common/folded_view.h"
-#include "common/input.h"
-#include "common/output.h"
-#include "common/reports.h"
-#include "common/stack_totals.h"
-#include "common/text_writer.h"
+#include "common/cli/cli.h"
+#include "common/io/input.h"
+#include "common/io/output.h"
+#include "common/load/read_profile.h"
+#include "common/report/filter.h"
+#include "common/report/folded_view.h"
+#include "common/report/reports.h"
+#include "common/report/stack_totals.h"
+#include "common/text/text_writer.h"
 
 namespace proftools {
 namespace {

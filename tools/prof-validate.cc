@@ -2,10 +2,11 @@
 #include <cstdio>
 #include <string>
 
-#include "common/checker.h"
-#include "common/cli.h"
-#include "common/input.h"
-#include "common/sink.h"
+#include "common/cli/cli.h"
+#include "common/io/input.h"
+#include "common/load/read_profile.h"
+#include "common/model/checker.h"
+#include "common/model/sink.h"
 
 namespace proftools {
 namespace {

@@ -3,11 +3,12 @@
 #include <string>
 #include <vector>
 
-#include "common/cli.h"
-#include "common/gzip_sink.h"
-#include "common/input.h"
-#include "common/output.h"
-#include "common/pprof_writer.h"
+#include "common/cli/cli.h"
+#include "common/io/gzip_sink.h"
+#include "common/io/input.h"
+#include "common/io/output.h"
+#include "common/load/read_profile.h"
+#include "common/pprof/pprof_writer.h"
 
 namespace proftools {
 namespace {

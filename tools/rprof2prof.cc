@@ -2,12 +2,12 @@
 #include <string>
 #include <vector>
 
-#include "common/cli.h"
-#include "common/input.h"
-#include "common/rprof_converter.h"
-#include "common/rprof_scan.h"
-#include "common/spool.h"
-#include "common/two_pass_conversion.h"
+#include "common/cli/cli.h"
+#include "common/cli/two_pass_conversion.h"
+#include "common/io/input.h"
+#include "common/io/spool.h"
+#include "common/rprof/rprof_converter.h"
+#include "common/rprof/rprof_scan.h"
 
 namespace proftools {
 namespace {

@@ -1,0 +1,39 @@
+#include "common/base/id_table.h"
+
+namespace proftools {
+
+bool IdMap::Insert(uint64_t id, uint64_t value, uint64_t* existing) {
+  // Grow the dense part only as far as twice the number of entries (plus a start): a file with
+  // one id of 10^12 must not allocate terabytes.
+  if (id >= dense_.size() && id < 2 * size_ + 4096) {
+    size_t grown = dense_.empty() ? 4096 : dense_.size();
+    while (grown <= id) grown *= 2;
+    dense_.resize(grown, 0);
+    // Ids that were sparse but now fall in the dense range move over.
+    for (auto it = sparse_.begin(); it != sparse_.end();) {
+      if (it->first < dense_.size()) {
+        dense_[it->first] = it->second + 1;
+        it = sparse_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  if (id < dense_.size()) {
+    if (dense_[id] != 0) {
+      *existing = dense_[id] - 1;
+      return false;
+    }
+    dense_[id] = value + 1;
+  } else {
+    auto inserted = sparse_.emplace(id, value);
+    if (!inserted.second) {
+      *existing = inserted.first->second;
+      return false;
+    }
+  }
+  ++size_;
+  return true;
+}
+
+}  // namespace proftools

@@ -1,0 +1,49 @@
+// A map from ids to 64-bit values (the line an id was defined on, the id it was renumbered
+// to, ...), for the per-record lookups of the checker and the canonical writer.
+//
+// Ids in real files are mostly dense (1, 2, 3, ...), so ids up to a bound that grows with the
+// number of entries live in a flat vector; other ids (sparse, huge, hostile) go to a hash map.
+// Memory stays proportional to the number of ids either way.
+#ifndef PROFTOOLS_COMMON_BASE_ID_TABLE_H_
+#define PROFTOOLS_COMMON_BASE_ID_TABLE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace proftools {
+
+class IdMap {
+ public:
+  // Maps `id` to `value`. Returns false (and changes nothing) when `id` is already present;
+  // *existing is then its value.
+  bool Insert(uint64_t id, uint64_t value, uint64_t* existing);
+  // The value of `id`, or false when absent.
+  bool Find(uint64_t id, uint64_t* value) const {
+    if (id < dense_.size()) {
+      if (dense_[id] == 0) return false;
+      *value = dense_[id] - 1;
+      return true;
+    }
+    auto it = sparse_.find(id);
+    if (it == sparse_.end()) return false;
+    *value = it->second;
+    return true;
+  }
+  bool Contains(uint64_t id) const {
+    uint64_t ignored;
+    return Find(id, &ignored);
+  }
+  size_t size() const { return size_; }
+
+ private:
+  // dense_[id] is value + 1 (0: absent); values are never UINT64_MAX.
+  std::vector<uint64_t> dense_;
+  std::unordered_map<uint64_t, uint64_t> sparse_;
+  size_t size_ = 0;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_BASE_ID_TABLE_H_

@@ -1,0 +1,187 @@
+#include "common/io/output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "common/base/diagnostics.h"
+
+namespace proftools {
+namespace {
+
+constexpr size_t kBufferSize = size_t{1} << 16;
+
+// Temporary files to remove when a signal ends the program. A fixed array of C strings, because
+// a signal handler may only do async-signal-safe things (unlink is; malloc is not).
+constexpr int kMaxTemps = 8;
+std::atomic<const char*> g_temps[kMaxTemps];
+
+void RemoveTempsAndReraise(int signal_number) {
+  for (auto& temp : g_temps) {
+    const char* path = temp.exchange(nullptr);
+    if (path != nullptr) unlink(path);
+  }
+  ::signal(signal_number, SIG_DFL);
+  ::raise(signal_number);
+}
+
+void RegisterTemp(const char* path) {
+  static bool handlers_installed = false;
+  if (!handlers_installed) {
+    handlers_installed = true;
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
+      struct sigaction action;
+      std::memset(&action, 0, sizeof action);
+      struct sigaction previous;
+      sigaction(sig, nullptr, &previous);
+      if (previous.sa_handler == SIG_IGN) continue;  // keep "ignored" as the shell asked
+      action.sa_handler = RemoveTempsAndReraise;
+      sigemptyset(&action.sa_mask);
+      sigaction(sig, &action, nullptr);
+    }
+  }
+  for (auto& temp : g_temps) {
+    const char* expected = nullptr;
+    if (temp.compare_exchange_strong(expected, path)) return;
+  }
+}
+
+void UnregisterTemp(const char* path) {
+  for (auto& temp : g_temps) {
+    const char* expected = path;
+    if (temp.compare_exchange_strong(expected, nullptr)) return;
+  }
+}
+
+std::string DirectoryOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string BaseOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+Output::Output(const std::string& path) {
+  buffer_.reserve(kBufferSize);
+  if (path.empty() || path == "-") {
+    name_ = "<stdout>";
+    fd_ = 1;
+    WidenPipe(fd_);
+    return;
+  }
+  name_ = path;
+  path_ = path;
+  struct stat target;
+  const bool exists = stat(path.c_str(), &target) == 0;
+  if (exists && S_ISDIR(target.st_mode)) throw ProfError(path, "is a directory");
+  if (exists && !S_ISREG(target.st_mode)) {
+    // A device, FIFO or socket (`-o /dev/null`, `-o /dev/stdout`, a named pipe): renaming a
+    // temporary file over it would replace the device node with a regular file, so write to
+    // it in place. Atomicity means nothing for a stream anyway.
+    fd_ = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) throw ProfError(path, std::string("cannot open: ") + std::strerror(errno));
+    in_place_ = true;
+    return;
+  }
+  std::string temp = DirectoryOf(path) + "/." + BaseOf(path) + ".tmp-XXXXXX";
+  fd_ = mkostemp(&temp[0], O_CLOEXEC);
+  if (fd_ < 0) {
+    throw ProfError(
+        path, std::string("cannot create a temporary file next to it: ") + std::strerror(errno));
+  }
+  temp_path_ = temp;
+  RegisterTemp(temp_path_.c_str());
+  // mkstemp creates mode 0600; give the file the mode a plain creat() would have (or keep the
+  // mode of the file it replaces).
+  mode_t mode;
+  if (exists) {
+    mode = target.st_mode & 07777;
+  } else {
+    const mode_t mask = umask(0);
+    umask(mask);
+    mode = 0666 & ~mask;
+  }
+  fchmod(fd_, mode);
+}
+
+Output::~Output() {
+  if (in_place_) {
+    if (fd_ >= 0) close(fd_);
+    return;
+  }
+  if (temp_path_.empty()) return;
+  if (fd_ >= 0) close(fd_);
+  if (!committed_) unlink(temp_path_.c_str());
+  UnregisterTemp(temp_path_.c_str());
+}
+
+bool Output::IsTerminal() const {
+  return (is_stdout() || in_place_) && isatty(fd_);
+}
+
+void Output::WriteAll(const char* data, size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd_, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw ProfError(name_, std::string("write error: ") + std::strerror(errno));
+    }
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+}
+
+void Output::Write(std::string_view data) {
+  if (buffer_.size() + data.size() > kBufferSize) {
+    Flush();
+    if (data.size() >= kBufferSize) {
+      WriteAll(data.data(), data.size());
+      return;
+    }
+  }
+  buffer_.append(data.data(), data.size());
+}
+
+void Output::Flush() {
+  if (buffer_.empty()) return;
+  WriteAll(buffer_.data(), buffer_.size());
+  buffer_.clear();
+}
+
+void Output::Commit() {
+  Flush();
+  if (in_place_) {
+    const int fd = fd_;
+    fd_ = -1;
+    if (close(fd) != 0) throw ProfError(name_, std::string("write error: ") + std::strerror(errno));
+    return;
+  }
+  if (temp_path_.empty()) return;
+  if (fsync(fd_) != 0 && errno != EINVAL) {
+    throw ProfError(name_, std::string("cannot sync: ") + std::strerror(errno));
+  }
+  if (close(fd_) != 0) {
+    fd_ = -1;
+    throw ProfError(name_, std::string("write error: ") + std::strerror(errno));
+  }
+  fd_ = -1;
+  if (rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    throw ProfError(
+        name_, std::string("cannot rename the temporary file into place: ") + std::strerror(errno));
+  }
+  committed_ = true;
+}
+
+}  // namespace proftools

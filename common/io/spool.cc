@@ -1,0 +1,80 @@
+#include "common/io/spool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/base/diagnostics.h"
+
+namespace proftools {
+
+size_t CopyingStream::Read(char* buffer, size_t capacity) {
+  const size_t n = inner_->Read(buffer, capacity);
+  bytes_ += n;
+  size_t written = 0;
+  while (fd_ >= 0 && written < n) {
+    const ssize_t w = write(fd_, buffer + written, n - written);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      throw ProfError(name_, std::string("cannot spool the input to a temporary file: ") +
+                                 std::strerror(errno));
+    }
+    written += static_cast<size_t>(w);
+  }
+  return n;
+}
+
+SpoolFile::SpoolFile() {
+  const char* dir = getenv("TMPDIR");
+  std::string path =
+      std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/proftools-spool.XXXXXX";
+  fd_ = mkostemp(path.data(), O_CLOEXEC);
+  if (fd_ < 0) {
+    throw ProfError(path, std::string("cannot create a spool file: ") + std::strerror(errno));
+  }
+  unlink(path.c_str());  // nothing is left behind, whatever happens next
+}
+
+SpoolFile::~SpoolFile() {
+  if (fd_ >= 0) close(fd_);
+}
+
+std::unique_ptr<ByteStream> SpoolFile::Reopen(const std::string& name) const {
+  if (lseek(fd_, 0, SEEK_SET) != 0) {
+    throw ProfError(name, std::string("cannot rewind the spool file: ") + std::strerror(errno));
+  }
+  return std::make_unique<FdStream>(fd_, name, false);
+}
+
+size_t LimitedStream::Read(char* buffer, size_t capacity) {
+  if (remaining_ == 0) return 0;
+  const size_t n =
+      inner_->Read(buffer, static_cast<size_t>(std::min<uint64_t>(capacity, remaining_)));
+  remaining_ -= n;
+  return n;
+}
+
+TwoPassInput::TwoPassInput(std::string path) : path_(std::move(path)) {
+  if (!IsRegularFile(path_)) spool_ = std::make_unique<SpoolFile>();
+}
+
+ByteStream* TwoPassInput::Again(const std::string& name) {
+  if (spool_ == nullptr) {
+    reopened_ = OpenInput(path_);
+    return reopened_.stream.get();
+  }
+  spooled_ = spool_->Reopen(name);
+  return spooled_.get();
+}
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st;
+  return path != "-" && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace proftools

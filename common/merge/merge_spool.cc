@@ -1,0 +1,352 @@
+#include "common/merge/merge_spool.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/base/diagnostics.h"
+
+namespace proftools {
+namespace {
+
+constexpr size_t kBlock = size_t{1} << 20;
+
+void PutVarint(std::string* out, uint64_t value) {
+  while (value >= 0x80) {
+    out->push_back(static_cast<char>(value | 0x80));
+    value >>= 7;
+  }
+  out->push_back(static_cast<char>(value));
+}
+
+uint64_t ZigZag(int64_t value) {
+  return (static_cast<uint64_t>(value) << 1) ^ static_cast<uint64_t>(value >> 63);
+}
+
+int64_t UnZigZag(uint64_t value) {
+  return static_cast<int64_t>((value >> 1) ^ (~(value & 1) + 1));
+}
+
+void PutString(std::string* out, const std::string& s) {
+  PutVarint(out, s.size());
+  out->append(s);
+}
+
+[[noreturn]] void SpoolError(const char* what) {
+  throw ProfError("(spool file)", std::string(what) + ": " + std::strerror(errno));
+}
+
+// Flag bits of a sample record, and of a label.
+constexpr uint64_t kHasTime = 1;
+constexpr uint64_t kHasDuration = 2;
+constexpr uint64_t kNumeric = 1;
+
+// Reads from a string_view that holds whole records (no refills).
+class ViewReader {
+ public:
+  explicit ViewReader(std::string_view data) : data_(data) {}
+  uint64_t Varint() {
+    uint64_t value = 0;
+    for (int shift = 0; pos_ < data_.size(); shift += 7) {
+      const unsigned char byte = static_cast<unsigned char>(data_[pos_++]);
+      value |= uint64_t{byte & 0x7fu} << shift;
+      if ((byte & 0x80u) == 0 || shift >= 63) return value;
+    }
+    Corrupt();
+  }
+  bool AtEnd() const { return pos_ == data_.size(); }
+  void String(std::string* out) {
+    const size_t size = static_cast<size_t>(Varint());
+    if (size > data_.size() - pos_) Corrupt();
+    out->assign(data_.data() + pos_, size);
+    pos_ += size;
+  }
+
+ private:
+  [[noreturn]] static void Corrupt() {
+    throw ProfError("(spool file)", "internal error: a record is cut short");
+  }
+  std::string_view data_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+void EncodeLabels(const std::vector<Label>& labels, std::string* out) {
+  PutVarint(out, labels.size());
+  for (const Label& label : labels) {
+    PutString(out, label.key);
+    PutVarint(out, label.is_num ? kNumeric : 0);
+    if (label.is_num) {
+      PutVarint(out, ZigZag(label.num));
+      PutString(out, label.unit);
+    } else {
+      PutString(out, label.str);
+    }
+  }
+}
+
+void DecodeLabels(std::string_view encoded, std::vector<Label>* labels) {
+  ViewReader in(encoded);
+  labels->resize(static_cast<size_t>(in.Varint()));
+  for (Label& label : *labels) {
+    in.String(&label.key);
+    label.is_num = (in.Varint() & kNumeric) != 0;
+    if (label.is_num) {
+      label.num = UnZigZag(in.Varint());
+      in.String(&label.unit);
+      label.str.clear();
+    } else {
+      in.String(&label.str);
+      label.num = 0;
+      label.unit.clear();
+    }
+  }
+}
+
+void MergeSpool::Put(SpoolRecord kind) {
+  buffer_.push_back(static_cast<char>(kind));
+}
+
+void MergeSpool::MaybeFlush() {
+  if (buffer_.size() >= kBlock) Flush();
+}
+
+void MergeSpool::WriteInput(uint64_t index) {
+  Put(SpoolRecord::kInput);
+  PutVarint(&buffer_, index);
+  MaybeFlush();
+}
+
+void MergeSpool::WriteMapping(const Mapping& m) {
+  std::string& b = buffer_;
+  Put(SpoolRecord::kMapping);
+  PutVarint(&b, m.id);
+  PutVarint(&b, m.start);
+  PutVarint(&b, m.limit);
+  PutVarint(&b, m.offset);
+  PutString(&b, m.file);
+  PutString(&b, m.build_id);
+  PutVarint(&b, (m.has_functions ? 1u : 0u) | (m.has_filenames ? 2u : 0u) |
+                    (m.has_line_numbers ? 4u : 0u) | (m.has_inline_frames ? 8u : 0u));
+  MaybeFlush();
+}
+
+void MergeSpool::WriteFunction(const Function& f) {
+  std::string& b = buffer_;
+  Put(SpoolRecord::kFunction);
+  PutVarint(&b, f.id);
+  PutString(&b, f.name);
+  PutString(&b, f.system_name);
+  PutString(&b, f.file);
+  PutVarint(&b, ZigZag(f.start_line));
+  MaybeFlush();
+}
+
+void MergeSpool::WriteLocation(const Location& l) {
+  std::string& b = buffer_;
+  Put(SpoolRecord::kLocation);
+  PutVarint(&b, l.id);
+  PutVarint(&b, l.mapping_id);
+  PutVarint(&b, l.address);
+  PutVarint(&b, l.is_folded ? 1 : 0);
+  PutVarint(&b, l.lines.size());
+  for (const Line& line : l.lines) {
+    PutVarint(&b, line.function_id);
+    PutVarint(&b, ZigZag(line.line));
+    PutVarint(&b, ZigZag(line.column));
+  }
+  MaybeFlush();
+}
+
+void MergeSpool::WriteStack(uint64_t id, const std::vector<uint64_t>& location_ids) {
+  labels_.clear();
+  for (uint64_t location : location_ids) PutVarint(&labels_, location);
+  WriteEncodedStack(id, labels_);
+}
+
+void MergeSpool::WriteEncodedStack(uint64_t id, std::string_view encoded_ids) {
+  std::string& b = buffer_;
+  Put(SpoolRecord::kStack);
+  PutVarint(&b, id);
+  // The ids as one length-prefixed run, so that a pass that needs only samples skips them.
+  PutVarint(&b, encoded_ids.size());
+  b.append(encoded_ids);
+  MaybeFlush();
+}
+
+void MergeSpool::WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& s) {
+  std::string& b = buffer_;
+  Put(SpoolRecord::kSample);
+  PutVarint(&b, source_id);
+  PutVarint(&b, stack_id);
+  PutVarint(&b, (s.time_nanos ? kHasTime : 0) | (s.duration_nanos ? kHasDuration : 0));
+  if (s.time_nanos) PutVarint(&b, ZigZag(*s.time_nanos));
+  if (s.duration_nanos) PutVarint(&b, ZigZag(*s.duration_nanos));
+  for (int64_t value : s.values) PutVarint(&b, ZigZag(value));
+  labels_.clear();
+  EncodeLabels(s.labels, &labels_);
+  PutString(&b, labels_);
+  MaybeFlush();
+}
+
+void MergeSpool::Flush() {
+  size_t done = 0;
+  while (done < buffer_.size()) {
+    const ssize_t n = write(file_.fd(), buffer_.data() + done, buffer_.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) SpoolError("cannot write the spool file");
+    done += static_cast<size_t>(n);
+  }
+  flushed_ += buffer_.size();
+  buffer_.clear();
+}
+
+void MergeSpool::TruncateTo(uint64_t mark) {
+  if (mark >= flushed_) {
+    buffer_.resize(mark - flushed_);
+    return;
+  }
+  buffer_.clear();
+  if (ftruncate(file_.fd(), static_cast<off_t>(mark)) != 0 ||
+      lseek(file_.fd(), static_cast<off_t>(mark), SEEK_SET) < 0) {
+    SpoolError("cannot truncate the spool file");
+  }
+  flushed_ = mark;
+}
+
+void MergeSpool::Rewind() {
+  Flush();
+  if (lseek(file_.fd(), 0, SEEK_SET) != 0) SpoolError("cannot rewind the spool file");
+  read_pos_ = 0;
+  read_from_file_ = 0;
+}
+
+bool MergeSpool::Fill(size_t need) {
+  if (buffer_.size() - read_pos_ >= need) return true;
+  buffer_.erase(0, read_pos_);
+  read_pos_ = 0;
+  while (buffer_.size() < need) {
+    // Never more than the file still holds: a small merge allocates a small buffer.
+    const size_t want =
+        static_cast<size_t>(std::min<uint64_t>(std::max(need, kBlock), flushed_ - read_from_file_));
+    if (want == 0) return false;
+    const size_t have = buffer_.size();
+    buffer_.resize(have + want);
+    const ssize_t n = read(file_.fd(), &buffer_[have], want);
+    buffer_.resize(have + static_cast<size_t>(std::max<ssize_t>(n, 0)));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) SpoolError("cannot read the spool file");
+    if (n == 0)
+      throw ProfError("(spool file)", "internal error: the spool file is shorter than written");
+    read_from_file_ += static_cast<uint64_t>(n);
+  }
+  return true;
+}
+
+uint64_t MergeSpool::ReadVarint() {
+  // Fast path: a whole varint (at most 10 bytes) is in the buffer.
+  if (buffer_.size() - read_pos_ >= 10) {
+    const char* p = buffer_.data() + read_pos_;
+    uint64_t value = 0;
+    for (int i = 0; i < 10; ++i) {
+      const unsigned char byte = static_cast<unsigned char>(p[i]);
+      value |= uint64_t{byte & 0x7fu} << (7 * i);
+      if ((byte & 0x80u) == 0) {
+        read_pos_ += i + 1;
+        return value;
+      }
+    }
+    read_pos_ += 10;
+    return value;
+  }
+  uint64_t value = 0;
+  for (int shift = 0;; shift += 7) {
+    if (!Fill(1)) throw ProfError("(spool file)", "internal error: the spool file ends early");
+    const unsigned char byte = static_cast<unsigned char>(buffer_[read_pos_++]);
+    value |= uint64_t{byte & 0x7fu} << shift;
+    if ((byte & 0x80u) == 0 || shift >= 63) return value;
+  }
+}
+
+std::string_view MergeSpool::ReadBytes() {
+  const size_t size = static_cast<size_t>(ReadVarint());
+  if (!Fill(size)) throw ProfError("(spool file)", "internal error: the spool file ends early");
+  const std::string_view bytes(buffer_.data() + read_pos_, size);
+  read_pos_ += size;
+  return bytes;
+}
+
+void MergeSpool::ReadString(std::string* out) {
+  const std::string_view bytes = ReadBytes();
+  out->assign(bytes.data(), bytes.size());
+}
+
+SpoolRecord MergeSpool::Next() {
+  if (!Fill(1)) return SpoolRecord::kEnd;
+  return static_cast<SpoolRecord>(buffer_[read_pos_++]);
+}
+
+void MergeSpool::ReadMapping(Mapping* m) {
+  m->id = ReadVarint();
+  m->start = ReadVarint();
+  m->limit = ReadVarint();
+  m->offset = ReadVarint();
+  ReadString(&m->file);
+  ReadString(&m->build_id);
+  const uint64_t flags = ReadVarint();
+  m->has_functions = flags & 1;
+  m->has_filenames = flags & 2;
+  m->has_line_numbers = flags & 4;
+  m->has_inline_frames = flags & 8;
+}
+
+void MergeSpool::ReadFunction(Function* f) {
+  f->id = ReadVarint();
+  ReadString(&f->name);
+  ReadString(&f->system_name);
+  ReadString(&f->file);
+  f->start_line = UnZigZag(ReadVarint());
+}
+
+void MergeSpool::ReadLocation(Location* l) {
+  l->id = ReadVarint();
+  l->mapping_id = ReadVarint();
+  l->address = ReadVarint();
+  l->is_folded = ReadVarint() != 0;
+  l->lines.resize(static_cast<size_t>(ReadVarint()));
+  for (Line& line : l->lines) {
+    line.function_id = ReadVarint();
+    line.line = UnZigZag(ReadVarint());
+    line.column = UnZigZag(ReadVarint());
+  }
+}
+
+void MergeSpool::ReadStack(Stack* s) {
+  s->id = ReadVarint();
+  ViewReader ids(ReadBytes());
+  s->location_ids.clear();
+  while (!ids.AtEnd()) s->location_ids.push_back(ids.Varint());
+}
+
+void MergeSpool::SkipStack() {
+  ReadVarint();
+  ReadBytes();
+}
+
+void MergeSpool::ReadSample(size_t value_count, Sample* s) {
+  s->source_id = ReadVarint();
+  s->stack_id = ReadVarint();
+  const uint64_t flags = ReadVarint();
+  s->time_nanos.reset();
+  s->duration_nanos.reset();
+  if (flags & kHasTime) s->time_nanos = UnZigZag(ReadVarint());
+  if (flags & kHasDuration) s->duration_nanos = UnZigZag(ReadVarint());
+  s->values.resize(value_count);
+  for (int64_t& value : s->values) value = UnZigZag(ReadVarint());
+  DecodeLabels(ReadBytes(), &s->labels);
+}
+
+}  // namespace proftools

@@ -1,0 +1,84 @@
+// The body of a merge, parked on disk until the merged preamble is known.
+//
+// A merged profile declares its value types (the union over all inputs) before its first record,
+// and they are known only once every input has been read. Holding the body in memory would make
+// a merge's memory grow with samples (and hold every definition a second time), so each input's
+// new definitions and its samples, ids already remapped, go to an unlinked temporary file in a
+// compact binary form (varints), in the order they came: definitions still just before their
+// first use, which keeps the canonical writer's backlog small when the file is replayed.
+#ifndef PROFTOOLS_COMMON_MERGE_MERGE_SPOOL_H_
+#define PROFTOOLS_COMMON_MERGE_MERGE_SPOOL_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/io/spool.h"
+#include "common/model/model.h"
+
+namespace proftools {
+
+// A sample's labels as bytes (appended to `out`), and back: the spool's form, and the
+// aggregator's key.
+void EncodeLabels(const std::vector<Label>& labels, std::string* out);
+void DecodeLabels(std::string_view encoded, std::vector<Label>* labels);
+
+enum class SpoolRecord { kEnd, kInput, kMapping, kFunction, kLocation, kStack, kSample };
+
+class MergeSpool {
+ public:
+  MergeSpool() = default;
+  MergeSpool(const MergeSpool&) = delete;
+  MergeSpool& operator=(const MergeSpool&) = delete;
+
+  // The records that follow come from input number `index`.
+  void WriteInput(uint64_t index);
+  void WriteMapping(const Mapping& mapping);
+  void WriteFunction(const Function& function);
+  void WriteLocation(const Location& location);
+  void WriteStack(uint64_t id, const std::vector<uint64_t>& location_ids);
+  // The same, with the location ids already varint-encoded one after the other.
+  void WriteEncodedStack(uint64_t id, std::string_view encoded_ids);
+  // `sample` with the source and stack ids of the merged profile; its values are as many as
+  // its input's types.
+  void WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& sample);
+
+  // The current end, and going back to it (dropping what was written since): a skipped input
+  // takes back its records.
+  uint64_t Mark() const { return flushed_ + buffer_.size(); }
+  void TruncateTo(uint64_t mark);
+
+  // Starts reading from the beginning. Writing is over.
+  void Rewind();
+  // The kind of the next record (kEnd after the last); then read it with the matching call.
+  SpoolRecord Next();
+  uint64_t ReadInput() { return ReadVarint(); }
+  void ReadMapping(Mapping* mapping);
+  void ReadFunction(Function* function);
+  void ReadLocation(Location* location);
+  void ReadStack(Stack* stack);
+  void SkipStack();
+  // Reads a sample that has `value_count` values.
+  void ReadSample(size_t value_count, Sample* sample);
+
+ private:
+  void Put(SpoolRecord kind);
+  void MaybeFlush();
+  void Flush();
+  bool Fill(size_t need);  // makes `need` bytes available at read_pos_; false at the end
+  uint64_t ReadVarint();
+  std::string_view ReadBytes();
+  void ReadString(std::string* out);
+
+  SpoolFile file_;
+  std::string buffer_;
+  std::string labels_;
+  uint64_t flushed_ = 0;
+  size_t read_pos_ = 0;
+  uint64_t read_from_file_ = 0;  // since Rewind
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_MERGE_MERGE_SPOOL_H_

@@ -1,0 +1,216 @@
+#include "common/merge/merger.h"
+
+#include <utility>
+
+#include "common/base/diagnostics.h"
+#include "common/base/id_table.h"
+#include "common/merge/merge_aggregate.h"
+
+namespace proftools {
+
+// Where the interner sends each new definition: to the spool, in order.
+class Merger::SpoolingSink : public ProfileSink {
+ public:
+  explicit SpoolingSink(MergeSpool* spool) : spool_(spool) {}
+  void OnHeader(const ProfileHeader&) override {}
+  void OnMapping(const Mapping& m) override { spool_->WriteMapping(m); }
+  void OnFunction(const Function& f) override { spool_->WriteFunction(f); }
+  void OnLocation(const Location& l) override { spool_->WriteLocation(l); }
+  void OnStack(const Stack& s) override { spool_->WriteStack(s.id, s.location_ids); }
+  void OnSample(const Sample&) override {}
+  void OnEnd() override {}
+
+ private:
+  MergeSpool* spool_;
+};
+
+// Receives one input: remaps its ids to the merged profile's and parks its records.
+class Merger::InputSink : public ProfileSink {
+ public:
+  InputSink(Merger* merger, const Input& input, const std::string& uri)
+      : merger_(merger), input_(input), uri_(uri) {}
+
+  void OnHeader(const ProfileHeader& header) override {
+    const std::vector<uint64_t> numbers = merger_->header_.Add(
+        header, input_.name, input_.format == InputFormat::kPprof ? "pprof" : "prof", uri_);
+    uint64_t ignored;
+    for (size_t i = 0; i < header.sources.size(); ++i) {
+      sources_.Insert(header.sources[i].id, numbers[i], &ignored);
+    }
+    // An input without sources got one, which its samples (if a reader makes any) belong to.
+    if (header.sources.empty()) default_source_ = numbers[0];
+    merger_->spool_.WriteInput(merger_->header_.input_count() - 1);
+  }
+
+  void OnMapping(const Mapping& m) override {
+    Map(&mappings_, m.id, merger_->interner_->Mapping(m));
+  }
+
+  void OnFunction(const Function& f) override {
+    Map(&functions_, f.id, merger_->interner_->Function(f));
+  }
+
+  void OnLocation(const Location& l) override {
+    location_ = l;
+    if (l.mapping_id != 0) location_.mapping_id = Find(mappings_, l.mapping_id, "mapping");
+    for (Line& line : location_.lines) {
+      line.function_id = Find(functions_, line.function_id, "function");
+    }
+    Map(&locations_, l.id, merger_->interner_->Location(location_));
+  }
+
+  void OnStack(const Stack& s) override {
+    stack_.clear();
+    for (uint64_t id : s.location_ids) stack_.push_back(Find(locations_, id, "location"));
+    Map(&stacks_, s.id, merger_->interner_->Stack(stack_));
+  }
+
+  void OnSample(const Sample& s) override {
+    uint64_t source;
+    if (!sources_.Find(s.source_id, &source)) {
+      if (default_source_ == 0) Undefined("source", s.source_id);
+      source = default_source_;
+    }
+    merger_->spool_.WriteSample(source, Find(stacks_, s.stack_id, "stack"), s);
+  }
+
+  void OnEnd() override {}
+
+ private:
+  static void Map(IdMap* map, uint64_t from, uint64_t to) {
+    uint64_t ignored;
+    map->Insert(from, to, &ignored);
+  }
+  uint64_t Find(const IdMap& map, uint64_t id, const char* kind) const {
+    uint64_t to;
+    if (!map.Find(id, &to)) Undefined(kind, id);
+    return to;
+  }
+  // Readers deliver only checked records; this guards against a reader that does not.
+  [[noreturn]] void Undefined(const char* kind, uint64_t id) const {
+    throw ProfError(input_.name, std::string("refers to ") + kind + " " + std::to_string(id) +
+                                     ", which it does not define");
+  }
+
+  Merger* merger_;
+  const Input& input_;
+  const std::string& uri_;
+  IdMap sources_, mappings_, functions_, locations_, stacks_;
+  uint64_t default_source_ = 0;
+  Location location_;
+  std::vector<uint64_t> stack_;
+};
+
+Merger::Merger(MergeOptions options)
+    : options_(options),
+      spooling_(std::make_unique<SpoolingSink>(&spool_)),
+      interner_(std::make_unique<Interner>(spooling_.get())) {}
+
+Merger::~Merger() = default;
+
+void Merger::Add(Input& input, const std::string& uri) {
+  ReadOptions read_options;
+  read_options.max_pprof_size = options_.max_pprof_size;
+  if (!options_.recoverable) {
+    InputSink sink(this, input, uri);
+    ReadProfile(input, &sink, read_options);
+    inputs_.push_back(input.name);
+    return;
+  }
+  const Interner::Mark definitions = interner_->GetMark();
+  const uint64_t spooled = spool_.Mark();
+  HeaderMerger header = header_;
+  try {
+    InputSink sink(this, input, uri);
+    ReadProfile(input, &sink, read_options);
+    inputs_.push_back(input.name);
+  } catch (...) {
+    interner_->Rollback(definitions);
+    spool_.TruncateTo(spooled);
+    header_ = std::move(header);
+    throw;
+  }
+}
+
+// Replays the spool: definitions to `definitions` (may be null), each sample converted to the
+// merged types to `on_sample`.
+template <typename OnSample>
+void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample) {
+  std::vector<HeaderMerger::Column> columns;
+  size_t input = 0;
+  Mapping mapping;
+  Function function;
+  Location location;
+  Stack stack;
+  Sample in;
+  Sample out;
+  spool_.Rewind();
+  for (SpoolRecord kind; (kind = spool_.Next()) != SpoolRecord::kEnd;) {
+    switch (kind) {
+      case SpoolRecord::kInput:
+        input = static_cast<size_t>(spool_.ReadInput());
+        columns = header_.Columns(input, header);
+        break;
+      case SpoolRecord::kMapping:
+        spool_.ReadMapping(&mapping);
+        if (definitions != nullptr) definitions->OnMapping(mapping);
+        break;
+      case SpoolRecord::kFunction:
+        spool_.ReadFunction(&function);
+        if (definitions != nullptr) definitions->OnFunction(function);
+        break;
+      case SpoolRecord::kLocation:
+        spool_.ReadLocation(&location);
+        if (definitions != nullptr) definitions->OnLocation(location);
+        break;
+      case SpoolRecord::kStack:
+        if (definitions == nullptr) {
+          spool_.SkipStack();  // most of the spool, when every sample has its own stack
+        } else {
+          spool_.ReadStack(&stack);
+          definitions->OnStack(stack);
+        }
+        break;
+      case SpoolRecord::kSample:
+        spool_.ReadSample(columns.size(), &in);
+        out.source_id = options_.drop_sources ? 1 : in.source_id;
+        out.stack_id = in.stack_id;
+        out.time_nanos = in.time_nanos;
+        out.duration_nanos = in.duration_nanos;
+        out.values.assign(header.types.size(), 0);
+        for (size_t c = 0; c < columns.size(); ++c) {
+          if (__builtin_mul_overflow(in.values[c], columns[c].factor,
+                                     &out.values[columns[c].index])) {
+            throw ProfError(inputs_[input], "value " + std::to_string(in.values[c]) + " of type '" +
+                                                header.types[columns[c].index].type +
+                                                "' does not fit in 64 bits once converted to " +
+                                                header.types[columns[c].index].unit);
+          }
+        }
+        std::swap(out.labels, in.labels);
+        on_sample(out);
+        break;
+      case SpoolRecord::kEnd:
+        break;
+    }
+  }
+}
+
+void Merger::Finish(ProfileSink* sink) {
+  const ProfileHeader header = header_.Result(options_.drop_sources);
+  interner_.reset();  // interning is over; the spool has every definition
+  sink->OnHeader(header);
+  if (!options_.aggregate) {
+    Replay(header, sink, [&](const Sample& sample) { sink->OnSample(sample); });
+  } else {
+    // Two passes: sum, then replay the definitions and send each key where its first sample
+    // was (see SampleAggregator::EmitThrough).
+    SampleAggregator aggregator(header.types.size());
+    Replay(header, nullptr, [&](const Sample& sample) { aggregator.Add(sample); });
+    uint64_t number = 0;
+    Replay(header, sink, [&](const Sample&) { aggregator.EmitThrough(number++, sink); });
+  }
+  sink->OnEnd();
+}
+
+}  // namespace proftools

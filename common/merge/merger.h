@@ -1,0 +1,71 @@
+// prof-merge's engine: any number of profiles, of any format proftools reads, into one
+// (formats/prof-text.md §5.1).
+//
+// Each input streams through its reader into this merger: definitions are interned by content
+// (identical functions, locations, mappings and stacks are stored once, whatever their ids),
+// sources are kept (identical ones once) and renumbered, and new definitions and samples are
+// parked in a spool file with their ids already remapped. Finish() then writes the merged
+// preamble (which needs every input's types) and replays the spool: definitions, and samples in
+// input order, raw or aggregated. Memory grows with distinct definitions (held once, for
+// interning) and with --aggregate distinct sample keys, never with samples.
+#ifndef PROFTOOLS_COMMON_MERGE_MERGER_H_
+#define PROFTOOLS_COMMON_MERGE_MERGER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/io/input.h"
+#include "common/load/read_profile.h"
+#include "common/merge/merge_header.h"
+#include "common/merge/merge_spool.h"
+#include "common/model/interner.h"
+#include "common/model/sink.h"
+
+namespace proftools {
+
+struct MergeOptions {
+  bool aggregate = false;     // sum samples with the same source, stack and labels
+  bool drop_sources = false;  // one source for all samples (and aggregation ignores sources)
+  // An input that fails leaves the merge as it was, so that the caller can skip it and go on.
+  // (Off, a failure is final and the merge is not undone, which saves copying state.)
+  bool recoverable = false;
+  uint64_t max_pprof_size = kDefaultMaxPprofSize;  // pprof input is decoded in memory
+};
+
+class Merger {
+ public:
+  explicit Merger(MergeOptions options);
+  ~Merger();
+  Merger(const Merger&) = delete;
+  Merger& operator=(const Merger&) = delete;
+
+  // Reads `input` into the merge. `uri` names the source given to an input that has none (its
+  // path; empty for stdin). Throws ProfError, naming the input, when it is not a readable
+  // profile or its value types cannot be merged with those read before.
+  void Add(Input& input, const std::string& uri);
+
+  // Writes the merged profile to `sink`. Call once, after the inputs.
+  void Finish(ProfileSink* sink);
+
+  size_t input_count() const { return inputs_.size(); }
+
+ private:
+  class InputSink;
+  class SpoolingSink;
+
+  template <typename OnSample>
+  void Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample);
+
+  MergeOptions options_;
+  MergeSpool spool_;
+  std::unique_ptr<SpoolingSink> spooling_;
+  std::unique_ptr<Interner> interner_;  // freed by Finish
+  HeaderMerger header_;
+  std::vector<std::string> inputs_;  // names, for messages
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_MERGE_MERGER_H_

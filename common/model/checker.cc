@@ -1,0 +1,331 @@
+#include "common/model/checker.h"
+
+#include <utility>
+
+#include "common/base/text_syntax.h"
+
+namespace proftools {
+
+Checker::Checker(DiagnosticHandler* handler, std::string file)
+    : handler_(handler), file_(std::move(file)) {}
+
+bool Checker::Fail(Rule rule, std::string message) {
+  handler_->Error(Diagnostic{rule, file_, line_, std::move(message)});
+  return false;
+}
+
+std::string Checker::OnLine(uint64_t line) const {
+  return line == 0 ? std::string() : " on line " + std::to_string(line);
+}
+
+Checker::IdLines* Checker::TableFor(RecordKind kind) {
+  switch (kind) {
+    case RecordKind::kSource:
+      return &sources_;
+    case RecordKind::kMapping:
+      return &mappings_;
+    case RecordKind::kFunction:
+      return &functions_;
+    case RecordKind::kLocation:
+      return &locations_;
+    case RecordKind::kStack:
+      return &stacks_;
+    default:
+      return nullptr;
+  }
+}
+
+void Checker::NoteBrokenDefinition(RecordKind kind, uint64_t id) {
+  // A type line that failed to parse still shows the intent to declare one.
+  if (kind == RecordKind::kType) no_types_reported_ = true;
+  IdLines* ids = TableFor(kind);
+  uint64_t ignored;
+  if (ids != nullptr && id != 0) ids->Insert(id, line_, &ignored);
+}
+
+bool Checker::CheckNewId(RecordKind kind, uint64_t id, IdLines* ids) {
+  const char* name = RecordKindName(kind);
+  if (id == 0) return Fail(Rule::kIdZero, std::string(name) + " id must be positive, not 0");
+  uint64_t first_line;
+  if (!ids->Insert(id, line_, &first_line)) {
+    return Fail(Rule::kIdDuplicate, std::string(name) + " " + std::to_string(id) +
+                                        " is already defined" + OnLine(first_line));
+  }
+  return true;
+}
+
+bool Checker::ReportUndefined(const char* from, uint64_t from_id, const char* to, uint64_t id) {
+  std::string subject = from;
+  if (from_id != 0) subject += " " + std::to_string(from_id);
+  return Fail(Rule::kUndefined, subject + " refers to " + to + " " + std::to_string(id) +
+                                    ", which is not defined" +
+                                    (line_ != 0 ? " on an earlier line" : ""));
+}
+
+bool Checker::CheckSingleton(RecordKind kind) {
+  auto inserted = singleton_lines_.emplace(static_cast<int>(kind), line_);
+  if (inserted.second) return true;
+  return Fail(Rule::kRepeated, std::string("'") + RecordKindName(kind) +
+                                   "' may appear only once (first given" +
+                                   OnLine(inserted.first->second) + ")");
+}
+
+bool Checker::CheckNonNegativeTime(const char* what, int64_t value) {
+  if (value >= 0) return true;
+  return Fail(Rule::kNegativeTime,
+              std::string(what) + " is negative (" + std::to_string(value) + ")");
+}
+
+void Checker::EnterBody() {
+  if (in_body_) return;
+  in_body_ = true;
+  if (type_count_ == 0 && !no_types_reported_) {
+    no_types_reported_ = true;
+    Fail(Rule::kNoTypes,
+         "no value type is declared before the first body record "
+         "(declare at least one: 'type NAME UNIT')");
+  }
+}
+
+void Checker::Finish() {
+  if (type_count_ == 0 && !no_types_reported_) {
+    no_types_reported_ = true;
+    line_ = 0;
+    Fail(Rule::kNoTypes,
+         "the profile declares no value type (declare at least one: "
+         "'type NAME UNIT')");
+  }
+}
+
+bool Checker::Check(const Record& record) {
+  if (IsPreamble(record.kind)) return CheckPreamble(record);
+  switch (record.kind) {
+    case RecordKind::kMapping:
+      return CheckMapping(record.mapping);
+    case RecordKind::kFunction:
+      return CheckFunction(record.function);
+    case RecordKind::kLocation:
+      return CheckLocation(record.location);
+    case RecordKind::kStack:
+      return CheckStack(record.stack);
+    case RecordKind::kSample:
+      return CheckSample(record.sample);
+    default:
+      return true;
+  }
+}
+
+bool Checker::CheckPreamble(const Record& record) {
+  if (in_body_) {
+    return Fail(Rule::kOrder, std::string("'") + RecordKindName(record.kind) +
+                                  "' belongs to the preamble and must come before the first "
+                                  "mapping, function, location, stack or sample");
+  }
+  switch (record.kind) {
+    case RecordKind::kMeta: {
+      if (record.meta.key.empty()) return Fail(Rule::kEmptyName, "meta key is empty");
+      auto inserted = meta_lines_.emplace(record.meta.key, line_);
+      if (!inserted.second) {
+        return Fail(Rule::kMetaDuplicate, "meta key " + Printable(record.meta.key) +
+                                              " is already defined" +
+                                              OnLine(inserted.first->second));
+      }
+      return true;
+    }
+    case RecordKind::kComment:
+      return true;
+    case RecordKind::kTime:
+    case RecordKind::kDuration: {
+      if (!CheckSingleton(record.kind)) return false;
+      return CheckNonNegativeTime(RecordKindName(record.kind), record.number);
+    }
+    case RecordKind::kPeriod:
+    case RecordKind::kDocUrl:
+    case RecordKind::kDropFrames:
+    case RecordKind::kKeepFrames:
+      return CheckSingleton(record.kind);
+    case RecordKind::kSource: {
+      const Source& source = record.source;
+      if (!CheckNewId(RecordKind::kSource, source.id, &sources_)) return false;
+      if (source.type.empty()) {
+        return Fail(Rule::kEmptyName, "source " + std::to_string(source.id) + " has an empty type");
+      }
+      if (source.time_nanos) return CheckNonNegativeTime("source time", *source.time_nanos);
+      return true;
+    }
+    case RecordKind::kType: {
+      const ValueType& type = record.type;
+      if (type.type.empty()) return Fail(Rule::kEmptyName, "type name is empty");
+      auto inserted = type_lines_.emplace(type.type, line_);
+      if (!inserted.second) {
+        return Fail(Rule::kTypeDuplicate, "type " + Printable(type.type) + " is already declared" +
+                                              OnLine(inserted.first->second));
+      }
+      ++type_count_;
+      return true;
+    }
+    case RecordKind::kDefaultType: {
+      if (!CheckSingleton(record.kind)) return false;
+      if (type_lines_.count(record.text) == 0) {
+        return Fail(Rule::kUndefined, "default_type " + Printable(record.text) +
+                                          " names no type declared" +
+                                          (line_ != 0 ? " on an earlier line" : ""));
+      }
+      return true;
+    }
+    default:
+      return true;
+  }
+}
+
+bool Checker::CheckHeader(const ProfileHeader& header) {
+  bool ok = true;
+  Record record;
+  auto check = [&](RecordKind kind) {
+    record.kind = kind;
+    ok = CheckPreamble(record) && ok;
+  };
+  for (const MetaEntry& meta : header.meta) {
+    record.meta = meta;
+    check(RecordKind::kMeta);
+  }
+  if (header.time_nanos) {
+    record.number = *header.time_nanos;
+    check(RecordKind::kTime);
+  }
+  if (header.duration_nanos) {
+    record.number = *header.duration_nanos;
+    check(RecordKind::kDuration);
+  }
+  for (const Source& source : header.sources) {
+    record.source = source;
+    check(RecordKind::kSource);
+  }
+  for (const ValueType& type : header.types) {
+    record.type = type;
+    check(RecordKind::kType);
+  }
+  if (!header.default_type.empty()) {
+    record.text = header.default_type;
+    check(RecordKind::kDefaultType);
+  }
+  return ok;
+}
+
+bool Checker::CheckMapping(const Mapping& mapping) {
+  EnterBody();
+  return CheckNewId(RecordKind::kMapping, mapping.id, &mappings_);
+}
+
+bool Checker::CheckFunction(const Function& function) {
+  EnterBody();
+  if (!CheckNewId(RecordKind::kFunction, function.id, &functions_)) return false;
+  const std::string subject = "function " + std::to_string(function.id);
+  if (function.name.empty()) return Fail(Rule::kEmptyName, subject + " has an empty name");
+  if (function.start_line < 0) {
+    return Fail(Rule::kNegativeLine, subject + " has a negative start line (" +
+                                         std::to_string(function.start_line) + ")");
+  }
+  return true;
+}
+
+bool Checker::CheckLocation(const Location& location) {
+  EnterBody();
+  if (!CheckNewId(RecordKind::kLocation, location.id, &locations_)) return false;
+  if (location.mapping_id != 0 &&
+      !CheckReference("location", location.id, "mapping", location.mapping_id, mappings_)) {
+    return false;
+  }
+  const std::string subject = "location " + std::to_string(location.id);
+  for (const Line& line : location.lines) {
+    if (!CheckReference("location", location.id, "function", line.function_id, functions_)) {
+      return false;
+    }
+    if (line.line < 0 || line.column < 0) {
+      return Fail(Rule::kNegativeLine, subject + " has a negative " +
+                                           (line.line < 0 ? "line" : "column") + " (" +
+                                           std::to_string(line.line < 0 ? line.line : line.column) +
+                                           ") for function " + std::to_string(line.function_id));
+    }
+  }
+  return true;
+}
+
+bool Checker::CheckStack(const Stack& stack) {
+  EnterBody();
+  if (!CheckNewId(RecordKind::kStack, stack.id, &stacks_)) return false;
+  for (uint64_t location_id : stack.location_ids) {
+    if (!CheckReference("stack", stack.id, "location", location_id, locations_)) return false;
+  }
+  return true;
+}
+
+bool Checker::CheckSample(const Sample& sample) {
+  EnterBody();
+  if (!CheckReference("sample", 0, "source", sample.source_id, sources_)) return false;
+  if (!CheckReference("sample", 0, "stack", sample.stack_id, stacks_)) return false;
+  if (sample.values.size() != type_count_) {
+    return Fail(Rule::kValueCount, "sample has " + std::to_string(sample.values.size()) +
+                                       (sample.values.size() == 1 ? " value" : " values") +
+                                       " but the profile declares " + std::to_string(type_count_) +
+                                       (type_count_ == 1 ? " type" : " types"));
+  }
+  if (sample.time_nanos && !CheckNonNegativeTime("sample time", *sample.time_nanos)) return false;
+  if (sample.duration_nanos && !CheckNonNegativeTime("sample duration", *sample.duration_nanos)) {
+    return false;
+  }
+  for (const Label& label : sample.labels) {
+    if (label.key.empty()) return Fail(Rule::kEmptyName, "sample has a label with an empty key");
+  }
+  return true;
+}
+
+CheckingSink::CheckingSink(ProfileSink* next, DiagnosticHandler* handler, std::string name)
+    : next_(next), checker_(handler, std::move(name)) {}
+
+void CheckingSink::OnHeader(const ProfileHeader& header) {
+  if (checker_.CheckHeader(header)) next_->OnHeader(header);
+}
+void CheckingSink::OnMapping(const Mapping& mapping) {
+  if (checker_.CheckMapping(mapping)) next_->OnMapping(mapping);
+}
+void CheckingSink::OnFunction(const Function& function) {
+  if (checker_.CheckFunction(function)) next_->OnFunction(function);
+}
+void CheckingSink::OnLocation(const Location& location) {
+  if (checker_.CheckLocation(location)) next_->OnLocation(location);
+}
+void CheckingSink::OnStack(const Stack& stack) {
+  if (checker_.CheckStack(stack)) next_->OnStack(stack);
+}
+void CheckingSink::OnSample(const Sample& sample) {
+  if (checker_.CheckSample(sample)) next_->OnSample(sample);
+}
+void CheckingSink::OnEnd() {
+  checker_.Finish();
+  next_->OnEnd();
+}
+
+namespace {
+
+// A sink that does nothing: ValidateProfile only wants the checker's verdicts.
+class DiscardingSink : public ProfileSink {
+ public:
+  void OnHeader(const ProfileHeader&) override {}
+  void OnMapping(const Mapping&) override {}
+  void OnFunction(const Function&) override {}
+  void OnLocation(const Location&) override {}
+  void OnStack(const Stack&) override {}
+  void OnSample(const Sample&) override {}
+  void OnEnd() override {}
+};
+
+}  // namespace
+
+void ValidateProfile(const Profile& profile, DiagnosticHandler* handler, const std::string& name) {
+  DiscardingSink discard;
+  CheckingSink checking(&discard, handler, name);
+  EmitProfile(profile, checking);
+}
+
+}  // namespace proftools

@@ -1,0 +1,132 @@
+#include "common/model/interner.h"
+
+#include <functional>
+#include <iterator>
+#include <string>
+
+namespace proftools {
+namespace {
+
+inline void Mix(size_t* seed, size_t value) {
+  // boost::hash_combine's mixing step.
+  *seed ^= value + 0x9e3779b97f4a7c15ull + (*seed << 6) + (*seed >> 2);
+}
+
+inline size_t HashString(const std::string& s) {
+  return std::hash<std::string>()(s);
+}
+
+}  // namespace
+
+size_t Interner::Hash::operator()(const proftools::Mapping& m) const {
+  size_t seed = m.start;
+  Mix(&seed, m.limit);
+  Mix(&seed, m.offset);
+  Mix(&seed, HashString(m.file));
+  Mix(&seed, HashString(m.build_id));
+  Mix(&seed,
+      m.has_functions | m.has_filenames << 1 | m.has_line_numbers << 2 | m.has_inline_frames << 3);
+  return seed;
+}
+
+size_t Interner::Hash::operator()(const proftools::Function& f) const {
+  size_t seed = HashString(f.name);
+  Mix(&seed, HashString(f.system_name));
+  Mix(&seed, HashString(f.file));
+  Mix(&seed, static_cast<size_t>(f.start_line));
+  return seed;
+}
+
+size_t Interner::Hash::operator()(const proftools::Location& l) const {
+  size_t seed = l.mapping_id;
+  Mix(&seed, l.address);
+  Mix(&seed, l.is_folded);
+  for (const Line& line : l.lines) {
+    Mix(&seed, line.function_id);
+    Mix(&seed, static_cast<size_t>(line.line));
+    Mix(&seed, static_cast<size_t>(line.column));
+  }
+  return seed;
+}
+
+bool Interner::SameContent::operator()(const proftools::Mapping& a,
+                                       const proftools::Mapping& b) const {
+  return a.start == b.start && a.limit == b.limit && a.offset == b.offset && a.file == b.file &&
+         a.build_id == b.build_id && a.has_functions == b.has_functions &&
+         a.has_filenames == b.has_filenames && a.has_line_numbers == b.has_line_numbers &&
+         a.has_inline_frames == b.has_inline_frames;
+}
+
+bool Interner::SameContent::operator()(const proftools::Function& a,
+                                       const proftools::Function& b) const {
+  return a.name == b.name && a.system_name == b.system_name && a.file == b.file &&
+         a.start_line == b.start_line;
+}
+
+bool Interner::SameContent::operator()(const proftools::Location& a,
+                                       const proftools::Location& b) const {
+  return a.mapping_id == b.mapping_id && a.address == b.address && a.is_folded == b.is_folded &&
+         a.lines == b.lines;
+}
+
+uint64_t Interner::Mapping(const proftools::Mapping& mapping) {
+  auto it = mappings_.find(mapping);
+  if (it != mappings_.end()) return it->second;
+  const uint64_t id = mappings_.size() + 1;
+  proftools::Mapping record = mapping;
+  record.id = id;
+  sink_->OnMapping(record);
+  mappings_.emplace(std::move(record), id);
+  return id;
+}
+
+uint64_t Interner::Function(const proftools::Function& function) {
+  auto it = functions_.find(function);
+  if (it != functions_.end()) return it->second;
+  const uint64_t id = functions_.size() + 1;
+  proftools::Function record = function;
+  record.id = id;
+  sink_->OnFunction(record);
+  functions_.emplace(std::move(record), id);
+  return id;
+}
+
+uint64_t Interner::Location(const proftools::Location& location) {
+  auto it = locations_.find(location);
+  if (it != locations_.end()) return it->second;
+  const uint64_t id = locations_.size() + 1;
+  proftools::Location record = location;
+  record.id = id;
+  sink_->OnLocation(record);
+  locations_.emplace(std::move(record), id);
+  return id;
+}
+
+uint64_t Interner::Stack(const std::vector<uint64_t>& location_ids) {
+  bool is_new = false;
+  const uint64_t id = stacks_.Intern(location_ids, &is_new);
+  if (is_new) sink_->OnStack(proftools::Stack{id, location_ids});
+  return id;
+}
+
+namespace {
+
+// Erases the entries of `map` whose id is above `keep` (ids are handed out 1, 2, 3, ...).
+template <typename Map>
+void EraseAbove(Map* map, size_t keep) {
+  if (map->size() <= keep) return;
+  for (auto it = map->begin(); it != map->end();) {
+    it = it->second > keep ? map->erase(it) : std::next(it);
+  }
+}
+
+}  // namespace
+
+void Interner::Rollback(const Mark& mark) {
+  EraseAbove(&mappings_, mark.mappings);
+  EraseAbove(&functions_, mark.functions);
+  EraseAbove(&locations_, mark.locations);
+  stacks_.TruncateTo(mark.stacks);
+}
+
+}  // namespace proftools

@@ -1,0 +1,68 @@
+// Content-addressed definitions for producers: converters (perf2prof, rprof2prof, pprof2prof)
+// and prof-merge hand in a function, location, mapping or stack by content and get its id; the
+// first time a content is seen it gets the next id and is sent to the sink, so every definition
+// is emitted once, just before its first use. Memory grows with distinct definitions only.
+#ifndef PROFTOOLS_COMMON_MODEL_INTERNER_H_
+#define PROFTOOLS_COMMON_MODEL_INTERNER_H_
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "common/model/model.h"
+#include "common/model/sink.h"
+#include "common/model/stack_table.h"
+
+namespace proftools {
+
+class Interner {
+ public:
+  explicit Interner(ProfileSink* sink) : sink_(sink) {}
+
+  // Each returns the id of a definition with the given content (the `id` member of the argument
+  // is ignored). References inside (a location's mapping and functions, a stack's locations)
+  // must be ids this interner returned.
+  uint64_t Mapping(const proftools::Mapping& mapping);
+  uint64_t Function(const proftools::Function& function);
+  uint64_t Location(const proftools::Location& location);
+  uint64_t Stack(const std::vector<uint64_t>& location_ids);
+
+  // A point to go back to. Rollback forgets every definition interned after `mark` (their ids
+  // are handed out again); the sink is not told, so a caller that rolls back also drops what it
+  // kept of them. prof-merge --skip-bad uses it to take back a bad input's definitions.
+  struct Mark {
+    size_t mappings = 0, functions = 0, locations = 0, stacks = 0;
+  };
+  Mark GetMark() const {
+    return {mappings_.size(), functions_.size(), locations_.size(), stacks_.size()};
+  }
+  void Rollback(const Mark& mark);
+
+  size_t mapping_count() const { return mappings_.size(); }
+  size_t function_count() const { return functions_.size(); }
+  size_t location_count() const { return locations_.size(); }
+  size_t stack_count() const { return stacks_.size(); }
+
+ private:
+  struct Hash {
+    size_t operator()(const proftools::Mapping& m) const;
+    size_t operator()(const proftools::Function& f) const;
+    size_t operator()(const proftools::Location& l) const;
+  };
+  // Equality of content: ids are ignored.
+  struct SameContent {
+    bool operator()(const proftools::Mapping& a, const proftools::Mapping& b) const;
+    bool operator()(const proftools::Function& a, const proftools::Function& b) const;
+    bool operator()(const proftools::Location& a, const proftools::Location& b) const;
+  };
+
+  ProfileSink* sink_;
+  std::unordered_map<proftools::Mapping, uint64_t, Hash, SameContent> mappings_;
+  std::unordered_map<proftools::Function, uint64_t, Hash, SameContent> functions_;
+  std::unordered_map<proftools::Location, uint64_t, Hash, SameContent> locations_;
+  StackTable stacks_;  // compact: the stacks are most of what a converter holds
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_MODEL_INTERNER_H_

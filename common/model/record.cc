@@ -1,0 +1,98 @@
+#include "common/model/record.h"
+
+namespace proftools {
+namespace {
+
+struct KindName {
+  RecordKind kind;
+  const char* name;
+};
+
+constexpr KindName kKindNames[] = {
+    {RecordKind::kMeta, "meta"},
+    {RecordKind::kComment, "comment"},
+    {RecordKind::kTime, "time"},
+    {RecordKind::kDuration, "duration"},
+    {RecordKind::kPeriod, "period"},
+    {RecordKind::kDocUrl, "doc_url"},
+    {RecordKind::kDropFrames, "drop_frames"},
+    {RecordKind::kKeepFrames, "keep_frames"},
+    {RecordKind::kSource, "source"},
+    {RecordKind::kType, "type"},
+    {RecordKind::kDefaultType, "default_type"},
+    {RecordKind::kMapping, "mapping"},
+    {RecordKind::kFunction, "function"},
+    {RecordKind::kLocation, "location"},
+    {RecordKind::kStack, "stack"},
+    {RecordKind::kSample, "sample"},
+};
+
+}  // namespace
+
+const char* RecordKindName(RecordKind kind) {
+  for (const KindName& entry : kKindNames) {
+    if (entry.kind == kind) return entry.name;
+  }
+  return "?";
+}
+
+bool RecordKindFromName(std::string_view name, RecordKind* kind) {
+  // "sample" is by far the most frequent record; test it first.
+  if (name == "sample") {
+    *kind = RecordKind::kSample;
+    return true;
+  }
+  for (const KindName& entry : kKindNames) {
+    if (name == entry.name) {
+      *kind = entry.kind;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool IsPreamble(RecordKind kind) {
+  return kind < RecordKind::kMapping;
+}
+
+void ApplyPreambleRecord(const Record& record, ProfileHeader* header) {
+  switch (record.kind) {
+    case RecordKind::kMeta:
+      header->meta.push_back(record.meta);
+      break;
+    case RecordKind::kComment:
+      header->comments.push_back(record.text);
+      break;
+    case RecordKind::kTime:
+      header->time_nanos = record.number;
+      break;
+    case RecordKind::kDuration:
+      header->duration_nanos = record.number;
+      break;
+    case RecordKind::kPeriod:
+      header->period = record.period;
+      break;
+    case RecordKind::kDocUrl:
+      header->doc_url = record.text;
+      break;
+    case RecordKind::kDropFrames:
+      header->drop_frames = record.text;
+      break;
+    case RecordKind::kKeepFrames:
+      header->keep_frames = record.text;
+      break;
+    case RecordKind::kSource:
+      header->sources.push_back(record.source);
+      break;
+    case RecordKind::kType:
+      header->types.push_back(record.type);
+      break;
+    case RecordKind::kDefaultType:
+      header->default_type = record.text;
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace proftools

@@ -1,0 +1,68 @@
+// The streaming interface between readers, checkers, transformations and writers.
+//
+// A producer calls OnHeader exactly once, then body records in define-before-use order (every
+// id a record refers to was delivered earlier), then OnEnd. Records passed by reference are
+// only valid during the call: a sink that keeps one copies it.
+#ifndef PROFTOOLS_COMMON_MODEL_SINK_H_
+#define PROFTOOLS_COMMON_MODEL_SINK_H_
+
+#include "common/model/definitions.h"
+#include "common/model/model.h"
+
+namespace proftools {
+
+class ProfileSink {
+ public:
+  virtual ~ProfileSink() = default;
+  virtual void OnHeader(const ProfileHeader& header) = 0;
+  virtual void OnMapping(const Mapping& mapping) = 0;
+  virtual void OnFunction(const Function& function) = 0;
+  virtual void OnLocation(const Location& location) = 0;
+  virtual void OnStack(const Stack& stack) = 0;
+  virtual void OnSample(const Sample& sample) = 0;
+  virtual void OnEnd() = 0;
+};
+
+// A sink that keeps the header and every definition, for consumers that need to look them up
+// while samples stream past. Memory grows with definitions, not with samples.
+class DefinitionKeepingSink : public ProfileSink {
+ public:
+  void OnHeader(const ProfileHeader& header) override { header_ = header; }
+  void OnMapping(const Mapping& mapping) override { defs_.mappings.Add(mapping); }
+  void OnFunction(const Function& function) override { defs_.functions.Add(function); }
+  void OnLocation(const Location& location) override { defs_.locations.Add(location); }
+  void OnStack(const Stack& stack) override { defs_.stacks.Add(stack); }
+  void OnEnd() override {}
+
+  const ProfileHeader& header() const { return header_; }
+  const Definitions& defs() const { return defs_; }
+
+ protected:
+  ProfileHeader header_;
+  Definitions defs_;
+};
+
+// Collects a whole Profile (including every sample).
+class ProfileBuilder : public DefinitionKeepingSink {
+ public:
+  void OnSample(const Sample& sample) override { samples_.push_back(sample); }
+  Profile Take() {
+    Profile profile;
+    profile.header = std::move(header_);
+    profile.defs = std::move(defs_);
+    profile.samples = std::move(samples_);
+    return profile;
+  }
+
+ private:
+  std::vector<Sample> samples_;
+};
+
+// Replays a whole profile into a sink: header, then all mappings, functions, locations and
+// stacks in table order, then the samples. That order is define-before-use for any profile
+// whose references resolve.
+void EmitProfile(const Profile& profile, ProfileSink& sink);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_MODEL_SINK_H_

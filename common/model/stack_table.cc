@@ -1,0 +1,64 @@
+#include "common/model/stack_table.h"
+
+#include <functional>
+#include <string_view>
+
+namespace proftools {
+
+std::string_view StackTable::Encoded(uint64_t id) const {
+  const uint64_t begin = offsets_[id - 1];
+  const uint64_t end = id < offsets_.size() ? offsets_[id] : arena_.size();
+  return std::string_view(arena_).substr(begin, end - begin);
+}
+
+void StackTable::Insert(uint64_t hash, uint64_t id) {
+  const size_t mask = slots_.size() - 1;
+  size_t i = hash & mask;
+  while (slots_[i].id != 0) i = (i + 1) & mask;
+  slots_[i] = Slot{hash, id};
+}
+
+void StackTable::Rebuild(size_t slot_count) {
+  slots_.assign(slot_count, Slot{});
+  for (size_t i = 0; i < offsets_.size(); ++i) Insert(hashes_[i], i + 1);
+}
+
+uint64_t StackTable::Intern(const std::vector<uint64_t>& location_ids, bool* is_new) {
+  scratch_.clear();
+  for (uint64_t value : location_ids) {
+    while (value >= 0x80) {
+      scratch_.push_back(static_cast<char>(value | 0x80));
+      value >>= 7;
+    }
+    scratch_.push_back(static_cast<char>(value));
+  }
+  // The empty stack encodes to nothing; its length tells it from others in the arena.
+  const uint64_t hash = std::hash<std::string_view>()(scratch_) ^ location_ids.size();
+  if ((offsets_.size() + 1) * 2 > slots_.size()) {
+    Rebuild(slots_.empty() ? 1024 : slots_.size() * 2);
+  }
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = hash & mask; slots_[i].id != 0; i = (i + 1) & mask) {
+    if (slots_[i].hash == hash && Encoded(slots_[i].id) == scratch_) {
+      *is_new = false;
+      return slots_[i].id;
+    }
+  }
+  offsets_.push_back(arena_.size());
+  hashes_.push_back(hash);
+  arena_ += scratch_;
+  const uint64_t id = offsets_.size();
+  Insert(hash, id);
+  *is_new = true;
+  return id;
+}
+
+void StackTable::TruncateTo(size_t count) {
+  if (count >= offsets_.size()) return;
+  arena_.resize(offsets_[count]);
+  offsets_.resize(count);
+  hashes_.resize(count);
+  Rebuild(slots_.size());
+}
+
+}  // namespace proftools

@@ -1,0 +1,49 @@
+// Folded stack lines (`root;frame;...;leaf VALUE`): summed per distinct line and written in
+// bytewise order, as stackcollapse-perf.pl sorts them.
+//
+// Frame texts are interned once and a line is kept as the sequence of its frames' ids, so memory
+// grows with distinct lines times their depth in 4-byte ids, not in copies of the names; and
+// sorting compares text only where two lines first differ, never their (long) common prefixes.
+#ifndef PROFTOOLS_COMMON_REPORT_FOLDED_LINES_H_
+#define PROFTOOLS_COMMON_REPORT_FOLDED_LINES_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/base/string_ids.h"
+#include "common/io/byte_stream.h"
+
+namespace proftools {
+
+// *sum + value, held at the int64 limits instead of overflowing: values are any int64, and the
+// sums of a hostile input must not be undefined behaviour.
+inline void AddSaturating(int64_t* sum, int64_t value) {
+  if (__builtin_add_overflow(*sum, value, sum)) *sum = value > 0 ? INT64_MAX : INT64_MIN;
+}
+
+class FoldedLines {
+ public:
+  // The id of a frame's text, which must not contain ';' or a newline (escape or replace them
+  // first), so that distinct sequences of frames are distinct lines.
+  uint32_t Intern(std::string frame);
+
+  // Adds `value` to the line made of `frames` (ids from Intern), outermost first.
+  void Add(const std::vector<uint32_t>& frames, int64_t value);
+
+  // Writes every line whose sum is not 0, sorted bytewise; an empty line is left out.
+  void Write(ByteSink* out) const;
+
+ private:
+  // Whether line `a` sorts before line `b` bytewise, comparing text only from the first frame
+  // where they differ.
+  bool Before(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) const;
+
+  StringIds frames_;
+  std::unordered_map<std::vector<uint32_t>, int64_t, IdSequenceHash> sums_;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_REPORT_FOLDED_LINES_H_

@@ -1,0 +1,114 @@
+#include "common/report/frames.h"
+
+#include "common/base/text_syntax.h"
+
+namespace proftools {
+
+bool ParseGranularity(const std::string& text, Granularity* out) {
+  if (text == "functions")
+    *out = Granularity::kFunctions;
+  else if (text == "filefunctions")
+    *out = Granularity::kFileFunctions;
+  else if (text == "files")
+    *out = Granularity::kFiles;
+  else if (text == "lines")
+    *out = Granularity::kLines;
+  else if (text == "addresses")
+    *out = Granularity::kAddresses;
+  else if (text == "filelines")
+    *out = Granularity::kFileLines;
+  else
+    return false;
+  return true;
+}
+
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+FrameExpander::FrameExpander(const Definitions& defs, Granularity granularity)
+    : defs_(defs), granularity_(granularity) {}
+
+std::vector<Frame> FrameExpander::Expand(const Location& location) const {
+  std::vector<Frame> frames;
+  std::string address;
+  AppendHex(&address, location.address);
+  if (granularity_ == Granularity::kFileLines) {
+    for (size_t i = 0; i < location.lines.size(); ++i) {
+      const Line& line = location.lines[i];
+      if (line.line == 0) continue;
+      const Function* function = defs_.functions.Find(line.function_id);
+      const std::string file =
+          function != nullptr && !function->file.empty() ? function->file : "?";
+      frames.push_back(
+          Frame{file + ":" + std::to_string(line.line), i + 1 < location.lines.size()});
+    }
+    return frames;
+  }
+  if (location.lines.empty()) {
+    const Mapping* mapping =
+        location.mapping_id != 0 ? defs_.mappings.Find(location.mapping_id) : nullptr;
+    Frame frame;
+    if (mapping != nullptr && !mapping->file.empty()) {
+      frame.name = "[" + BaseName(mapping->file) + "]";
+      if (granularity_ == Granularity::kAddresses) frame.name = address + " " + frame.name;
+    } else {
+      frame.name = location.address != 0 ? address : "[unknown]";
+    }
+    frames.push_back(std::move(frame));
+    return frames;
+  }
+  for (size_t i = 0; i < location.lines.size(); ++i) {
+    const Line& line = location.lines[i];
+    const Function* function = defs_.functions.Find(line.function_id);
+    const std::string name = function != nullptr ? function->name : "?";
+    const std::string file = function != nullptr && !function->file.empty() ? function->file : "?";
+    Frame frame;
+    frame.inlined = i + 1 < location.lines.size();
+    switch (granularity_) {
+      case Granularity::kFunctions:
+        frame.name = name;
+        break;
+      case Granularity::kFileFunctions:
+        frame.name = name + " " + file;
+        break;
+      case Granularity::kFiles:
+        frame.name = file;
+        break;
+      case Granularity::kLines:
+        frame.name = name + " " + file + ":" + std::to_string(line.line);
+        break;
+      case Granularity::kAddresses:
+        frame.name = address + " " + name + " " + file + ":" + std::to_string(line.line);
+        break;
+      case Granularity::kFileLines:
+        break;  // handled above
+    }
+    frames.push_back(std::move(frame));
+  }
+  return frames;
+}
+
+const std::vector<Frame>& FrameExpander::LocationFrames(uint64_t location_id) {
+  auto it = by_location_.find(location_id);
+  if (it != by_location_.end()) return it->second;
+  const Location* location = defs_.locations.Find(location_id);
+  std::vector<Frame> frames;
+  if (location != nullptr) {
+    frames = Expand(*location);
+  } else {
+    frames.push_back(Frame{"[undefined location]", false});
+  }
+  return by_location_.emplace(location_id, std::move(frames)).first->second;
+}
+
+void FrameExpander::StackFrames(uint64_t stack_id, std::vector<const Frame*>* out) {
+  const Stack* stack = defs_.stacks.Find(stack_id);
+  if (stack == nullptr) return;
+  for (uint64_t location_id : stack->location_ids) {
+    for (const Frame& frame : LocationFrames(location_id)) out->push_back(&frame);
+  }
+}
+
+}  // namespace proftools

@@ -1,0 +1,55 @@
+// Turning stacks into named frames for reports, at a chosen granularity (like pprof's
+// -functions, -filefunctions, -files, -lines, -addresses).
+#ifndef PROFTOOLS_COMMON_REPORT_FRAMES_H_
+#define PROFTOOLS_COMMON_REPORT_FRAMES_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/model/definitions.h"
+
+namespace proftools {
+
+// kFileLines names a frame FILE:LINE and leaves out frames whose line is unknown (0), so that
+// the leaf is the innermost frame with a known line: the view of R's summaryRprof(lines =
+// "show").
+enum class Granularity { kFunctions, kFileFunctions, kFiles, kLines, kAddresses, kFileLines };
+
+// Parses "functions", "filefunctions", "files", "lines", "addresses" or "filelines".
+bool ParseGranularity(const std::string& text, Granularity* out);
+
+struct Frame {
+  std::string name;      // what a report shows for this frame
+  bool inlined = false;  // an inlined call: not the last line of its location
+};
+
+// Expands locations and stacks into frames, leaf (innermost) first. Each location is expanded
+// once and remembered, so cost grows with distinct locations, not with samples.
+class FrameExpander {
+ public:
+  FrameExpander(const Definitions& defs, Granularity granularity);
+
+  // The frames of one location: one per line entry, innermost first; a location without lines
+  // gives one frame named after its mapping ("[libc.so.6]") or its address. At kFileLines,
+  // entries without a line number give no frame.
+  const std::vector<Frame>& LocationFrames(uint64_t location_id);
+
+  // Appends the frames of a stack, leaf first.
+  void StackFrames(uint64_t stack_id, std::vector<const Frame*>* out);
+
+ private:
+  std::vector<Frame> Expand(const Location& location) const;
+
+  const Definitions& defs_;
+  Granularity granularity_;
+  std::unordered_map<uint64_t, std::vector<Frame>> by_location_;
+};
+
+// The last path component of `path`.
+std::string BaseName(const std::string& path);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_REPORT_FRAMES_H_

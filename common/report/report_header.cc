@@ -1,0 +1,32 @@
+#include "common/report/reports.h"
+
+#include "common/base/diagnostics.h"
+#include "common/base/text_syntax.h"
+
+namespace proftools {
+
+int ResolveValueIndex(const ProfileHeader& header, const std::string& name) {
+  if (header.types.empty()) throw UsageError("the profile declares no value type");
+  if (name.empty()) return header.DefaultTypeIndex();
+  const int index = header.TypeIndex(name);
+  if (index >= 0) return index;
+  std::string known;
+  for (const ValueType& type : header.types) known += (known.empty() ? "" : ", ") + type.type;
+  throw UsageError("--value " + Printable(name) +
+                   ": the profile has no such type (it has: " + known + ")");
+}
+
+std::string ReportHeader(const StackTotals& totals, const ReportOptions& options,
+                         const std::string& accounting) {
+  const ValueType& type = totals.header().types[options.value_index];
+  std::string out = "Type: " + type.type + "/" + type.unit + "\n";
+  if (options.filter.focus.size() + options.filter.ignore.size() > 0) {
+    out += "Active filters:\n";
+    if (!options.filter.focus.empty()) out += "   focus=" + options.filter.focus + "\n";
+    if (!options.filter.ignore.empty()) out += "   ignore=" + options.filter.ignore + "\n";
+  }
+  out += accounting + "\n";
+  return out;
+}
+
+}  // namespace proftools

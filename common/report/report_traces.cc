@@ -1,0 +1,107 @@
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/base/string_ids.h"
+#include "common/report/reports.h"
+#include "common/report/value_format.h"
+
+namespace proftools {
+namespace {
+
+constexpr const char* kSeparator =
+    "-----------+-------------------------------------------------------\n";
+
+// A trace is a sequence of rendered frame lines, leaf first, kept as small ids into one table of
+// distinct lines: memory grows with distinct traces times their depth in 4-byte ids, not in
+// copies of the frame names.
+using LineIds = std::vector<uint32_t>;
+
+struct Trace {
+  LineIds lines;
+  int64_t value = 0;
+};
+
+// Renders each distinct frame once and gives each distinct rendered line an id.
+class LineTable {
+ public:
+  uint32_t IdOf(const Frame* frame) {
+    auto [it, added] = by_frame_.try_emplace(frame, 0);
+    if (added)
+      it->second = Intern(DisplayFrameName(frame->name) + (frame->inlined ? " (inline)" : ""));
+    return it->second;
+  }
+  uint32_t Intern(std::string text) { return texts_.Intern(std::move(text)); }
+  const std::string& Text(uint32_t id) const { return texts_.Text(id); }
+
+ private:
+  std::unordered_map<const Frame*, uint32_t> by_frame_;
+  StringIds texts_;
+};
+
+}  // namespace
+
+void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out) {
+  const int v = options.value_index;
+  const ValueType& type = totals.header().types[v];
+  const int64_t total = totals.total_values()[v];
+  FrameExpander frames(totals.defs(), options.granularity);
+
+  // Stacks whose frames render the same (e.g. the same functions at other lines) are one trace.
+  LineTable line_table;
+  std::unordered_map<LineIds, size_t, IdSequenceHash> trace_index;
+  std::vector<Trace> traces;
+  std::vector<const Frame*> stack_frames;
+  LineIds key;
+  int64_t shown = 0;
+  for (const StackTotals::Entry& entry : totals.entries()) {
+    stack_frames.clear();
+    frames.StackFrames(entry.stack_id, &stack_frames);
+    key.clear();
+    for (const Frame* frame : stack_frames) key.push_back(line_table.IdOf(frame));
+    if (key.empty()) key.push_back(line_table.Intern("(no frames)"));
+    auto [it, added] = trace_index.try_emplace(key, traces.size());
+    if (added) traces.push_back(Trace{key, 0});
+    traces[it->second].value += entry.values[v];
+    shown += entry.values[v];
+  }
+  trace_index.clear();
+  // Largest first; ties in the bytewise order of their lines so that output is deterministic.
+  auto lines_before = [&](const LineIds& a, const LineIds& b) {
+    return std::lexicographical_compare(
+        a.begin(), a.end(), b.begin(), b.end(),
+        [&](uint32_t x, uint32_t y) { return line_table.Text(x) < line_table.Text(y); });
+  };
+  std::sort(traces.begin(), traces.end(), [&](const Trace& a, const Trace& b) {
+    if (a.value != b.value) return a.value > b.value;
+    return lines_before(a.lines, b.lines);
+  });
+
+  auto fmt = [&](int64_t value) { return FormatValue(value, type.unit, options.raw_values); };
+  std::string text = ReportHeader(
+      totals, options,
+      "Showing " + std::to_string(traces.size()) + (traces.size() == 1 ? " trace" : " traces") +
+          " accounting for " + fmt(shown) + ", " + FormatPercent(shown, total) + " of " +
+          fmt(total) + " total (" + std::to_string(totals.total_samples()) +
+          (totals.total_samples() == 1 ? " sample)" : " samples)"));
+  char value_column[64];
+  for (const Trace& trace : traces) {
+    text += kSeparator;
+    std::snprintf(value_column, sizeof value_column, "%10s   ", fmt(trace.value).c_str());
+    for (size_t i = 0; i < trace.lines.size(); ++i) {
+      text += i == 0 ? value_column : "             ";
+      text += line_table.Text(trace.lines[i]);
+      text += '\n';
+    }
+    if (text.size() > (size_t{1} << 20)) {
+      out->Write(text);
+      text.clear();
+    }
+  }
+  if (!traces.empty()) text += kSeparator;
+  out->Write(text);
+}
+
+}  // namespace proftools

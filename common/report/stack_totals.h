@@ -1,0 +1,47 @@
+// A streaming sink that sums sample values per stack: the first step of every report. Memory
+// grows with distinct stacks and definitions, never with the number of samples.
+#ifndef PROFTOOLS_COMMON_REPORT_STACK_TOTALS_H_
+#define PROFTOOLS_COMMON_REPORT_STACK_TOTALS_H_
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "common/base/id_table.h"
+#include "common/model/sink.h"
+#include "common/report/filter.h"
+
+namespace proftools {
+
+class StackTotals : public DefinitionKeepingSink {
+ public:
+  // `filter` (may be null) decides which samples count.
+  explicit StackTotals(SampleFilter* filter);
+
+  void OnHeader(const ProfileHeader& header) override;
+  void OnSample(const Sample& sample) override;
+
+  struct Entry {
+    uint64_t stack_id = 0;
+    uint64_t samples = 0;         // sample records with this stack
+    std::vector<int64_t> values;  // sums, one per type
+  };
+  // Stacks of the samples that passed the filter, in order of first appearance.
+  const std::vector<Entry>& entries() const { return entries_; }
+  // Sums over every sample, before filtering (reports give percentages of these).
+  const std::vector<int64_t>& total_values() const { return total_values_; }
+  uint64_t total_samples() const { return total_samples_; }
+  uint64_t kept_samples() const { return kept_samples_; }
+
+ private:
+  SampleFilter* filter_;
+  std::vector<Entry> entries_;
+  IdMap index_;  // stack id -> position in entries_
+  std::vector<int64_t> total_values_;
+  uint64_t total_samples_ = 0;
+  uint64_t kept_samples_ = 0;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_REPORT_STACK_TOTALS_H_

@@ -1,0 +1,21 @@
+// Rendering values for people: "1.50s", "12MiB", "42", with exact integers on request.
+#ifndef PROFTOOLS_COMMON_REPORT_VALUE_FORMAT_H_
+#define PROFTOOLS_COMMON_REPORT_VALUE_FORMAT_H_
+
+#include <cstdint>
+#include <string>
+
+namespace proftools {
+
+// Formats `value` measured in `unit`. Time units (nanoseconds … seconds) are scaled to the
+// largest of ns, us, ms, s that keeps the number ≥ 1; byte units to B, KiB, MiB, GiB, TiB
+// (powers of 1024); two decimals, ".00" dropped. Other units, and every unit when `raw` is set,
+// give the exact integer.
+std::string FormatValue(int64_t value, const std::string& unit, bool raw);
+
+// "12.34%" of `total`; "-" when the total is 0.
+std::string FormatPercent(int64_t value, int64_t total);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_REPORT_VALUE_FORMAT_H_
