@@ -1,7 +1,7 @@
 #!/bin/sh
 # The library's layers (ARCHITECTURE.md): a file under common/ may include files of its own
 # folder and of folders of a lower rank, never of a higher one nor of a sibling of the same rank
-# (the codecs do not know each other; nor do merge and report). Nothing under common/ includes
+# (the codecs do not know each other; nor do merge and filter). Nothing under common/ includes
 # tools/ or tests/. Fails naming FILE:LINE for each include that points the wrong way, for a
 # folder with no rank, and for a source file straight in common/.
 #
@@ -16,8 +16,9 @@ ranks='0 base
 2 model
 3 text pprof perf rprof
 4 load
-5 merge report
-6 cli'
+5 merge filter
+6 report
+7 cli'
 
 status=0
 for f in common/*.h common/*.cc; do

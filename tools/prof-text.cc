@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "common/cli/cli.h"
-#include "common/io/input.h"
+#include "common/cli/filter_options.h"
+#include "common/cli/profile_inputs.h"
 #include "common/io/output.h"
-#include "common/load/read_profile.h"
 #include "common/report/filter.h"
 #include "common/report/folded_view.h"
 #include "common/report/reports.h"
@@ -19,14 +19,14 @@ constexpr const char* kProgram = "prof-text";
 
 enum class Mode { kTop, kTraces, kTree, kFolded, kCanonical };
 
-void Report(Input& input, const ReadOptions& read_options, Mode mode, const std::string& value,
+void Report(ProfileInputs* inputs, const FilterSpec& spec, Mode mode, const std::string& value,
             ReportOptions options, ByteSink* out) {
   SampleFilter filter(options.filter);
   StackTotals totals(&filter);
-  ReadProfile(input, &totals, read_options);
+  ReadFiltered(kProgram, inputs, spec, &totals);
   options.value_index = ResolveValueIndex(totals.header(), value);
   if (filter.active() && totals.kept_samples() == 0 && totals.total_samples() > 0) {
-    Warn(kProgram, input.name + ": no sample passes --focus/--ignore");
+    Warn(kProgram, inputs->name() + ": no sample passes --focus/--ignore");
   }
   switch (mode) {
     case Mode::kTop:
@@ -53,11 +53,14 @@ int Main(int argc, char** argv) {
       "the most flat and cumulative value (--top, the default), each distinct stack with its "
       "total (--traces), a call tree (--tree), FlameGraph folded stacks (--folded), or the "
       "canonical prof text "
-      "(--canonical). With no FILE, or when FILE is -, reads standard input.",
+      "(--canonical). Several FILEs are one profile, merged as prof-merge merges them; the "
+      "options of prof-filter(1) select part of it first. With no FILE, or when FILE is -, "
+      "reads standard input.",
       "Examples:\n"
       "  prof-text cpu.prof                       top functions by flat value\n"
       "  prof-text --top --sort cum --nodecount 20 cpu.prof\n"
       "  prof-text --folded cpu.prof | flamegraph.pl > cpu.svg\n"
+      "  prof-text --time 10s..20s --label-focus tid=1234 cpu.prof\n"
       "  prof-text --canonical -o golden.prof in.prof\n");
   cli.AddOptions("Mode")("top", "flat and cumulative value per function (default)")(
       "traces", "each distinct stack with its total, largest first")(
@@ -74,7 +77,8 @@ int Main(int argc, char** argv) {
                                                   cxxopts::value<std::string>(), "flat|cum")(
       "nodecount", "top: show at most N rows", cxxopts::value<size_t>(), "N")(
       "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB");
-  cli.AddOptions("Filter")(
+  AddFilterOptions(&cli);
+  cli.AddOptions("Frames")(
       "focus", "keep only samples with a frame whose function name matches RE (RE2, unanchored)",
       cxxopts::value<std::string>(),
       "RE")("ignore", "drop samples with a frame whose function name matches RE",
@@ -137,42 +141,29 @@ int Main(int argc, char** argv) {
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
   SampleFilter check_filter(options.filter);  // reports a bad expression before any reading
 
-  const std::vector<std::string> inputs = cli.Inputs();
-  if (mode == Mode::kCanonical) {
-    if (inputs.size() > 1) {
-      throw UsageError("--canonical takes one input; combine profiles with prof-merge");
-    }
-    if (check_filter.active() || !value.empty()) {
-      throw UsageError(
-          "--canonical writes the whole profile; --focus, --ignore and --value "
-          "apply to reports");
-    }
+  const FilterSpec spec = ParseFilterOptions(cli);
+  options.filter_description = spec.description;
+  if (mode == Mode::kCanonical && (check_filter.active() || !value.empty())) {
+    throw UsageError(
+        "--canonical writes the whole profile; --focus, --ignore and --value apply to reports "
+        "(prof-filter's options apply to both)");
   }
 
-  ReadOptions read_options;
-  read_options.max_pprof_size = cli.MaxInputSize();
+  ProfileInputs inputs(cli.Inputs(), cli.MaxInputSize());
   Output output(cli.OutputPath());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    Input input = OpenInput(inputs[i]);
-    if (mode == Mode::kCanonical) {
-      CanonicalWriter writer(&output);
-      ReadProfile(input, &writer, read_options);
-      continue;
+  if (mode == Mode::kCanonical) {
+    CanonicalWriter writer(&output);
+    ReadFiltered(kProgram, &inputs, spec, &writer);
+  } else if (view.Active()) {
+    SampleFilter filter(options.filter);
+    FoldedView folded(view, value, &filter);
+    ReadFiltered(kProgram, &inputs, spec, &folded);
+    if (filter.active() && folded.kept_samples() == 0 && folded.total_samples() > 0) {
+      Warn(kProgram, inputs.name() + ": no sample passes --focus/--ignore");
     }
-    if (inputs.size() > 1) {
-      output.Write((i == 0 ? "File: " : "\nFile: ") + input.name + "\n");
-    }
-    if (view.Active()) {
-      SampleFilter filter(options.filter);
-      FoldedView folded(view, value, &filter);
-      ReadProfile(input, &folded, read_options);
-      if (filter.active() && folded.kept_samples() == 0 && folded.total_samples() > 0) {
-        Warn(kProgram, input.name + ": no sample passes --focus/--ignore");
-      }
-      folded.Write(&output);
-      continue;
-    }
-    Report(input, read_options, mode, value, options, &output);
+    folded.Write(&output);
+  } else {
+    Report(&inputs, spec, mode, value, options, &output);
   }
   output.Commit();
   return kExitOk;

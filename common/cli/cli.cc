@@ -85,6 +85,14 @@ uint64_t CommandLine::MaxInputSize() const {
   return Has("max-input-size") ? Get<uint64_t>("max-input-size") : kDefaultMaxPprofSize;
 }
 
+std::vector<std::string> CommandLine::GetAll(const std::string& option) const {
+  std::vector<std::string> values;
+  for (const cxxopts::KeyValue& argument : result_.arguments()) {
+    if (argument.key() == option) values.push_back(argument.value());
+  }
+  return values;
+}
+
 void CommandLine::AddInputs() {
   has_inputs_ = true;
   options_.add_options("positional")("inputs", "input files",

@@ -49,6 +49,8 @@ class CommandLine {
     return result_[option].as<T>();
   }
 
+  // Every value given to a repeatable option, in command-line order (Get keeps only the last).
+  std::vector<std::string> GetAll(const std::string& option) const;
   // The input paths given, or {"-"} (stdin) when none.
   std::vector<std::string> Inputs() const;
   // The -o path, or "" for stdout.

@@ -51,6 +51,25 @@ std::unique_ptr<ByteStream> SpoolFile::Reopen(const std::string& name) const {
   return std::make_unique<FdStream>(fd_, name, false);
 }
 
+void SpoolWriter::Write(std::string_view data) {
+  buffer_.append(data);
+  if (buffer_.size() >= (size_t{1} << 20)) Flush();
+}
+
+void SpoolWriter::Flush() {
+  size_t done = 0;
+  while (done < buffer_.size()) {
+    const ssize_t n = write(fd_, buffer_.data() + done, buffer_.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      throw ProfError("<spool>", std::string("cannot write the spool file: ") +
+                                     std::strerror(n < 0 ? errno : ENOSPC));
+    }
+    done += static_cast<size_t>(n);
+  }
+  buffer_.clear();
+}
+
 size_t LimitedStream::Read(char* buffer, size_t capacity) {
   if (remaining_ == 0) return 0;
   const size_t n =

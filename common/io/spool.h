@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "common/io/byte_stream.h"
 #include "common/io/input.h"
@@ -44,6 +45,19 @@ class SpoolFile {
 
  private:
   int fd_ = -1;
+};
+
+// Writes bytes to a SpoolFile, buffered. Throws ProfError when a write fails.
+class SpoolWriter : public ByteSink {
+ public:
+  explicit SpoolWriter(const SpoolFile& file) : fd_(file.fd()) {}
+  void Write(std::string_view data) override;
+  // Writes what is buffered; call before reading the spool back.
+  void Flush();
+
+ private:
+  int fd_;
+  std::string buffer_;
 };
 
 // Reads at most `limit` bytes of `inner` (which it does not own).

@@ -12,16 +12,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/base/saturating.h"
 #include "common/base/string_ids.h"
 #include "common/io/byte_stream.h"
 
 namespace proftools {
-
-// *sum + value, held at the int64 limits instead of overflowing: values are any int64, and the
-// sums of a hostile input must not be undefined behaviour.
-inline void AddSaturating(int64_t* sum, int64_t value) {
-  if (__builtin_add_overflow(*sum, value, sum)) *sum = value > 0 ? INT64_MAX : INT64_MIN;
-}
 
 class FoldedLines {
  public:

@@ -17,10 +17,11 @@ namespace proftools {
 struct ReportOptions {
   int value_index = 0;  // which value type (see ResolveValueIndex)
   Granularity granularity = Granularity::kFunctions;
-  bool raw_values = false;   // exact integers instead of "1.5ms"
-  size_t node_count = 0;     // top: show at most this many rows (0: all)
-  bool sort_by_cum = false;  // top: sort by cumulative instead of flat value
-  FilterOptions filter;      // shown in the report header when active
+  bool raw_values = false;         // exact integers instead of "1.5ms"
+  size_t node_count = 0;           // top: show at most this many rows (0: all)
+  bool sort_by_cum = false;        // top: sort by cumulative instead of flat value
+  FilterOptions filter;            // shown in the report header when active
+  std::string filter_description;  // prof-filter's options applied (FilterSpec::description)
 };
 
 // The index of the type named `name`, or of the default type when `name` is empty. Throws

@@ -1,0 +1,154 @@
+#include "common/cli/filter_options.h"
+
+#include <memory>
+
+#include "common/base/diagnostics.h"
+#include "common/filter/collapse_recursion.h"
+#include "common/filter/profile_filter.h"
+
+namespace proftools {
+namespace {
+
+// `--option VALUE` for the meta record: the value quoted for a shell when it needs it.
+void Describe(std::string* description, const std::string& option, const std::string& value) {
+  if (!description->empty()) *description += ' ';
+  *description += "--" + option;
+  if (value.empty()) return;
+  bool plain = true;
+  for (char c : value) {
+    plain = plain && (isalnum(static_cast<unsigned char>(c)) ||
+                      std::string_view("%@.,:=+-_/").find(c) != std::string_view::npos);
+  }
+  *description += plain ? " " + value : " '" + value + "'";
+}
+
+}  // namespace
+
+void AddFilterOptions(CommandLine* cli) {
+  cli->AddOptions("Time (samples need times; see prof-filter(1))")(
+      "time",
+      "keep what happened in the window A..B: offsets from each source's first sample (1.5s, "
+      "250ms), percentages of its span (10%..20%), or timestamps (@81356.2); either end may be "
+      "left out. Samples with a duration count in proportion to their overlap",
+      cxxopts::value<std::string>(),
+      "A..B")("last", "keep the last D of each source (e.g. 30s)", cxxopts::value<std::string>(),
+              "D")("keep-untimed", "with --time or --last, keep samples that have no time")(
+      "coalesce",
+      "join consecutive samples of a thread with the same stack at most GAP apart into one "
+      "sample with a duration (auto, the default: 1.5 sampling intervals)",
+      cxxopts::value<std::string>()->implicit_value("auto"), "GAP")(
+      "split-on", "with --coalesce, start a new sample where value TYPE is non-zero (repeatable)",
+      cxxopts::value<std::string>(), "TYPE");
+  cli->AddOptions("Labels")(
+      "label-focus",
+      "keep samples with a label KEY matching VALUE: a number, a range LOW..HIGH with units "
+      "(alloc=1KiB..1MiB), else a regular expression; repeated, all must match",
+      cxxopts::value<std::string>(),
+      "KEY=VALUE")("label-ignore", "drop samples with a label KEY matching VALUE (repeatable)",
+                   cxxopts::value<std::string>(), "KEY=VALUE")(
+      "keep-labels", "keep only these label keys", cxxopts::value<std::string>(), "K,...")(
+      "drop-labels", "drop these label keys", cxxopts::value<std::string>(), "K,...");
+  cli->AddOptions("Frames")(
+      "collapse-recursion",
+      "keep each directly repeated cycle of a stack once: a b c b c d becomes a b c d");
+  cli->AddOptions("Values")("derive",
+                            "a new value type from a sum or difference of types with one unit "
+                            "(live=alloc_space-free_space; repeatable)",
+                            cxxopts::value<std::string>(),
+                            "NAME=EXPR")("types", "keep only these value types, in this order",
+                                         cxxopts::value<std::string>(), "T,...")(
+      "default-type", "the type reports show by default", cxxopts::value<std::string>(), "T");
+}
+
+FilterSpec ParseFilterOptions(const CommandLine& cli) {
+  FilterSpec spec;
+  std::string& d = spec.description;
+  if (cli.Has("coalesce")) {
+    spec.coalesce.enabled = true;
+    const std::string gap = cli.Get<std::string>("coalesce");
+    if (gap != "auto") {
+      int64_t nanos;
+      std::string error;
+      if (!ParseDuration(gap, &nanos, &error)) throw UsageError("--coalesce: " + error);
+      spec.coalesce.gap_nanos = nanos;
+    }
+    Describe(&d, gap == "auto" ? "coalesce" : "coalesce=" + gap, "");
+  }
+  for (const std::string& type : cli.GetAll("split-on")) {
+    if (!spec.coalesce.enabled) throw UsageError("--split-on goes with --coalesce");
+    spec.coalesce.split_on.push_back(type);
+    Describe(&d, "split-on", type);
+  }
+  if (cli.Has("time")) {
+    const std::string window = cli.Get<std::string>("time");
+    spec.time = ParseTimeWindow(window);
+    Describe(&d, "time", window);
+  }
+  if (cli.Has("last")) {
+    const std::string last = cli.Get<std::string>("last");
+    int64_t nanos;
+    std::string error;
+    if (!ParseDuration(last, &nanos, &error)) throw UsageError("--last: " + error);
+    spec.time.last_nanos = nanos;
+    Describe(&d, "last", last);
+  }
+  if (cli.Has("keep-untimed")) {
+    if (!spec.time.active()) throw UsageError("--keep-untimed goes with --time or --last");
+    spec.time.keep_untimed = true;
+    Describe(&d, "keep-untimed", "");
+  }
+  for (const std::string& match : cli.GetAll("label-focus")) {
+    spec.labels.focus.push_back(ParseLabelMatch("--label-focus", match));
+    Describe(&d, "label-focus", match);
+  }
+  for (const std::string& match : cli.GetAll("label-ignore")) {
+    spec.labels.ignore.push_back(ParseLabelMatch("--label-ignore", match));
+    Describe(&d, "label-ignore", match);
+  }
+  if (cli.Has("keep-labels")) {
+    spec.labels.keep = SplitList("--keep-labels", cli.Get<std::string>("keep-labels"));
+    Describe(&d, "keep-labels", cli.Get<std::string>("keep-labels"));
+  }
+  if (cli.Has("drop-labels")) {
+    spec.labels.drop = SplitList("--drop-labels", cli.Get<std::string>("drop-labels"));
+    Describe(&d, "drop-labels", cli.Get<std::string>("drop-labels"));
+  }
+  if (cli.Has("collapse-recursion")) {
+    spec.collapse_recursion = true;
+    Describe(&d, "collapse-recursion", "");
+  }
+  for (const std::string& derive : cli.GetAll("derive")) {
+    spec.values.derive.push_back(ParseDerive(derive));
+    Describe(&d, "derive", derive);
+  }
+  if (cli.Has("types")) {
+    spec.values.types = SplitList("--types", cli.Get<std::string>("types"));
+    Describe(&d, "types", cli.Get<std::string>("types"));
+  }
+  if (cli.Has("default-type")) {
+    spec.values.default_type = cli.Get<std::string>("default-type");
+    Describe(&d, "default-type", spec.values.default_type);
+  }
+  return spec;
+}
+
+void ReadFiltered(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
+                  ProfileSink* sink) {
+  if (!spec.active()) {
+    inputs->Read(sink);
+    return;
+  }
+  std::unique_ptr<FilterPrepass> prepass;
+  if (FilterPrepass::Needed(spec)) {
+    prepass = std::make_unique<FilterPrepass>(spec);
+    inputs->Read(prepass.get(), /*again=*/true);
+  }
+  ProfileFilter filter(spec, prepass.get(), sink, inputs->name());
+  if (spec.collapse_recursion) filter.AddStackTransform(std::make_unique<CollapseRecursion>());
+  inputs->Read(&filter);
+  if (filter.samples_written() == 0 && filter.samples_read() > 0) {
+    Warn(program, "no sample is left after " + spec.description);
+  }
+}
+
+}  // namespace proftools

@@ -1,0 +1,41 @@
+// A program's inputs read as one profile: one input as it is, several merged as prof-merge
+// merges them (formats/prof-text.md §5.1: every sample kept, sources kept and renumbered). For
+// operations that need two passes (prof-filter's windows relative to each source), the profile
+// can be read again: a regular file is reopened, anything else (stdin, several inputs) is
+// written once to an unlinked spool file in canonical form and read back from there.
+#ifndef PROFTOOLS_COMMON_CLI_PROFILE_INPUTS_H_
+#define PROFTOOLS_COMMON_CLI_PROFILE_INPUTS_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/io/spool.h"
+#include "common/model/sink.h"
+
+namespace proftools {
+
+class ProfileInputs {
+ public:
+  ProfileInputs(std::vector<std::string> paths, uint64_t max_pprof_size);
+  ~ProfileInputs();
+
+  // The name of the profile in messages: the input's, or "(merged profile)".
+  std::string name() const;
+
+  // Reads the whole profile into `sink` (which gets OnEnd). `again`: it will be read once more,
+  // so spool what cannot be reopened. Call with again = true before the last call.
+  void Read(ProfileSink* sink, bool again = false);
+
+ private:
+  void Merge(ProfileSink* sink);
+
+  std::vector<std::string> paths_;
+  uint64_t max_pprof_size_;
+  std::unique_ptr<SpoolFile> spool_;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_CLI_PROFILE_INPUTS_H_

@@ -1,0 +1,118 @@
+// What a user asked prof-filter (or prof-text's filter options) to do, parsed and checked before
+// any input is read. The parsers throw UsageError naming the option and the fault.
+#ifndef PROFTOOLS_COMMON_FILTER_FILTER_SPEC_H_
+#define PROFTOOLS_COMMON_FILTER_FILTER_SPEC_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/filter/quantity.h"
+
+namespace re2 {
+class RE2;
+}
+
+namespace proftools {
+
+// One end of a --time window.
+struct TimeBound {
+  enum class Kind {
+    kOpen,      // no bound on this side
+    kOffset,    // nanoseconds after the start of each source (its first sample's TIME)
+    kPercent,   // a fraction of each source's span: ppb parts per 10^9 (kPercent 10% = 10^8)
+    kAbsolute,  // a TIME on the sources' clock
+  };
+  Kind kind = Kind::kOpen;
+  int64_t nanos = 0;  // kOffset, kAbsolute
+  int64_t ppb = 0;    // kPercent
+};
+
+struct TimeSpec {
+  TimeBound from, to;                 // the window [from, to): to is exclusive
+  std::optional<int64_t> last_nanos;  // --last D: the last D of each source
+  bool keep_untimed = false;
+  bool active() const {
+    return from.kind != TimeBound::Kind::kOpen || to.kind != TimeBound::Kind::kOpen ||
+           last_nanos.has_value();
+  }
+  // Whether resolving the window needs each source's first and last time (a first pass).
+  bool NeedsSourceSpans() const;
+};
+
+// Parses --time A..B. Throws UsageError("--time: ...").
+TimeSpec ParseTimeWindow(std::string_view text);
+
+struct CoalesceSpec {
+  bool enabled = false;
+  std::optional<int64_t> gap_nanos;   // --coalesce=GAP; default: see Coalescer
+  std::vector<std::string> split_on;  // --split-on TYPE (value type names)
+};
+
+// One --label-focus or --label-ignore KEY=SPEC.
+struct LabelMatch {
+  std::string text;  // as given, for messages and the meta record
+  std::string key;
+  bool numeric = false;
+  // Numeric: an inclusive range, in the unit kind's base when `kind` is not kNone.
+  int64_t low = INT64_MIN, high = INT64_MAX;
+  UnitKind kind = UnitKind::kNone;
+  std::shared_ptr<re2::RE2> regex;  // string values: matched anywhere (pprof's -tagfocus)
+};
+
+// Parses KEY=SPEC for `option` (named in errors). SPEC is a number or an inclusive range
+// LOW..HIGH (either end may be left out) with optional units, or else a regular expression.
+LabelMatch ParseLabelMatch(const std::string& option, std::string_view text);
+
+struct LabelSpec {
+  std::vector<LabelMatch> focus;                 // a sample must match every one
+  std::vector<LabelMatch> ignore;                // a sample matching any is dropped
+  std::optional<std::vector<std::string>> keep;  // --keep-labels: only these keys
+  std::vector<std::string> drop;                 // --drop-labels
+  bool active() const { return !focus.empty() || !ignore.empty() || keep || !drop.empty(); }
+};
+
+// --derive NAME=T1+T2-T3...
+struct DeriveSpec {
+  std::string text;
+  std::string name;
+  struct Term {
+    bool negative = false;
+    std::string type;
+  };
+  std::vector<Term> terms;
+};
+
+DeriveSpec ParseDerive(std::string_view text);
+
+struct ValueSpec {
+  std::vector<DeriveSpec> derive;
+  std::optional<std::vector<std::string>> types;  // --types: keep these, in this order
+  std::string default_type;                       // --default-type
+  bool active() const { return !derive.empty() || types || !default_type.empty(); }
+};
+
+// Splits "a,b,c" (no empty items; throws UsageError naming `option`).
+std::vector<std::string> SplitList(const std::string& option, std::string_view text);
+
+struct FilterSpec {
+  TimeSpec time;
+  CoalesceSpec coalesce;
+  LabelSpec labels;
+  ValueSpec values;
+  bool collapse_recursion = false;
+  // The options as the user gave them, in a canonical order, for the `meta` record that says what
+  // was applied (formats/prof-text.md §9).
+  std::string description;
+  bool active() const {
+    return time.active() || coalesce.enabled || labels.active() || values.active() ||
+           collapse_recursion;
+  }
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_FILTER_FILTER_SPEC_H_

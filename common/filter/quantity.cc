@@ -1,0 +1,184 @@
+#include "common/filter/quantity.h"
+
+#include <cstdint>
+
+namespace proftools {
+namespace {
+
+struct UnitName {
+  const char* name;
+  UnitKind kind;
+  int64_t factor;
+};
+
+constexpr int64_t kKi = 1024;
+constexpr UnitName kSuffixes[] = {
+    {"B", UnitKind::kBytes, 1},
+    {"kB", UnitKind::kBytes, 1000},
+    {"MB", UnitKind::kBytes, 1000 * 1000},
+    {"GB", UnitKind::kBytes, int64_t{1000} * 1000 * 1000},
+    {"TB", UnitKind::kBytes, int64_t{1000} * 1000 * 1000 * 1000},
+    {"PB", UnitKind::kBytes, int64_t{1000} * 1000 * 1000 * 1000 * 1000},
+    {"KiB", UnitKind::kBytes, kKi},
+    {"MiB", UnitKind::kBytes, kKi* kKi},
+    {"GiB", UnitKind::kBytes, kKi* kKi* kKi},
+    {"TiB", UnitKind::kBytes, kKi* kKi* kKi* kKi},
+    {"PiB", UnitKind::kBytes, kKi* kKi* kKi* kKi* kKi},
+    {"ns", UnitKind::kTime, 1},
+    {"us", UnitKind::kTime, 1000},
+    {"ms", UnitKind::kTime, 1000 * 1000},
+    {"s", UnitKind::kTime, int64_t{1000} * 1000 * 1000},
+    {"m", UnitKind::kTime, int64_t{60} * 1000 * 1000 * 1000},
+    {"h", UnitKind::kTime, int64_t{3600} * 1000 * 1000 * 1000},
+};
+
+// Units as value types and labels spell them (pprof's conventions).
+constexpr UnitName kUnitWords[] = {
+    {"bytes", UnitKind::kBytes, 1},
+    {"byte", UnitKind::kBytes, 1},
+    {"kilobytes", UnitKind::kBytes, kKi},
+    {"megabytes", UnitKind::kBytes, kKi* kKi},
+    {"gigabytes", UnitKind::kBytes, kKi* kKi* kKi},
+    {"nanoseconds", UnitKind::kTime, 1},
+    {"nanosecond", UnitKind::kTime, 1},
+    {"microseconds", UnitKind::kTime, 1000},
+    {"milliseconds", UnitKind::kTime, 1000 * 1000},
+    {"seconds", UnitKind::kTime, int64_t{1000} * 1000 * 1000},
+    {"second", UnitKind::kTime, int64_t{1000} * 1000 * 1000},
+    {"minutes", UnitKind::kTime, int64_t{60} * 1000 * 1000 * 1000},
+    {"hours", UnitKind::kTime, int64_t{3600} * 1000 * 1000 * 1000},
+};
+
+// floor(a / b) for b > 0.
+__int128 FloorDivide(__int128 a, __int128 b) {
+  __int128 q = a / b;
+  if ((a % b != 0) && (a < 0)) --q;
+  return q;
+}
+
+int64_t Clamp(__int128 v) {
+  if (v > INT64_MAX) return INT64_MAX;
+  if (v < INT64_MIN) return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
+
+}  // namespace
+
+bool ParseDecimal(std::string_view text, Decimal* out) {
+  *out = Decimal{};
+  size_t i = 0;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
+    out->negative = text[i] == '-';
+    ++i;
+  }
+  size_t digits = 0;
+  bool point = false;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '.' && !point) {
+      point = true;
+      continue;
+    }
+    if (c < '0' || c > '9') return false;
+    if (++digits > 30) return false;
+    out->digits = out->digits * 10 + static_cast<unsigned>(c - '0');
+    if (point) ++out->scale;
+  }
+  return digits > 0;
+}
+
+bool ParseQuantity(std::string_view text, Quantity* out, std::string* error) {
+  size_t number_end = 0;
+  while (number_end < text.size() &&
+         ((text[number_end] >= '0' && text[number_end] <= '9') || text[number_end] == '.' ||
+          (number_end == 0 && (text[0] == '-' || text[0] == '+')))) {
+    ++number_end;
+  }
+  Decimal decimal;
+  if (!ParseDecimal(text.substr(0, number_end), &decimal)) {
+    *error = "'" + std::string(text) + "' is not a number";
+    return false;
+  }
+  const std::string_view suffix = text.substr(number_end);
+  int64_t factor = 1;
+  out->kind = UnitKind::kNone;
+  if (!suffix.empty()) {
+    bool found = false;
+    for (const UnitName& unit : kSuffixes) {
+      if (suffix == unit.name) {
+        factor = unit.factor;
+        out->kind = unit.kind;
+        found = true;
+      }
+    }
+    if (!found) {
+      *error = "'" + std::string(text) + "' has an unknown unit '" + std::string(suffix) +
+               "' (B, kB, KiB, MB, MiB, ..., ns, us, ms, s, m, h)";
+      return false;
+    }
+  }
+  if (decimal.scale > 18) {
+    *error = "'" + std::string(text) + "' has more than 18 digits after the point";
+    return false;
+  }
+  __int128 scale = 1;
+  for (int k = 0; k < decimal.scale; ++k) scale *= 10;
+  // At most 2^63 × 10^18 < 2^123: digits × factor, doubled, fits in 128 bits after this check.
+  const unsigned __int128 limit = (static_cast<unsigned __int128>(INT64_MAX) + 1) * scale;
+  if (decimal.digits > limit / static_cast<unsigned __int128>(factor)) {
+    *error = "'" + std::string(text) + "' is too large";
+    return false;
+  }
+  const __int128 magnitude =
+      FloorDivide(static_cast<__int128>(decimal.digits) * factor * 2 + scale, scale * 2);
+  if (magnitude > INT64_MAX) {
+    *error = "'" + std::string(text) + "' is too large";
+    return false;
+  }
+  out->value = static_cast<int64_t>(decimal.negative ? -magnitude : magnitude);
+  return true;
+}
+
+bool ParseDuration(std::string_view text, int64_t* nanos, std::string* error) {
+  Quantity quantity;
+  if (!ParseQuantity(text, &quantity, error)) return false;
+  if (quantity.kind != UnitKind::kTime) {
+    *error =
+        "'" + std::string(text) + "' is not a duration: give a time unit (ns, us, ms, s, m, h)";
+    return false;
+  }
+  if (quantity.value < 0) {
+    *error = "'" + std::string(text) + "' is negative";
+    return false;
+  }
+  *nanos = quantity.value;
+  return true;
+}
+
+UnitKind UnitKindOf(std::string_view unit, int64_t* factor) {
+  for (const UnitName& known : kUnitWords) {
+    if (unit == known.name) {
+      *factor = known.factor;
+      return known.kind;
+    }
+  }
+  for (const UnitName& known : kSuffixes) {
+    if (unit == known.name) {
+      *factor = known.factor;
+      return known.kind;
+    }
+  }
+  *factor = 1;
+  return UnitKind::kNone;
+}
+
+int64_t ScaleRounded(int64_t value, int64_t numerator, int64_t denominator) {
+  __int128 n = numerator, d = denominator;
+  if (d < 0) {
+    n = -n;
+    d = -d;
+  }
+  return Clamp(FloorDivide(static_cast<__int128>(value) * n * 2 + d, d * 2));
+}
+
+}  // namespace proftools
