@@ -33,7 +33,7 @@ TEST(Quantity, ParsesExactDecimalsWithUnits) {
   EXPECT_EQ(Quantity("250ms"), 250000000);
   EXPECT_EQ(Quantity("2m"), 120000000000);
   EXPECT_EQ(Quantity("1KiB"), 1024);
-  EXPECT_EQ(Quantity("1.5kB"), 1500);
+  EXPECT_EQ(Quantity("1.5KB"), 1536);  // powers of 1024, as pprof and prof-merge count
   EXPECT_EQ(Quantity("-3"), -3);
   EXPECT_EQ(Quantity("0.0000000016s"), 2);  // rounded half up to whole nanoseconds
   EXPECT_EQ(Quantity("9223372036854775807"), INT64_MAX);

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "common/base/diagnostics.h"
+#include "common/base/units.h"
 #include "common/merge/merge_spool.h"
-#include "common/merge/merge_units.h"
 #include "common/model/stack_table.h"
 #include "tests/merge_test_util.h"
 #include "tests/test_util.h"

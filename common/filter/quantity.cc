@@ -1,53 +1,30 @@
 #include "common/filter/quantity.h"
 
 #include <cstdint>
+#include <cstring>
+
+#include "common/base/units.h"
 
 namespace proftools {
 namespace {
 
-struct UnitName {
+// Short time units for option values, beside the spellings units.h knows (a value type's unit
+// "m" is not taken for minutes: it could be metres).
+struct ShortUnit {
   const char* name;
-  UnitKind kind;
   int64_t factor;
 };
-
-constexpr int64_t kKi = 1024;
-constexpr UnitName kSuffixes[] = {
-    {"B", UnitKind::kBytes, 1},
-    {"kB", UnitKind::kBytes, 1000},
-    {"MB", UnitKind::kBytes, 1000 * 1000},
-    {"GB", UnitKind::kBytes, int64_t{1000} * 1000 * 1000},
-    {"TB", UnitKind::kBytes, int64_t{1000} * 1000 * 1000 * 1000},
-    {"PB", UnitKind::kBytes, int64_t{1000} * 1000 * 1000 * 1000 * 1000},
-    {"KiB", UnitKind::kBytes, kKi},
-    {"MiB", UnitKind::kBytes, kKi* kKi},
-    {"GiB", UnitKind::kBytes, kKi* kKi* kKi},
-    {"TiB", UnitKind::kBytes, kKi* kKi* kKi* kKi},
-    {"PiB", UnitKind::kBytes, kKi* kKi* kKi* kKi* kKi},
-    {"ns", UnitKind::kTime, 1},
-    {"us", UnitKind::kTime, 1000},
-    {"ms", UnitKind::kTime, 1000 * 1000},
-    {"s", UnitKind::kTime, int64_t{1000} * 1000 * 1000},
-    {"m", UnitKind::kTime, int64_t{60} * 1000 * 1000 * 1000},
-    {"h", UnitKind::kTime, int64_t{3600} * 1000 * 1000 * 1000},
+constexpr ShortUnit kShortTimeUnits[] = {
+    {"m", int64_t{60} * 1000 * 1000 * 1000},
+    {"h", int64_t{3600} * 1000 * 1000 * 1000},
 };
 
-// Units as value types and labels spell them (pprof's conventions).
-constexpr UnitName kUnitWords[] = {
-    {"bytes", UnitKind::kBytes, 1},
-    {"byte", UnitKind::kBytes, 1},
-    {"kilobytes", UnitKind::kBytes, kKi},
-    {"megabytes", UnitKind::kBytes, kKi* kKi},
-    {"gigabytes", UnitKind::kBytes, kKi* kKi* kKi},
-    {"nanoseconds", UnitKind::kTime, 1},
-    {"nanosecond", UnitKind::kTime, 1},
-    {"microseconds", UnitKind::kTime, 1000},
-    {"milliseconds", UnitKind::kTime, 1000 * 1000},
-    {"seconds", UnitKind::kTime, int64_t{1000} * 1000 * 1000},
-    {"second", UnitKind::kTime, int64_t{1000} * 1000 * 1000},
-    {"minutes", UnitKind::kTime, int64_t{60} * 1000 * 1000 * 1000},
-    {"hours", UnitKind::kTime, int64_t{3600} * 1000 * 1000 * 1000},
-};
+UnitKind KindOf(const KnownUnit& unit) {
+  if (unit.dimension == nullptr) return UnitKind::kNone;
+  if (std::strcmp(unit.dimension, "time") == 0) return UnitKind::kTime;
+  if (std::strcmp(unit.dimension, "memory") == 0) return UnitKind::kBytes;
+  return UnitKind::kNone;
+}
 
 // floor(a / b) for b > 0.
 __int128 FloorDivide(__int128 a, __int128 b) {
@@ -103,17 +80,18 @@ bool ParseQuantity(std::string_view text, Quantity* out, std::string* error) {
   int64_t factor = 1;
   out->kind = UnitKind::kNone;
   if (!suffix.empty()) {
-    bool found = false;
-    for (const UnitName& unit : kSuffixes) {
-      if (suffix == unit.name) {
-        factor = unit.factor;
-        out->kind = unit.kind;
-        found = true;
+    const KnownUnit unit = LookUpUnit(std::string(suffix));
+    out->kind = KindOf(unit);
+    factor = unit.factor;
+    for (const ShortUnit& time : kShortTimeUnits) {
+      if (suffix == time.name) {
+        out->kind = UnitKind::kTime;
+        factor = time.factor;
       }
     }
-    if (!found) {
+    if (out->kind == UnitKind::kNone) {
       *error = "'" + std::string(text) + "' has an unknown unit '" + std::string(suffix) +
-               "' (B, kB, KiB, MB, MiB, ..., ns, us, ms, s, m, h)";
+               "' (B, KiB, MiB, GiB, TiB; ns, us, ms, s, m, h)";
       return false;
     }
   }
@@ -156,20 +134,10 @@ bool ParseDuration(std::string_view text, int64_t* nanos, std::string* error) {
 }
 
 UnitKind UnitKindOf(std::string_view unit, int64_t* factor) {
-  for (const UnitName& known : kUnitWords) {
-    if (unit == known.name) {
-      *factor = known.factor;
-      return known.kind;
-    }
-  }
-  for (const UnitName& known : kSuffixes) {
-    if (unit == known.name) {
-      *factor = known.factor;
-      return known.kind;
-    }
-  }
-  *factor = 1;
-  return UnitKind::kNone;
+  const KnownUnit known = LookUpUnit(std::string(unit));
+  const UnitKind kind = KindOf(known);
+  *factor = kind == UnitKind::kNone ? 1 : known.factor;
+  return kind;
 }
 
 int64_t ScaleRounded(int64_t value, int64_t numerator, int64_t denominator) {

@@ -25,9 +25,9 @@ struct Decimal {
 bool ParseDecimal(std::string_view text, Decimal* out);
 
 // A number with an optional unit suffix, converted to the unit kind's base (bytes, nanoseconds)
-// and rounded to the nearest integer. Byte units: B, kB MB GB TB PB (powers of 1000) and KiB MiB
-// GiB TiB PiB (powers of 1024); time units: ns, us, ms, s, m (minutes), h. Returns false with
-// *error when the text is not such a number or does not fit in int64.
+// and rounded to the nearest integer. Units are those of common/base/units.h (B, KB or KiB, MB
+// or MiB, ...: powers of 1024 as pprof counts them; ns, us, ms, s), and m (minutes) and h.
+// Returns false with *error when the text is not such a number or does not fit in int64.
 struct Quantity {
   int64_t value = 0;
   UnitKind kind = UnitKind::kNone;  // kNone: the number had no unit

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "common/base/diagnostics.h"
-#include "common/merge/merge_units.h"
+#include "common/base/units.h"
 
 namespace proftools {
 namespace {

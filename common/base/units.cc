@@ -1,4 +1,4 @@
-#include "common/merge/merge_units.h"
+#include "common/base/units.h"
 
 #include <cstring>
 

@@ -1,8 +1,9 @@
-// The units prof-merge converts between when inputs measure the same value type in different
-// units (formats/prof-text.md §5.1): time (nanoseconds ... hours), memory (bytes ... terabytes,
-// powers of 1024 as pprof counts them) and count. Anything else converts only to itself.
-#ifndef PROFTOOLS_COMMON_MERGE_MERGE_UNITS_H_
-#define PROFTOOLS_COMMON_MERGE_MERGE_UNITS_H_
+// Units of time (nanoseconds ... hours), memory (bytes ... terabytes, powers of 1024 as pprof
+// counts them, whichever spelling) and count: what prof-merge converts between when inputs
+// measure one value type in different units (formats/prof-text.md §5.1), and what option values
+// such as prof-filter's "1.5s" or "64KiB" may say. Anything else converts only to itself.
+#ifndef PROFTOOLS_COMMON_BASE_UNITS_H_
+#define PROFTOOLS_COMMON_BASE_UNITS_H_
 
 #include <cstdint>
 #include <string>
@@ -31,4 +32,4 @@ int64_t ConversionFactor(const std::string& from, const std::string& to);
 
 }  // namespace proftools
 
-#endif  // PROFTOOLS_COMMON_MERGE_MERGE_UNITS_H_
+#endif  // PROFTOOLS_COMMON_BASE_UNITS_H_
