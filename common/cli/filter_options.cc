@@ -141,7 +141,14 @@ void ReadFiltered(const char* program, ProfileInputs* inputs, const FilterSpec& 
   std::unique_ptr<FilterPrepass> prepass;
   if (FilterPrepass::Needed(spec)) {
     prepass = std::make_unique<FilterPrepass>(spec);
-    inputs->Read(prepass.get(), /*again=*/true);
+    if (prepass->NeedsLabels()) {
+      inputs->Read(prepass.get(), /*again=*/true);
+    } else {
+      FilterPrepass* spans = prepass.get();
+      inputs->ScanSampleTimes([spans](uint64_t source, int64_t time, int64_t duration) {
+        spans->AddTime(source, time, duration);
+      });
+    }
   }
   ProfileFilter filter(spec, prepass.get(), sink, inputs->name());
   if (spec.collapse_recursion) filter.AddStackTransform(std::make_unique<CollapseRecursion>());

@@ -5,6 +5,7 @@
 #include "common/io/input.h"
 #include "common/load/read_profile.h"
 #include "common/merge/merger.h"
+#include "common/text/sample_times.h"
 #include "common/text/text_reader.h"
 #include "common/text/text_writer.h"
 
@@ -31,24 +32,22 @@ void ProfileInputs::Merge(ProfileSink* sink) {
   merger.Finish(sink);
 }
 
+void ProfileInputs::MakeReplayable() {
+  if (spool_ || (paths_.size() == 1 && IsRegularFile(paths_[0]))) return;
+  auto spool = std::make_unique<SpoolFile>();
+  SpoolWriter writer(*spool);
+  CanonicalWriter canonical(&writer);
+  Read(&canonical);
+  writer.Flush();
+  spool_ = std::move(spool);
+}
+
 void ProfileInputs::Read(ProfileSink* sink, bool again) {
+  if (again) MakeReplayable();
   if (spool_) {
     std::unique_ptr<ByteStream> stream = spool_->Reopen(name());
     ReadText(stream.get(), name(), sink, nullptr);
-    return;
-  }
-  const bool reopenable = paths_.size() == 1 && IsRegularFile(paths_[0]);
-  if (again && !reopenable) {
-    auto spool = std::make_unique<SpoolFile>();
-    SpoolWriter writer(*spool);
-    CanonicalWriter canonical(&writer);
-    Read(&canonical, false);
-    writer.Flush();
-    spool_ = std::move(spool);
-    Read(sink, false);
-    return;
-  }
-  if (paths_.size() == 1) {
+  } else if (paths_.size() == 1) {
     ReadOptions options;
     options.max_pprof_size = max_pprof_size_;
     Input input = OpenInput(paths_[0]);
@@ -56,6 +55,50 @@ void ProfileInputs::Read(ProfileSink* sink, bool again) {
   } else {
     Merge(sink);
   }
+}
+
+namespace {
+
+// Passes each sample's times on, for inputs that must be parsed (pprof).
+class SampleTimesSink : public ProfileSink {
+ public:
+  explicit SampleTimesSink(const std::function<void(uint64_t, int64_t, int64_t)>& on_sample)
+      : on_sample_(on_sample) {}
+  void OnHeader(const ProfileHeader&) override {}
+  void OnMapping(const Mapping&) override {}
+  void OnFunction(const Function&) override {}
+  void OnLocation(const Location&) override {}
+  void OnStack(const Stack&) override {}
+  void OnSample(const Sample& sample) override {
+    if (sample.time_nanos) {
+      on_sample_(sample.source_id, *sample.time_nanos, sample.duration_nanos.value_or(0));
+    }
+  }
+  void OnEnd() override {}
+
+ private:
+  const std::function<void(uint64_t, int64_t, int64_t)>& on_sample_;
+};
+
+}  // namespace
+
+void ProfileInputs::ScanSampleTimes(
+    const std::function<void(uint64_t, int64_t, int64_t)>& on_sample) {
+  MakeReplayable();
+  if (spool_) {
+    std::unique_ptr<ByteStream> stream = spool_->Reopen(name());
+    proftools::ScanSampleTimes(stream.get(), on_sample);
+    return;
+  }
+  Input input = OpenInput(paths_[0]);
+  if (input.format == InputFormat::kProfText) {
+    proftools::ScanSampleTimes(input.stream.get(), on_sample);
+    return;
+  }
+  SampleTimesSink sink(on_sample);
+  ReadOptions options;
+  options.max_pprof_size = max_pprof_size_;
+  ReadProfile(input, &sink, options);
 }
 
 }  // namespace proftools

@@ -7,6 +7,7 @@
 #define PROFTOOLS_COMMON_CLI_PROFILE_INPUTS_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,8 +29,15 @@ class ProfileInputs {
   // so spool what cannot be reopened. Call with again = true before the last call.
   void Read(ProfileSink* sink, bool again = false);
 
+  // A first pass that needs only when samples happened: `on_sample(source, time, duration)`
+  // for every sample with a TIME (duration 0 when absent). Prof text is only scanned
+  // (ScanSampleTimes), not parsed. The profile can be Read afterwards.
+  void ScanSampleTimes(const std::function<void(uint64_t, int64_t, int64_t)>& on_sample);
+
  private:
   void Merge(ProfileSink* sink);
+  // Spools the profile when it cannot be read twice (stdin, several inputs).
+  void MakeReplayable();
 
   std::vector<std::string> paths_;
   uint64_t max_pprof_size_;

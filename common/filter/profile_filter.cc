@@ -24,8 +24,8 @@ bool FilterPrepass::Needed(const FilterSpec& spec) {
 
 void FilterPrepass::OnSample(const Sample& sample) {
   if (!sample.time_nanos) return;
-  spans_[sample.source_id].Add(*sample.time_nanos, sample.duration_nanos.value_or(0));
-  if (spec_.coalesce.enabled && !spec_.coalesce.gap_nanos) gaps_.Add(sample);
+  AddTime(sample.source_id, *sample.time_nanos, sample.duration_nanos.value_or(0));
+  if (NeedsLabels()) gaps_.Add(sample);
 }
 
 ProfileFilter::ProfileFilter(const FilterSpec& spec, const FilterPrepass* prepass,

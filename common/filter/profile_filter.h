@@ -42,6 +42,13 @@ class FilterPrepass : public ProfileSink {
   void OnStack(const Stack&) override {}
   void OnSample(const Sample& sample) override;
   void OnEnd() override {}
+  // What OnSample records of a timed sample when only the spans are needed (NeedsLabels false).
+  void AddTime(uint64_t source_id, int64_t time, int64_t duration) {
+    spans_[source_id].Add(time, duration);
+  }
+  // Whether the pass needs whole samples (their labels, for --coalesce's median gap), or only
+  // their sources and times (AddTime).
+  bool NeedsLabels() const { return spec_.coalesce.enabled && !spec_.coalesce.gap_nanos; }
 
   const std::unordered_map<uint64_t, SourceSpan>& spans() const { return spans_; }
   int64_t median_gap() const { return gaps_.Median(); }
