@@ -7,7 +7,8 @@
 # (valid, and rewritten to the same bytes). For each invalid/NAME.prof (or .prof.gz): both
 # programs exit 1, and the first message of each is located at the LINE and names the RULE of
 # invalid/NAME.expect ("RULE LINE"; LINE 0: the message has no line); prof-text writes nothing
-# to standard output.
+# to standard output. A full run also checks that every rule of the spec's table (§6) has an
+# invalid case.
 #
 # Usage: tests/conformance.sh [--update] [PATTERN...]
 #   --update   write valid/NAME.canonical from prof-text's output (then read `git diff`: the
@@ -132,6 +133,19 @@ for expected in valid/*.canonical invalid/*.expect; do
     printf 'FAIL %s: no %s.prof for it\n' "$expected" "$name"
   fi
 done
+
+# Every rule of the spec's table (§6) has an invalid case, when the whole suite runs.
+if [ ${#patterns[@]} -eq 0 ]; then
+  rules=$(sed -n '/^| rule | what it requires/,/^$/s/^| `\([a-z-]*\)`.*/\1/p' "$root/formats/prof-text.md")
+  [ -n "$rules" ] || { echo "conformance: no rule table found in formats/prof-text.md"; exit 2; }
+  for rule in $rules; do
+    if ! cat invalid/*.expect | grep -q "^$rule "; then
+      fail=$((fail + 1))
+      failed+=("$rule")
+      printf 'FAIL rule %s: no invalid case expects it\n' "$rule"
+    fi
+  done
+fi
 
 echo "conformance: $pass passed, $fail failed"
 [ $fail = 0 ] || exit 1
