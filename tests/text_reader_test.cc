@@ -197,11 +197,15 @@ TEST(TextReader, ARefusedTypeLineStillDeclaresAColumn) {
             (std::vector<std::string>{"type-duplicate"}));
   EXPECT_EQ(RulesBroken(Preamble() + "type cpu\n" + tail),
             (std::vector<std::string>{"field-count"}));
+  EXPECT_EQ(RulesBroken(Preamble() + "type \"wall time ns\n" + tail),
+            (std::vector<std::string>{"syntax"}));
 }
 
 TEST(TextReader, AnUnparsedFirstBodyLineStillStartsTheBody) {
   EXPECT_EQ(RulesBroken("proftext 1.0\nsource 1 m x -\nstack x\ntime 1\n"),
             (std::vector<std::string>{"number", "no-types", "order"}));
+  EXPECT_EQ(RulesBroken("proftext 1.0\nsource 1 m x -\n\tstack \"x\ntime 1\n"),
+            (std::vector<std::string>{"syntax", "no-types", "order"}));
 }
 
 TEST(TextReader, ALineCutShortIsStillRead) {

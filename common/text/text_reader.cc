@@ -110,6 +110,7 @@ class TextReader {
         AcceptRecord(RecordKind::kSample);
       } else if (!Tokenize(line, &tokens, &error)) {
         Fail(number, Rule::kSyntax, error);
+        NoteUnreadableRecord(number, line);
       } else if (!tokens.empty()) {
         ReadRecord(number, tokens, &failure, &first_skipped_line);
       }
@@ -156,6 +157,18 @@ class TextReader {
       return;
     }
     AcceptRecord(kind);
+  }
+
+  // A line with a syntax error still shows its kind in its first word: a `type` line declares a
+  // column and a body line ends the preamble, so that the lines after it are judged as intended.
+  void NoteUnreadableRecord(uint64_t number, std::string_view line) {
+    const size_t begin = line.find_first_not_of(" \t");
+    if (begin == std::string_view::npos) return;
+    const size_t end = line.find_first_of(" \t", begin);
+    RecordKind kind;
+    if (!RecordKindFromName(line.substr(begin, end - begin), &kind)) return;
+    checker_.set_line(number);
+    checker_.NoteUnparsedRecord(kind, 0);
   }
 
   // Checks the record just parsed into record_ and hands it on.
