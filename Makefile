@@ -133,7 +133,8 @@ $(UNIT_TESTS): $(TEST_OBJS) $(LIB)
 # --- tests -----------------------------------------------------------------------------------
 check: deps-test
 	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS)
-	$(MAKE) layer-check test-unit test-golden man-check test-interop test-perf-roundtrip
+	$(MAKE) layer-check test-unit test-golden test-conformance man-check test-interop \
+	  test-perf-roundtrip
 
 test-unit: $(UNIT_TESTS)
 	$(UNIT_TESTS) --gtest_brief=1
@@ -143,6 +144,12 @@ test-golden: $(TOOLS) $(TEST_TOOLS)
 
 golden-update: $(TOOLS) $(TEST_TOOLS)
 	tests/golden.sh --update
+
+# formats/conformance/ (the format's language-neutral suite) against prof-validate and
+# prof-text --canonical.
+.PHONY: test-conformance
+test-conformance: $(TOOLS)
+	tests/conformance.sh
 
 # perf record -g + perf script + perf2prof on a program built for the test.
 test-perf-roundtrip: $(TOOLS)

@@ -13,14 +13,14 @@ namespace proftools {
 namespace {
 
 // What the general path makes of a line: whether it parses as a record of `kind`, and into what.
-bool General(const std::string& line, RecordKind kind, Record* record) {
+bool General(const std::string& line, RecordKind kind, Record* record, size_t sample_values = 0) {
   std::vector<std::string_view> tokens;
   std::string error;
   if (!Tokenize(line, &tokens, &error) || tokens.empty()) return false;
   RecordKind found;
   if (!RecordKindFromName(tokens[0], &found) || found != kind) return false;
   ParseFailure failure;
-  return ParseRecord(kind, tokens, record, &failure);
+  return ParseRecord(kind, tokens, sample_values, record, &failure);
 }
 
 // Whether the fast path accepts `line`; when it does, the general path must accept it too,
@@ -178,7 +178,7 @@ TEST(ParseCanonicalSample, AgreesWithTheGeneralPath) {
     if (!ParseCanonicalSample(line, &fast)) continue;
     ++accepted;
     Record general;
-    ASSERT_TRUE(General(line, RecordKind::kSample, &general)) << line;
+    ASSERT_TRUE(General(line, RecordKind::kSample, &general, fast.sample.values.size())) << line;
     EXPECT_EQ(fast.sample, general.sample) << line;
   }
   EXPECT_GT(accepted, 1000);  // the test exercised the fast path

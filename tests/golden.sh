@@ -15,15 +15,7 @@
 #   PATTERN    run only cases whose path (relative to golden/) contains PATTERN
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-update=0
-patterns=()
-for arg in "$@"; do
-  case $arg in
-    --update) update=1 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
-    *) patterns+=("$arg") ;;
-  esac
-done
+source "$root/tests/case_selection.sh"
 
 export PATH="$root/bin:$root/build/test-bin:$PATH"
 export LC_ALL=C TZ=UTC
@@ -32,15 +24,6 @@ trap 'rm -rf "$scratch"' EXIT
 # Absent expectations compare against an empty file of our own, not /dev/null (a run that
 # turned /dev/null into a regular file must not make every case fail).
 : >"$scratch/empty"
-
-selected() {
-  [ ${#patterns[@]} -eq 0 ] && return 0
-  local p
-  for p in "${patterns[@]}"; do
-    case $1 in *"$p"*) return 0 ;; esac
-  done
-  return 1
-}
 
 # Writes `content file` when content is non-empty, removes the file otherwise.
 keep_if_nonempty() {

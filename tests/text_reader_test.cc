@@ -112,8 +112,13 @@ TEST(TextReader, EachRuleIsReportedWithItsNameAndLine) {
       {"header", "", 0},
       {"version", "proftext 2.0\n", 1},
       {"version", "proftext 0.9\n", 1},
+      {"version", "proftext 999999999.0\n", 1},
+      {"header", "proftext 1000000000.0\n", 1},  // at most 9 digits
+      {"header", "proftext 1.00\n", 1},
       {"header-repeated", p + "proftext 1.0\n", 4},
       {"final-newline", p + "stack 1", 4},
+      {"final-newline", p + "function 1 \"cut sh", 4},  // before the unclosed quote
+      {"final-newline", "proftext 1.0", 1},
       {"syntax", p + "function 1 \"x \"\" 0\n", 4},
       {"unknown-record", p + "frame 1\n", 4},
       {"field-count", p + "stack\n", 4},
@@ -123,18 +128,27 @@ TEST(TextReader, EachRuleIsReportedWithItsNameAndLine) {
       {"flags", p + "location 1 - 0x0 yes\n", 4},
       {"line-entry", p + "function 1 f \"\" \"\" 0\nlocation 1 - 0x0 - 1\n", 5},
       {"label", p + "stack 1\nsample 1 1 - - 1 k=v 2\n", 5},
+      {"label", p + "stack 1\nsample 1 1 - - 1 2\n", 5},  // a value too many is not a label
+      {"label", p + "stack 1\nsample 1 1 - - 1 x\n", 5},
+      {"label", p + "stack 1\nsample 1 1 - - 1 k=1:\"\"\n", 5},  // units are non-empty
       {"order", p + "stack 1\ntype cpu ns\n", 5},
       {"meta-duplicate", "proftext 1.0\nmeta k a\nmeta k b\n", 3},
       {"type-duplicate", p + "type samples bytes\n", 4},
       {"no-types", "proftext 1.0\nsource 1 m x -\nstack 1\n", 3},
       {"no-types", "proftext 1.0\n", 0},
       {"id-zero", p + "stack 0\n", 4},
+      {"id-zero", p + "stack 1 0\n", 4},                    // a reference to 0
+      {"id-zero", p + "location 1 0 0x0 -\n", 4},           // not a spelling of '-'
+      {"id-zero", p + "stack 1\nsample 0 1 - - k=v\n", 5},  // the first bad field decides
       {"id-duplicate", p + "stack 1\nstack 1\n", 5},
       {"undefined", p + "stack 1 5\n", 4},
       {"undefined", p + "stack 1\nsample 2 1 - - 1\n", 5},
-      {"value-count", p + "stack 1\nsample 1 1 - - 1 2\n", 5},
+      {"value-count", p + "stack 1\nsample 1 1 - -\n", 5},
+      {"value-count", p + "stack 1\nsample 1 1 - - k=v\n", 5},
+      {"value-count", p + "stack 1\nsample 1 9 - -\n", 5},  // fields before references
       {"empty-name", p + "function 1 \"\" \"\" \"\" 0\n", 4},
       {"empty-name", p + "stack 1\nsample 1 1 - - 1 \"\"=x\n", 5},
+      {"empty-name", "proftext 1.0\ndoc_url \"\"\n", 2},  // "" is pprof's "not set"
       {"negative-line", p + "function 1 f \"\" \"\" -1\n", 4},
       {"negative-line", p + "function 1 f \"\" \"\" 0\nlocation 1 - 0x0 - 1:2:-3\n", 5},
       {"negative-time", p + "stack 1\nsample 1 1 - -2 1\n", 5},
@@ -173,6 +187,30 @@ TEST(TextReader, ABrokenDefinitionDoesNotCascade) {
   // reported again.
   EXPECT_EQ(RulesBroken(Preamble() + "stack 1 x\nsample 1 1 - - 1\n"),
             (std::vector<std::string>{"number"}));
+}
+
+// prof-validate's recovery (spec §6.3): one bad line is reported once, not again by the lines
+// that depend on it.
+TEST(TextReader, ARefusedTypeLineStillDeclaresAColumn) {
+  const std::string tail = "stack 1\nsample 1 1 - - 1 2\n";
+  EXPECT_EQ(RulesBroken(Preamble() + "type samples bytes\n" + tail),
+            (std::vector<std::string>{"type-duplicate"}));
+  EXPECT_EQ(RulesBroken(Preamble() + "type cpu\n" + tail),
+            (std::vector<std::string>{"field-count"}));
+  EXPECT_EQ(RulesBroken(Preamble() + "type \"wall time ns\n" + tail),
+            (std::vector<std::string>{"syntax"}));
+}
+
+TEST(TextReader, AnUnparsedFirstBodyLineStillStartsTheBody) {
+  EXPECT_EQ(RulesBroken("proftext 1.0\nsource 1 m x -\nstack x\ntime 1\n"),
+            (std::vector<std::string>{"number", "no-types", "order"}));
+  EXPECT_EQ(RulesBroken("proftext 1.0\nsource 1 m x -\n\tstack \"x\ntime 1\n"),
+            (std::vector<std::string>{"syntax", "no-types", "order"}));
+}
+
+TEST(TextReader, ALineCutShortIsStillRead) {
+  EXPECT_EQ(RulesBroken(Preamble() + "stack 0"),
+            (std::vector<std::string>{"final-newline", "id-zero"}));
 }
 
 TEST(TextReader, NewerMinorVersionSkipsUnknownRecordsWithOneWarning) {

@@ -6,6 +6,15 @@
 
 namespace proftools {
 
+std::string ValueCountMessage(size_t values, size_t types) {
+  return "sample has " + std::to_string(values) + (values == 1 ? " value" : " values") +
+         " but the profile declares " + std::to_string(types) + (types == 1 ? " type" : " types");
+}
+
+std::string IdZeroMessage(const char* kind) {
+  return std::string(kind) + " id must be positive, not 0";
+}
+
 Checker::Checker(DiagnosticHandler* handler, std::string file)
     : handler_(handler), file_(std::move(file)) {}
 
@@ -35,9 +44,12 @@ Checker::IdLines* Checker::TableFor(RecordKind kind) {
   }
 }
 
-void Checker::NoteBrokenDefinition(RecordKind kind, uint64_t id) {
-  // A type line that failed to parse still shows the intent to declare one.
-  if (kind == RecordKind::kType) no_types_reported_ = true;
+void Checker::NoteUnparsedRecord(RecordKind kind, uint64_t id) {
+  // A type line that failed to parse still declares a column of values: counting it keeps every
+  // later sample from being reported for the one bad line.
+  if (kind == RecordKind::kType && !in_body_) ++type_count_;
+  // A body line that failed to parse still starts the body (no-types, order).
+  if (!IsPreamble(kind)) EnterBody();
   IdLines* ids = TableFor(kind);
   uint64_t ignored;
   if (ids != nullptr && id != 0) ids->Insert(id, line_, &ignored);
@@ -45,7 +57,7 @@ void Checker::NoteBrokenDefinition(RecordKind kind, uint64_t id) {
 
 bool Checker::CheckNewId(RecordKind kind, uint64_t id, IdLines* ids) {
   const char* name = RecordKindName(kind);
-  if (id == 0) return Fail(Rule::kIdZero, std::string(name) + " id must be positive, not 0");
+  if (id == 0) return Fail(Rule::kIdZero, IdZeroMessage(name));
   uint64_t first_line;
   if (!ids->Insert(id, line_, &first_line)) {
     return Fail(Rule::kIdDuplicate, std::string(name) + " " + std::to_string(id) +
@@ -57,6 +69,9 @@ bool Checker::CheckNewId(RecordKind kind, uint64_t id, IdLines* ids) {
 bool Checker::ReportUndefined(const char* from, uint64_t from_id, const char* to, uint64_t id) {
   std::string subject = from;
   if (from_id != 0) subject += " " + std::to_string(from_id);
+  if (id == 0) {
+    return Fail(Rule::kIdZero, subject + " refers to " + to + " 0: ids are positive");
+  }
   return Fail(Rule::kUndefined, subject + " refers to " + to + " " + std::to_string(id) +
                                     ", which is not defined" +
                                     (line_ != 0 ? " on an earlier line" : ""));
@@ -140,10 +155,17 @@ bool Checker::CheckPreamble(const Record& record) {
       return CheckNonNegativeTime(RecordKindName(record.kind), record.number);
     }
     case RecordKind::kPeriod:
+      return CheckSingleton(record.kind);
     case RecordKind::kDocUrl:
     case RecordKind::kDropFrames:
     case RecordKind::kKeepFrames:
-      return CheckSingleton(record.kind);
+      if (!CheckSingleton(record.kind)) return false;
+      // pprof has "" for "not set": an empty value could not survive a trip through pprof.
+      if (record.text.empty()) {
+        return Fail(Rule::kEmptyName, std::string(RecordKindName(record.kind)) +
+                                          " is empty (leave the record out instead)");
+      }
+      return true;
     case RecordKind::kSource: {
       const Source& source = record.source;
       if (!CheckNewId(RecordKind::kSource, source.id, &sources_)) return false;
@@ -155,13 +177,13 @@ bool Checker::CheckPreamble(const Record& record) {
     }
     case RecordKind::kType: {
       const ValueType& type = record.type;
+      ++type_count_;  // a column of values, even when the line is refused (see sample_values)
       if (type.type.empty()) return Fail(Rule::kEmptyName, "type name is empty");
       auto inserted = type_lines_.emplace(type.type, line_);
       if (!inserted.second) {
         return Fail(Rule::kTypeDuplicate, "type " + Printable(type.type) + " is already declared" +
                                               OnLine(inserted.first->second));
       }
-      ++type_count_;
       return true;
     }
     case RecordKind::kDefaultType: {
@@ -265,10 +287,7 @@ bool Checker::CheckSample(const Sample& sample) {
   if (!CheckReference("sample", 0, "source", sample.source_id, sources_)) return false;
   if (!CheckReference("sample", 0, "stack", sample.stack_id, stacks_)) return false;
   if (sample.values.size() != type_count_) {
-    return Fail(Rule::kValueCount, "sample has " + std::to_string(sample.values.size()) +
-                                       (sample.values.size() == 1 ? " value" : " values") +
-                                       " but the profile declares " + std::to_string(type_count_) +
-                                       (type_count_ == 1 ? " type" : " types"));
+    return Fail(Rule::kValueCount, ValueCountMessage(sample.values.size(), type_count_));
   }
   if (sample.time_nanos && !CheckNonNegativeTime("sample time", *sample.time_nanos)) return false;
   if (sample.duration_nanos && !CheckNonNegativeTime("sample duration", *sample.duration_nanos)) {

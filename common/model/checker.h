@@ -39,12 +39,17 @@ class Checker {
   bool CheckStack(const Stack& stack);
   bool CheckSample(const Sample& sample);
 
-  // A definition line that could not be parsed but whose id could: later references to it are
-  // not reported again.
-  void NoteBrokenDefinition(RecordKind kind, uint64_t id);
+  // A record line that could not be parsed, `id` its id when that field could be (else 0): the
+  // id counts as defined, so later references to it are not reported again; a `type` line still
+  // declares a column of values; a body line still starts the body.
+  void NoteUnparsedRecord(RecordKind kind, uint64_t id);
 
   // End of input: reports a profile that declared no type and had no body.
   void Finish();
+
+  // How many values a sample holds: the `type` records of the preamble, including refused ones
+  // (a bad type line still declares a column, so samples are not all reported after it).
+  size_t sample_values() const { return type_count_; }
 
  private:
   using IdLines = IdMap;  // id -> line where it was defined
@@ -69,12 +74,18 @@ class Checker {
   uint64_t line_ = 0;
   bool in_body_ = false;
   bool no_types_reported_ = false;
-  size_t type_count_ = 0;
+  size_t type_count_ = 0;  // see sample_values()
   std::unordered_map<std::string, uint64_t> type_lines_;
   std::unordered_map<std::string, uint64_t> meta_lines_;
   std::unordered_map<int, uint64_t> singleton_lines_;  // RecordKind -> line
   IdLines sources_, mappings_, functions_, locations_, stacks_;
 };
+
+// "KIND id must be positive, not 0".
+std::string IdZeroMessage(const char* kind);
+
+// "sample has N values but the profile declares M types".
+std::string ValueCountMessage(size_t values, size_t types);
 
 // A sink decorator that checks every record and forwards the valid ones. Converters write
 // through it so that whatever they produce is valid by construction, or fails loudly.

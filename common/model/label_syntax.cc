@@ -87,6 +87,11 @@ bool DecodeLabel(std::string_view token, Label* out, std::string* error) {
         *error = "bad label unit: " + *error;
         return false;
       }
+      // A unit is non-empty (§4.3.5): `k=1:""` would read back as `k=1`, a different label.
+      if (out->unit.empty()) {
+        *error = "label unit is empty (write the number alone when it has no unit)";
+        return false;
+      }
     }
     return true;
   }

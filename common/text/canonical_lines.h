@@ -19,6 +19,8 @@ namespace proftools {
 bool ParseCanonicalStack(std::string_view line, Record* record);
 
 // `sample SOURCE STACK TIME DURATION VALUE...`, without labels; TIME and DURATION may be '-'.
+// Every number after DURATION is taken as a value: the caller uses the result only when their
+// count is that of the declared types (otherwise the general path reports value-count or label).
 bool ParseCanonicalSample(std::string_view line, Record* record);
 
 }  // namespace proftools

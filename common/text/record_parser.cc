@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "common/base/text_syntax.h"
+#include "common/model/checker.h"
 #include "common/model/label_syntax.h"
 
 namespace proftools {
@@ -36,15 +37,30 @@ class FieldParser {
     return Fail(Rule::kSyntax, std::string(name) + ": " + error);
   }
 
+  // A reference. `0` is id-zero, not number: it is a number, but never an id (§6.1), and `-`
+  // is the only spelling of an absent optional reference.
   bool Id(size_t index, const char* name, uint64_t* out) {
+    if (tokens_[index] == "0") {
+      return Fail(Rule::kIdZero, std::string(name) + " is 0, but ids start at 1");
+    }
     if (ParseId(tokens_[index], out)) return true;
     return Fail(Rule::kNumber, Describe(index, name) + " is not an id (a positive integer)");
+  }
+
+  // The ID of a definition, always the first field.
+  bool DefinitionId(uint64_t* out) {
+    if (tokens_[1] == "0") return Fail(Rule::kIdZero, IdZeroMessage(RecordKindName(kind_)));
+    return Id(1, (std::string(RecordKindName(kind_)) + " ID").c_str(), out);
   }
 
   bool OptionalId(size_t index, const char* name, uint64_t* out) {
     if (tokens_[index] == "-") {
       *out = 0;
       return true;
+    }
+    if (tokens_[index] == "0") {
+      return Fail(Rule::kIdZero,
+                  std::string(name) + " is 0, but ids start at 1 ('-' when there is none)");
     }
     return Id(index, name, out);
   }
@@ -123,12 +139,13 @@ bool ParseLineEntry(std::string_view text, Line* line) {
   return true;
 }
 
-bool ParseBody(RecordKind kind, FieldParser& p, Record* r, ParseFailure* failure) {
+bool ParseBody(RecordKind kind, FieldParser& p, size_t sample_values, Record* r,
+               ParseFailure* failure) {
   switch (kind) {
     case RecordKind::kMapping: {
       Mapping& m = r->mapping;
       if (!p.ExpectFields(7, false, "ID START LIMIT OFFSET FILE BUILD_ID FLAGS")) return false;
-      if (!p.Id(1, "mapping ID", &m.id)) return false;
+      if (!p.DefinitionId(&m.id)) return false;
       failure->id = m.id;
       if (!p.Hex(2, "mapping START", &m.start) || !p.Hex(3, "mapping LIMIT", &m.limit) ||
           !p.Hex(4, "mapping OFFSET", &m.offset) || !p.String(5, "mapping FILE", &m.file) ||
@@ -145,7 +162,7 @@ bool ParseBody(RecordKind kind, FieldParser& p, Record* r, ParseFailure* failure
     case RecordKind::kFunction: {
       Function& f = r->function;
       if (!p.ExpectFields(5, false, "ID NAME SYSTEM_NAME FILE START_LINE")) return false;
-      if (!p.Id(1, "function ID", &f.id)) return false;
+      if (!p.DefinitionId(&f.id)) return false;
       failure->id = f.id;
       return p.String(2, "function NAME", &f.name) &&
              p.String(3, "function SYSTEM_NAME", &f.system_name) &&
@@ -157,7 +174,7 @@ bool ParseBody(RecordKind kind, FieldParser& p, Record* r, ParseFailure* failure
       if (!p.ExpectFields(4, true, "ID MAPPING ADDRESS FLAGS FUNCTION:LINE[:COLUMN]...")) {
         return false;
       }
-      if (!p.Id(1, "location ID", &l.id)) return false;
+      if (!p.DefinitionId(&l.id)) return false;
       failure->id = l.id;
       if (!p.OptionalId(2, "location MAPPING", &l.mapping_id) ||
           !p.Hex(3, "location ADDRESS", &l.address)) {
@@ -173,6 +190,10 @@ bool ParseBody(RecordKind kind, FieldParser& p, Record* r, ParseFailure* failure
       }
       l.lines.resize(p.size() - 5);
       for (size_t i = 5; i < p.size(); ++i) {
+        if (p.token(i).substr(0, p.token(i).find(':')) == "0") {
+          return p.Fail(Rule::kIdZero, "location line entry " + Printable(p.token(i)) +
+                                           " refers to function 0, but ids start at 1");
+        }
         if (!ParseLineEntry(p.token(i), &l.lines[i - 5])) {
           return p.Fail(Rule::kLineEntry, "location line entry " + Printable(p.token(i)) +
                                               " is not FUNCTION:LINE or FUNCTION:LINE:COLUMN "
@@ -184,7 +205,7 @@ bool ParseBody(RecordKind kind, FieldParser& p, Record* r, ParseFailure* failure
     case RecordKind::kStack: {
       Stack& s = r->stack;
       if (!p.ExpectFields(1, true, "ID LOCATION...")) return false;
-      if (!p.Id(1, "stack ID", &s.id)) return false;
+      if (!p.DefinitionId(&s.id)) return false;
       failure->id = s.id;
       s.location_ids.resize(p.size() - 2);
       for (size_t i = 2; i < p.size(); ++i) {
@@ -202,17 +223,27 @@ bool ParseBody(RecordKind kind, FieldParser& p, Record* r, ParseFailure* failure
           !p.OptionalInt(4, "sample DURATION", &s.duration_nanos)) {
         return false;
       }
+      // The declared types say how many fields are values (§4.3.5); every field after them is
+      // a label. A label token where a value is due means the values stopped short.
       size_t i = 5;
-      s.values.clear();
-      for (; i < p.size() && p.token(i).find('=') == std::string_view::npos; ++i) {
-        int64_t value;
-        if (!p.Int(i, "sample VALUE", &value)) return false;
-        s.values.push_back(value);
+      s.values.resize(sample_values);
+      for (size_t k = 0; k < sample_values; ++i, ++k) {
+        if (i >= p.size() || p.token(i).find('=') != std::string_view::npos) {
+          return p.Fail(Rule::kValueCount, ValueCountMessage(k, sample_values));
+        }
+        if (!p.Int(i, "sample VALUE", &s.values[k])) return false;
       }
       s.labels.resize(p.size() - i);
       for (size_t k = 0; i < p.size(); ++i, ++k) {
         std::string error;
         if (!DecodeLabel(p.token(i), &s.labels[k], &error)) {
+          if (p.token(i).find('=') == std::string_view::npos) {
+            error = "expected a label (KEY=VALUE): the profile declares " +
+                    std::to_string(sample_values) +
+                    (sample_values == 1
+                         ? " type, so a sample has 1 value"
+                         : " types, so a sample has " + std::to_string(sample_values) + " values");
+          }
           return p.Fail(Rule::kLabel, "sample label " + Printable(p.token(i)) + ": " + error);
         }
       }
@@ -225,8 +256,8 @@ bool ParseBody(RecordKind kind, FieldParser& p, Record* r, ParseFailure* failure
 
 }  // namespace
 
-bool ParseRecord(RecordKind kind, const std::vector<std::string_view>& tokens, Record* r,
-                 ParseFailure* failure) {
+bool ParseRecord(RecordKind kind, const std::vector<std::string_view>& tokens, size_t sample_values,
+                 Record* r, ParseFailure* failure) {
   FieldParser p(kind, tokens, failure);
   failure->id = 0;
   r->kind = kind;
@@ -255,7 +286,7 @@ bool ParseRecord(RecordKind kind, const std::vector<std::string_view>& tokens, R
              p.Int(3, "period VALUE", &r->period.value);
     case RecordKind::kSource: {
       if (!p.ExpectFields(4, false, "ID TYPE URI TIME")) return false;
-      if (!p.Id(1, "source ID", &r->source.id)) return false;
+      if (!p.DefinitionId(&r->source.id)) return false;
       failure->id = r->source.id;
       return p.String(2, "source TYPE", &r->source.type) &&
              p.String(3, "source URI", &r->source.uri) &&
@@ -265,7 +296,7 @@ bool ParseRecord(RecordKind kind, const std::vector<std::string_view>& tokens, R
       return p.ExpectFields(2, false, "NAME UNIT") && p.String(1, "type NAME", &r->type.type) &&
              p.String(2, "type UNIT", &r->type.unit);
     default:
-      return ParseBody(kind, p, r, failure);
+      return ParseBody(kind, p, sample_values, r, failure);
   }
 }
 

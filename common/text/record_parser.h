@@ -22,11 +22,10 @@ struct ParseFailure {
 };
 
 // Parses `tokens` (tokens[0] is the keyword of `kind`) into *record. A sample's values are the
-// fields after DURATION up to the first label (labels contain '='); whether their number matches
-// the declared types is the Checker's business. Returns false and fills *failure when a field
-// is malformed.
-bool ParseRecord(RecordKind kind, const std::vector<std::string_view>& tokens, Record* record,
-                 ParseFailure* failure);
+// `sample_values` fields after DURATION (one per declared type), the fields after them labels.
+// Returns false and fills *failure at the first malformed field, left to right (§6.1).
+bool ParseRecord(RecordKind kind, const std::vector<std::string_view>& tokens, size_t sample_values,
+                 Record* record, ParseFailure* failure);
 
 }  // namespace proftools
 

@@ -14,9 +14,10 @@ namespace {
 
 constexpr std::string_view kMagic = "proftext";
 
+// MAJOR and MINOR: decimal, no sign, no leading zeros, at most 9 digits (§3).
 bool ParseVersionNumber(std::string_view text, int* out) {
   int64_t value;
-  if (!ParseInt(text, &value) || value < 0 || value > 1000000) return false;
+  if (text.size() > 9 || !ParseInt(text, &value) || value < 0) return false;
   *out = static_cast<int>(value);
   return true;
 }
@@ -77,10 +78,18 @@ class TextReader {
       Fail(1, Rule::kVersion, "format version " + text + " does not exist (versions start at 1.0)");
       return false;
     }
-    if (!lines_.had_newline()) {
-      Fail(1, Rule::kFinalNewline, "the file ends without a newline (was it cut short?)");
-    }
+    // After header and version: a file that is not prof text of a version this program reads
+    // breaks no other rule.
+    CheckFinalNewline(1);
     return true;
+  }
+
+  // A last line without LF was most likely cut short: that is reported before anything else on
+  // the line, whose other faults are probably consequences (§6.1).
+  void CheckFinalNewline(uint64_t number) {
+    if (!lines_.had_newline()) {
+      Fail(number, Rule::kFinalNewline, "the file ends without a newline (was it cut short?)");
+    }
   }
 
   void ReadBody() {
@@ -91,19 +100,19 @@ class TextReader {
     uint64_t first_skipped_line = 0;
     while (lines_.Next(&line)) {
       const uint64_t number = lines_.line_number();
+      CheckFinalNewline(number);
       if (ParseCanonicalStack(line, &record_)) {
         checker_.set_line(number);
         AcceptRecord(RecordKind::kStack);
-      } else if (ParseCanonicalSample(line, &record_)) {
+      } else if (ParseCanonicalSample(line, &record_) &&
+                 record_.sample.values.size() == checker_.sample_values()) {
         checker_.set_line(number);
         AcceptRecord(RecordKind::kSample);
       } else if (!Tokenize(line, &tokens, &error)) {
         Fail(number, Rule::kSyntax, error);
+        NoteUnreadableRecord(number, line);
       } else if (!tokens.empty()) {
         ReadRecord(number, tokens, &failure, &first_skipped_line);
-      }
-      if (!lines_.had_newline()) {
-        Fail(number, Rule::kFinalNewline, "the file ends without a newline (was it cut short?)");
       }
     }
     stats_.lines = lines_.line_number();
@@ -142,12 +151,24 @@ class TextReader {
       return;
     }
     checker_.set_line(number);
-    if (!ParseRecord(kind, tokens, &record_, failure)) {
+    if (!ParseRecord(kind, tokens, checker_.sample_values(), &record_, failure)) {
       Fail(number, failure->rule, failure->message);
-      checker_.NoteBrokenDefinition(kind, failure->id);
+      checker_.NoteUnparsedRecord(kind, failure->id);
       return;
     }
     AcceptRecord(kind);
+  }
+
+  // A line with a syntax error still shows its kind in its first word: a `type` line declares a
+  // column and a body line ends the preamble, so that the lines after it are judged as intended.
+  void NoteUnreadableRecord(uint64_t number, std::string_view line) {
+    const size_t begin = line.find_first_not_of(" \t");
+    if (begin == std::string_view::npos) return;
+    const size_t end = line.find_first_of(" \t", begin);
+    RecordKind kind;
+    if (!RecordKindFromName(line.substr(begin, end - begin), &kind)) return;
+    checker_.set_line(number);
+    checker_.NoteUnparsedRecord(kind, 0);
   }
 
   // Checks the record just parsed into record_ and hands it on.
