@@ -185,6 +185,23 @@ TEST(Coalescer, SplitTypeStartsANewRun) {
   EXPECT_EQ(*out[1].duration_nanos, 1);
 }
 
+// Labels that tell every sample apart (a request id) must not make memory grow with samples:
+// runs that can no longer grow are written out along the way.
+TEST(Coalescer, RunsThatCannotGrowAreWrittenAlongTheWay) {
+  std::vector<Sample> out;
+  size_t most_open = 0;
+  Coalescer coalescer(10, {}, [&](const Sample& s) { out.push_back(s); });
+  for (int64_t i = 0; i < 3 * static_cast<int64_t>(Coalescer::kSweepEvery); ++i) {
+    Sample sample = At(i * 100, 1, {1}, "request-" + std::to_string(i));
+    coalescer.Add(sample);
+    most_open = std::max(most_open, static_cast<size_t>(i + 1) - out.size());
+  }
+  coalescer.Finish();
+  EXPECT_EQ(out.size(), 3 * Coalescer::kSweepEvery);
+  EXPECT_LE(most_open, Coalescer::kSweepEvery);
+  for (size_t i = 1; i < out.size(); ++i) EXPECT_LT(*out[i - 1].time_nanos, *out[i].time_nanos);
+}
+
 int64_t Total(const std::vector<Sample>& samples) {
   int64_t total = 0;
   for (const Sample& s : samples) total += s.values[0];

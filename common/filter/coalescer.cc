@@ -1,6 +1,7 @@
 #include "common/filter/coalescer.h"
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include "common/base/saturating.h"
@@ -57,10 +58,32 @@ void Coalescer::Close(Run* run) {
   emit_(run->sample);
 }
 
+template <typename Done>
+void Coalescer::CloseRuns(Done done) {
+  std::vector<std::pair<uint64_t, std::string>> closing;
+  for (auto& [key, run] : open_) {
+    if (done(run)) closing.emplace_back(run.start, key);
+  }
+  std::sort(closing.begin(), closing.end());
+  for (const auto& [start, key] : closing) {
+    auto it = open_.find(key);
+    Close(&it->second);
+    open_.erase(it);
+  }
+}
+
 void Coalescer::Add(const Sample& sample) {
   if (!sample.time_nanos) {
     emit_(sample);
     return;
+  }
+  int64_t& latest = latest_.try_emplace(sample.source_id, INT64_MIN).first->second;
+  latest = std::max(latest, *sample.time_nanos);
+  if (++added_ % kSweepEvery == 0) {
+    CloseRuns([this](const Run& run) {
+      const int64_t source_latest = latest_[run.sample.source_id];
+      return run.end < source_latest && source_latest - run.end > gap_;
+    });
   }
   key_.clear();
   AppendThreadKey(sample, &key_);
@@ -87,23 +110,23 @@ void Coalescer::Add(const Sample& sample) {
 }
 
 void Coalescer::Finish() {
-  std::vector<Run*> runs;
-  runs.reserve(open_.size());
-  for (auto& [key, run] : open_) runs.push_back(&run);
-  std::sort(runs.begin(), runs.end(),
-            [](const Run* a, const Run* b) { return a->start < b->start; });
-  for (Run* run : runs) Close(run);
-  open_.clear();
+  CloseRuns([](const Run&) { return true; });
 }
 
 void GapStatistics::Add(const Sample& sample) {
   if (!sample.time_nanos) return;
+  const uint64_t generation = added_++ / kForgetAfter;
+  if (added_ % kForgetAfter == 0) {
+    for (auto it = last_.begin(); it != last_.end();) {
+      it = it->second.generation + 1 < generation ? last_.erase(it) : std::next(it);
+    }
+  }
   key_.clear();
   AppendThreadKey(sample, &key_);
-  auto [it, inserted] = last_end_.try_emplace(key_, EndOf(sample));
+  auto [it, inserted] = last_.try_emplace(key_, Seen{EndOf(sample), generation});
   if (inserted) return;
-  const int64_t gap = *sample.time_nanos - it->second;
-  it->second = EndOf(sample);
+  const int64_t gap = *sample.time_nanos - it->second.end;
+  it->second = Seen{EndOf(sample), generation};
   if (gap < 0) return;
   size_t bucket = 0;
   if (gap > 0) {
