@@ -102,6 +102,8 @@ void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options) {
       ReadPprof(data.view(), input.name, &checked, pprof_options);
       return;
     }
+    case InputFormat::kLegacyPprof:
+      throw ProfError(Diagnostic{Rule::kHeader, input.name, input.text ? 1u : 0u, input.hint});
     case InputFormat::kOther:
       throw ProfError(Diagnostic{Rule::kHeader, input.name, input.text ? 1u : 0u,
                                  "not a prof text file: " + input.hint});
