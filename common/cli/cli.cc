@@ -1,5 +1,7 @@
 #include "common/cli/cli.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -121,6 +123,19 @@ void CommandLine::Parse(int argc, char** argv) {
   if (!has_inputs_ && !result_.unmatched().empty()) {
     throw UsageError("unexpected argument '" + result_.unmatched().front() + "'");
   }
+  if (has_inputs_ && !Has("inputs") && isatty(STDIN_FILENO)) ExitWithUsageForTerminal();
+}
+
+void CommandLine::ExitWithUsageForTerminal() const {
+  // A program that reads standard input by default would wait silently for a profile typed on
+  // the keyboard; someone who started it without arguments wants to know how to use it. An
+  // explicit "-" still reads the terminal.
+  std::fprintf(stderr,
+               "Usage: %s %s\n"
+               "%s: no FILE given and standard input is a terminal (- reads it anyway)\n"
+               "Try '%s --help' for more information.\n",
+               program_.c_str(), synopsis_.c_str(), program_.c_str(), program_.c_str());
+  std::exit(kExitUsage);
 }
 
 std::vector<std::string> CommandLine::Inputs() const {

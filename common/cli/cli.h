@@ -41,6 +41,8 @@ class CommandLine {
   uint64_t MaxInputSize() const;
 
   // Parses argv. Prints help or version and exits 0 when asked; throws UsageError otherwise.
+  // A program with inputs given no FILE while standard input is a terminal prints a short
+  // usage to stderr and exits 2 instead of waiting for input.
   void Parse(int argc, char** argv);
   const cxxopts::ParseResult& result() const { return result_; }
   bool Has(const std::string& option) const { return result_.count(option) > 0; }
@@ -57,6 +59,8 @@ class CommandLine {
   const std::string& program() const { return program_; }
 
  private:
+  [[noreturn]] void ExitWithUsageForTerminal() const;
+
   std::string program_;
   std::string synopsis_;
   std::string description_;
