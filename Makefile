@@ -22,6 +22,10 @@ BIN := bin
 BUILD_DEBS := g++ make pkg-config libprotobuf-dev protobuf-compiler zlib1g-dev libre2-dev \
               libcxxopts-dev
 TEST_DEBS := googletest libgtest-dev libgmock-dev diffutils groff-base man-db
+# pprof's own legacy test profiles (tests/legacy_pprof_test.cc reads every one).
+TEST_DEBS += golang-github-google-pprof-dev
+# script(1) gives golden/cli cases a pseudo-terminal (Essential in Debian; listed to be explicit).
+TEST_DEBS += bsdutils
 # perf2prof's round trip through the real perf (tests/perf-roundtrip.sh; skips when not permitted).
 TEST_DEBS += linux-perf
 BENCH_DEBS := time

@@ -7,12 +7,12 @@
 #include <random>
 
 #include "common/base/diagnostics.h"
+#include "common/base/quantity.h"
 #include "common/filter/coalescer.h"
 #include "common/filter/collapse_recursion.h"
 #include "common/filter/filter_spec.h"
 #include "common/filter/label_filter.h"
 #include "common/filter/profile_filter.h"
-#include "common/filter/quantity.h"
 #include "common/filter/time_window.h"
 #include "common/filter/value_plan.h"
 #include "tests/test_util.h"

@@ -15,6 +15,9 @@
 #      with the default aggregation the same after pprof's merge (pbdump -merge); pprof -top
 #      and -traces print the same bytes for the original and for both round trips.
 #   5. A pbgen profile big enough for several gzip blocks (stored uncompressed) round-trips.
+#   6. The advice our programs give for pprof's legacy formats works: every legacy profile of
+#      pprof's test data (and the copies in golden/format/legacy-pprof) is refused naming
+#      'pprof -proto', and what 'pprof -proto FILE' writes is a valid profile for prof-validate.
 #
 # The tools come from tests/interop/setup-pprof.sh (a copy of the shared setup script: it
 # installs Go and pprof's sources from Debian packages and builds pprof, pbdump and pbgen into
@@ -175,5 +178,23 @@ if [ -x "$pbgen" ]; then
   fi
 fi
 
-echo "interop: $checks profiles checked against $pprof, $fail problem(s)"
+# --- 6: legacy formats: the conversion we advise works -----------------------------------------
+legacy_dir=/usr/share/gocode/src/github.com/google/pprof/profile/testdata
+for f in "$legacy_dir"/* "$root"/golden/format/legacy-pprof/*; do
+  case $f in *.string | *.md | */cmd | */stdout | */stderr | */status) continue ;; esac
+  [ -f "$f" ] || continue
+  checks=$((checks + 1))
+  name=${f#"$root/"}
+  if ! prof-validate "$f" 2>&1 | grep -q "pprof -proto FILE > FILE.pb.gz"; then
+    problem "$name: prof-validate does not advise 'pprof -proto'"
+  elif ! "$pprof" -proto "$f" >"$T/legacy.pb.gz" 2>/dev/null; then
+    problem "$name: pprof -proto fails on it"
+  elif ! prof-validate "$T/legacy.pb.gz"; then
+    problem "$name: what pprof -proto writes is not a valid profile for prof-validate"
+  fi
+done
+
+problems="$fail problems"
+[ $fail = 1 ] && problems="1 problem"
+echo "interop: $checks profiles checked against $pprof, $problems"
 [ $fail = 0 ]

@@ -252,6 +252,75 @@ TEST_F(AtomicOutput, AFifoIsWrittenInPlace) {
   EXPECT_EQ(Entries(), (std::vector<std::string>{"pipe"}));  // no temporary file beside it
 }
 
+// -o through a symbolic link writes the file it points to; the link stays a link.
+using OutputThroughLinks = TempDir;
+
+std::string LinkTarget(const std::string& link) {
+  char target[4096];
+  const ssize_t n = readlink(link.c_str(), target, sizeof target);
+  return n < 0 ? "(not a link)" : std::string(target, static_cast<size_t>(n));
+}
+
+TEST_F(OutputThroughLinks, ALinkIsKeptAndItsTargetReplacedAtomically) {
+  ASSERT_EQ(mkdir(Path("d").c_str(), 0755), 0);
+  { std::ofstream(Path("d/real.prof")) << "old\n"; }
+  chmod(Path("d/real.prof").c_str(), 0640);
+  // Two levels, both relative: link -> d/middle -> real.prof (relative to d/).
+  ASSERT_EQ(symlink("real.prof", Path("d/middle").c_str()), 0);
+  ASSERT_EQ(symlink("d/middle", Path("link").c_str()), 0);
+  {
+    Output out(Path("link"));
+    out.Write("new\n");
+    // The temporary file sits next to the target, so that the rename is atomic.
+    std::system(("ls -A '" + Path("d") + "' > '" + Path("listing") + "'").c_str());
+    EXPECT_NE(Contents(Path("listing")).find(".real.prof.tmp-"), std::string::npos);
+    EXPECT_EQ(Contents(Path("d/real.prof")), "old\n");  // untouched until Commit
+    out.Commit();
+  }
+  EXPECT_EQ(LinkTarget(Path("link")), "d/middle");
+  EXPECT_EQ(LinkTarget(Path("d/middle")), "real.prof");
+  EXPECT_EQ(Contents(Path("d/real.prof")), "new\n");
+  struct stat st;
+  ASSERT_EQ(stat(Path("d/real.prof").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);  // the target's mode, kept
+  std::remove(Path("listing").c_str());
+  EXPECT_EQ(Entries(), (std::vector<std::string>{"d", "link"}));
+}
+
+TEST_F(OutputThroughLinks, ADanglingLinkCreatesItsTarget) {
+  ASSERT_EQ(symlink(Path("made.prof").c_str(), Path("link").c_str()), 0);  // absolute
+  {
+    Output out(Path("link"));
+    out.Write("made\n");
+    out.Commit();
+  }
+  EXPECT_EQ(LinkTarget(Path("link")), Path("made.prof"));
+  EXPECT_EQ(Contents(Path("made.prof")), "made\n");
+}
+
+TEST_F(OutputThroughLinks, AFailedRunLeavesTheTargetAndNoTemporaryFile) {
+  { std::ofstream(Path("real.prof")) << "old\n"; }
+  ASSERT_EQ(symlink("real.prof", Path("link").c_str()), 0);
+  {
+    Output out(Path("link"));
+    out.Write(std::string(1 << 20, 'x'));
+  }
+  EXPECT_EQ(Entries(), (std::vector<std::string>{"link", "real.prof"}));
+  EXPECT_EQ(Contents(Path("real.prof")), "old\n");
+}
+
+TEST_F(OutputThroughLinks, ALoopIsAnError) {
+  ASSERT_EQ(symlink("b", Path("a").c_str()), 0);
+  ASSERT_EQ(symlink("a", Path("b").c_str()), 0);
+  try {
+    Output out(Path("a"));
+    FAIL();
+  } catch (const ProfError& e) {
+    EXPECT_EQ(e.diagnostic().Format(), Path("a") + ": too many levels of symbolic links");
+  }
+  EXPECT_EQ(LinkTarget(Path("a")), "b");
+}
+
 TEST(WidenPipe, APipeGetsAOneMebibyteBufferAndAFileIsLeftAlone) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);

@@ -247,6 +247,11 @@ TEST(PprofReader, RejectsBrokenWireFormat) {
                    "ab",
                    4),
        "declares 5 bytes but only 2 remain"},
+      {std::string("\x32\x02"
+                   "a",
+                   3),
+       "declares 2 bytes but only 1 remains"},
+      {std::string("\x32\x01", 2), "declares 1 byte but only 0 remain"},
       {std::string("\x12\xff\xff\xff\xff\x0f", 6), "declares 4294967295 bytes"},
       {std::string("\x48\x01\x48\x02\x32\x00", 6), "time_nanos appears twice"},
       {std::string("\x10\x05", 2), "field 2 of Profile has wire type 0"},

@@ -21,6 +21,8 @@ PerfInput Scan(const std::string& path, TwoPassInput* passes) {
       throw ProfError(input.name, "is already a prof text profile (read it with prof-text)");
     case InputFormat::kPprof:
       throw ProfError(input.name, "is a pprof protobuf profile, not perf script output");
+    case InputFormat::kLegacyPprof:
+      throw ProfError(input.name, input.hint);
     case InputFormat::kEmpty:
     case InputFormat::kOther:
       break;

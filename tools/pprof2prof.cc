@@ -47,6 +47,8 @@ int Main(int argc, char** argv) {
       break;
     case InputFormat::kProfText:
       throw ProfError(input.name, "is already prof text (read it with prof-text)");
+    case InputFormat::kLegacyPprof:
+      throw ProfError(input.name, input.hint);
     case InputFormat::kEmpty:
       throw ProfError(input.name, "empty input: not a pprof profile");
     case InputFormat::kOther:

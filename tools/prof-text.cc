@@ -75,14 +75,18 @@ int Main(int argc, char** argv) {
               "(FILE:LINE, frames without a line left out)",
               cxxopts::value<std::string>(), "G")("sort", "top: sort by flat (default) or cum",
                                                   cxxopts::value<std::string>(), "flat|cum")(
-      "nodecount", "top: show at most N rows", cxxopts::value<size_t>(), "N")(
+      "nodecount", "top: show at most N rows", cxxopts::value<std::string>(), "N")(
       "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB");
   AddFilterOptions(&cli);
   cli.AddOptions("Frames")(
-      "focus", "keep only samples with a frame whose function name matches RE (RE2, unanchored)",
-      cxxopts::value<std::string>(),
-      "RE")("ignore", "drop samples with a frame whose function name matches RE",
-            cxxopts::value<std::string>(), "RE");
+      "focus",
+      "keep only samples with a frame whose function name matches RE (RE2, unanchored; "
+      "repeated: any of them)",
+      cxxopts::value<std::string>(), "RE")(
+      "ignore", "drop samples with a frame whose function name matches RE (repeated: any of them)",
+      cxxopts::value<std::string>(), "RE");
+  cli.AllowRepeated("focus");
+  cli.AllowRepeated("ignore");
   cli.AddOptions("Folded view (with --folded, as stackcollapse-perf.pl; see perf2prof(1))")(
       "flamegraph",
       "frame names as stackcollapse-perf.pl writes them, thread name (comm) as the root")(
@@ -123,8 +127,8 @@ int Main(int argc, char** argv) {
   }
   if (cli.Has("nodecount")) options.node_count = cli.Get<size_t>("nodecount");
   options.raw_values = cli.Has("raw-values");
-  if (cli.Has("focus")) options.filter.focus = cli.Get<std::string>("focus");
-  if (cli.Has("ignore")) options.filter.ignore = cli.Get<std::string>("ignore");
+  options.filter.focus = AnyOfPatterns(cli.GetAll("focus"), "focus");
+  options.filter.ignore = AnyOfPatterns(cli.GetAll("ignore"), "ignore");
   FoldedViewOptions view;
   view.flamegraph = cli.Has("flamegraph");
   if (cli.Has("root")) {

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <string>
 
+#include "common/base/counted.h"
 #include "common/cli/cli.h"
 #include "common/io/input.h"
 #include "common/load/read_profile.h"
@@ -51,14 +52,11 @@ class CountingSink : public ProfileSink {
   void OnEnd() override {}
 
   std::string Summary() const {
-    auto count = [](size_t n, const char* one, const char* many) {
-      return std::to_string(n) + " " + (n == 1 ? one : many);
-    };
-    return count(samples_, "sample", "samples") + ", " + count(stacks_, "stack", "stacks") + ", " +
-           count(locations_, "location", "locations") + ", " +
-           count(functions_, "function", "functions") + ", " +
-           count(mappings_, "mapping", "mappings") + ", " + count(types_, "type", "types") + ", " +
-           count(sources_, "source", "sources");
+    return Counted(samples_, "sample", "samples") + ", " + Counted(stacks_, "stack", "stacks") +
+           ", " + Counted(locations_, "location", "locations") + ", " +
+           Counted(functions_, "function", "functions") + ", " +
+           Counted(mappings_, "mapping", "mappings") + ", " + Counted(types_, "type", "types") +
+           ", " + Counted(sources_, "source", "sources");
   }
 
  private:
@@ -80,8 +78,8 @@ bool ValidateOne(const std::string& path, size_t max_errors, uint64_t max_input_
     options.max_pprof_size = max_input_size;
     ReadProfile(input, &counts, options);
   } catch (const PrintingHandler::TooMany&) {
-    std::fprintf(stderr, "%s: %s: stopped after %zu errors (--max-errors)\n", kProgram,
-                 name.c_str(), handler.errors());
+    std::fprintf(stderr, "%s: %s: stopped after %s (--max-errors)\n", kProgram, name.c_str(),
+                 Counted(handler.errors(), "error", "errors").c_str());
     return false;
   } catch (const ProfError& e) {
     std::fprintf(stderr, "%s: %s\n", kProgram, e.diagnostic().Format().c_str());
@@ -102,7 +100,7 @@ int Main(int argc, char** argv) {
                   "Exit status: 0 all inputs valid, 1 some input invalid or unreadable, "
                   "2 usage error.\n");
   cli.AddOptions()("v,verbose", "print a one-line summary of each valid input")(
-      "max-errors", "report at most N violations per input", cxxopts::value<size_t>(), "N");
+      "max-errors", "report at most N violations per input", cxxopts::value<std::string>(), "N");
   cli.AddMaxInputSizeOption();
   cli.AddInputs();
   cli.Parse(argc, argv);

@@ -36,7 +36,7 @@ int Main(int argc, char** argv) {
       "gzip-level",
       "zlib compression level, 1 (the default, as Go writes profiles) to 9; above 1 every "
       "block is compressed (at 1, blocks that hardly compress are stored): smaller, slower",
-      cxxopts::value<int>(), "N")("force", "write binary output even to a terminal");
+      cxxopts::value<std::string>(), "N")("force", "write binary output even to a terminal");
   cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
@@ -51,10 +51,7 @@ int Main(int argc, char** argv) {
   int level = 1;
   if (cli.Has("gzip-level")) {
     if (cli.Has("no-gzip")) throw UsageError("--gzip-level and --no-gzip exclude each other");
-    level = cli.Get<int>("gzip-level");
-    if (level < 1 || level > 9) {
-      throw UsageError("--gzip-level must be 1 to 9, not " + std::to_string(level));
-    }
+    level = static_cast<int>(cli.GetInteger("gzip-level", 1, 9));
   }
 
   Output output(cli.OutputPath());

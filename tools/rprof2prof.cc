@@ -22,6 +22,8 @@ RprofInput Scan(const std::string& path, TwoPassInput* passes) {
       throw ProfError(input.name, "is already a prof text profile (read it with prof-text)");
     case InputFormat::kPprof:
       throw ProfError(input.name, "is a pprof protobuf profile, not Rprof output");
+    case InputFormat::kLegacyPprof:
+      throw ProfError(input.name, input.hint);
     case InputFormat::kEmpty:
       throw ProfError(input.name, "empty input: an Rprof file starts with a header line");
     case InputFormat::kOther:

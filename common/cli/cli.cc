@@ -1,5 +1,7 @@
 #include "common/cli/cli.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +10,7 @@
 #include <utility>
 
 #include "common/base/diagnostics.h"
+#include "common/base/text_syntax.h"
 #include "common/io/input.h"
 #include "common/load/read_profile.h"
 #include "common/text/text_reader.h"
@@ -49,6 +52,28 @@ std::string AsciiQuotes(std::string text) {
   return text;
 }
 
+// cxxopts reports a flag given a value it cannot read ("--verbose=x") as "Argument 'x' failed
+// to parse"; every other option's value is text here, parsed by Get. Find the flag in argv.
+std::string BadFlagValue(int argc, char** argv, const std::string& message) {
+  const std::string before = "Argument '";
+  const std::string after = "' failed to parse";
+  if (message.rfind(before, 0) != 0 || message.size() < before.size() + after.size()) {
+    return message;
+  }
+  const std::string value =
+      message.substr(before.size(), message.size() - before.size() - after.size());
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    const size_t equals = argument.find('=');
+    if (argument.rfind("--", 0) == 0 && equals != std::string::npos &&
+        argument.substr(equals + 1) == value) {
+      return argument.substr(0, equals) + " is a flag: it takes no value but true or false, not " +
+             Printable(value);
+    }
+  }
+  return message;
+}
+
 }  // namespace
 
 CommandLine::CommandLine(std::string program, std::string synopsis, std::string description,
@@ -76,21 +101,14 @@ void CommandLine::AddOutputOption() {
 
 void CommandLine::AddMaxInputSizeOption() {
   AddOptions()("max-input-size",
-               "refuse a pprof input that is (or inflates to) more than N bytes of protobuf "
-               "(default 1073741824, 1 GiB; 0: no limit)",
-               cxxopts::value<uint64_t>(), "N");
+               "refuse a pprof input that is (or inflates to) more than SIZE bytes of protobuf "
+               "(default 1GiB; 0: no limit; units k, M, G, T: 1G or 1GiB is 2^30 bytes, 1GB 10^9)",
+               cxxopts::value<std::string>(), "SIZE");
 }
 
 uint64_t CommandLine::MaxInputSize() const {
-  return Has("max-input-size") ? Get<uint64_t>("max-input-size") : kDefaultMaxPprofSize;
-}
-
-std::vector<std::string> CommandLine::GetAll(const std::string& option) const {
-  std::vector<std::string> values;
-  for (const cxxopts::KeyValue& argument : result_.arguments()) {
-    if (argument.key() == option) values.push_back(argument.value());
-  }
-  return values;
+  if (!Has("max-input-size")) return kDefaultMaxPprofSize;
+  return ParseByteSizeOption(DisplayName("max-input-size"), Get<std::string>("max-input-size"));
 }
 
 void CommandLine::AddInputs() {
@@ -103,6 +121,8 @@ void CommandLine::AddInputs() {
 void CommandLine::Parse(int argc, char** argv) {
   try {
     result_ = options_.parse(argc, argv);
+  } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
+    throw UsageError(BadFlagValue(argc, argv, AsciiQuotes(e.what())));
   } catch (const cxxopts::exceptions::exception& e) {
     throw UsageError(AsciiQuotes(e.what()));
   }
@@ -128,6 +148,66 @@ void CommandLine::Parse(int argc, char** argv) {
   }
   if (!has_inputs_ && !result_.unmatched().empty()) {
     throw UsageError("unexpected argument '" + result_.unmatched().front() + "'");
+  }
+  RefuseRepeatedValues();
+  if (has_inputs_ && !Has("inputs") && isatty(STDIN_FILENO)) ExitWithUsageForTerminal();
+}
+
+void CommandLine::ExitWithUsageForTerminal() const {
+  // A program that reads standard input by default would wait silently for a profile typed on
+  // the keyboard; someone who started it without arguments wants to know how to use it. An
+  // explicit "-" still reads the terminal.
+  std::fprintf(stderr,
+               "Usage: %s %s\n"
+               "%s: no FILE given and standard input is a terminal (- reads it anyway)\n"
+               "Try '%s --help' for more information.\n",
+               program_.c_str(), synopsis_.c_str(), program_.c_str(), program_.c_str());
+  std::exit(kExitUsage);
+}
+
+const cxxopts::HelpOptionDetails* CommandLine::Details(const std::string& option) const {
+  for (const std::string& group : options_.groups()) {
+    for (const cxxopts::HelpOptionDetails& details : options_.group_help(group).options) {
+      if (!details.l.empty() && details.l.front() == option) return &details;
+    }
+  }
+  return nullptr;
+}
+
+bool CommandLine::Has(const std::string& option) const {
+  if (result_.count(option) == 0) return false;
+  const cxxopts::HelpOptionDetails* details = Details(option);
+  return details == nullptr || !details->is_boolean || result_[option].as<bool>();
+}
+
+std::string CommandLine::DisplayName(const std::string& option) const {
+  const cxxopts::HelpOptionDetails* details = Details(option);
+  if (details != nullptr && !details->s.empty()) return "-" + details->s + "/--" + option;
+  return "--" + option;
+}
+
+std::vector<std::string> CommandLine::GetAll(const std::string& option) const {
+  std::vector<std::string> values;
+  for (const cxxopts::KeyValue& argument : result_.arguments()) {
+    if (argument.key() == option) values.push_back(argument.value());
+  }
+  return values;
+}
+
+void CommandLine::RefuseRepeatedValues() const {
+  for (const std::string& group : options_.groups()) {
+    for (const cxxopts::HelpOptionDetails& details : options_.group_help(group).options) {
+      if (details.is_boolean || details.is_container || details.l.empty()) continue;
+      const std::string& option = details.l.front();
+      const size_t count = result_.count(option);
+      if (count < 2 || repeatable_.count(option) > 0) continue;
+      std::string values;
+      for (const std::string& value : GetAll(option)) {
+        values += (values.empty() ? "" : ", ") + Printable(value);
+      }
+      throw UsageError(DisplayName(option) + " takes one value, but is given " +
+                       std::to_string(count) + " times (" + values + ")");
+    }
   }
 }
 

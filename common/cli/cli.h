@@ -8,10 +8,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
+#include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/base/diagnostics.h"
+#include "common/cli/option_values.h"
 
 namespace proftools {
 
@@ -28,29 +32,55 @@ class CommandLine {
               std::string epilog = "");
 
   // Adds options to the help group `group` ("" is the first, untitled group); groups are
-  // listed in --help in the order they were first used.
+  // listed in --help in the order they were first used. An option with a value is declared
+  // cxxopts::value<std::string>() whatever its type: Get<T> parses it, so that a bad value is
+  // reported naming the option and the form it expects.
   cxxopts::OptionAdder AddOptions(const std::string& group = "");
+  // Lets `option` (a long name) be given several times: GetAll returns every value. Any other
+  // option with a value given twice is a usage error (Parse), never "the last one wins".
+  void AllowRepeated(const std::string& option) { repeatable_.insert(option); }
   // Adds -o/--output FILE.
   void AddOutputOption();
   // Adds positional FILE... arguments.
   void AddInputs();
-  // Adds --max-input-size N, the cap on a pprof input's inflated size (for programs that read
-  // pprof: every reader of profiles).
+  // Adds --max-input-size SIZE, the cap on a pprof input's inflated size (for programs that
+  // read pprof: every reader of profiles); SIZE takes units (ParseByteSizeOption).
   void AddMaxInputSizeOption();
   // Its value, or the default (1 GiB).
   uint64_t MaxInputSize() const;
 
   // Parses argv. Prints help or version and exits 0 when asked; throws UsageError otherwise.
+  // A program with inputs given no FILE while standard input is a terminal prints a short
+  // usage to stderr and exits 2 instead of waiting for input.
   void Parse(int argc, char** argv);
   const cxxopts::ParseResult& result() const { return result_; }
-  bool Has(const std::string& option) const { return result_.count(option) > 0; }
+  // Whether `option` was given; for a flag, also not given "=false".
+  bool Has(const std::string& option) const;
+  // The value of `option` (a long name): its text for std::string, parsed for an integer type
+  // (UsageError naming the option when it does not parse or fit).
   template <typename T>
   T Get(const std::string& option) const {
-    return result_[option].as<T>();
+    if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::vector<std::string>>) {
+      return result_[option].as<T>();
+    } else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
+      return static_cast<T>(ParseUnsignedOption(DisplayName(option), Get<std::string>(option),
+                                                std::numeric_limits<T>::max()));
+    } else {
+      static_assert(std::is_integral_v<T> && std::is_signed_v<T>, "an option is text or a number");
+      return static_cast<T>(ParseSignedOption(DisplayName(option), Get<std::string>(option),
+                                              std::numeric_limits<T>::min(),
+                                              std::numeric_limits<T>::max()));
+    }
   }
-
-  // Every value given to a repeatable option, in command-line order (Get keeps only the last).
+  // An integer option's value, which must lie in [min, max] (UsageError naming both otherwise).
+  int64_t GetInteger(const std::string& option, int64_t min, int64_t max) const {
+    return ParseSignedOption(DisplayName(option), Get<std::string>(option), min, max);
+  }
+  // Every value of an AllowRepeated option, in command-line order.
   std::vector<std::string> GetAll(const std::string& option) const;
+  // How messages name an option: "--nodecount", "-o/--output".
+  std::string DisplayName(const std::string& option) const;
+
   // The input paths given, or {"-"} (stdin) when none.
   std::vector<std::string> Inputs() const;
   // The -o path, or "" for stdout.
@@ -59,6 +89,12 @@ class CommandLine {
   const std::string& program() const { return program_; }
 
  private:
+  // cxxopts' description of `option` (a long name), or null.
+  const cxxopts::HelpOptionDetails* Details(const std::string& option) const;
+  [[noreturn]] void ExitWithUsageForTerminal() const;
+  // Throws UsageError for an option with a value given more than once, unless AllowRepeated.
+  void RefuseRepeatedValues() const;
+
   std::string program_;
   std::string synopsis_;
   std::string description_;
@@ -67,6 +103,7 @@ class CommandLine {
   cxxopts::Options options_;
   cxxopts::ParseResult result_;
   bool has_inputs_ = false;
+  std::set<std::string> repeatable_;
 };
 
 // Runs `body` and maps what it throws to a message on stderr, prefixed "PROGRAM: ", and an exit

@@ -25,6 +25,9 @@ void Describe(std::string* description, const std::string& option, const std::st
 }  // namespace
 
 void AddFilterOptions(CommandLine* cli) {
+  for (const char* repeatable : {"split-on", "label-focus", "label-ignore", "derive"}) {
+    cli->AllowRepeated(repeatable);
+  }
   cli->AddOptions("Time (samples need times; see prof-filter(1))")(
       "time",
       "keep what happened in the window A..B: offsets from each source's first sample (1.5s, "

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/filter/quantity.h"
+#include "common/base/quantity.h"
 
 namespace re2 {
 class RE2;

@@ -32,8 +32,10 @@ FdStream::~FdStream() {
 }
 
 size_t FdStream::Read(char* buffer, size_t capacity) {
+  if (at_end_) return 0;
   while (true) {
     const ssize_t n = read(fd_, buffer, capacity);
+    if (n == 0 && capacity > 0) at_end_ = true;
     if (n >= 0) return static_cast<size_t>(n);
     if (errno == EINTR) continue;
     throw ProfError(name_, std::string("read error: ") + std::strerror(errno));

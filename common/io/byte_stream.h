@@ -37,6 +37,9 @@ class FdStream : public ByteStream {
   int fd_;
   std::string name_;
   bool owned_;
+  // A terminal's end of file (Ctrl-D) is one read of 0 bytes, not a state: a later read waits
+  // for more typing. Remembering it makes one Ctrl-D end the input, as it does for cat.
+  bool at_end_ = false;
 };
 
 // Reads bytes held in memory (tests, sniffed prefixes).

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "common/base/text_syntax.h"
+#include "common/io/legacy_pprof.h"
 
 namespace proftools {
 namespace {
@@ -114,6 +115,8 @@ const char* InputFormatName(InputFormat format) {
       return "prof text";
     case InputFormat::kPprof:
       return "pprof protobuf";
+    case InputFormat::kLegacyPprof:
+      return "legacy pprof";
     case InputFormat::kOther:
       return "unknown";
   }
@@ -129,6 +132,9 @@ Sniffed SniffFormat(std::string_view head) {
     sniffed.format = InputFormat::kEmpty;
   } else if (StartsWith(head, "proftext ")) {
     sniffed.format = InputFormat::kProfText;
+  } else if (std::string legacy = LegacyPprofFormat(head); !legacy.empty()) {
+    sniffed.format = InputFormat::kLegacyPprof;
+    sniffed.hint = LegacyPprofAdvice(legacy);
   } else if (!text && LooksLikeProfileProto(head)) {
     sniffed.format = InputFormat::kPprof;
   } else if (text && LooksLikeRprof(head)) {

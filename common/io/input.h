@@ -15,10 +15,11 @@
 namespace proftools {
 
 enum class InputFormat {
-  kEmpty,     // no bytes at all
-  kProfText,  // starts with "proftext "
-  kPprof,     // looks like a serialized perftools.profiles.Profile
-  kOther,     // text or binary of another kind
+  kEmpty,        // no bytes at all
+  kProfText,     // starts with "proftext "
+  kPprof,        // looks like a serialized perftools.profiles.Profile
+  kLegacyPprof,  // one of the older formats pprof reads (legacy_pprof.h); hint says what to do
+  kOther,        // text or binary of another kind
 };
 
 const char* InputFormatName(InputFormat format);
@@ -29,7 +30,9 @@ struct Input {
   bool gzipped = false;
   InputFormat format = InputFormat::kOther;
   bool text = false;  // the content is text (not binary)
-  std::string hint;   // for kOther: what it looks like and which program reads it, if known
+  // For kOther: what it looks like and which program reads it, if known. For kLegacyPprof: the
+  // whole message, "this is FORMAT, ...: convert it with ...".
+  std::string hint;
   std::unique_ptr<ByteStream> stream;  // yields the (decompressed) content from its first byte
 };
 

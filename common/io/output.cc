@@ -71,18 +71,47 @@ std::string BaseOf(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// The file `path` names once symbolic links in its last component are followed, every level
+// (a relative link is read from the link's directory); `path` itself when it is no link, and a
+// dangling link's target, which is then created. Renaming onto the link would replace the link
+// with a file; renaming onto its target writes through it, as `>` does, and stays atomic.
+std::string FollowLinks(const std::string& path) {
+  constexpr int kMaxLevels = 40;  // the kernel's limit (ELOOP)
+  std::string current = path;
+  for (int level = 0; level < kMaxLevels; ++level) {
+    struct stat link;
+    if (lstat(current.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return current;
+    std::string target(4096, '\0');
+    ssize_t length;
+    while ((length = readlink(current.c_str(), &target[0], target.size())) ==
+           static_cast<ssize_t>(target.size())) {
+      target.resize(target.size() * 2);
+    }
+    if (length < 0) {
+      throw ProfError(path,
+                      "cannot read the symbolic link " + current + ": " + std::strerror(errno));
+    }
+    target.resize(static_cast<size_t>(length));
+    current =
+        !target.empty() && target.front() == '/' ? target : DirectoryOf(current) + "/" + target;
+  }
+  throw ProfError(path, "too many levels of symbolic links");
+}
+
 }  // namespace
 
 Output::Output(const std::string& path) {
   buffer_.reserve(kBufferSize);
-  if (path.empty() || path == "-") {
+  // `-o /dev/stdout` is standard output itself, whatever it is: resolved to the file the shell
+  // opened, it would be replaced, losing what `>>` appended to.
+  if (path.empty() || path == "-" || path == "/dev/stdout" || path == "/dev/fd/1" ||
+      path == "/proc/self/fd/1") {
     name_ = "<stdout>";
     fd_ = 1;
     WidenPipe(fd_);
     return;
   }
   name_ = path;
-  path_ = path;
   struct stat target;
   const bool exists = stat(path.c_str(), &target) == 0;
   if (exists && S_ISDIR(target.st_mode)) throw ProfError(path, "is a directory");
@@ -95,11 +124,13 @@ Output::Output(const std::string& path) {
     in_place_ = true;
     return;
   }
-  std::string temp = DirectoryOf(path) + "/." + BaseOf(path) + ".tmp-XXXXXX";
+  path_ = FollowLinks(path);
+  std::string temp = DirectoryOf(path_) + "/." + BaseOf(path_) + ".tmp-XXXXXX";
   fd_ = mkostemp(&temp[0], O_CLOEXEC);
   if (fd_ < 0) {
+    const std::string next_to = path_ == path ? "it" : "its target " + path_;
     throw ProfError(
-        path, std::string("cannot create a temporary file next to it: ") + std::strerror(errno));
+        path, "cannot create a temporary file next to " + next_to + ": " + std::strerror(errno));
   }
   temp_path_ = temp;
   RegisterTemp(temp_path_.c_str());

@@ -1,9 +1,11 @@
 // A program's output: stdout, or a file written atomically.
 //
 // For a file, bytes go to a temporary file in the same directory, which Commit() renames over
-// the target. A run that fails (an exception, a signal) never leaves a truncated output behind
-// and never touches an existing file: the temporary file is removed. An existing device, FIFO
-// or socket (`-o /dev/null`, a named pipe) is written in place instead, never replaced.
+// the target. A symbolic link is written through: its target (every level followed; a dangling
+// link's target is created) is replaced, atomically, and the link stays. A run that fails (an
+// exception, a signal) never leaves a truncated output behind and never touches an existing file:
+// the temporary file is removed. An existing device, FIFO or socket (`-o /dev/null`, a named pipe)
+// is written in place instead, never replaced.
 #ifndef PROFTOOLS_COMMON_IO_OUTPUT_H_
 #define PROFTOOLS_COMMON_IO_OUTPUT_H_
 

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "common/base/counted.h"
 #include "common/model/checker.h"
 #include "common/pprof/pprof_reader.h"
 #include "common/text/text_reader.h"
@@ -73,8 +74,8 @@ void ReadAllCapped(Input& input, uint64_t cap, ReallocBuffer* data) {
     if (got == 0) break;
     if (cap != 0 && data->size() + got > cap) {
       throw ProfError(input.name, std::string(input.gzipped ? "inflates to" : "is") +
-                                      " more than " + std::to_string(cap) +
-                                      " bytes of pprof data (a gzip bomb? raise the limit with "
+                                      " more than " + Counted(cap, "byte", "bytes") +
+                                      " of pprof data (a gzip bomb? raise the limit with "
                                       "--max-input-size)");
     }
     data->Commit(got);
@@ -102,6 +103,8 @@ void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options) {
       ReadPprof(data.view(), input.name, &checked, pprof_options);
       return;
     }
+    case InputFormat::kLegacyPprof:
+      throw ProfError(Diagnostic{Rule::kHeader, input.name, input.text ? 1u : 0u, input.hint});
     case InputFormat::kOther:
       throw ProfError(Diagnostic{Rule::kHeader, input.name, input.text ? 1u : 0u,
                                  "not a prof text file: " + input.hint});

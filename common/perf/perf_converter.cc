@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "common/base/counted.h"
 #include "common/base/text_syntax.h"
 #include "common/io/spool.h"
 #include "common/perf/perf_reader.h"
@@ -355,7 +356,8 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
   if (unknown_lines_ > 0) {
     std::string message = first_unknown_;
     if (unknown_lines_ > 1) {
-      message += " (and " + std::to_string(unknown_lines_ - 1) + " more such lines, skipped)";
+      message += " (and " + Counted(unknown_lines_ - 1, "more such line", "more such lines") +
+                 ", skipped)";
     } else {
       message += " (skipped)";
     }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/base/bytes_hash.h"
+#include "common/base/counted.h"
 #include "common/base/id_table.h"
 #include "common/base/text_syntax.h"
 #include "common/base/view_index.h"
@@ -165,9 +166,11 @@ class Decoder {
       FailAt(offset, "field " + std::to_string(field) + ": bad length");
     const size_t start = static_cast<size_t>(in->CurrentPosition());
     if (length > data_.size() - start) {
-      FailAt(offset, "field " + std::to_string(field) + " declares " + std::to_string(length) +
-                         " bytes but only " + std::to_string(data_.size() - start) +
-                         " remain (the data is cut short or corrupt)");
+      const size_t remaining = data_.size() - start;
+      FailAt(offset, "field " + std::to_string(field) + " declares " +
+                         Counted(length, "byte", "bytes") + " but only " +
+                         std::to_string(remaining) + (remaining == 1 ? " remains" : " remain") +
+                         " (the data is cut short or corrupt)");
     }
     in->Skip(static_cast<int>(length));
     return {offset, data_.substr(start, static_cast<size_t>(length))};
@@ -205,7 +208,7 @@ class Decoder {
     if (index < 0 || static_cast<uint64_t>(index) >= strings_.size()) {
       FailAt(offset, what + ": string index " + std::to_string(index) +
                          " is out of range (the string table has " +
-                         std::to_string(strings_.size()) + " entries)");
+                         Counted(strings_.size(), "entry", "entries") + ")");
     }
     const std::string_view s = strings_[static_cast<size_t>(index)];
     Charge(s.size(), offset, what);
@@ -452,9 +455,9 @@ class Decoder {
       }
     }
     if (sample_.values.size() != sample_types_.size()) {
-      FailAt(span.offset, what() + " has " + std::to_string(sample_.values.size()) +
-                              " values but there are " + std::to_string(sample_types_.size()) +
-                              " sample types");
+      FailAt(span.offset, what() + " has " + Counted(sample_.values.size(), "value", "values") +
+                              " but there " + (sample_types_.size() == 1 ? "is " : "are ") +
+                              Counted(sample_types_.size(), "sample type", "sample types"));
     }
     sample_.labels.clear();
     sample_.time_nanos.reset();

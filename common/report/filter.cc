@@ -22,6 +22,21 @@ std::unique_ptr<re2::RE2> Compile(const std::string& pattern, const char* option
 
 }  // namespace
 
+std::string AnyOfPatterns(const std::vector<std::string>& patterns, const char* option) {
+  std::vector<std::string> given;
+  for (const std::string& pattern : patterns) {
+    if (pattern.empty()) continue;
+    Compile(pattern, option);
+    given.push_back(pattern);
+  }
+  if (given.size() == 1) return given[0];
+  std::string any;
+  for (const std::string& pattern : given) {
+    any += (any.empty() ? "(?:" : "|(?:") + pattern + ")";
+  }
+  return any;
+}
+
 SampleFilter::SampleFilter(const FilterOptions& options)
     : focus_(Compile(options.focus, "focus")), ignore_(Compile(options.ignore, "ignore")) {}
 

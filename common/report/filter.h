@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "common/model/definitions.h"
 
@@ -24,6 +25,13 @@ struct FilterOptions {
   std::string focus;   // empty: no focus
   std::string ignore;  // empty: nothing ignored
 };
+
+// One expression that matches where any of `patterns` matches, for an option given several
+// times: the alternation "(?:A)|(?:B)" (each group keeps its own flags such as (?i)); a single
+// pattern as it is; "" for none. Empty patterns are left out, as an empty --focus or --ignore
+// filters nothing. Each pattern is compiled alone first, so that a bad one is named as the user
+// wrote it (UsageError "--OPTION: bad regular expression ...").
+std::string AnyOfPatterns(const std::vector<std::string>& patterns, const char* option);
 
 class SampleFilter {
  public:

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/base/counted.h"
 #include "common/report/reports.h"
 #include "common/report/value_format.h"
 
@@ -75,7 +76,7 @@ void WriteTopReport(const StackTotals& totals, const ReportOptions& options, Byt
                                       " total (" + std::to_string(totals.total_samples()) +
                                       (totals.total_samples() == 1 ? " sample)" : " samples)"));
   if (shown < rows.size()) {
-    text += "Showing top " + std::to_string(shown) + " nodes out of " +
+    text += "Showing top " + Counted(shown, "node", "nodes") + " out of " +
             std::to_string(rows.size()) + "\n";
   }
   char line[128];

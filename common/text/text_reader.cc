@@ -3,6 +3,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/base/counted.h"
 #include "common/base/text_syntax.h"
 #include "common/model/checker.h"
 #include "common/model/record.h"
@@ -117,13 +118,13 @@ class TextReader {
     }
     stats_.lines = lines_.line_number();
     if (stats_.skipped_records > 0) {
-      handler_->Warning(Diagnostic{
-          Rule::kUnknownRecord, name_, first_skipped_line,
-          "skipped " + std::to_string(stats_.skipped_records) +
-              " record(s) of kinds unknown to this program, allowed because the file's version " +
-              std::to_string(stats_.major) + "." + std::to_string(stats_.minor) +
-              " is newer than " + std::to_string(kFormatMajor) + "." +
-              std::to_string(kFormatMinor)});
+      handler_->Warning(
+          Diagnostic{Rule::kUnknownRecord, name_, first_skipped_line,
+                     "skipped " + Counted(stats_.skipped_records, "record", "records") +
+                         " of kinds unknown to this program, allowed because the file's version " +
+                         std::to_string(stats_.major) + "." + std::to_string(stats_.minor) +
+                         " is newer than " + std::to_string(kFormatMajor) + "." +
+                         std::to_string(kFormatMinor)});
     }
     if (!header_sent_) SendHeader();
     checker_.set_line(0);

@@ -1,4 +1,4 @@
-#include "common/filter/quantity.h"
+#include "common/base/quantity.h"
 
 #include <cstdint>
 #include <cstring>
@@ -17,6 +17,14 @@ struct ShortUnit {
 constexpr ShortUnit kShortTimeUnits[] = {
     {"m", int64_t{60} * 1000 * 1000 * 1000},
     {"h", int64_t{3600} * 1000 * 1000 * 1000},
+};
+// Bare size letters, as --max-input-size takes them (1G = 1GiB).
+constexpr ShortUnit kShortSizeUnits[] = {
+    {"k", 1024},
+    {"K", 1024},
+    {"M", 1024 * 1024},
+    {"G", int64_t{1024} * 1024 * 1024},
+    {"T", int64_t{1024} * 1024 * 1024 * 1024},
 };
 
 UnitKind KindOf(const KnownUnit& unit) {
@@ -89,9 +97,15 @@ bool ParseQuantity(std::string_view text, Quantity* out, std::string* error) {
         factor = time.factor;
       }
     }
+    for (const ShortUnit& size : kShortSizeUnits) {
+      if (suffix == size.name) {
+        out->kind = UnitKind::kBytes;
+        factor = size.factor;
+      }
+    }
     if (out->kind == UnitKind::kNone) {
       *error = "'" + std::string(text) + "' has an unknown unit '" + std::string(suffix) +
-               "' (B, KiB, MiB, GiB, TiB; ns, us, ms, s, m, h)";
+               "' (B, K or KiB, M or MiB, G or GiB, T or TiB; ns, us, ms, s, m, h)";
       return false;
     }
   }

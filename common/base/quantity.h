@@ -1,8 +1,8 @@
 // Numbers with units as a user types them in options: durations ("1.5s", "250ms"), percentages
 // ("12.5%"), sizes and counts ("64KiB", "100"). Parsed exactly (decimal digits, no floating
 // point), so that "0.1s" is 100000000 nanoseconds and not one less.
-#ifndef PROFTOOLS_COMMON_FILTER_QUANTITY_H_
-#define PROFTOOLS_COMMON_FILTER_QUANTITY_H_
+#ifndef PROFTOOLS_COMMON_BASE_QUANTITY_H_
+#define PROFTOOLS_COMMON_BASE_QUANTITY_H_
 
 #include <cstdint>
 #include <string>
@@ -26,7 +26,8 @@ bool ParseDecimal(std::string_view text, Decimal* out);
 
 // A number with an optional unit suffix, converted to the unit kind's base (bytes, nanoseconds)
 // and rounded to the nearest integer. Units are those of common/base/units.h (B, KB or KiB, MB
-// or MiB, ...: powers of 1024 as pprof counts them; ns, us, ms, s), and m (minutes) and h.
+// or MiB, ...: powers of 1024 as pprof counts them; ns, us, ms, s), m (minutes) and h, and the
+// bare size letters k/K, M, G, T (1G = 1GiB, as --max-input-size takes them).
 // Returns false with *error when the text is not such a number or does not fit in int64.
 struct Quantity {
   int64_t value = 0;
@@ -46,4 +47,4 @@ int64_t ScaleRounded(int64_t value, int64_t numerator, int64_t denominator);
 
 }  // namespace proftools
 
-#endif  // PROFTOOLS_COMMON_FILTER_QUANTITY_H_
+#endif  // PROFTOOLS_COMMON_BASE_QUANTITY_H_

@@ -1,0 +1,167 @@
+// The command line every program shares (common/cli): option values parsed with messages that
+// name the option, sizes with units, repeated options refused or combined.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "common/base/diagnostics.h"
+#include "common/cli/cli.h"
+#include "common/cli/option_values.h"
+#include "common/report/filter.h"
+
+namespace proftools {
+namespace {
+
+// The UsageError message `parse` throws, or "(no error)".
+template <typename Parse>
+std::string UsageMessage(Parse parse) {
+  try {
+    parse();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(OptionValues, UnsignedIntegers) {
+  EXPECT_EQ(ParseUnsignedOption("--n", "0", 10), 0u);
+  EXPECT_EQ(ParseUnsignedOption("--n", "10", 10), 10u);
+  EXPECT_EQ(ParseUnsignedOption("--n", "18446744073709551615", UINT64_MAX), UINT64_MAX);
+  EXPECT_EQ(UsageMessage([] { ParseUnsignedOption("--nodecount", "x", UINT64_MAX); }),
+            "--nodecount expects a non-negative integer, not 'x'");
+  EXPECT_EQ(UsageMessage([] { ParseUnsignedOption("--n", "11", 10); }),
+            "--n expects a non-negative integer up to 10, not '11'");
+  for (const char* bad : {"", "-1", "+1", " 1", "1 ", "1.5", "0x10", "18446744073709551616"}) {
+    EXPECT_NE(UsageMessage([&] { ParseUnsignedOption("--n", bad, UINT64_MAX); }), "(no error)")
+        << bad;
+  }
+}
+
+TEST(OptionValues, SignedIntegersWithinARange) {
+  EXPECT_EQ(ParseSignedOption("--l", "1", 1, 9), 1);
+  EXPECT_EQ(ParseSignedOption("--l", "9", 1, 9), 9);
+  EXPECT_EQ(ParseSignedOption("--l", "-3", -5, 5), -3);
+  EXPECT_EQ(ParseSignedOption("--l", "-9223372036854775808", INT64_MIN, 0), INT64_MIN);
+  EXPECT_EQ(ParseSignedOption("--l", "9223372036854775807", 0, INT64_MAX), INT64_MAX);
+  EXPECT_EQ(UsageMessage([] { ParseSignedOption("--gzip-level", "0", 1, 9); }),
+            "--gzip-level expects an integer from 1 to 9, not '0'");
+  for (const char* bad : {"10", "-1", "-", "", "x", "9223372036854775808", "1e3"}) {
+    EXPECT_NE(UsageMessage([&] { ParseSignedOption("--l", bad, 1, 9); }), "(no error)") << bad;
+  }
+  EXPECT_NE(UsageMessage([] { ParseSignedOption("--l", "-9223372036854775809", INT64_MIN, 0); }),
+            "(no error)");
+}
+
+// Powers of 1024 whatever the spelling, as pprof counts sizes and every program reads units.
+TEST(OptionValues, ByteSizesArePowersOf1024) {
+  const std::vector<std::pair<const char*, uint64_t>> sizes = {
+      {"0", 0},
+      {"1024", 1024},
+      {"1k", 1024},
+      {"1K", 1024},
+      {"1KiB", 1024},
+      {"1kB", 1024},
+      {"1KB", 1024},
+      {"100M", 100ull << 20},
+      {"512MiB", 512ull << 20},
+      {"512mib", 512ull << 20},
+      {"3MB", 3ull << 20},
+      {"1G", 1ull << 30},
+      {"1GiB", 1ull << 30},
+      {"1GB", 1ull << 30},
+      {"2T", 2ull << 40},
+      {"2TiB", 2ull << 40},
+      {"2TB", 2ull << 40},
+      {"7B", 7},
+      {"16777215T", 16777215ull << 40},
+  };
+  for (const auto& [text, bytes] : sizes) {
+    EXPECT_EQ(ParseByteSizeOption("--max-input-size", text), bytes) << text;
+  }
+  EXPECT_EQ(UsageMessage([] { ParseByteSizeOption("--max-input-size", "1Q"); }),
+            std::string("--max-input-size expects ") + kByteSizeForm + ", not '1Q'");
+  for (const char* bad : {"", "G", "1.5G", "1 G", "-1", "1GiBs", "1Gb2", "1iB", "16777216T",
+                          "18446744073709551616"}) {
+    EXPECT_NE(UsageMessage([&] { ParseByteSizeOption("--max-input-size", bad); }), "(no error)")
+        << bad;
+  }
+}
+
+// A CommandLine with the kinds of options the programs have, parsed from `args`.
+struct Parsed {
+  explicit Parsed(std::vector<std::string> args) : cli("prog", "[OPTION...] FILE...", "Test.") {
+    cli.AddOptions()("value", "one value", cxxopts::value<std::string>(), "TYPE")(
+        "nodecount", "a count", cxxopts::value<std::string>(), "N")(
+        "focus", "repeatable", cxxopts::value<std::string>(), "RE")("flag", "a flag");
+    cli.AllowRepeated("focus");
+    cli.AddMaxInputSizeOption();
+    cli.AddOutputOption();
+    cli.AddInputs();
+    args.insert(args.begin(), "prog");
+    args.push_back("input.prof");  // never stdin: a terminal would end the test
+    for (std::string& arg : args) argv.push_back(&arg[0]);
+    storage = std::move(args);
+  }
+  void Parse() { cli.Parse(static_cast<int>(argv.size()), argv.data()); }
+  CommandLine cli;
+  std::vector<std::string> storage;
+  std::vector<char*> argv;
+};
+
+TEST(CommandLine, AValueThatDoesNotParseNamesTheOption) {
+  Parsed parsed({"--nodecount", "x"});
+  parsed.Parse();
+  EXPECT_EQ(UsageMessage([&] { parsed.cli.Get<size_t>("nodecount"); }),
+            "--nodecount expects a non-negative integer, not 'x'");
+  Parsed size({"--max-input-size", "512MiB"});
+  size.Parse();
+  EXPECT_EQ(size.cli.MaxInputSize(), 512u << 20);
+  Parsed bad_size({"--max-input-size", "lots"});
+  bad_size.Parse();
+  EXPECT_NE(UsageMessage([&] { bad_size.cli.MaxInputSize(); }).find("--max-input-size expects"),
+            std::string::npos);
+  Parsed flag({"--flag=maybe"});
+  EXPECT_EQ(UsageMessage([&] { flag.Parse(); }),
+            "--flag is a flag: it takes no value but true or false, not 'maybe'");
+}
+
+TEST(CommandLine, AFlagSetToFalseIsNotGiven) {
+  Parsed off({"--flag=false"});
+  off.Parse();
+  EXPECT_FALSE(off.cli.Has("flag"));
+  Parsed on({"--flag"});
+  on.Parse();
+  EXPECT_TRUE(on.cli.Has("flag"));
+}
+
+TEST(CommandLine, ASingleValuedOptionGivenTwiceIsRefused) {
+  Parsed twice({"--value", "cpu", "--value", "samples"});
+  EXPECT_EQ(UsageMessage([&] { twice.Parse(); }),
+            "--value takes one value, but is given 2 times ('cpu', 'samples')");
+  Parsed output({"-o", "a", "--output", "b", "-o", "c"});
+  EXPECT_EQ(UsageMessage([&] { output.Parse(); }),
+            "-o/--output takes one value, but is given 3 times ('a', 'b', 'c')");
+  Parsed flags({"--flag", "--flag"});  // a flag said twice means the same
+  EXPECT_EQ(UsageMessage([&] { flags.Parse(); }), "(no error)");
+}
+
+TEST(CommandLine, ARepeatableOptionKeepsEveryValueInOrder) {
+  Parsed parsed({"--focus", "b", "--focus=a", "--focus", "c"});
+  parsed.Parse();
+  EXPECT_EQ(parsed.cli.GetAll("focus"), (std::vector<std::string>{"b", "a", "c"}));
+  EXPECT_EQ(parsed.cli.GetAll("value"), std::vector<std::string>{});
+}
+
+TEST(AnyOfPatterns, CombinesAsAnAlternationOfGroups) {
+  EXPECT_EQ(AnyOfPatterns({}, "focus"), "");
+  EXPECT_EQ(AnyOfPatterns({"^main$"}, "focus"), "^main$");
+  EXPECT_EQ(AnyOfPatterns({"a", "", "(?i)b|c"}, "focus"), "(?:a)|(?:(?i)b|c)");
+  EXPECT_EQ(UsageMessage([] {
+              AnyOfPatterns({"a", "("}, "ignore");
+            }),
+            "--ignore: bad regular expression '(': missing ): (");
+}
+
+}  // namespace
+}  // namespace proftools
