@@ -82,7 +82,24 @@ void ProfileFilter::OnHeader(const ProfileHeader& header) {
                                              [this](const Sample& s) { AfterCoalesce(s); });
   }
   next_->OnHeader(out);
+  pass_through_ = !spec_.active() && transforms_.empty();
   emitter_ = std::make_unique<DefinitionEmitter>(defs_, next_);
+}
+
+void ProfileFilter::OnMapping(const Mapping& mapping) {
+  pass_through_ ? next_->OnMapping(mapping) : DefinitionKeepingSink::OnMapping(mapping);
+}
+
+void ProfileFilter::OnFunction(const Function& function) {
+  pass_through_ ? next_->OnFunction(function) : DefinitionKeepingSink::OnFunction(function);
+}
+
+void ProfileFilter::OnLocation(const Location& location) {
+  pass_through_ ? next_->OnLocation(location) : DefinitionKeepingSink::OnLocation(location);
+}
+
+void ProfileFilter::OnStack(const Stack& stack) {
+  pass_through_ ? next_->OnStack(stack) : DefinitionKeepingSink::OnStack(stack);
 }
 
 const ResolvedWindow& ProfileFilter::WindowOf(uint64_t source_id) {
@@ -117,6 +134,15 @@ uint64_t ProfileFilter::OutputStack(uint64_t stack_id) {
 
 void ProfileFilter::OnSample(const Sample& sample) {
   ++samples_read_;
+  if (pass_through_) {
+    ++samples_before_frames_;
+    ++samples_written_;
+    for (size_t i = 0; i < sample.values.size() && i < values_before_frames_.size(); ++i) {
+      AddSaturating(&values_before_frames_[i], sample.values[i]);
+    }
+    next_->OnSample(sample);
+    return;
+  }
   if (coalescer_) {
     coalescer_->Add(sample);
   } else {

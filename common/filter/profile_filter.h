@@ -63,6 +63,10 @@ class ProfileFilter : public DefinitionKeepingSink {
   ~ProfileFilter() override;
 
   void OnHeader(const ProfileHeader& header) override;
+  void OnMapping(const Mapping& mapping) override;
+  void OnFunction(const Function& function) override;
+  void OnLocation(const Location& location) override;
+  void OnStack(const Stack& stack) override;
   void OnSample(const Sample& sample) override;
   void OnEnd() override;
 
@@ -83,6 +87,9 @@ class ProfileFilter : public DefinitionKeepingSink {
   ProfileSink* next_;
   std::string name_;
   std::vector<std::unique_ptr<StackTransform>> transforms_;
+  // Nothing to do (a report's reading of a profile without drop_frames): the stream passes
+  // through as it is, definitions included.
+  bool pass_through_ = false;
   std::unique_ptr<DefinitionEmitter> emitter_;
   std::unique_ptr<Coalescer> coalescer_;
   std::unique_ptr<ValuePlan> values_;
