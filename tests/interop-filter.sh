@@ -2,12 +2,12 @@
 # Interop of prof-filter's frame and label filters with Google's pprof: for each filter pprof
 # has (-focus, -ignore, -hide, -show, -show_from, -prune_from, -tagfocus, -tagignore), on the
 # corpus profiles and the golden frame inputs, `prof-filter OPTION | prof2pprof` and
-# `pprof -OPTION -proto` are the same profile for pprof: `pprof -traces -symbolize=none` prints
-# the same bytes for both: the total, every sample's stack frame by frame (inlined frames
-# marked), its value and labels. pbdump would show differences of representation only: ids,
-# string table order, the definitions no sample uses (prof-filter drops them; so "File:", the
-# first mapping's, is left out of the comparison), and locations that pprof keeps whole where
-# prof-filter writes the lines used. Both apply the profile's drop_frames. The expressions are
+# `pprof -OPTION -proto` are the same profile: pbdump -merge (pprof's own parser; every
+# aggregated sample with its values, labels and frames: function, file, line, inlining) prints
+# the same, apart from representation: the mappings, which prof-filter writes only when still
+# used where pprof keeps them all, and counts of definitions, string table size, file name.
+# pprof -traces -symbolize=none (header and totals included, "File:" aside: the first mapping's)
+# must print the same bytes too. Both apply the profile's drop_frames. The expressions are
 # words of each profile's functions (its 1st, 3rd and 6th by flat value) and "lib" (mapping
 # files: libc.so, ...).
 #
@@ -25,11 +25,24 @@ report() {
   "$pprof" "$1" -symbolize=none "$2" 2>&1 | grep -v -e '^proftext: meta proftools.filter ' -e '^File: '
 }
 
-# The same profile for pprof: -traces, byte for byte, header lines included.
+# pbdump -merge: the header, totals, and every (stack, labels) with its values, each frame
+# with its function, file and line, inlined ones marked. Left out: what says how it is stored
+# (file name, string table size, the count of definitions, lint) and the mappings, since
+# prof-filter writes only those still used; and our meta record.
+dump() {
+  "$pbdump" -merge "$1" 2>&1 | grep -v -e '^file:' -e '^string_table_size:' -e '^counts:' \
+    -e '^lint:' -e '^mapping:' -e '^comment: proftext: meta proftools.filter '
+}
+
+# The same profile for pprof: pbdump -merge and pprof -traces, byte for byte.
 same_for_pprof() { # NAME OURS THEIRS
-  cmp -s <(report -traces "$2") <(report -traces "$3") ||
+  if ! cmp -s <(dump "$2") <(dump "$3"); then
+    problem "$1: pbdump -merge differs:
+$(diff <(dump "$2") <(dump "$3") | head -12)"
+  elif ! cmp -s <(report -traces "$2") <(report -traces "$3"); then
     problem "$1: pprof -traces differs:
 $(diff <(report -traces "$2") <(report -traces "$3") | head -12)"
+  fi
 }
 
 # Words of the profile's function names: from the 1st, 3rd and 6th rows of prof-text --top.
