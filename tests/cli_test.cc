@@ -8,7 +8,6 @@
 #include "common/base/diagnostics.h"
 #include "common/cli/cli.h"
 #include "common/cli/option_values.h"
-#include "common/report/filter.h"
 
 namespace proftools {
 namespace {
@@ -151,16 +150,6 @@ TEST(CommandLine, ARepeatableOptionKeepsEveryValueInOrder) {
   parsed.Parse();
   EXPECT_EQ(parsed.cli.GetAll("focus"), (std::vector<std::string>{"b", "a", "c"}));
   EXPECT_EQ(parsed.cli.GetAll("value"), std::vector<std::string>{});
-}
-
-TEST(AnyOfPatterns, CombinesAsAnAlternationOfGroups) {
-  EXPECT_EQ(AnyOfPatterns({}, "focus"), "");
-  EXPECT_EQ(AnyOfPatterns({"^main$"}, "focus"), "^main$");
-  EXPECT_EQ(AnyOfPatterns({"a", "", "(?i)b|c"}, "focus"), "(?:a)|(?:(?i)b|c)");
-  EXPECT_EQ(UsageMessage([] {
-              AnyOfPatterns({"a", "("}, "ignore");
-            }),
-            "--ignore: bad regular expression '(': missing ): (");
 }
 
 }  // namespace

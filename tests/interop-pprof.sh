@@ -23,33 +23,8 @@
 # installs Go and pprof's sources from Debian packages and builds pprof, pbdump and pbgen into
 # $PPROF_PREFIX, default /opt/pprof). The test skips, saying why, only when they are missing
 # and cannot be installed (no root to run apt-get, or apt-get failing).
-set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-prefix=${PPROF_PREFIX:-/opt/pprof}
-pprof=$prefix/pprof
-pbdump=$prefix/pbdump/pbdump
-export PATH="$root/bin:$PATH" LC_ALL=C TZ=UTC
-
-if [ ! -x "$pprof" ] || [ ! -x "$pbdump" ]; then
-  if [ "$(id -u)" != 0 ] && ! command -v go >/dev/null 2>&1; then
-    echo "interop: SKIPPED: $pprof is missing and Go cannot be installed without root" \
-      "(run: sudo bash tests/interop/setup-pprof.sh)"
-    exit 0
-  fi
-  if ! PPROF_PREFIX=$prefix bash "$root/tests/interop/setup-pprof.sh" >/dev/null 2>&1; then
-    echo "interop: SKIPPED: tests/interop/setup-pprof.sh could not install Go and build pprof"
-    exit 0
-  fi
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/interop.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail=0
-checks=0
-problem() {
-  echo "interop: FAIL: $*"
-  fail=$((fail + 1))
-}
+name=interop
+. "$(dirname "$0")/interop/prelude.sh"
 
 # The unit of the type pprof and prof-text report by default (default_type, else the last).
 default_unit() {

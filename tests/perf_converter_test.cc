@@ -196,7 +196,7 @@ TEST(PerfConverterTest, DefinitionsDoNotGrowWithSamples) {
 // The folded view: stackcollapse-perf.pl naming rules, annotations and root templates.
 std::string Folded(const std::string& text, FoldedViewOptions options) {
   const Converted c = Convert(text);
-  FoldedView view(options, "", nullptr);
+  FoldedView view(options, "");
   EmitProfile(c.profile, view);
   StringSink out;
   view.Write(&out);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/filter/profile_filter.h"
 #include "common/report/value_format.h"
 #include "tests/test_util.h"
 
@@ -30,12 +31,19 @@ const char* kProfile =
     "sample 1 3 - - 2 2000000\n"
     "sample 1 1 - - 1 1000000\n";
 
+// The report of kProfile, through the filter of `spec` when it is active (as prof-text does it).
 std::string Report(void (*report)(const StackTotals&, const ReportOptions&, ByteSink*),
-                   ReportOptions options, const std::string& value = "") {
-  SampleFilter filter(options.filter);
-  StackTotals totals(&filter);
+                   ReportOptions options, const std::string& value = "",
+                   const FilterSpec& spec = FilterSpec{}) {
+  StackTotals totals;
   MemoryStream stream(kProfile);
-  ReadText(&stream, "x", &totals);
+  if (spec.active()) {
+    ProfileFilter filter(spec, nullptr, &totals, "x");
+    ReadText(&stream, "x", &filter);
+    totals.SetTotals(filter.samples_before_frames(), filter.values_before_frames());
+  } else {
+    ReadText(&stream, "x", &totals);
+  }
   options.value_index = ResolveValueIndex(totals.header(), value);
   StringSink out;
   report(totals, options, &out);
@@ -64,9 +72,11 @@ TEST(TopReport, DefaultValueIsTheLastTypeAndUnitsScale) {
 TEST(TopReport, FocusKeepsPercentagesOfTheWholeProfile) {
   ReportOptions options;
   options.raw_values = true;
-  options.filter.focus = "^a$";
-  const std::string top = Report(WriteTopReport, options, "samples");
-  EXPECT_NE(top.find("Active filters:\n   focus=^a$\n"), std::string::npos);
+  options.filter_description = "--focus '^a$'";
+  FilterSpec spec;
+  spec.frames.focus = CompileFrameRegex("--focus", {"^a$"});
+  const std::string top = Report(WriteTopReport, options, "samples", spec);
+  EXPECT_NE(top.find("Active filters:\n   --focus '^a$'\n"), std::string::npos);
   EXPECT_NE(top.find("Showing nodes accounting for 6, 54.55% of 11 total"), std::string::npos);
   EXPECT_EQ(top.find("  r\n"), std::string::npos);
 }
@@ -107,9 +117,9 @@ TEST(TreeReport, PathsFromTheRootWithCumAndFlat) {
 }
 
 TEST(FoldedReport, RootFirstSortedAndSummed) {
-  ReportOptions options;
-  options.filter.ignore = "^r$";
-  EXPECT_EQ(Report(WriteFoldedReport, options, "samples"), "main;a;b 6\nmain;b 3\n");
+  FilterSpec spec;
+  spec.frames.ignore = CompileFrameRegex("--ignore", {"^r$"});
+  EXPECT_EQ(Report(WriteFoldedReport, ReportOptions{}, "samples", spec), "main;a;b 6\nmain;b 3\n");
 }
 
 TEST(FoldedReport, GranularityLines) {

@@ -1,12 +1,12 @@
 // prof-text: human-readable reports of a profile, and its canonical text.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/cli/cli.h"
 #include "common/cli/filter_options.h"
 #include "common/cli/profile_inputs.h"
 #include "common/io/output.h"
-#include "common/report/filter.h"
 #include "common/report/folded_view.h"
 #include "common/report/reports.h"
 #include "common/report/stack_totals.h"
@@ -21,13 +21,13 @@ enum class Mode { kTop, kTraces, kTree, kFolded, kCanonical };
 
 void Report(ProfileInputs* inputs, const FilterSpec& spec, Mode mode, const std::string& value,
             ReportOptions options, ByteSink* out) {
-  SampleFilter filter(options.filter);
-  StackTotals totals(&filter);
-  ReadFiltered(kProgram, inputs, spec, &totals);
-  options.value_index = ResolveValueIndex(totals.header(), value);
-  if (filter.active() && totals.kept_samples() == 0 && totals.total_samples() > 0) {
-    Warn(kProgram, inputs->name() + ": no sample passes --focus/--ignore");
+  StackTotals totals;
+  FilterResult filtered = ReadFiltered(kProgram, inputs, spec, &totals, Reading::kAsReport);
+  // Percentages of the profile before frame filters dropped samples, as pprof's -focus.
+  if (filtered.filtered) {
+    totals.SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames));
   }
+  options.value_index = ResolveValueIndex(totals.header(), value);
   switch (mode) {
     case Mode::kTop:
       WriteTopReport(totals, options, out);
@@ -78,15 +78,6 @@ int Main(int argc, char** argv) {
       "nodecount", "top: show at most N rows", cxxopts::value<std::string>(), "N")(
       "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB");
   AddFilterOptions(&cli);
-  cli.AddOptions("Frames")(
-      "focus",
-      "keep only samples with a frame whose function name matches RE (RE2, unanchored; "
-      "repeated: any of them)",
-      cxxopts::value<std::string>(), "RE")(
-      "ignore", "drop samples with a frame whose function name matches RE (repeated: any of them)",
-      cxxopts::value<std::string>(), "RE");
-  cli.AllowRepeated("focus");
-  cli.AllowRepeated("ignore");
   cli.AddOptions("Folded view (with --folded, as stackcollapse-perf.pl; see perf2prof(1))")(
       "flamegraph",
       "frame names as stackcollapse-perf.pl writes them, thread name (comm) as the root")(
@@ -127,8 +118,6 @@ int Main(int argc, char** argv) {
   }
   if (cli.Has("nodecount")) options.node_count = cli.Get<size_t>("nodecount");
   options.raw_values = cli.Has("raw-values");
-  options.filter.focus = AnyOfPatterns(cli.GetAll("focus"), "focus");
-  options.filter.ignore = AnyOfPatterns(cli.GetAll("ignore"), "ignore");
   FoldedViewOptions view;
   view.flamegraph = cli.Has("flamegraph");
   if (cli.Has("root")) {
@@ -143,14 +132,10 @@ int Main(int argc, char** argv) {
     throw UsageError("--flamegraph, --root, --annotate and --unknown-addresses go with --folded");
   }
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
-  SampleFilter check_filter(options.filter);  // reports a bad expression before any reading
-
   const FilterSpec spec = ParseFilterOptions(cli);
   options.filter_description = spec.description;
-  if (mode == Mode::kCanonical && (check_filter.active() || !value.empty())) {
-    throw UsageError(
-        "--canonical writes the whole profile; --focus, --ignore and --value apply to reports "
-        "(prof-filter's options apply to both)");
+  if (mode == Mode::kCanonical && !value.empty()) {
+    throw UsageError("--canonical writes every value type; --value applies to reports");
   }
 
   ProfileInputs inputs(cli.Inputs(), cli.MaxInputSize());
@@ -159,12 +144,8 @@ int Main(int argc, char** argv) {
     CanonicalWriter writer(&output);
     ReadFiltered(kProgram, &inputs, spec, &writer);
   } else if (view.Active()) {
-    SampleFilter filter(options.filter);
-    FoldedView folded(view, value, &filter);
-    ReadFiltered(kProgram, &inputs, spec, &folded);
-    if (filter.active() && folded.kept_samples() == 0 && folded.total_samples() > 0) {
-      Warn(kProgram, inputs.name() + ": no sample passes --focus/--ignore");
-    }
+    FoldedView folded(view, value);
+    ReadFiltered(kProgram, &inputs, spec, &folded, Reading::kAsReport);
     folded.Write(&output);
   } else {
     Report(&inputs, spec, mode, value, options, &output);

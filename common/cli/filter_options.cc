@@ -1,9 +1,10 @@
 #include "common/cli/filter_options.h"
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "common/base/diagnostics.h"
-#include "common/filter/collapse_recursion.h"
 #include "common/filter/profile_filter.h"
 
 namespace proftools {
@@ -25,7 +26,9 @@ void Describe(std::string* description, const std::string& option, const std::st
 }  // namespace
 
 void AddFilterOptions(CommandLine* cli) {
-  for (const char* repeatable : {"split-on", "label-focus", "label-ignore", "derive"}) {
+  for (const char* repeatable :
+       {"split-on", "label-focus", "label-ignore", "focus", "ignore", "hide", "show", "show-from",
+        "prune-from", "focus-seq", "derive"}) {
     cli->AllowRepeated(repeatable);
   }
   cli->AddOptions("Time (samples need times; see prof-filter(1))")(
@@ -51,7 +54,24 @@ void AddFilterOptions(CommandLine* cli) {
                    cxxopts::value<std::string>(), "KEY=VALUE")(
       "keep-labels", "keep only these label keys", cxxopts::value<std::string>(), "K,...")(
       "drop-labels", "drop these label keys", cxxopts::value<std::string>(), "K,...");
-  cli->AddOptions("Frames")(
+  // pprof's frame filters: a RE (RE2, unanchored) matches a frame by its function's name or
+  // file name, or its location's mapping's file; repeated options are alternatives.
+  cli->AddOptions("Frames (pprof's filters; a repeated option's REs are alternatives)")(
+      "focus", "keep samples with a frame matching RE (function, file or mapping file)",
+      cxxopts::value<std::string>(),
+      "RE")("ignore", "drop samples with a frame matching RE", cxxopts::value<std::string>(), "RE")(
+      "hide", "remove the frames matching RE", cxxopts::value<std::string>(), "RE")(
+      "show", "keep only the frames matching RE", cxxopts::value<std::string>(), "RE")(
+      "show-from", "keep only the frames from the root-most match of RE to the leaf",
+      cxxopts::value<std::string>(), "RE")(
+      "prune-from", "remove the callees of the leaf-most frame whose function name matches RE",
+      cxxopts::value<std::string>(),
+      "RE")("focus-seq",
+            "keep samples with frames matching A, B, C in a row (root to leaf), re-rooted at A; "
+            "repeatable, each narrowing the last",
+            cxxopts::value<std::string>(),
+            "'A;B;C'")("keep-dropped-frames",
+                       "do not apply the profile's drop_frames (pprof applies it on loading)")(
       "collapse-recursion",
       "keep each directly repeated cycle of a stack once: a b c b c d becomes a b c d");
   cli->AddOptions("Values")("derive",
@@ -116,8 +136,27 @@ FilterSpec ParseFilterOptions(const CommandLine& cli) {
     spec.labels.drop = SplitList("--drop-labels", cli.Get<std::string>("drop-labels"));
     Describe(&d, "drop-labels", cli.Get<std::string>("drop-labels"));
   }
+  FrameSpec& frames = spec.frames;
+  for (auto [option, regex] : {std::pair{"focus", &frames.focus},
+                               {"ignore", &frames.ignore},
+                               {"hide", &frames.hide},
+                               {"show", &frames.show},
+                               {"show-from", &frames.show_from},
+                               {"prune-from", &frames.prune_from}}) {
+    const std::vector<std::string> patterns = cli.GetAll(option);
+    *regex = CompileFrameRegex(std::string("--") + option, patterns);
+    for (const std::string& pattern : patterns) Describe(&d, option, pattern);
+  }
+  for (const std::string& sequence : cli.GetAll("focus-seq")) {
+    frames.focus_seq.push_back(ParseFocusSequence(sequence));
+    Describe(&d, "focus-seq", sequence);
+  }
+  if (cli.Has("keep-dropped-frames")) {
+    frames.drop_frames = false;
+    Describe(&d, "keep-dropped-frames", "");
+  }
   if (cli.Has("collapse-recursion")) {
-    spec.collapse_recursion = true;
+    frames.collapse_recursion = true;
     Describe(&d, "collapse-recursion", "");
   }
   for (const std::string& derive : cli.GetAll("derive")) {
@@ -135,11 +174,13 @@ FilterSpec ParseFilterOptions(const CommandLine& cli) {
   return spec;
 }
 
-void ReadFiltered(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
-                  ProfileSink* sink) {
-  if (!spec.active()) {
+FilterResult ReadFiltered(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
+                          ProfileSink* sink, Reading reading) {
+  FilterResult result;
+  const bool as_reader = reading == Reading::kAsReport && spec.frames.drop_frames;
+  if (!spec.active() && !as_reader) {
     inputs->Read(sink);
-    return;
+    return result;
   }
   std::unique_ptr<FilterPrepass> prepass;
   if (FilterPrepass::Needed(spec)) {
@@ -154,11 +195,14 @@ void ReadFiltered(const char* program, ProfileInputs* inputs, const FilterSpec& 
     }
   }
   ProfileFilter filter(spec, prepass.get(), sink, inputs->name());
-  if (spec.collapse_recursion) filter.AddStackTransform(std::make_unique<CollapseRecursion>());
   inputs->Read(&filter);
-  if (filter.samples_written() == 0 && filter.samples_read() > 0) {
+  if (filter.samples_written() == 0 && filter.samples_read() > 0 && spec.active()) {
     Warn(program, "no sample is left after " + spec.description);
   }
+  result.filtered = true;
+  result.samples_before_frames = filter.samples_before_frames();
+  result.values_before_frames = filter.values_before_frames();
+  return result;
 }
 
 }  // namespace proftools

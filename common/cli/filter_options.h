@@ -4,7 +4,9 @@
 #ifndef PROFTOOLS_COMMON_CLI_FILTER_OPTIONS_H_
 #define PROFTOOLS_COMMON_CLI_FILTER_OPTIONS_H_
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/cli/cli.h"
 #include "common/cli/profile_inputs.h"
@@ -19,10 +21,21 @@ void AddFilterOptions(CommandLine* cli);
 // Parses them. Throws UsageError naming the option for a bad value.
 FilterSpec ParseFilterOptions(const CommandLine& cli);
 
+enum class Reading {
+  kAsProfile,  // writing a profile: without filter options, the profile passes unchanged
+  kAsReport,   // reporting: the profile's drop_frames applies even without filter options
+};
+
+struct FilterResult {
+  bool filtered = false;                      // the filter ran; then:
+  uint64_t samples_before_frames = 0;         // see ProfileFilter::samples_before_frames
+  std::vector<int64_t> values_before_frames;  // one per output type
+};
+
 // Reads `inputs` as one profile through the filter of `spec` (a first pass when the spec needs
 // one) into `sink`. Warns (as `program`) when the selection keeps no sample.
-void ReadFiltered(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
-                  ProfileSink* sink);
+FilterResult ReadFiltered(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
+                          ProfileSink* sink, Reading reading = Reading::kAsProfile);
 
 }  // namespace proftools
 

@@ -2,6 +2,20 @@
 
 namespace proftools {
 
+void SplitIntoRuns(const std::vector<FrameRef>& frames, std::vector<FrameRun>* runs) {
+  runs->clear();
+  size_t i = 0;
+  while (i < frames.size()) {
+    size_t end = i + 1;
+    while (end < frames.size() && frames[end].location_id == frames[i].location_id &&
+           frames[end].line > frames[end - 1].line) {
+      ++end;
+    }
+    runs->push_back({i, end});
+    i = end;
+  }
+}
+
 uint64_t DefinitionEmitter::MappingId(uint64_t mapping_id) {
   if (mapping_id == 0) return 0;
   uint64_t out;
@@ -52,16 +66,10 @@ void DefinitionEmitter::Frames(uint64_t stack_id, std::vector<FrameRef>* frames)
 
 uint64_t DefinitionEmitter::StackOfFrames(const std::vector<FrameRef>& frames) {
   location_ids_.clear();
-  size_t i = 0;
-  while (i < frames.size()) {
+  SplitIntoRuns(frames, &runs_);
+  for (const auto [i, end] : runs_) {
     const uint64_t location_id = frames[i].location_id;
     const Location& location = *input_.locations.Find(location_id);
-    // A run: following lines of the same location, in increasing order.
-    size_t end = i + 1;
-    while (end < frames.size() && frames[end].location_id == location_id &&
-           frames[end].line > frames[end - 1].line) {
-      ++end;
-    }
     const bool whole = location.lines.empty() || (end - i == location.lines.size());
     if (whole) {
       location_ids_.push_back(LocationId(location_id));
@@ -73,7 +81,6 @@ uint64_t DefinitionEmitter::StackOfFrames(const std::vector<FrameRef>& frames) {
       for (Line& line : part.lines) line.function_id = FunctionId(line.function_id);
       location_ids_.push_back(interner_.Location(part));
     }
-    i = end;
   }
   return interner_.Stack(location_ids_);
 }

@@ -25,6 +25,13 @@ struct FrameRef {
   }
 };
 
+// The frames of one location occurrence within a stack: frames [begin, end), following lines
+// of one location in increasing order.
+struct FrameRun {
+  size_t begin = 0, end = 0;
+};
+void SplitIntoRuns(const std::vector<FrameRef>& frames, std::vector<FrameRun>* runs);
+
 class DefinitionEmitter {
  public:
   // `input` holds the input definitions (it grows as they arrive); `out` receives the output's.
@@ -49,6 +56,7 @@ class DefinitionEmitter {
   Interner interner_;
   IdMap stacks_, locations_, mappings_, functions_;  // input id -> output id
   std::vector<uint64_t> location_ids_;
+  std::vector<FrameRun> runs_;
 };
 
 }  // namespace proftools

@@ -2,6 +2,8 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
+
 #include "common/base/diagnostics.h"
 
 namespace proftools {
@@ -161,6 +163,42 @@ std::vector<std::string> SplitList(const std::string& option, std::string_view t
     start = i + 1;
   }
   return items;
+}
+
+}  // namespace proftools
+
+namespace proftools {
+
+std::shared_ptr<re2::RE2> CompileFrameRegex(const std::string& option,
+                                            const std::vector<std::string>& patterns) {
+  if (patterns.empty()) return nullptr;
+  std::string alternatives;
+  for (const std::string& pattern : patterns) {
+    // Each alone first, so that a message names the faulty one.
+    re2::RE2 one(pattern, re2::RE2::Quiet);
+    if (!one.ok()) {
+      throw UsageError(option + ": bad regular expression '" + pattern + "': " + one.error());
+    }
+    alternatives += (alternatives.empty() ? "(?:" : "|(?:") + pattern + ")";
+  }
+  return std::make_shared<re2::RE2>(patterns.size() == 1 ? patterns[0] : alternatives,
+                                    re2::RE2::Quiet);
+}
+
+std::vector<std::shared_ptr<re2::RE2>> ParseFocusSequence(std::string_view text) {
+  std::vector<std::shared_ptr<re2::RE2>> sequence;
+  size_t start = 0;
+  while (true) {
+    const size_t end = std::min(text.find(';', start), text.size());
+    const std::string element(text.substr(start, end - start));
+    if (element.empty()) {
+      Fail("--focus-seq", text, "an empty element: give expressions separated by ';' (A;B;C)");
+    }
+    sequence.push_back(CompileFrameRegex("--focus-seq", {element}));
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return sequence;
 }
 
 }  // namespace proftools

@@ -98,18 +98,41 @@ struct ValueSpec {
 // Splits "a,b,c" (no empty items; throws UsageError naming `option`).
 std::vector<std::string> SplitList(const std::string& option, std::string_view text);
 
+// pprof's frame filters. Each option may be repeated: its expressions combine as alternatives
+// (`--focus A --focus B` is `--focus 'A|B'`), since pprof takes one expression per option.
+struct FrameSpec {
+  std::shared_ptr<re2::RE2> focus, ignore, hide, show, show_from, prune_from;  // null: not given
+  // --focus-seq 'A;B;C', in the order given: each a sequence of expressions, root to leaf.
+  std::vector<std::vector<std::shared_ptr<re2::RE2>>> focus_seq;
+  bool collapse_recursion = false;
+  // Apply the profile's drop_frames/keep_frames (off with --keep-dropped-frames).
+  bool drop_frames = true;
+  bool active() const {
+    return focus || ignore || hide || show || show_from || prune_from || !focus_seq.empty() ||
+           collapse_recursion;
+  }
+};
+
+// Compiles the expressions given to `option` (repeated: as alternatives). Throws UsageError
+// naming the option and the expression for a bad one.
+std::shared_ptr<re2::RE2> CompileFrameRegex(const std::string& option,
+                                            const std::vector<std::string>& patterns);
+
+// Parses --focus-seq's 'A;B;C' (no empty element). Throws UsageError.
+std::vector<std::shared_ptr<re2::RE2>> ParseFocusSequence(std::string_view text);
+
 struct FilterSpec {
   TimeSpec time;
   CoalesceSpec coalesce;
   LabelSpec labels;
   ValueSpec values;
-  bool collapse_recursion = false;
+  FrameSpec frames;
   // The options as the user gave them, in a canonical order, for the `meta` record that says what
   // was applied (formats/prof-text.md §9).
   std::string description;
   bool active() const {
     return time.active() || coalesce.enabled || labels.active() || values.active() ||
-           collapse_recursion;
+           frames.active();
   }
 };
 

@@ -4,6 +4,7 @@
 
 #include "common/base/diagnostics.h"
 #include "common/base/text_syntax.h"
+#include "common/filter/frame_pipeline.h"
 
 namespace proftools {
 namespace {
@@ -34,23 +35,24 @@ ProfileFilter::ProfileFilter(const FilterSpec& spec, const FilterPrepass* prepas
 
 ProfileFilter::~ProfileFilter() = default;
 
-void ProfileFilter::AddStackTransform(std::unique_ptr<StackTransform> transform) {
-  transforms_.push_back(std::move(transform));
-}
-
 void ProfileFilter::OnHeader(const ProfileHeader& header) {
   DefinitionKeepingSink::OnHeader(header);
   ProfileHeader out = header;
   values_ = std::make_unique<ValuePlan>(spec_.values, header, &out);
+  values_before_frames_.assign(out.types.size(), 0);
+  bool dropped_frames;
+  transforms_ = BuildFrameTransforms(spec_.frames, header, name_, &dropped_frames);
   if (!spec_.description.empty()) {
+    const std::string description =
+        spec_.description + (dropped_frames ? " (and the profile's drop_frames)" : "");
     bool appended = false;
     for (MetaEntry& meta : out.meta) {
       if (meta.key == kFilterMetaKey) {  // filtered before: say both, oldest first
-        meta.value += "; " + spec_.description;
+        meta.value += "; " + description;
         appended = true;
       }
     }
-    if (!appended) out.meta.push_back({kFilterMetaKey, spec_.description});
+    if (!appended) out.meta.push_back({kFilterMetaKey, description});
   }
   if (spec_.coalesce.enabled) {
     std::vector<int> split_types;
@@ -80,7 +82,24 @@ void ProfileFilter::OnHeader(const ProfileHeader& header) {
                                              [this](const Sample& s) { AfterCoalesce(s); });
   }
   next_->OnHeader(out);
+  pass_through_ = !spec_.active() && transforms_.empty();
   emitter_ = std::make_unique<DefinitionEmitter>(defs_, next_);
+}
+
+void ProfileFilter::OnMapping(const Mapping& mapping) {
+  pass_through_ ? next_->OnMapping(mapping) : DefinitionKeepingSink::OnMapping(mapping);
+}
+
+void ProfileFilter::OnFunction(const Function& function) {
+  pass_through_ ? next_->OnFunction(function) : DefinitionKeepingSink::OnFunction(function);
+}
+
+void ProfileFilter::OnLocation(const Location& location) {
+  pass_through_ ? next_->OnLocation(location) : DefinitionKeepingSink::OnLocation(location);
+}
+
+void ProfileFilter::OnStack(const Stack& stack) {
+  pass_through_ ? next_->OnStack(stack) : DefinitionKeepingSink::OnStack(stack);
 }
 
 const ResolvedWindow& ProfileFilter::WindowOf(uint64_t source_id) {
@@ -115,6 +134,15 @@ uint64_t ProfileFilter::OutputStack(uint64_t stack_id) {
 
 void ProfileFilter::OnSample(const Sample& sample) {
   ++samples_read_;
+  if (pass_through_) {
+    ++samples_before_frames_;
+    ++samples_written_;
+    for (size_t i = 0; i < sample.values.size() && i < values_before_frames_.size(); ++i) {
+      AddSaturating(&values_before_frames_[i], sample.values[i]);
+    }
+    next_->OnSample(sample);
+    return;
+  }
   if (coalescer_) {
     coalescer_->Add(sample);
   } else {
@@ -135,6 +163,15 @@ void ProfileFilter::AfterCoalesce(const Sample& sample) {
     }
   }
   if (!labels_.Keep(*current)) return;
+  if (values_->identity()) {
+    out_.values = current->values;
+  } else {
+    values_->Apply(current->values, &out_.values);
+  }
+  ++samples_before_frames_;
+  for (size_t i = 0; i < out_.values.size() && i < values_before_frames_.size(); ++i) {
+    AddSaturating(&values_before_frames_[i], out_.values[i]);
+  }
   const uint64_t stack_id = OutputStack(current->stack_id);
   if (stack_id == 0) return;
   out_.source_id = current->source_id;
@@ -143,11 +180,6 @@ void ProfileFilter::AfterCoalesce(const Sample& sample) {
   out_.duration_nanos = current->duration_nanos;
   out_.labels = current->labels;
   labels_.RewriteLabels(&out_);
-  if (values_->identity()) {
-    out_.values = current->values;
-  } else {
-    values_->Apply(current->values, &out_.values);
-  }
   ++samples_written_;
   next_->OnSample(out_);
 }

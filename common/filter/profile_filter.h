@@ -3,7 +3,8 @@
 //
 // Per sample, in this order: --coalesce (runs of one thread become long samples), --time and
 // --last (cut to the window, values of long samples scaled), label filters, stack transforms
-// (frame filters, --collapse-recursion), then the value plan (--derive, --types). Memory grows
+// (the profile's drop_frames, frame filters, --collapse-recursion: frame_pipeline.h), then the
+// value plan (--derive, --types). Memory grows
 // with definitions, stacks and (for --coalesce) threads, never with samples.
 #ifndef PROFTOOLS_COMMON_FILTER_PROFILE_FILTER_H_
 #define PROFTOOLS_COMMON_FILTER_PROFILE_FILTER_H_
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "common/base/id_table.h"
+#include "common/base/saturating.h"
 #include "common/filter/coalescer.h"
 #include "common/filter/definition_emitter.h"
 #include "common/filter/filter_spec.h"
@@ -67,15 +69,20 @@ class ProfileFilter : public DefinitionKeepingSink {
                 std::string name);
   ~ProfileFilter() override;
 
-  // Takes ownership of a transform of stacks; they apply in the order added.
-  void AddStackTransform(std::unique_ptr<StackTransform> transform);
-
   void OnHeader(const ProfileHeader& header) override;
+  void OnMapping(const Mapping& mapping) override;
+  void OnFunction(const Function& function) override;
+  void OnLocation(const Location& location) override;
+  void OnStack(const Stack& stack) override;
   void OnSample(const Sample& sample) override;
   void OnEnd() override;
 
   uint64_t samples_read() const { return samples_read_; }
   uint64_t samples_written() const { return samples_written_; }
+  // The samples that reached the frame filters (after coalescing, time and labels), and their
+  // values (as written): what reports give percentages of, as pprof does with -focus.
+  uint64_t samples_before_frames() const { return samples_before_frames_; }
+  const std::vector<int64_t>& values_before_frames() const { return values_before_frames_; }
 
  private:
   void AfterCoalesce(const Sample& sample);
@@ -87,6 +94,9 @@ class ProfileFilter : public DefinitionKeepingSink {
   ProfileSink* next_;
   std::string name_;
   std::vector<std::unique_ptr<StackTransform>> transforms_;
+  // Nothing to do (a report's reading of a profile without drop_frames): the stream passes
+  // through as it is, definitions included.
+  bool pass_through_ = false;
   std::unique_ptr<DefinitionEmitter> emitter_;
   std::unique_ptr<Coalescer> coalescer_;
   std::unique_ptr<ValuePlan> values_;
@@ -97,6 +107,8 @@ class ProfileFilter : public DefinitionKeepingSink {
   Sample work_, out_;
   uint64_t samples_read_ = 0;
   uint64_t samples_written_ = 0;
+  uint64_t samples_before_frames_ = 0;
+  std::vector<int64_t> values_before_frames_;
   uint64_t untimed_ = 0;
 };
 

@@ -115,8 +115,8 @@ void CheckRootTemplate(const std::string& root) {
   }
 }
 
-FoldedView::FoldedView(FoldedViewOptions options, std::string value, SampleFilter* filter)
-    : options_(std::move(options)), value_name_(std::move(value)), filter_(filter) {
+FoldedView::FoldedView(FoldedViewOptions options, std::string value)
+    : options_(std::move(options)), value_name_(std::move(value)) {
   if (options_.flamegraph && options_.root.empty()) {
     options_.root = "{comm}";
     comm_root_ = true;
@@ -161,9 +161,6 @@ std::string FoldedView::Root(const Sample& sample) const {
 }
 
 void FoldedView::OnSample(const Sample& sample) {
-  ++total_samples_;
-  if (filter_ != nullptr && !filter_->Keep(defs_, sample.stack_id)) return;
-  ++kept_samples_;
   const int64_t value =
       static_cast<size_t>(value_index_) < sample.values.size() ? sample.values[value_index_] : 0;
   if (value == 0) return;

@@ -26,7 +26,6 @@
 
 #include "common/io/byte_stream.h"
 #include "common/model/sink.h"
-#include "common/report/filter.h"
 #include "common/report/folded_lines.h"
 
 namespace proftools {
@@ -51,15 +50,12 @@ void CheckRootTemplate(const std::string& root);
 // A sink that sums samples per (root, stack) and then writes folded lines, sorted bytewise.
 class FoldedView : public DefinitionKeepingSink {
  public:
-  // `value` names the type to sum ("" = the default type); `filter` may be null.
-  FoldedView(FoldedViewOptions options, std::string value, SampleFilter* filter);
+  // `value` names the type to sum ("" = the default type).
+  FoldedView(FoldedViewOptions options, std::string value);
   void OnHeader(const ProfileHeader& header) override;
   void OnSample(const Sample& sample) override;
   // Writes `root;frame;...;leaf VALUE` lines (zero sums left out).
   void Write(ByteSink* out);
-
-  uint64_t total_samples() const { return total_samples_; }
-  uint64_t kept_samples() const { return kept_samples_; }
 
  private:
   struct Key {
@@ -79,10 +75,7 @@ class FoldedView : public DefinitionKeepingSink {
   FoldedViewOptions options_;
   bool comm_root_ = false;  // the root is --flamegraph's implicit {comm}
   std::string value_name_;
-  SampleFilter* filter_;
   int value_index_ = 0;
-  uint64_t total_samples_ = 0;
-  uint64_t kept_samples_ = 0;
   std::vector<std::string> roots_;  // root id -> text
   std::unordered_map<std::string, uint32_t> root_ids_;
   std::vector<bool> root_is_java_;  // root id -> the sample's comm starts with "java"

@@ -20,12 +20,8 @@ std::string ReportHeader(const StackTotals& totals, const ReportOptions& options
                          const std::string& accounting) {
   const ValueType& type = totals.header().types[options.value_index];
   std::string out = "Type: " + type.type + "/" + type.unit + "\n";
-  if (options.filter.focus.size() + options.filter.ignore.size() > 0 ||
-      !options.filter_description.empty()) {
-    out += "Active filters:\n";
-    if (!options.filter_description.empty()) out += "   " + options.filter_description + "\n";
-    if (!options.filter.focus.empty()) out += "   focus=" + options.filter.focus + "\n";
-    if (!options.filter.ignore.empty()) out += "   ignore=" + options.filter.ignore + "\n";
+  if (!options.filter_description.empty()) {
+    out += "Active filters:\n   " + options.filter_description + "\n";
   }
   out += accounting + "\n";
   return out;

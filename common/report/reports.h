@@ -8,7 +8,6 @@
 #include <string_view>
 
 #include "common/io/byte_stream.h"
-#include "common/report/filter.h"
 #include "common/report/frames.h"
 #include "common/report/stack_totals.h"
 
@@ -20,7 +19,6 @@ struct ReportOptions {
   bool raw_values = false;         // exact integers instead of "1.5ms"
   size_t node_count = 0;           // top: show at most this many rows (0: all)
   bool sort_by_cum = false;        // top: sort by cumulative instead of flat value
-  FilterOptions filter;            // shown in the report header when active
   std::string filter_description;  // prof-filter's options applied (FilterSpec::description)
 };
 

@@ -1,8 +1,8 @@
 #include "common/report/stack_totals.h"
 
-namespace proftools {
+#include <utility>
 
-StackTotals::StackTotals(SampleFilter* filter) : filter_(filter) {}
+namespace proftools {
 
 void StackTotals::OnHeader(const ProfileHeader& header) {
   DefinitionKeepingSink::OnHeader(header);
@@ -14,8 +14,6 @@ void StackTotals::OnSample(const Sample& sample) {
   for (size_t i = 0; i < sample.values.size() && i < total_values_.size(); ++i) {
     total_values_[i] += sample.values[i];
   }
-  if (filter_ != nullptr && !filter_->Keep(defs_, sample.stack_id)) return;
-  ++kept_samples_;
   uint64_t index;
   if (!index_.Find(sample.stack_id, &index)) {
     index = entries_.size();
@@ -27,6 +25,11 @@ void StackTotals::OnSample(const Sample& sample) {
   for (size_t i = 0; i < sample.values.size() && i < entry.values.size(); ++i) {
     entry.values[i] += sample.values[i];
   }
+}
+
+void StackTotals::SetTotals(uint64_t samples, std::vector<int64_t> values) {
+  total_samples_ = samples;
+  total_values_ = std::move(values);
 }
 
 }  // namespace proftools

@@ -9,15 +9,11 @@
 
 #include "common/base/id_table.h"
 #include "common/model/sink.h"
-#include "common/report/filter.h"
 
 namespace proftools {
 
 class StackTotals : public DefinitionKeepingSink {
  public:
-  // `filter` (may be null) decides which samples count.
-  explicit StackTotals(SampleFilter* filter);
-
   void OnHeader(const ProfileHeader& header) override;
   void OnSample(const Sample& sample) override;
 
@@ -26,20 +22,20 @@ class StackTotals : public DefinitionKeepingSink {
     uint64_t samples = 0;         // sample records with this stack
     std::vector<int64_t> values;  // sums, one per type
   };
-  // Stacks of the samples that passed the filter, in order of first appearance.
+  // Stacks of the samples, in order of first appearance.
   const std::vector<Entry>& entries() const { return entries_; }
-  // Sums over every sample, before filtering (reports give percentages of these).
+  // Sums over every sample (reports give percentages of these).
   const std::vector<int64_t>& total_values() const { return total_values_; }
   uint64_t total_samples() const { return total_samples_; }
-  uint64_t kept_samples() const { return kept_samples_; }
+  // Makes the totals those of a larger set of samples: those before frame filters dropped some,
+  // as pprof's reports give percentages of the profile before -focus.
+  void SetTotals(uint64_t samples, std::vector<int64_t> values);
 
  private:
-  SampleFilter* filter_;
   std::vector<Entry> entries_;
   IdMap index_;  // stack id -> position in entries_
   std::vector<int64_t> total_values_;
   uint64_t total_samples_ = 0;
-  uint64_t kept_samples_ = 0;
 };
 
 }  // namespace proftools

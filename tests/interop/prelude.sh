@@ -1,0 +1,31 @@
+# Sourced by the interop tests (tests/interop-*.sh) with $name set (the word their messages
+# start with): finds or builds Google's pprof and pbdump (setup-pprof.sh; skipping, with the
+# reason, only when they are missing and cannot be installed), and sets root, prefix, pprof,
+# pbdump, PATH (our programs first), a temporary directory T, and problem() counting failures.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+prefix=${PPROF_PREFIX:-/opt/pprof}
+pprof=$prefix/pprof
+pbdump=$prefix/pbdump/pbdump
+export PATH="$root/bin:$PATH" LC_ALL=C TZ=UTC
+
+if [ ! -x "$pprof" ] || [ ! -x "$pbdump" ]; then
+  if [ "$(id -u)" != 0 ] && ! command -v go >/dev/null 2>&1; then
+    echo "$name: SKIPPED: $pprof is missing and Go cannot be installed without root" \
+      "(run: sudo bash tests/interop/setup-pprof.sh)"
+    exit 0
+  fi
+  if ! PPROF_PREFIX=$prefix bash "$root/tests/interop/setup-pprof.sh" >/dev/null 2>&1; then
+    echo "$name: SKIPPED: tests/interop/setup-pprof.sh could not install Go and build pprof"
+    exit 0
+  fi
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fail=0
+checks=0
+problem() {
+  echo "$name: FAIL: $*"
+  fail=$((fail + 1))
+}
