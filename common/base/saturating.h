@@ -17,6 +17,16 @@ inline void SubtractSaturating(int64_t* sum, int64_t value) {
   if (__builtin_sub_overflow(*sum, value, sum)) *sum = value < 0 ? INT64_MAX : INT64_MIN;
 }
 
+// *sum + |value|, held at INT64_MAX: the totals reports give percentages of count every sample's
+// magnitude, as pprof's do (a live heap or a difference has negative values).
+inline void AddMagnitudeSaturating(int64_t* sum, int64_t value) {
+  if (value == INT64_MIN) {
+    *sum = INT64_MAX;
+    return;
+  }
+  AddSaturating(sum, value < 0 ? -value : value);
+}
+
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_BASE_SATURATING_H_

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "common/base/diagnostics.h"
+#include "common/base/saturating.h"
 #include "common/base/text_syntax.h"
 #include "common/filter/frame_pipeline.h"
 
@@ -138,7 +139,7 @@ void ProfileFilter::OnSample(const Sample& sample) {
     ++samples_before_frames_;
     ++samples_written_;
     for (size_t i = 0; i < sample.values.size() && i < values_before_frames_.size(); ++i) {
-      AddSaturating(&values_before_frames_[i], sample.values[i]);
+      AddMagnitudeSaturating(&values_before_frames_[i], sample.values[i]);
     }
     next_->OnSample(sample);
     return;
@@ -170,7 +171,7 @@ void ProfileFilter::AfterCoalesce(const Sample& sample) {
   }
   ++samples_before_frames_;
   for (size_t i = 0; i < out_.values.size() && i < values_before_frames_.size(); ++i) {
-    AddSaturating(&values_before_frames_[i], out_.values[i]);
+    AddMagnitudeSaturating(&values_before_frames_[i], out_.values[i]);
   }
   const uint64_t stack_id = OutputStack(current->stack_id);
   if (stack_id == 0) return;

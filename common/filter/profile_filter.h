@@ -80,7 +80,8 @@ class ProfileFilter : public DefinitionKeepingSink {
   uint64_t samples_read() const { return samples_read_; }
   uint64_t samples_written() const { return samples_written_; }
   // The samples that reached the frame filters (after coalescing, time and labels), and their
-  // values (as written): what reports give percentages of, as pprof does with -focus.
+  // values (as written, summed as magnitudes like StackTotals' totals): what reports give
+  // percentages of, as pprof does with -focus.
   uint64_t samples_before_frames() const { return samples_before_frames_; }
   const std::vector<int64_t>& values_before_frames() const { return values_before_frames_; }
 

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "common/base/saturating.h"
+
 namespace proftools {
 
 void StackTotals::OnHeader(const ProfileHeader& header) {
@@ -12,7 +14,7 @@ void StackTotals::OnHeader(const ProfileHeader& header) {
 void StackTotals::OnSample(const Sample& sample) {
   ++total_samples_;
   for (size_t i = 0; i < sample.values.size() && i < total_values_.size(); ++i) {
-    total_values_[i] += sample.values[i];
+    AddMagnitudeSaturating(&total_values_[i], sample.values[i]);
   }
   uint64_t index;
   if (!index_.Find(sample.stack_id, &index)) {

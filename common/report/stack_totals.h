@@ -24,7 +24,9 @@ class StackTotals : public DefinitionKeepingSink {
   };
   // Stacks of the samples, in order of first appearance.
   const std::vector<Entry>& entries() const { return entries_; }
-  // Sums over every sample (reports give percentages of these).
+  // Sums of |value| over every sample: what reports give percentages of, as pprof's reports
+  // (internal/report computeTotal) do, so that a profile with negative values (a live heap, a
+  // difference) has the total pprof shows.
   const std::vector<int64_t>& total_values() const { return total_values_; }
   uint64_t total_samples() const { return total_samples_; }
   // Makes the totals those of a larger set of samples: those before frame filters dropped some,
