@@ -39,6 +39,12 @@ filters=(
   "--label-ignore comm=^worker"
   "--keep-labels tid"
   "--coalesce=20ms"
+  "--focus method_14"
+  "--ignore Method5"
+  "--hide Class7"
+  "--show-from method_1"
+  "--prune-from Method58"
+  "--focus-seq ns12;ns14"
   "--collapse-recursion"
   "--derive twice=cpu+cpu"
 )
@@ -54,6 +60,9 @@ if [ -x "$pprof" ]; then
   echo "beside pprof, on the same profile as .pb.gz ($(stat -c %s "$work/big.pb.gz") bytes):"
   # ours: .pb.gz in, .pb.gz out, as pprof -proto does
   pairs=(
+    "--focus method_14|-focus=method_14"
+    "--hide Class7|-hide=Class7"
+    "--show-from method_1|-show_from=method_1"
     "--label-focus comm=app|-tagfocus=comm=app"
     "--label-ignore comm=^worker|-tagignore=comm=^worker"
   )
