@@ -155,12 +155,14 @@ test-conformance: $(TOOLS)
 test-perf-roundtrip: $(TOOLS)
 	tests/perf-roundtrip.sh
 
-# pprof interop (issue 4): Google's pprof reads our .pb.gz and agrees with prof-text. Builds
+# pprof interop (issue 4): Google's pprof reads our .pb.gz and agrees with prof-text (and
+# prof-text --peek with pprof -peek: tests/interop-peek.sh). Builds
 # pprof from Debian packages when missing (tests/interop/setup-pprof.sh); skips with a reason
 # only when that is impossible.
 .PHONY: test-interop
 test-interop: $(TOOLS)
 	tests/interop-pprof.sh
+	tests/interop-peek.sh
 
 # Includes point down the library's layers (ARCHITECTURE.md).
 layer-check:
