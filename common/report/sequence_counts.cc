@@ -1,6 +1,7 @@
 #include "common/report/sequence_counts.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "common/base/id_table.h"
 
@@ -129,17 +130,16 @@ std::vector<uint32_t> SequenceCounts::Listed(const SequenceStacks& stacks, size_
     }
   }
   // Largest first, then shorter first, then by the bytes of the frames' names.
-  std::vector<std::vector<uint32_t>> frames(sequences_.size());
-  for (uint32_t id : listed) frames[id] = Frames(id);
-  std::sort(listed.begin(), listed.end(), [&](uint32_t a, uint32_t b) {
-    if (value(a) != value(b)) return value(a) > value(b);
-    if (sequences_[a].length != sequences_[b].length) {
-      return sequences_[a].length < sequences_[b].length;
-    }
+  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> sorted;
+  for (uint32_t id : listed) sorted.emplace_back(id, Frames(id));
+  std::sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
+    if (value(a.first) != value(b.first)) return value(a.first) > value(b.first);
+    if (a.second.size() != b.second.size()) return a.second.size() < b.second.size();
     return std::lexicographical_compare(
-        frames[a].begin(), frames[a].end(), frames[b].begin(), frames[b].end(),
+        a.second.begin(), a.second.end(), b.second.begin(), b.second.end(),
         [&](uint32_t x, uint32_t y) { return stacks.Name(x) < stacks.Name(y); });
   });
+  for (size_t i = 0; i < sorted.size(); ++i) listed[i] = sorted[i].first;
   return listed;
 }
 

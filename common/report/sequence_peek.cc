@@ -2,10 +2,42 @@
 
 #include <algorithm>
 #include <string>
-#include <unordered_map>
 
 namespace proftools {
 namespace {
+
+// Sums of values per frame, kept as a list compacted (sorted by frame, equal frames summed)
+// whenever it has doubled: no hashing per addition, and at most twice the distinct frames held.
+class EdgeSums {
+ public:
+  void Add(uint32_t frame, int64_t value) {
+    edges_.push_back(PeekEdge{frame, value});
+    if (edges_.size() >= 2 * compacted_ + 16) Compact();
+  }
+  const std::vector<PeekEdge>& Compacted() {
+    Compact();
+    return edges_;
+  }
+
+ private:
+  void Compact() {
+    std::sort(edges_.begin(), edges_.end(),
+              [](const PeekEdge& a, const PeekEdge& b) { return a.frame < b.frame; });
+    size_t kept = 0;
+    for (size_t i = 0; i < edges_.size(); ++i) {
+      if (kept > 0 && edges_[kept - 1].frame == edges_[i].frame) {
+        edges_[kept - 1].value += edges_[i].value;
+      } else {
+        edges_[kept++] = edges_[i];
+      }
+    }
+    edges_.resize(kept);
+    compacted_ = kept;
+  }
+
+  std::vector<PeekEdge> edges_;
+  size_t compacted_ = 0;
+};
 
 // Sums a peek's values as stacks holding it are found.
 class PeekBuilder {
@@ -18,26 +50,24 @@ class PeekBuilder {
            size_t length) {
     peek_.cum += value;
     if (first != last) peek_.recursive = true;
-    callers_[first > 0 ? stack[first - 1] : PeekEdge::kEnd] += value;
+    callers_.Add(first > 0 ? stack[first - 1] : PeekEdge::kEnd, value);
     const size_t after = last + length;
-    callees_[after < stack.size() ? stack[after] : PeekEdge::kEnd] += value;
+    callees_.Add(after < stack.size() ? stack[after] : PeekEdge::kEnd, value);
     if (after == stack.size()) peek_.self += value;
   }
 
   Peek Finish(const SequenceStacks& stacks) {
     if (peek_.frames.size() == 1 && stacks.AppearsTwice(peek_.frames[0])) peek_.recursive = true;
-    peek_.callers = Sorted(stacks, callers_, "[root]");
-    peek_.callees = Sorted(stacks, callees_, "[self]");
+    peek_.callers = Sorted(stacks, &callers_, "[root]");
+    peek_.callees = Sorted(stacks, &callees_, "[self]");
     return std::move(peek_);
   }
 
  private:
   // Largest first, then by name, as pprof sorts edges.
-  static std::vector<PeekEdge> Sorted(const SequenceStacks& stacks,
-                                      const std::unordered_map<uint32_t, int64_t>& sums,
+  static std::vector<PeekEdge> Sorted(const SequenceStacks& stacks, EdgeSums* sums,
                                       const std::string& end_name) {
-    std::vector<PeekEdge> edges;
-    for (const auto& [frame, value] : sums) edges.push_back(PeekEdge{frame, value});
+    std::vector<PeekEdge> edges = sums->Compacted();
     auto name = [&](uint32_t frame) -> const std::string& {
       return frame == PeekEdge::kEnd ? end_name : stacks.Name(frame);
     };
@@ -49,8 +79,8 @@ class PeekBuilder {
   }
 
   Peek peek_;
-  std::unordered_map<uint32_t, int64_t> callers_;
-  std::unordered_map<uint32_t, int64_t> callees_;
+  EdgeSums callers_;
+  EdgeSums callees_;
 };
 
 }  // namespace

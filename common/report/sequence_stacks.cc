@@ -44,12 +44,13 @@ SequenceStacks::SequenceStacks(const StackTotals& totals, int value_index,
     stacks_[it->second].value += value;
   }
   for (uint32_t id = 0; id < appears_twice_.size(); ++id) {
-    by_escaped_.emplace(EscapeFoldedFrame(names_.Text(id)), id);
+    escaped_.push_back(EscapeFoldedFrame(names_.Text(id)));
   }
+  for (uint32_t id = 0; id < escaped_.size(); ++id) by_escaped_.emplace(escaped_[id], id);
 }
 
 bool SequenceStacks::FindEscaped(std::string_view escaped, uint32_t* frame) const {
-  auto it = by_escaped_.find(std::string(escaped));
+  auto it = by_escaped_.find(escaped);
   if (it == by_escaped_.end()) return false;
   *frame = it->second;
   return true;
@@ -59,7 +60,7 @@ std::string SequenceText(const SequenceStacks& stacks, const std::vector<uint32_
   std::string text;
   for (size_t i = 0; i < frames.size(); ++i) {
     if (i > 0) text += ';';
-    text += EscapeFoldedFrame(stacks.Name(frames[i]));
+    text += stacks.Escaped(frames[i]);
   }
   return text;
 }

@@ -31,6 +31,8 @@ class SequenceStacks {
   const std::vector<Stack>& stacks() const { return stacks_; }
   size_t frame_count() const { return appears_twice_.size(); }
   const std::string& Name(uint32_t frame) const { return names_.Text(frame); }
+  // Its name escaped as in folded stacks (`;` as `\x3b`): how sequences write it.
+  const std::string& Escaped(uint32_t frame) const { return escaped_[frame]; }
   // The id of the frame whose name, escaped as in folded stacks (`;` as `\x3b`), is `escaped`.
   bool FindEscaped(std::string_view escaped, uint32_t* frame) const;
   // Whether some sample holds `frame` more than once before collapsing (recursion).
@@ -39,7 +41,8 @@ class SequenceStacks {
  private:
   StringIds names_;
   std::vector<bool> appears_twice_;
-  std::unordered_map<std::string, uint32_t> by_escaped_;
+  std::vector<std::string> escaped_;                           // per frame id
+  std::unordered_map<std::string_view, uint32_t> by_escaped_;  // views of escaped_
   std::vector<Stack> stacks_;
 };
 
