@@ -178,7 +178,10 @@ int Main(int argc, char** argv) {
   if (!(sequences.min_percent >= 0 && sequences.min_percent <= 100)) {
     throw UsageError("--min-percent must be between 0 and 100");
   }
-  if (cli.Has("peek")) sequences.peek_regex = cli.Get<std::string>("peek");
+  if (cli.Has("peek")) {
+    sequences.peek_regex = cli.Get<std::string>("peek");
+    CheckPeekRegex(sequences.peek_regex);  // before any reading
+  }
   if (cli.Has("peek-seq")) sequences.peek_sequence = cli.Get<std::string>("peek-seq");
   if (mode == Mode::kPeekSeq && sequences.peek_sequence.empty()) {
     throw UsageError("--peek-seq needs a sequence: frames joined by ;");

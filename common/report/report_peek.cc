@@ -82,6 +82,11 @@ class PeekWriter {
 
 }  // namespace
 
+void CheckPeekRegex(const std::string& regex) {
+  RE2 compiled(regex, RE2::Quiet);
+  if (!compiled.ok()) throw UsageError("--peek " + Printable(regex) + ": " + compiled.error());
+}
+
 void WritePeekReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out) {
   const int v = options.value_index;
   const int64_t total = totals.total_values()[v];
@@ -100,10 +105,8 @@ void WritePeekReport(const StackTotals& totals, const ReportOptions& options, By
     if (peeks.back().cum == 0) peeks.clear();
     what = "the sequence " + DisplayFrameName(o.peek_sequence);
   } else {
+    CheckPeekRegex(o.peek_regex);
     RE2 regex(o.peek_regex, RE2::Quiet);
-    if (!regex.ok()) {
-      throw UsageError("--peek " + Printable(o.peek_regex) + ": " + regex.error());
-    }
     std::vector<bool> matches(stacks.frame_count());
     for (uint32_t frame = 0; frame < stacks.frame_count(); ++frame) {
       matches[frame] = RE2::PartialMatch(stacks.Name(frame), regex);

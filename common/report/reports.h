@@ -52,6 +52,8 @@ void WriteSequencesReport(const StackTotals& totals, const ReportOptions& option
 // callers and callees, each with the sequence to peek next (report_peek.cc). Throws UsageError
 // for a bad expression or a sequence naming a frame no sample holds.
 void WritePeekReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
+// Throws UsageError when --peek's expression does not compile: called before any reading.
+void CheckPeekRegex(const std::string& regex);
 
 // A frame name made safe for folded stacks: `\` -> `\\`, `;` -> `\x3b`, LF -> `\n`, CR -> `\r`,
 // HT -> `\t`, other control bytes and bytes that are not valid UTF-8 -> `\xHH`. Everything else
