@@ -44,8 +44,10 @@ void WriteSequencesReport(const StackTotals& totals, const ReportOptions& option
                        (totals.total_samples() == 1 ? " sample)" : " samples)"));
   if (hidden > 0) {
     text += std::to_string(hidden) + (hidden == 1 ? " sequence is" : " sequences are") +
-            " left out: each always comes with a listed one of the same value (one frame longer, "
-            "or along an unbranching path, the window one frame earlier)\n";
+            " left out: each always comes with a listed one of the same value " +
+            (o.by_self ? "one frame longer\n"
+                       : "(one frame longer, or along an unbranching path, the window one frame "
+                         "earlier)\n");
   }
   text += o.by_self
               ? "Each block is a sequence, root first, then [self]: the value of samples whose "
