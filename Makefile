@@ -159,14 +159,16 @@ test-conformance: $(TOOLS)
 test-perf-roundtrip: $(TOOLS)
 	tests/perf-roundtrip.sh
 
-# pprof interop (issue 4): Google's pprof reads our .pb.gz and agrees with prof-text, and
-# prof-filter's frame and label filters agree with pprof's (issue 13). Builds
+# pprof interop (issue 4): Google's pprof reads our .pb.gz and agrees with prof-text,
+# prof-filter's frame and label filters agree with pprof's (issue 13), and prof-text --peek with
+# pprof -peek (issue 14). Builds
 # pprof from Debian packages when missing (tests/interop/setup-pprof.sh); skips with a reason
 # only when that is impossible.
 .PHONY: test-interop
 test-interop: $(TOOLS)
 	tests/interop-pprof.sh
 	tests/interop-filter.sh
+	tests/interop-peek.sh
 
 # Includes point down the library's layers (ARCHITECTURE.md).
 layer-check:

@@ -1,4 +1,6 @@
 // prof-text: human-readable reports of a profile, and its canonical text.
+#include <algorithm>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,7 +19,23 @@ namespace {
 
 constexpr const char* kProgram = "prof-text";
 
-enum class Mode { kTop, kTraces, kTree, kFolded, kCanonical };
+enum class Mode { kTop, kTraces, kTree, kFolded, kCanonical, kSequences, kPeek, kPeekSeq };
+
+constexpr std::pair<const char*, Mode> kModes[] = {
+    {"top", Mode::kTop},       {"traces", Mode::kTraces},       {"tree", Mode::kTree},
+    {"folded", Mode::kFolded}, {"canonical", Mode::kCanonical}, {"sequences", Mode::kSequences},
+    {"peek", Mode::kPeek},     {"peek-seq", Mode::kPeekSeq}};
+
+// An option that only means something in some modes is an error elsewhere, naming both.
+void CheckOptionApplies(const CommandLine& cli, const char* option, Mode chosen,
+                        std::initializer_list<Mode> modes, const char* mode_names) {
+  if (!cli.Has(option) || std::find(modes.begin(), modes.end(), chosen) != modes.end()) return;
+  for (auto [flag, mode] : kModes) {
+    if (mode == chosen) {
+      throw UsageError(std::string("--") + option + " goes with " + mode_names + ", not --" + flag);
+    }
+  }
+}
 
 void Report(ProfileInputs* inputs, const FilterSpec& spec, Mode mode, const std::string& value,
             ReportOptions options, ByteSink* out) {
@@ -41,6 +59,13 @@ void Report(ProfileInputs* inputs, const FilterSpec& spec, Mode mode, const std:
     case Mode::kFolded:
       WriteFoldedReport(totals, options, out);
       break;
+    case Mode::kSequences:
+      WriteSequencesReport(totals, options, out);
+      break;
+    case Mode::kPeek:
+    case Mode::kPeekSeq:
+      WritePeekReport(totals, options, out);
+      break;
     case Mode::kCanonical:
       break;
   }
@@ -51,8 +76,9 @@ int Main(int argc, char** argv) {
       kProgram, "[OPTION...] [FILE...]",
       "Show a profile (prof text, or anything proftools reads) as a report: the functions with "
       "the most flat and cumulative value (--top, the default), each distinct stack with its "
-      "total (--traces), a call tree (--tree), FlameGraph folded stacks (--folded), or the "
-      "canonical prof text "
+      "total (--traces), a call tree (--tree), FlameGraph folded stacks (--folded), "
+      "sequences of frames with the value at each prefix (--sequences), the callers and callees "
+      "of frames or of a sequence (--peek, --peek-seq), or the canonical prof text "
       "(--canonical). Several FILEs are one profile, merged as prof-merge merges them; the "
       "options of prof-filter(1) select part of it first. With no FILE, or when FILE is -, "
       "reads standard input.",
@@ -60,13 +86,26 @@ int Main(int argc, char** argv) {
       "  prof-text cpu.prof                       top functions by flat value\n"
       "  prof-text --top --sort cum --nodecount 20 cpu.prof\n"
       "  prof-text --folded cpu.prof | flamegraph.pl > cpu.svg\n"
+      "  prof-text --sequences --min-percent 1 cpu.prof\n"
+      "  prof-text --peek '^malloc$' cpu.prof      then --peek-seq 'caller;malloc'\n"
       "  prof-text --time 10s..20s --label-focus tid=1234 cpu.prof\n"
       "  prof-text --canonical -o golden.prof in.prof\n");
   cli.AddOptions("Mode")("top", "flat and cumulative value per function (default)")(
       "traces", "each distinct stack with its total, largest first")(
       "tree", "a top-down call tree with cumulative and flat values")(
       "folded", "FlameGraph folded stacks: root;...;leaf VALUE")(
-      "canonical", "the profile in canonical prof text (formats/prof-text.md section 7)");
+      "canonical", "the profile in canonical prof text (formats/prof-text.md section 7)")(
+      "sequences",
+      "subsequences of consecutive frames by cumulative value, with the value at each prefix")(
+      "peek", "callers and callees of each frame matching RE, with [root] and [self]",
+      cxxopts::value<std::string>(),
+      "RE")("peek-seq", "callers and callees of the sequence SEQ (frames joined by ;)",
+            cxxopts::value<std::string>(), "SEQ");
+  cli.AddOptions("Sequences (with --sequences)")(
+      "self", "list sequences by the value of samples they end (leaf-anchored)")(
+      "max-length", "sequences of at most N frames (default 4)", cxxopts::value<std::string>(),
+      "N")("min-percent", "list sequences with at least P% of the total (default 5)",
+           cxxopts::value<std::string>(), "P");
   cli.AddOptions("Report")(
       "value", "the value type to report (default: the profile's default type, else its last)",
       cxxopts::value<std::string>(),
@@ -93,16 +132,24 @@ int Main(int argc, char** argv) {
 
   Mode mode = Mode::kTop;
   int modes = 0;
-  for (auto [flag, value] : {std::pair{"top", Mode::kTop}, std::pair{"traces", Mode::kTraces},
-                             std::pair{"tree", Mode::kTree}, std::pair{"folded", Mode::kFolded},
-                             std::pair{"canonical", Mode::kCanonical}}) {
+  for (auto [flag, value] : kModes) {
     if (cli.Has(flag)) {
       mode = value;
       ++modes;
     }
   }
   if (modes > 1) {
-    throw UsageError("choose one of --top, --traces, --tree, --folded, --canonical");
+    throw UsageError(
+        "choose one of --top, --traces, --tree, --folded, --canonical, --sequences, --peek, "
+        "--peek-seq");
+  }
+  for (const char* option : {"self", "max-length", "min-percent"}) {
+    CheckOptionApplies(cli, option, mode, {Mode::kSequences}, "--sequences");
+  }
+  for (const char* option : {"sort", "nodecount"}) {
+    CheckOptionApplies(cli, option, mode,
+                       {Mode::kTop, Mode::kTraces, Mode::kTree, Mode::kFolded, Mode::kCanonical},
+                       "--top");
   }
 
   ReportOptions options;
@@ -117,6 +164,22 @@ int Main(int argc, char** argv) {
     options.sort_by_cum = sort == "cum";
   }
   if (cli.Has("nodecount")) options.node_count = cli.Get<size_t>("nodecount");
+  SequenceOptions& sequences = options.sequences;
+  sequences.by_self = cli.Has("self");
+  if (cli.Has("max-length")) sequences.max_length = cli.Get<size_t>("max-length");
+  if (cli.Has("min-percent")) sequences.min_percent = cli.Get<double>("min-percent");
+  if (sequences.max_length == 0) throw UsageError("--max-length must be at least 1");
+  if (!(sequences.min_percent >= 0 && sequences.min_percent <= 100)) {
+    throw UsageError("--min-percent must be between 0 and 100");
+  }
+  if (cli.Has("peek")) {
+    sequences.peek_regex = cli.Get<std::string>("peek");
+    CheckPeekRegex(sequences.peek_regex);  // before any reading
+  }
+  if (cli.Has("peek-seq")) sequences.peek_sequence = cli.Get<std::string>("peek-seq");
+  if (mode == Mode::kPeekSeq && sequences.peek_sequence.empty()) {
+    throw UsageError("--peek-seq needs a sequence: frames joined by ;");
+  }
   options.raw_values = cli.Has("raw-values");
   FoldedViewOptions view;
   view.flamegraph = cli.Has("flamegraph");
@@ -132,8 +195,13 @@ int Main(int argc, char** argv) {
     throw UsageError("--flamegraph, --root, --annotate and --unknown-addresses go with --folded");
   }
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
-  const FilterSpec spec = ParseFilterOptions(cli);
+  FilterSpec spec = ParseFilterOptions(cli);
   options.filter_description = spec.description;
+  if (mode == Mode::kTraces && spec.frames.collapse_recursion) {
+    // The report collapses the cycles itself, to mark them: it must see the original stacks.
+    spec.frames.collapse_recursion = false;
+    options.mark_cycles = true;
+  }
   if (mode == Mode::kCanonical && !value.empty()) {
     throw UsageError("--canonical writes every value type; --value applies to reports");
   }

@@ -57,11 +57,14 @@ class CommandLine {
   // Whether `option` was given; for a flag, also not given "=false".
   bool Has(const std::string& option) const;
   // The value of `option` (a long name): its text for std::string, parsed for an integer type
-  // (UsageError naming the option when it does not parse or fit).
+  // or a non-negative decimal for a floating-point type (UsageError naming the option when it
+  // does not parse or fit).
   template <typename T>
   T Get(const std::string& option) const {
     if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::vector<std::string>>) {
       return result_[option].as<T>();
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return static_cast<T>(ParseDecimalOption(DisplayName(option), Get<std::string>(option)));
     } else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
       return static_cast<T>(ParseUnsignedOption(DisplayName(option), Get<std::string>(option),
                                                 std::numeric_limits<T>::max()));

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "common/base/diagnostics.h"
+#include "common/base/quantity.h"
 #include "common/base/text_syntax.h"
 
 namespace proftools {
@@ -87,6 +88,16 @@ int64_t ParseSignedOption(const std::string& option, const std::string& text, in
   const int64_t value = negative && magnitude > 0 ? -static_cast<int64_t>(magnitude - 1) - 1
                                                   : static_cast<int64_t>(magnitude);
   if (value < min || value > max) Refuse(option, form, text);
+  return value;
+}
+
+double ParseDecimalOption(const std::string& option, const std::string& text) {
+  Decimal decimal;
+  if (!ParseDecimal(text, &decimal) || decimal.negative || text[0] == '+') {
+    Refuse(option, "a non-negative number such as 5 or 0.5", text);
+  }
+  double value = static_cast<double>(decimal.digits);
+  for (int k = 0; k < decimal.scale; ++k) value /= 10;
   return value;
 }
 

@@ -18,6 +18,9 @@ uint64_t ParseUnsignedOption(const std::string& option, const std::string& text,
 int64_t ParseSignedOption(const std::string& option, const std::string& text, int64_t min,
                           int64_t max);
 
+// A non-negative decimal number ("5", "0.5", "12.25"), without exponent.
+double ParseDecimalOption(const std::string& option, const std::string& text);
+
 // A number of bytes with an optional unit: k, M, G, T, with or without B or iB (KB, KiB, ...),
 // letters in any case, are powers of 1024 whatever the spelling (1G = 1GB = 1GiB = 2^30
 // bytes), as pprof counts sizes and as every proftools program reads units

@@ -3,9 +3,26 @@
 #include <algorithm>
 
 namespace proftools {
+namespace {
 
-std::vector<size_t> CollapseRepeats(const std::vector<uint64_t>& keys) {
+// The kept block first..last was just repeated: cycles noted inside the removed copy (after
+// `last`) went with it; the block itself is noted once however often it repeats.
+void NoteCycle(size_t first, size_t last, std::vector<CollapsedCycle>* cycles) {
+  cycles->erase(std::remove_if(cycles->begin(), cycles->end(),
+                               [&](const CollapsedCycle& c) { return c.first > last; }),
+                cycles->end());
+  for (const CollapsedCycle& c : *cycles) {
+    if (c.first == first && c.last == last) return;
+  }
+  cycles->push_back(CollapsedCycle{first, last});
+}
+
+}  // namespace
+
+std::vector<size_t> CollapseRepeats(const std::vector<uint64_t>& keys,
+                                    std::vector<CollapsedCycle>* cycles) {
   std::vector<size_t> kept;
+  if (cycles != nullptr) cycles->clear();
   for (size_t i = 0; i < keys.size(); ++i) {
     kept.push_back(i);
     // After each frame, the kept frames end in at most one square: a shorter one would have been
@@ -18,9 +35,15 @@ std::vector<size_t> CollapseRepeats(const std::vector<uint64_t>& keys) {
       }
       if (square) {
         kept.resize(n - length);
+        if (cycles != nullptr) NoteCycle(n - 2 * length, n - length - 1, cycles);
         break;
       }
     }
+  }
+  if (cycles != nullptr) {
+    std::sort(cycles->begin(), cycles->end(), [](const CollapsedCycle& a, const CollapsedCycle& b) {
+      return a.first != b.first ? a.first < b.first : a.last > b.last;
+    });
   }
   return kept;
 }

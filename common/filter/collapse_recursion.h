@@ -12,10 +12,20 @@
 
 namespace proftools {
 
+// A block of kept frames that stood for a directly repeated cycle: positions `first..last`
+// (inclusive) in the result of CollapseRepeats, root first.
+struct CollapsedCycle {
+  size_t first = 0;
+  size_t last = 0;
+};
+
 // Removes, root to leaf, every block that repeats the block just before it (a square `X X`
 // becomes `X`), checking after each frame, so the result has no adjacent repeated block.
 // `keys` identify frames (e.g. function ids), root first; returns the indexes kept, root first.
-std::vector<size_t> CollapseRepeats(const std::vector<uint64_t>& keys);
+// With `cycles`, also says which kept blocks were repeated (sorted by first, outer before
+// inner), so that a report can write `a (b c)* d e* f` for `a b c b c d e e f`.
+std::vector<size_t> CollapseRepeats(const std::vector<uint64_t>& keys,
+                                    std::vector<CollapsedCycle>* cycles = nullptr);
 
 class CollapseRecursion : public StackTransform {
  public:

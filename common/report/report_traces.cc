@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/base/string_ids.h"
+#include "common/filter/collapse_recursion.h"
 #include "common/report/reports.h"
 #include "common/report/value_format.h"
 
@@ -41,6 +42,35 @@ class LineTable {
   StringIds texts_;
 };
 
+// With --collapse-recursion: `key` (line ids, leaf first) with each directly repeated cycle kept
+// once and marked in background 004's notation, read from the bottom (the root) up:
+// `a (b c)* d e* f` is the lines f, e*, d, (c, " b)*", a. A line inside a cycle of several
+// frames is indented by one column per such cycle, the cycle's first line showing `(`.
+LineIds MarkCycles(const LineIds& key, LineTable* table) {
+  const std::vector<uint64_t> root_first(key.rbegin(), key.rend());
+  std::vector<CollapsedCycle> cycles;
+  const std::vector<size_t> kept = CollapseRepeats(root_first, &cycles);
+  LineIds marked;
+  for (size_t p = kept.size(); p-- > 0;) {
+    std::string line;
+    std::string closes;
+    bool repeated_alone = false;
+    for (const CollapsedCycle& cycle : cycles) {  // outer cycles first
+      if (cycle.first > p || cycle.last < p) continue;
+      if (cycle.first == cycle.last) {
+        repeated_alone = true;
+        continue;
+      }
+      line += cycle.last == p ? "(" : " ";
+      if (cycle.first == p) closes.insert(0, ")*");
+    }
+    line += table->Text(static_cast<uint32_t>(root_first[kept[p]]));
+    if (repeated_alone) line += '*';
+    marked.push_back(table->Intern(line + closes));
+  }
+  return marked;
+}
+
 }  // namespace
 
 void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out) {
@@ -62,6 +92,7 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
     key.clear();
     for (const Frame* frame : stack_frames) key.push_back(line_table.IdOf(frame));
     if (key.empty()) key.push_back(line_table.Intern("(no frames)"));
+    if (options.mark_cycles) key = MarkCycles(key, &line_table);
     auto [it, added] = trace_index.try_emplace(key, traces.size());
     if (added) traces.push_back(Trace{key, 0});
     traces[it->second].value += entry.values[v];
@@ -95,10 +126,7 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
       text += line_table.Text(trace.lines[i]);
       text += '\n';
     }
-    if (text.size() > (size_t{1} << 20)) {
-      out->Write(text);
-      text.clear();
-    }
+    WriteWhenLarge(&text, out);
   }
   if (!traces.empty()) text += kSeparator;
   out->Write(text);

@@ -35,10 +35,7 @@ struct TreeWriter {
     text.append(2 * static_cast<size_t>(depth), ' ');
     text += node.name;
     text += '\n';
-    if (text.size() > (size_t{1} << 20)) {
-      out->Write(text);
-      text.clear();
-    }
+    WriteWhenLarge(&text, out);
     WriteChildren(node, depth + 1);
   }
 

@@ -13,6 +13,15 @@
 
 namespace proftools {
 
+// The sequence views: --sequences, --peek, --peek-seq.
+struct SequenceOptions {
+  size_t max_length = 4;      // --max-length: frames in a listed sequence
+  double min_percent = 5;     // --min-percent: of the total, for a sequence to be listed
+  bool by_self = false;       // --self: list by the value of samples a sequence ends
+  std::string peek_regex;     // --peek: frames whose name matches (RE2, unanchored)
+  std::string peek_sequence;  // --peek-seq: one sequence, `a;b;c` with names escaped as folded
+};
+
 struct ReportOptions {
   int value_index = 0;  // which value type (see ResolveValueIndex)
   Granularity granularity = Granularity::kFunctions;
@@ -20,6 +29,8 @@ struct ReportOptions {
   size_t node_count = 0;           // top: show at most this many rows (0: all)
   bool sort_by_cum = false;        // top: sort by cumulative instead of flat value
   std::string filter_description;  // prof-filter's options applied (FilterSpec::description)
+  SequenceOptions sequences;
+  bool mark_cycles = false;  // traces: collapse directly repeated cycles, written `a (b c)* d`
 };
 
 // The index of the type named `name`, or of the default type when `name` is empty. Throws
@@ -32,6 +43,15 @@ void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, 
 // A top-down call tree: each path from a root, children indented under their caller, largest
 // cumulative value first, with flat values where a path ends.
 void WriteTreeReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
+// Subsequences of consecutive frames (after collapsing directly repeated cycles), largest
+// first, each with the value at every prefix (report_sequences.cc).
+void WriteSequencesReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
+// For each frame matching --peek, or the --peek-seq sequence: its cum and self values, its
+// callers and callees, each with the sequence to peek next (report_peek.cc). Throws UsageError
+// for a bad expression or a sequence naming a frame no sample holds.
+void WritePeekReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
+// Throws UsageError when --peek's expression does not compile: called before any reading.
+void CheckPeekRegex(const std::string& regex);
 
 // A frame name made safe for folded stacks: `\` -> `\\`, `;` -> `\x3b`, LF -> `\n`, CR -> `\r`,
 // HT -> `\t`, other control bytes and bytes that are not valid UTF-8 -> `\xHH`. Everything else
@@ -41,6 +61,14 @@ std::string EscapeFoldedFrame(std::string_view name);
 // A frame name made safe for one line of a human report: control bytes and invalid UTF-8
 // escaped (`\n`, `\t`, `\r`, `\xHH`), everything else kept.
 std::string DisplayFrameName(std::string_view name);
+
+// Writes `text` out and clears it once it holds 1 MiB, so that a long report is written as it
+// is made instead of held whole.
+inline void WriteWhenLarge(std::string* text, ByteSink* out) {
+  if (text->size() < (size_t{1} << 20)) return;
+  out->Write(*text);
+  text->clear();
+}
 
 // The lines every report starts with: type, active filters, and what the report accounts for.
 std::string ReportHeader(const StackTotals& totals, const ReportOptions& options,
