@@ -124,7 +124,7 @@ class RprofConverter::InputReader {
 
   void Run(ByteStream* stream) {
     LimitedStream limited(stream, input_.plan.bytes);
-    LineReader lines(&limited);
+    LineReader lines(&limited, LineReader::kDefaultMaxLine, input_.name);
     std::string_view line;
     try {
       while (lines.Next(&line)) {
