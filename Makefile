@@ -5,6 +5,7 @@
 #   make demo       install missing packages, build, and run the main job on a shipped example
 #   make bench      benchmarks (figures go to BENCHMARKS.md by hand)
 #   make golden-update   rewrite golden expectations (then read the diff: it is a review)
+#   make fuzz [FUZZ_SECONDS=N]   build the libFuzzer harnesses with clang and run each N seconds
 #   make install [PREFIX=/usr/local]
 #
 # Programs are tools/NAME.cc, the library is common/LAYER/*.cc (plus formats/*.proto compiled by

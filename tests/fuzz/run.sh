@@ -18,12 +18,16 @@ for name in "$@"; do
   [ -f "$root/tests/fuzz/dict/$name.dict" ] && dict=(-dict="$root/tests/fuzz/dict/$name.dict")
   echo "fuzz: $name for ${seconds}s ($(find "$corpus" -type f | wc -l) corpus files)"
   # -rss_limit_mb: inputs are capped (kMaxInflate), so a run that needs more is a finding.
-  if ! ASAN_OPTIONS=detect_leaks=1 "$root/build/fuzz/$name" -max_total_time="$seconds" \
-      -max_len=8192 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
-      -artifact_prefix="$findings/" "$corpus" >"$root/build/fuzz/$name.log" 2>&1; then
-    status=1
-    echo "fuzz: $name: FINDING, see build/fuzz/$name.log and $findings/"
-  fi
+  # The CPU time (user + sys) is what counts on a shared machine, not the wall time.
+  TIMEFORMAT="fuzz: $name: %R s wall, %U s user, %S s sys"
+  time {
+    if ! ASAN_OPTIONS=detect_leaks=1 "$root/build/fuzz/$name" -max_total_time="$seconds" \
+        -max_len=8192 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
+        -artifact_prefix="$findings/" "$corpus" >"$root/build/fuzz/$name.log" 2>&1; then
+      status=1
+      echo "fuzz: $name: FINDING, see build/fuzz/$name.log and $findings/"
+    fi
+  }
   grep -E '^#[0-9]+' "$root/build/fuzz/$name.log" | tail -1
 done
 exit $status
