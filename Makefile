@@ -5,6 +5,7 @@
 #   make demo       install missing packages, build, and run the main job on a shipped example
 #   make bench      benchmarks (figures go to BENCHMARKS.md by hand)
 #   make golden-update   rewrite golden expectations (then read the diff: it is a review)
+#   make fuzz [FUZZ_SECONDS=N]   build the libFuzzer harnesses with clang and run each N seconds
 #   make install [PREFIX=/usr/local]
 #
 # Programs are tools/NAME.cc, the library is common/LAYER/*.cc (plus formats/*.proto compiled by
@@ -136,9 +137,9 @@ $(UNIT_TESTS): $(TEST_OBJS) $(LIB)
 
 # --- tests -----------------------------------------------------------------------------------
 check: deps-test
-	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS)
-	$(MAKE) layer-check test-unit test-golden test-conformance man-check test-interop \
-	  test-perf-roundtrip
+	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_REPLAYS)
+	$(MAKE) layer-check test-unit test-golden test-conformance man-check test-fuzz-regressions \
+	  test-interop test-perf-roundtrip
 
 test-unit: $(UNIT_TESTS)
 	$(UNIT_TESTS) --gtest_brief=1
@@ -178,6 +179,51 @@ layer-check:
 man-check:
 	tests/man-check.sh
 
+# --- fuzzing (tests/fuzz/README.md) ----------------------------------------------------------
+# `make fuzz FUZZ_SECONDS=N`: the libFuzzer harnesses tests/fuzz/fuzz_NAME.cc, built with clang,
+# ASan and UBSan into build/fuzz/NAME over the library compiled likewise, each run N seconds.
+# `make test-fuzz-regressions` (in check): the same harnesses built with $(CXX) and a plain
+# main replay every file of tests/fuzz/regressions/NAME/.
+FUZZ_DEBS := clang libclang-rt-14-dev
+FUZZ_SECONDS ?= 60
+FUZZ_CXX := clang++
+FUZZ_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.cc,%,$(wildcard tests/fuzz/fuzz_*.cc))
+FUZZ_LIB_OBJS := $(LIB_OBJS:$(BUILD)/%.o=$(BUILD)/fuzz/obj/%.o)
+FUZZ_REPLAYS := $(FUZZ_NAMES:%=$(BUILD)/fuzz-replay/%)
+
+.PHONY: deps-fuzz fuzz fuzz-build test-fuzz-regressions
+deps-fuzz: deps
+	$(call install_debs,$(FUZZ_DEBS))
+
+$(BUILD)/fuzz/obj/gen/%.pb.o: $(BUILD)/gen/%.pb.cc | deps-fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) -std=c++17 -O1 -g $(FUZZ_FLAGS) -isystem $(BUILD)/gen $(PKG_CFLAGS) -c $< -o $@
+
+$(BUILD)/fuzz/obj/%.o: %.cc | deps-fuzz $(PROTO_SRCS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(CXXFLAGS_ALL) -O1 $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(BUILD)/fuzz/libproftools.a: $(FUZZ_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/fuzz/%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(BUILD)/fuzz/libproftools.a
+	$(FUZZ_CXX) -g $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay_main.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(OPTFLAGS) -o $@ $^ $(PKG_LIBS) $(LDFLAGS)
+
+fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
+
+fuzz: deps-fuzz
+	$(MAKE) -j$(NPROC) fuzz-build
+	tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+test-fuzz-regressions: $(FUZZ_REPLAYS)
+	tests/fuzz/replay.sh $(FUZZ_NAMES)
+
 # --- benchmarks, demo ------------------------------------------------------------------------
 bench: deps-bench
 	$(MAKE) -j$(NPROC) all $(TEST_TOOLS)
@@ -195,7 +241,8 @@ install: all
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(wildcard man/*.5) $(DESTDIR)$(PREFIX)/share/man/man5
 
-FORMAT_FILES = $(wildcard common/*/*.h common/*/*.cc tools/*.cc tests/*.cc tests/*.h)
+FORMAT_FILES = $(wildcard common/*/*.h common/*/*.cc tools/*.cc tests/*.cc tests/*.h tests/fuzz/*.cc \
+                 tests/fuzz/*.h)
 
 format:
 	clang-format -i $(FORMAT_FILES)

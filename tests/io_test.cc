@@ -135,6 +135,39 @@ TEST(LineReader, LinesLongerThanTheBufferAndAcrossReadsSurvive) {
   EXPECT_EQ(got, expected);
 }
 
+TEST(LineReader, TooLongIsAProfErrorNamingFileAndLine) {
+  MemoryStream stream("short\n" + std::string(5000, 'x') + "\n");
+  LineReader reader(&stream, 4096, "in.txt");
+  std::string_view line;
+  ASSERT_TRUE(reader.Next(&line));
+  try {
+    reader.Next(&line);
+    FAIL();
+  } catch (const ProfError& e) {
+    EXPECT_EQ(e.diagnostic().Format(), "in.txt:2: line is longer than 4096 bytes [line-too-long]");
+  }
+}
+
+// A short input costs a small buffer; a long one is read in large chunks.
+TEST(LineReader, AllocatesAsTheInputNeeds) {
+  MemoryStream nothing("");
+  LineReader empty(&nothing);
+  std::string_view line;
+  EXPECT_FALSE(empty.Next(&line));
+  EXPECT_LE(empty.buffer_capacity(), size_t{16} << 10);
+  MemoryStream few("a\nb\n");
+  LineReader short_reader(&few);
+  while (short_reader.Next(&line)) {
+  }
+  EXPECT_LE(short_reader.buffer_capacity(), size_t{16} << 10);
+  MemoryStream many(std::string(3 << 20, '\n'));
+  LineReader long_reader(&many);
+  while (long_reader.Next(&line)) {
+  }
+  EXPECT_EQ(long_reader.line_number(), 3u << 20);
+  EXPECT_EQ(long_reader.buffer_capacity(), size_t{1} << 20);
+}
+
 TEST(LineReader, ThrowsAtALineLongerThanTheMaximum) {
   EXPECT_THROW(Lines("short\n" + std::string(5000, 'x') + "\n", 4096), LineReader::LineTooLong);
   EXPECT_EQ(Lines(std::string(4096, 'x') + "\n", 4096).size(), 1u);
@@ -340,6 +373,22 @@ TEST_F(Inputs, OpenInputGunzipsAndSniffsTheInnerContent) {
   EXPECT_TRUE(input.gzipped);
   EXPECT_EQ(input.format, InputFormat::kProfText);
   EXPECT_EQ(ReadAll(input.stream.get()), "proftext 1.0\nrest\n");
+}
+
+TEST(OpenInputStream, GunzipsAndSniffsBytesInMemory) {
+  Input input =
+      OpenInputStream(std::make_unique<MemoryStream>(Gzip("proftext 1.0\nrest\n")), "mem");
+  EXPECT_EQ(input.name, "mem");
+  EXPECT_TRUE(input.gzipped);
+  EXPECT_EQ(input.format, InputFormat::kProfText);
+  EXPECT_EQ(ReadAll(input.stream.get()), "proftext 1.0\nrest\n");
+  Input plain = OpenInputStream(std::make_unique<MemoryStream>("sample.interval=20\n"), "r");
+  EXPECT_FALSE(plain.gzipped);
+  EXPECT_EQ(plain.format, InputFormat::kOther);
+  EXPECT_NE(plain.hint.find("rprof2prof"), std::string::npos);
+  // The sniffing reads through gzip at once: a cut member is refused when opened.
+  EXPECT_THROW(OpenInputStream(std::make_unique<MemoryStream>(Gzip("x").substr(0, 12)), "cut"),
+               ProfError);
 }
 
 TEST_F(Inputs, OpenInputExplainsMissingFilesAndDirectories) {

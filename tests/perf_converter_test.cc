@@ -92,6 +92,41 @@ TEST(PerfConverterTest, TypesPerEventAndValues) {
   EXPECT_TRUE(c.warnings.empty());
 }
 
+// perf writes `x` and `x_samples` as events; `x`'s count type would be `x_samples` too.
+TEST(PerfConverterTest, TypeNamesNeverCollide) {
+  const Converted c = Convert(
+      "a 1 1.0: 5 x: \n\t1 f (/x)\n\n"
+      "a 1 2.0: 7 x_samples: \n\t1 f (/x)\n\n"
+      "a 1 3.0: 9 x_samples.2: \n\t1 f (/x)\n\n");
+  const std::vector<ValueType>& t = c.profile.header.types;
+  ASSERT_EQ(t.size(), 6u);
+  EXPECT_EQ(t[0].type, "x_samples");
+  EXPECT_EQ(t[1].type, "x");
+  EXPECT_EQ(t[2].type, "x_samples_samples");
+  EXPECT_EQ(t[3].type, "x_samples.2");
+  EXPECT_EQ(t[4].type, "x_samples.2_samples");
+  EXPECT_EQ(t[5].type, "x_samples.2.2");
+  ASSERT_EQ(c.profile.samples.size(), 3u);
+  EXPECT_EQ(c.profile.samples[1].values, (std::vector<int64_t>{0, 0, 1, 7, 0, 0}));
+  EXPECT_EQ(c.profile.samples[2].values, (std::vector<int64_t>{0, 0, 0, 0, 1, 9}));
+}
+
+// Nanoseconds since 1970 end in 2262: a later capture time is dropped with a warning.
+TEST(PerfConverterTest, CaptureTimePast2262HasNoTimeAndWarns) {
+  for (const char* year : {"2263", "2300", "9999"}) {
+    const Converted c = Convert(std::string("# captured on: Thu Aug 17 14:14:43 ") + year +
+                                "\na 1 1.0: 5 x: \n\t1 f (/x)\n");
+    ASSERT_EQ(c.profile.header.sources.size(), 1u);
+    EXPECT_FALSE(c.profile.header.sources[0].time_nanos.has_value()) << year;
+    ASSERT_EQ(c.warnings.size(), 1u) << year;
+    EXPECT_EQ(c.warnings[0].line, 1u);
+    EXPECT_NE(c.warnings[0].message.find("2262"), std::string::npos);
+  }
+  const Converted last = Convert("# captured on: Fri Apr 11 23:47:16 2262\na 1 1.0: 5 x: \n");
+  EXPECT_EQ(last.profile.header.sources[0].time_nanos, 9223372036000000000);
+  EXPECT_TRUE(last.warnings.empty());
+}
+
 TEST(PerfConverterTest, CpuClockIsNanoseconds) {
   const Converted c = Convert("a 1 1.0: 250000 cpu-clock:u: \n\t1 f (/x)\n\n");
   EXPECT_EQ(c.profile.header.types[1], (ValueType{"cpu-clock:u", "nanoseconds"}));

@@ -201,6 +201,24 @@ TEST(PerfSymbolTest, Demangling) {
   EXPECT_EQ(rust.name, "core::fmt::Write<T>::write_fmt");
 }
 
+// Symbols are input: escapes and hashes cut anywhere must neither throw nor read out of range.
+TEST(PerfSymbolTest, HostileSymbolsDemangleWithoutThrowing) {
+  // `_$` one byte in: the check for a preceding `::` once looked at position -1.
+  EXPECT_EQ(DemanglePerfSymbol("x_$::h0123456789abcdef").name, "x_$");
+  EXPECT_EQ(DemanglePerfSymbol("_$::h0123456789abcdef").name, "$");
+  EXPECT_EQ(DemanglePerfSymbol("a::_$LT$::h0123456789abcdef").name, "a::<");
+  EXPECT_EQ(DemanglePerfSymbol("$LT::h0123456789abcdef").name, "$LT");
+  EXPECT_EQ(DemanglePerfSymbol("$::h0123456789abcdef").name, "$");
+  EXPECT_EQ(DemanglePerfSymbol(".::h0123456789abcdef").name, ".");
+  EXPECT_EQ(DemanglePerfSymbol("x::h0123456789abcdeg").name, "x::h0123456789abcdeg");  // not hex
+  EXPECT_EQ(DemanglePerfSymbol("::h0123456789abcdef").name, "::h0123456789abcdef");    // no path
+  for (const std::string& symbol :
+       {std::string("_Z"), std::string("_Z\0", 3), std::string("_ZN") + std::string(5000, 'N'),
+        std::string("_$"), std::string("$"), std::string(""), std::string("_$_$_$::h") + "0"}) {
+    EXPECT_NO_THROW(DemanglePerfSymbol(symbol)) << symbol;
+  }
+}
+
 // The reader's context rules, line by line.
 TEST(PerfReaderTest, ContextDecides) {
   MemoryStream in(

@@ -240,6 +240,21 @@ TEST(RprofConverter, NameWithANewlineIsJoined) {
   EXPECT_NE(c.warnings[1].message.find("no #File line"), std::string::npos);
 }
 
+// A continuation that closes one name and opens the next keeps the sample waiting.
+TEST(RprofConverter, NamesOverSeveralLinesAreJoined) {
+  const Converted c = Convert(
+      "sample.interval=1000\n"
+      "\"a\n"
+      "b\n"
+      "c\" \"d\n"
+      "e\" \"f\" \n"
+      "\"g\" \n");
+  ASSERT_EQ(c.profile.samples.size(), 2u);
+  EXPECT_EQ(Frames(c.profile, c.profile.samples[0]), (Strings{"a\nb\nc", "d\ne", "f"}));
+  EXPECT_EQ(Frames(c.profile, c.profile.samples[1]), (Strings{"g"}));
+  ASSERT_EQ(c.warnings.size(), 1u);  // the newline notice only
+}
+
 TEST(RprofConverter, CutLinesKeepTheirFramesUnderTruncated) {
   const Converted c = Convert(
       "sample.interval=1000\n"

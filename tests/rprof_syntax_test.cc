@@ -203,5 +203,36 @@ TEST(RprofStack, SpansCoverSrcrefAndName) {
   EXPECT_EQ(parsed.frames[1].span, "12#7 \"b c\"");
 }
 
+// RprofStillInsideName looks at the appended text only; it must agree with parsing the whole
+// joined text, for every text that ends inside a name and every continuation.
+TEST(RprofStack, StillInsideNameAgreesWithParsingTheJoinedText) {
+  const char kAlphabet[] = {'"', ' ', 'a', '1', '#', '"', ' '};
+  uint64_t seed = 12345;
+  auto random_text = [&](size_t max_length) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    std::string text;
+    for (size_t n = (seed >> 33) % (max_length + 1); n > 0; --n) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      text += kAlphabet[(seed >> 33) % sizeof kAlphabet];
+    }
+    return text;
+  };
+  RprofStackText parsed;
+  int open_texts = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string before = random_text(8);
+    ParseRprofStack(before, &parsed);
+    if (parsed.end != RprofLineEnd::kOpenQuote) continue;
+    ++open_texts;
+    for (int j = 0; j < 8; ++j) {
+      const std::string more = random_text(8);
+      ParseRprofStack(before + "\n" + more, &parsed);
+      EXPECT_EQ(RprofStillInsideName(more), parsed.end == RprofLineEnd::kOpenQuote)
+          << "[" << before << "] + [" << more << "]";
+    }
+  }
+  EXPECT_GT(open_texts, 1000);  // the property was tested on many texts
+}
+
 }  // namespace
 }  // namespace proftools

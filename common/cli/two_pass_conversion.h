@@ -17,6 +17,26 @@
 
 namespace proftools {
 
+// The second pass: builds a `Converter` from (sink, scanned inputs, warning handler, options)
+// over a checker (a violation is a bug of the converter, so it throws) into `out`, and feeds it
+// each input again (`contents[i]` yields input i from its first byte). Returns the converter,
+// which only still holds the interned definitions (its sink is gone): the caller decides when
+// to free them.
+template <typename Converter, typename Scanned, typename Options>
+std::unique_ptr<Converter> ConvertScanned(const std::vector<Scanned>& inputs,
+                                          const std::vector<ByteStream*>& contents,
+                                          const Options& options, DiagnosticHandler* warnings,
+                                          ProfileSink* out) {
+  std::string names;
+  for (const Scanned& input : inputs) names += (names.empty() ? "" : ", ") + input.name;
+  DiagnosticHandler throw_on_violation;
+  CheckingSink checked(out, &throw_on_violation, names);
+  auto converter = std::make_unique<Converter>(&checked, inputs, warnings, options);
+  for (size_t i = 0; i < inputs.size(); ++i) converter->Convert(i, contents[i]);
+  converter->Finish();
+  return converter;
+}
+
 // `scan(path, passes)` opens one input, reads it once (copying a pipe into `passes`' spool) and
 // returns what the converter needs to know of it (a type with a `name`). `Converter` is built
 // from (sink, scanned inputs, warning handler, options) and has Convert(index, stream) and
@@ -34,17 +54,16 @@ void ConvertInTwoPasses(const char* program, const std::vector<std::string>& pat
 
   Output output(output_path);
   CanonicalWriter writer(&output);
-  std::string names;
-  for (const Scanned& input : inputs) names += (names.empty() ? "" : ", ") + input.name;
-  DiagnosticHandler throw_on_violation;
-  CheckingSink checked(&writer, &throw_on_violation, names);
   WarningPrinter warnings(program);
+  std::vector<ByteStream*> contents;
+  for (size_t i = 0; i < inputs.size(); ++i) contents.push_back(passes[i]->Again(inputs[i].name));
+  std::unique_ptr<Converter> converter =
+      ConvertScanned<Converter>(inputs, contents, options, &warnings, &writer);
+  output.Commit();
   // Deliberately never destroyed: the process ends right after, and freeing hundreds of
   // thousands of interned stacks and frames one by one took a tenth of a large conversion.
-  Converter& converter = *new Converter(&checked, inputs, &warnings, options);
-  for (size_t i = 0; i < inputs.size(); ++i) converter.Convert(i, passes[i]->Again(inputs[i].name));
-  converter.Finish();
-  output.Commit();
+  // Only here, in the programs' main path: tests and fuzzers call ConvertScanned and free it.
+  converter.release();
 }
 
 }  // namespace proftools

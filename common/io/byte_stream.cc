@@ -140,11 +140,26 @@ size_t GzipStream::Read(char* buffer, size_t capacity) {
   return produced;
 }
 
-LineReader::LineReader(ByteStream* stream, size_t max_line)
-    : stream_(stream),
-      max_line_(max_line),
-      buffer_(new char[size_t{1} << 20]),
-      capacity_(size_t{1} << 20) {}
+LineReader::LineTooLong::LineTooLong(const std::string& name, uint64_t line, size_t max_line)
+    : ProfError(Diagnostic{Rule::kLineTooLong, name, line,
+                           "line is longer than " + std::to_string(max_line) + " bytes"}),
+      line_number(line) {}
+
+LineReader::LineReader(ByteStream* stream, size_t max_line, std::string name)
+    : stream_(stream), max_line_(max_line), name_(std::move(name)) {}
+
+void LineReader::Grow() {
+  size_t grown = capacity_ == 0 ? kFirstChunk : capacity_ * 2;
+  if (grown > max_line_ + 2) grown = max_line_ + 2;
+  if (grown <= capacity_) {
+    if (end_ == capacity_) throw LineTooLong(name_, line_number_ + 1, max_line_);
+    return;  // full size already: the room comes from consumed lines
+  }
+  std::unique_ptr<char[]> bigger(new char[grown]);
+  if (end_ > 0) std::memcpy(bigger.get(), buffer_.get(), end_);
+  buffer_ = std::move(bigger);
+  capacity_ = grown;
+}
 
 bool LineReader::Fill() {
   if (eof_) return false;
@@ -155,20 +170,14 @@ bool LineReader::Fill() {
     begin_ = 0;
     end_ = pending;
   }
-  if (end_ == capacity_) {
-    size_t grown = capacity_ * 2;
-    if (grown > max_line_ + 2) grown = max_line_ + 2;
-    if (grown <= capacity_) throw LineTooLong{line_number_ + 1};
-    std::unique_ptr<char[]> bigger(new char[grown]);
-    std::memcpy(bigger.get(), buffer_.get(), end_);
-    buffer_ = std::move(bigger);
-    capacity_ = grown;
-  }
-  const size_t n = stream_->Read(buffer_.get() + end_, capacity_ - end_);
+  if (end_ == capacity_ || (last_read_filled_ && capacity_ < kReadChunk)) Grow();
+  const size_t room = capacity_ - end_;
+  const size_t n = stream_->Read(buffer_.get() + end_, room);
   if (n == 0) {
     eof_ = true;
     return false;
   }
+  last_read_filled_ = n == room;
   end_ += n;
   return true;
 }
@@ -177,11 +186,13 @@ bool LineReader::Next(std::string_view* line) {
   size_t scanned = begin_;
   while (true) {
     const char* base = buffer_.get();
-    const void* found = std::memchr(base + scanned, '\n', end_ - scanned);
+    // (No buffer before the first Fill: memchr must not see a null pointer.)
+    const void* found =
+        end_ > scanned ? std::memchr(base + scanned, '\n', end_ - scanned) : nullptr;
     if (found != nullptr) {
       const size_t newline = static_cast<size_t>(static_cast<const char*>(found) - base);
       size_t length = newline - begin_;
-      if (length > max_line_) throw LineTooLong{line_number_ + 1};
+      if (length > max_line_) throw LineTooLong(name_, line_number_ + 1, max_line_);
       if (length > 0 && base[newline - 1] == '\r') --length;
       *line = std::string_view(base + begin_, length);
       begin_ = newline + 1;
@@ -189,7 +200,7 @@ bool LineReader::Next(std::string_view* line) {
       had_newline_ = true;
       return true;
     }
-    if (end_ - begin_ > max_line_) throw LineTooLong{line_number_ + 1};
+    if (end_ - begin_ > max_line_) throw LineTooLong(name_, line_number_ + 1, max_line_);
     const size_t tail = end_ - begin_;
     if (!Fill()) {
       if (end_ == begin_) return false;

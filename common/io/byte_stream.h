@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/base/diagnostics.h"
+
 namespace proftools {
 
 class ByteStream {
@@ -90,7 +92,8 @@ class LineReader {
  public:
   static constexpr size_t kDefaultMaxLine = size_t{64} << 20;  // 64 MiB, formats/prof-text.md §2.1
 
-  explicit LineReader(ByteStream* stream, size_t max_line = kDefaultMaxLine);
+  // `name` names the stream in LineTooLong's message.
+  explicit LineReader(ByteStream* stream, size_t max_line = kDefaultMaxLine, std::string name = "");
 
   // Returns the next line, or false at the end of the stream. The view stays valid until the
   // next call. Throws LineTooLong when a line exceeds the maximum.
@@ -100,20 +103,34 @@ class LineReader {
   uint64_t line_number() const { return line_number_; }
   // Whether the line last returned ended with an LF (false only for a final unterminated line).
   bool had_newline() const { return had_newline_; }
+  // Bytes allocated for the buffer (grows with the input's reads and lines).
+  size_t buffer_capacity() const { return capacity_; }
 
-  struct LineTooLong {
+  // A located input error (rule line-too-long); readers catch it to say what the file is not.
+  class LineTooLong : public ProfError {
+   public:
+    LineTooLong(const std::string& name, uint64_t line, size_t max_line);
     uint64_t line_number;
   };
 
  private:
   bool Fill();
+  // Makes room for more bytes: the first buffer is small (a short input should not cost
+  // 1 MiB), it doubles while reads fill it up to kReadChunk, and beyond that only for a line
+  // longer than the buffer.
+  void Grow();
+
+  static constexpr size_t kFirstChunk = size_t{16} << 10;
+  static constexpr size_t kReadChunk = size_t{1} << 20;
 
   ByteStream* stream_;
   size_t max_line_;
+  std::string name_;
   std::unique_ptr<char[]> buffer_;
-  size_t capacity_;
-  size_t begin_ = 0;  // start of unconsumed data
-  size_t end_ = 0;    // end of valid data
+  size_t capacity_ = 0;
+  bool last_read_filled_ = false;  // the last Read filled all the room there was
+  size_t begin_ = 0;               // start of unconsumed data
+  size_t end_ = 0;                 // end of valid data
   bool eof_ = false;
   uint64_t line_number_ = 0;
   bool had_newline_ = true;

@@ -151,22 +151,22 @@ Sniffed SniffFormat(std::string_view head) {
 }
 
 Input OpenInput(const std::string& path, uint64_t max_inflate) {
-  Input input;
-  std::unique_ptr<ByteStream> raw;
   if (path == "-") {
-    input.name = "<stdin>";
-    raw = std::make_unique<FdStream>(0, input.name, false);
-  } else {
-    input.name = path;
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw ProfError(path, std::string("cannot open: ") + std::strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-      close(fd);
-      throw ProfError(path, "is a directory");
-    }
-    raw = std::make_unique<FdStream>(fd, input.name, true);
+    return OpenInputStream(std::make_unique<FdStream>(0, "<stdin>", false), "<stdin>", max_inflate);
   }
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw ProfError(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close(fd);
+    throw ProfError(path, "is a directory");
+  }
+  return OpenInputStream(std::make_unique<FdStream>(fd, path, true), path, max_inflate);
+}
+
+Input OpenInputStream(std::unique_ptr<ByteStream> raw, std::string name, uint64_t max_inflate) {
+  Input input;
+  input.name = std::move(name);
   std::string head = ReadHead(raw.get(), kSniffBytes);
   std::unique_ptr<ByteStream> stream = std::make_unique<PrefixedStream>(head, std::move(raw));
   if (LooksGzipped(head)) {

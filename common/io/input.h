@@ -40,6 +40,10 @@ struct Input {
 // `max_inflate` caps the size of gzipped content (0: no cap).
 Input OpenInput(const std::string& path, uint64_t max_inflate = 0);
 
+// The same for content that is already open (bytes in memory as a MemoryStream, for tests and
+// fuzzing): gunzips and sniffs `raw`, named `name` in messages.
+Input OpenInputStream(std::unique_ptr<ByteStream> raw, std::string name, uint64_t max_inflate = 0);
+
 struct Sniffed {
   InputFormat format = InputFormat::kOther;
   bool text = false;

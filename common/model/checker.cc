@@ -325,22 +325,6 @@ void CheckingSink::OnEnd() {
   next_->OnEnd();
 }
 
-namespace {
-
-// A sink that does nothing: ValidateProfile only wants the checker's verdicts.
-class DiscardingSink : public ProfileSink {
- public:
-  void OnHeader(const ProfileHeader&) override {}
-  void OnMapping(const Mapping&) override {}
-  void OnFunction(const Function&) override {}
-  void OnLocation(const Location&) override {}
-  void OnStack(const Stack&) override {}
-  void OnSample(const Sample&) override {}
-  void OnEnd() override {}
-};
-
-}  // namespace
-
 void ValidateProfile(const Profile& profile, DiagnosticHandler* handler, const std::string& name) {
   DiscardingSink discard;
   CheckingSink checking(&discard, handler, name);

@@ -23,6 +23,18 @@ class ProfileSink {
   virtual void OnEnd() = 0;
 };
 
+// A sink that does nothing: for readers run only for their checker's verdicts.
+class DiscardingSink : public ProfileSink {
+ public:
+  void OnHeader(const ProfileHeader&) override {}
+  void OnMapping(const Mapping&) override {}
+  void OnFunction(const Function&) override {}
+  void OnLocation(const Location&) override {}
+  void OnStack(const Stack&) override {}
+  void OnSample(const Sample&) override {}
+  void OnEnd() override {}
+};
+
 // A sink that keeps the header and every definition, for consumers that need to look them up
 // while samples stream past. Memory grows with definitions, not with samples.
 class DefinitionKeepingSink : public ProfileSink {

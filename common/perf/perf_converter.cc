@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string_view>
 #include <unordered_set>
 
@@ -35,19 +36,26 @@ const char* EventUnit(std::string_view event) {
 }
 
 // `# captured on: Thu Aug 17 14:14:43 2017`. perf prints local time without saying which zone;
-// it is read as UTC, so that a file gives the same profile wherever it is converted.
-std::optional<int64_t> CaptureTime(std::string_view comment) {
+// it is read as UTC, so that a file gives the same profile wherever it is converted. A time
+// that nanoseconds since 1970 in 64 bits cannot hold (past 2262-04-11) is kTooLate.
+enum class CaptureTimeKind { kNone, kTime, kTooLate };
+CaptureTimeKind CaptureTime(std::string_view comment, int64_t* nanos) {
   const size_t at = comment.find("captured on");
-  if (at == std::string_view::npos) return std::nullopt;
+  if (at == std::string_view::npos) return CaptureTimeKind::kNone;
   const size_t colon = comment.find(':', at);
-  if (colon == std::string_view::npos) return std::nullopt;
+  if (colon == std::string_view::npos) return CaptureTimeKind::kNone;
   const std::string text(TrimPerfLine(comment.substr(colon + 1)));
   struct tm tm = {};
   const char* end = strptime(text.c_str(), "%a %b %d %H:%M:%S %Y", &tm);
-  if (end == nullptr || *end != '\0') return std::nullopt;
+  if (end == nullptr || *end != '\0') return CaptureTimeKind::kNone;
   const time_t seconds = timegm(&tm);
-  if (seconds < 0) return std::nullopt;
-  return static_cast<int64_t>(seconds) * 1000000000;
+  if (seconds < 0) return CaptureTimeKind::kNone;
+  constexpr int64_t kNanosPerSecond = 1000000000;
+  if (seconds > std::numeric_limits<int64_t>::max() / kNanosPerSecond) {
+    return CaptureTimeKind::kTooLate;
+  }
+  *nanos = static_cast<int64_t>(seconds) * kNanosPerSecond;
+  return CaptureTimeKind::kTime;
 }
 
 // The header comments worth keeping, and the meta key each becomes.
@@ -100,7 +108,19 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
           break;
         }
         case PerfScriptReader::Kind::kComment: {
-          if (!plan.capture_time_nanos) plan.capture_time_nanos = CaptureTime(reader.line());
+          if (!plan.capture_time_nanos && plan.late_capture_line == 0) {
+            int64_t nanos = 0;
+            switch (CaptureTime(reader.line(), &nanos)) {
+              case CaptureTimeKind::kTime:
+                plan.capture_time_nanos = nanos;
+                break;
+              case CaptureTimeKind::kTooLate:
+                plan.late_capture_line = reader.line_number();
+                break;
+              case CaptureTimeKind::kNone:
+                break;
+            }
+          }
           MetaEntry entry;
           if (plan.samples == 0 && RecordingComment(TrimPerfLine(reader.line()), &entry) &&
               std::none_of(plan.recording.begin(), plan.recording.end(),
@@ -129,7 +149,6 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
 
 ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs) {
   ProfileHeader header;
-  std::unordered_set<std::string> declared;
   for (size_t i = 0; i < inputs.size(); ++i) {
     header.sources.push_back(
         Source{i + 1, kPerfSourceType, inputs[i].uri, inputs[i].plan.capture_time_nanos});
@@ -137,17 +156,35 @@ ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs) {
       header.meta.push_back(
           MetaEntry{"perf." + entry.key + "." + std::to_string(i + 1), entry.value});
     }
-    for (const std::string& event : inputs[i].plan.events) {
-      const std::string name = EventName(event);
-      if (!declared.insert(name).second) continue;
-      header.types.push_back(ValueType{name + "_samples", "count"});
-      header.types.push_back(ValueType{name, EventUnit(event)});
-      if (header.default_type.empty()) header.default_type = name;
-    }
   }
+  PerfValueTypes types = NamePerfValueTypes(inputs);
+  header.types = std::move(types.types);
+  // The first event's period type; with no event, the single placeholder type.
+  header.default_type = header.types.size() >= 2 ? header.types[1].type : "";
   // A profile declares at least one type, even when no input has a sample.
   if (header.types.empty()) header.types.push_back(ValueType{"samples", "count"});
   return header;
+}
+
+PerfValueTypes NamePerfValueTypes(const std::vector<PerfInput>& inputs) {
+  PerfValueTypes result;
+  std::unordered_set<std::string> taken;
+  // `wanted`, or when an earlier type has that name, `wanted.N` with the smallest N >= 2 that is
+  // free: events `x` and `x_samples` would both want `x_samples`.
+  auto unique = [&](std::string wanted) {
+    std::string name = wanted;
+    for (uint64_t n = 2; !taken.insert(name).second; ++n) name = wanted + "." + std::to_string(n);
+    return name;
+  };
+  for (const PerfInput& input : inputs) {
+    for (const std::string& event : input.plan.events) {
+      const std::string name = EventName(event);
+      if (!result.first_type.emplace(name, result.types.size()).second) continue;
+      result.types.push_back(ValueType{unique(name + "_samples"), "count"});
+      result.types.push_back(ValueType{unique(name), EventUnit(event)});
+    }
+  }
+  return result;
 }
 
 PerfConverter::PerfConverter(ProfileSink* sink, const std::vector<PerfInput>& inputs,
@@ -157,10 +194,8 @@ PerfConverter::PerfConverter(ProfileSink* sink, const std::vector<PerfInput>& in
       warnings_(warnings),
       options_(options),
       header_(MakePerfHeader(inputs)),
-      interner_(sink) {
-  for (size_t i = 0; i + 1 < header_.types.size(); i += 2) {
-    event_index_.emplace(header_.types[i + 1].type, i);
-  }
+      interner_(sink),
+      event_index_(NamePerfValueTypes(inputs).first_type) {
   sink_->OnHeader(header_);
 }
 
@@ -267,6 +302,11 @@ void PerfConverter::Problem(const PerfInput& input, uint64_t line_number, std::s
 
 void PerfConverter::Convert(size_t index, ByteStream* stream) {
   const PerfInput& input = inputs_[index];
+  if (input.plan.late_capture_line != 0) {
+    warnings_->Warning(Diagnostic{Rule::kInput, input.name, input.plan.late_capture_line,
+                                  "a capture time past 2262 does not fit 64-bit nanoseconds "
+                                  "since 1970: the source has no time"});
+  }
   LimitedStream limited(stream, input.plan.bytes);
   PerfScriptReader reader(&limited);
   unknown_lines_ = 0;

@@ -39,6 +39,9 @@ namespace proftools {
 struct PerfPlan {
   std::vector<std::string> events;  // in order of first appearance
   std::optional<int64_t> capture_time_nanos;
+  // The line of a `# captured on:` past 2262, which 64-bit nanoseconds cannot hold: the source
+  // gets no time and the converter warns (0: none).
+  uint64_t late_capture_line = 0;
   // What perf's header comments (`perf script --header`) say of the recording, e.g.
   // {"hostname", "bgregg-lgud2"}, {"cmdline", "/usr/bin/perf record ..."}; in order.
   std::vector<MetaEntry> recording;
@@ -60,6 +63,16 @@ struct PerfInput {
 
 // The preamble for converting `inputs`: a source per input, the value types of every event.
 ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs);
+
+// Two value types per event, in order of first appearance: `EVENT_samples` and `EVENT`, except
+// that a name an earlier type already has gets the first free suffix `.2`, `.3`, ... (so
+// names never collide), and the index of each event's first type (keyed by its name, an
+// unnamed event being `event`).
+struct PerfValueTypes {
+  std::vector<ValueType> types;
+  std::unordered_map<std::string, size_t> first_type;
+};
+PerfValueTypes NamePerfValueTypes(const std::vector<PerfInput>& inputs);
 
 struct PerfOptions {
   bool strict = false;  // a line that is not perf script is an error, not a warning

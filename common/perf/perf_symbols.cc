@@ -11,13 +11,19 @@ bool IsHex(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
 }
 
+// Whether `text` occurs in `s` at `pos`; false, never an exception, when `pos` is out of range
+// (the symbol is hostile input: string_view::compare throws past the end).
+bool HasAt(std::string_view s, size_t pos, std::string_view text) {
+  return pos <= s.size() && s.size() - pos >= text.size() && s.substr(pos, text.size()) == text;
+}
+
 // Rust's legacy mangling, as perf prints it when it demangled only the C++ layer:
 // `gc::GcBox$LT$T$GT$::new::_$u7b$$u7b$closure$u7d$$u7d$::h0123456789abcdef`. The hash
 // component is dropped and the `$..$` escapes decoded, as rustc-demangle does. Returns false
 // when `symbol` does not end in a `::h<16 hex>` hash.
 bool DemangleRustLegacy(std::string_view symbol, std::string* out) {
   constexpr size_t kHash = 3 + 16;  // "::h" + 16 hex digits
-  if (symbol.size() <= kHash || symbol.compare(symbol.size() - kHash, 3, "::h") != 0) {
+  if (symbol.size() <= kHash || !HasAt(symbol, symbol.size() - kHash, "::h")) {
     return false;
   }
   for (size_t i = symbol.size() - 16; i < symbol.size(); ++i) {
@@ -35,14 +41,14 @@ bool DemangleRustLegacy(std::string_view symbol, std::string* out) {
   size_t i = 0;
   while (i < symbol.size()) {
     // A component starting `_$` is an escaped `$`.
-    if (symbol.compare(i, 2, "_$") == 0 && (i == 0 || symbol.compare(i - 2, 2, "::") == 0)) {
+    if (HasAt(symbol, i, "_$") && (i == 0 || (i >= 2 && HasAt(symbol, i - 2, "::")))) {
       ++i;
       continue;
     }
     if (symbol[i] == '$') {
       bool decoded = false;
       for (const auto& escape : kEscapes) {
-        if (symbol.compare(i, escape.code.size(), escape.code) == 0) {
+        if (HasAt(symbol, i, escape.code)) {
           out->push_back(escape.c);
           i += escape.code.size();
           decoded = true;
@@ -51,7 +57,7 @@ bool DemangleRustLegacy(std::string_view symbol, std::string* out) {
       }
       if (decoded) continue;
     }
-    if (symbol.compare(i, 2, "..") == 0) {
+    if (HasAt(symbol, i, "..")) {
       out->append("::");
       i += 2;
       continue;

@@ -124,7 +124,7 @@ class RprofConverter::InputReader {
 
   void Run(ByteStream* stream) {
     LimitedStream limited(stream, input_.plan.bytes);
-    LineReader lines(&limited);
+    LineReader lines(&limited, LineReader::kDefaultMaxLine, input_.name);
     std::string_view line;
     try {
       while (lines.Next(&line)) {
@@ -197,6 +197,9 @@ class RprofConverter::InputReader {
                std::to_string(line_) +
                " is read as its continuation; a continuation line that starts with '\"', ':' "
                "or a digit could not be told from a new sample");
+    // Only the new line can close the name: while it does not, the joined text is not parsed
+    // again (that made many short continuation lines quadratic in the joined length).
+    if (had_newline && RprofStillInsideName(line)) return true;
     if (ProcessSample(pending_, pending_line_, had_newline, /*may_hold=*/had_newline)) {
       pending_active_ = false;
     }

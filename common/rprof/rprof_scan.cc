@@ -14,7 +14,7 @@ bool RprofPlan::HasMemory() const {
 
 RprofPlan ScanRprof(ByteStream* stream, const std::string& name, int spool_fd) {
   CopyingStream source(stream, spool_fd, name);
-  LineReader lines(&source);
+  LineReader lines(&source, LineReader::kDefaultMaxLine, name);
   RprofPlan plan;
   std::string_view line;
   try {

@@ -63,6 +63,24 @@ bool SrcrefTokenAt(std::string_view text, size_t pos) {
          CutSrcrefAt(text, start);
 }
 
+// The quote that closes a name whose text goes on at text[from...]: the first quote followed by
+// the end of the text, or by a space and then the end, a quote or a srcref token (other quotes
+// are part of the name). npos when the name is still open at the end of the text. Sets
+// *quote_space when a quote and a space inside the name were passed over.
+size_t FindNameClose(std::string_view text, size_t from, bool* quote_space) {
+  const size_t n = text.size();
+  for (size_t q = from; q < n; ++q) {
+    const void* found = std::memchr(text.data() + q, '"', n - q);
+    if (found == nullptr) break;
+    q = static_cast<size_t>(static_cast<const char*>(found) - text.data());
+    if (q + 1 == n) return q;
+    if (text[q + 1] != ' ') continue;
+    if (q + 2 == n || text[q + 2] == '"' || SrcrefTokenAt(text, q + 2)) return q;
+    *quote_space = true;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 bool ParseRprofHeader(std::string_view line, RprofHeader* out) {
@@ -150,24 +168,7 @@ void ParseRprofStack(std::string_view text, RprofStackText* out) {
   while (pos < n) {
     const char c = text[pos];
     if (c == '"') {
-      // The name ends at the first quote that is followed by the end of the line, or by a space
-      // and then the end, a quote or a srcref token. Other quotes are part of the name.
-      size_t close = std::string_view::npos;
-      for (size_t q = pos + 1; q < n; ++q) {
-        const void* found = std::memchr(text.data() + q, '"', n - q);
-        if (found == nullptr) break;
-        q = static_cast<size_t>(static_cast<const char*>(found) - text.data());
-        if (q + 1 == n) {
-          close = q;
-          break;
-        }
-        if (text[q + 1] != ' ') continue;
-        if (q + 2 == n || text[q + 2] == '"' || SrcrefTokenAt(text, q + 2)) {
-          close = q;
-          break;
-        }
-        out->quote_space_in_name = true;
-      }
+      const size_t close = FindNameClose(text, pos + 1, &out->quote_space_in_name);
       if (close == std::string_view::npos) {
         out->end = RprofLineEnd::kOpenQuote;
         break;  // the unfinished frame is not a frame; its srcref becomes the trailing one
@@ -209,6 +210,19 @@ void ParseRprofStack(std::string_view text, RprofStackText* out) {
   }
   // A srcref followed by no frame: after the outermost frame, or before a frame that is lost.
   out->trailing = pending;
+}
+
+bool RprofStillInsideName(std::string_view more) {
+  // A quote already passed over stays part of the name whatever follows the text: each test of
+  // FindNameClose that depends on the end of the text (a quote or `" ` or `" 12#` at the very
+  // end) closes the name. So only `more` can close it; after that close, a new token starts.
+  bool ignored = false;
+  const size_t close = FindNameClose(more, 0, &ignored);
+  if (close == std::string_view::npos) return true;
+  if (close + 1 == more.size()) return false;
+  RprofStackText rest;
+  ParseRprofStack(more.substr(close + 2), &rest);
+  return rest.end == RprofLineEnd::kOpenQuote;
 }
 
 }  // namespace proftools

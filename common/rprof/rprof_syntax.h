@@ -102,6 +102,11 @@ struct RprofStackText {
 // `text`.
 void ParseRprofStack(std::string_view text, RprofStackText* out);
 
+// Whether the text of a sample that ParseRprofStack finds ending inside a name (kOpenQuote)
+// still ends inside a name once `more` is appended to it. Looks at `more` only, so that joining
+// the lines of a name that holds newlines costs the length of each line, not of the whole.
+bool RprofStillInsideName(std::string_view more);
+
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_RPROF_RPROF_SYNTAX_H_

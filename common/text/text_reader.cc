@@ -27,7 +27,11 @@ class TextReader {
  public:
   TextReader(ByteStream* stream, const std::string& name, ProfileSink* sink,
              DiagnosticHandler* handler)
-      : lines_(stream), name_(name), sink_(sink), handler_(handler), checker_(handler, name) {}
+      : lines_(stream, LineReader::kDefaultMaxLine, name),
+        name_(name),
+        sink_(sink),
+        handler_(handler),
+        checker_(handler, name) {}
 
   TextReadStats Run() {
     try {

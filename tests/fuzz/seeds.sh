@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Copies the seed inputs of harness NAME from golden/ into DIR (decompressed text inputs, cut to
+# 8 KiB: libFuzzer mutates small inputs far faster). Usage: tests/fuzz/seeds.sh NAME DIR
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+name=$1
+dir=$2
+n=0
+add() {  # add FILE [zcat]: one seed named after its path
+  local out="$dir/seed-$(echo "$1" | tr '/' '_')${2:+.inflated}"
+  if [ "${2:-}" = zcat ]; then zcat "$1" 2>/dev/null | head -c 8192 >"$out"; else head -c 8192 "$1" >"$out"; fi
+  n=$((n + 1))
+}
+prof_texts() {  # every golden file that is prof text (inputs and expected outputs)
+  grep -rl -m1 '^proftext ' golden | while IFS= read -r f; do
+    [ "$(head -c 9 "$f")" = "proftext " ] && echo "$f"
+  done
+}
+cd "$root"
+case $name in
+  prof_text)
+    while IFS= read -r f; do add "$f"; done < <(prof_texts) ;;
+  pprof)
+    # Both gzipped (as pprof writes them) and inflated, so that mutations reach the protobuf.
+    for f in $(find golden -name '*.pb.gz' -o -name '*.pb'); do add "$f"; done
+    for f in $(find golden -name '*.pb.gz'); do add "$f" zcat; done ;;
+  perf_script)
+    # (not results/: those are the folded outputs expected of the inputs)
+    for f in $(find golden/perf -type f -name '*.txt' ! -path '*/results/*'); do add "$f"; done
+    for f in $(find golden/perf -type f -name '*.txt.gz' ! -path '*/results/*'); do
+      add "$f" zcat
+    done ;;
+  rprof)
+    for f in $(find golden/rprof -type f -name '*.out'); do add "$f"; done
+    for f in $(find golden/rprof -type f -name '*.out.gz'); do add "$f" zcat; done ;;
+  merge)
+    while IFS= read -r f; do add "$f"; done < <(prof_texts | head -200)
+    for f in $(find golden -name '*.pb.gz'); do add "$f"; done ;;
+esac
+# The regressions are seeds too: the neighbourhood of a past fault is worth exploring.
+[ -d "tests/fuzz/regressions/$name" ] && cp tests/fuzz/regressions/"$name"/* "$dir"/ 2>/dev/null
+echo "seeds: $name: $n from golden/"
