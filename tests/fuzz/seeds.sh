@@ -36,6 +36,19 @@ case $name in
   merge)
     while IFS= read -r f; do add "$f"; done < <(prof_texts | head -200)
     for f in $(find golden -name '*.pb.gz'); do add "$f"; done ;;
+  filter)
+    # Option lines, an empty line, then a profile (tests/fuzz/fuzz_filter.cc).
+    i=0
+    for f in golden/filter/inputs/*.prof golden/inputs/worked-example.prof; do
+      for options in "time 10%..60%" "last 2s\nkeep-untimed" "coalesce\nsplit-on cpu_delta" \
+                     "label-focus bytes=1KiB..64KiB\nlabel-ignore comm=^w" \
+                     "focus main\nhide fib\nshow-from parse" "focus-seq main;parse\ncollapse-recursion" \
+                     "derive live=alloc_space-free_space\ntypes live,samples" "time @1.5..@101.5\ndrop-labels comm"; do
+        i=$((i + 1))
+        { printf '%b\n\n' "$options"; head -c 8192 "$f"; } > "$dir/seed-filter-$i"
+        n=$((n + 1))
+      done
+    done ;;
 esac
 # The regressions are seeds too: the neighbourhood of a past fault is worth exploring.
 [ -d "tests/fuzz/regressions/$name" ] && cp tests/fuzz/regressions/"$name"/* "$dir"/ 2>/dev/null
