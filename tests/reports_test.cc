@@ -1,4 +1,5 @@
 #include "common/report/reports.h"
+#include "common/report/tag_totals.h"
 
 #include <gtest/gtest.h>
 
@@ -167,6 +168,37 @@ TEST(ResolveValueIndex, NamesTheAvailableTypes) {
   } catch (const UsageError& e) {
     EXPECT_STREQ(e.what(), "--value 'bytes': the profile has no such type (it has: samples, cpu)");
   }
+}
+
+}  // namespace
+}  // namespace proftools
+
+namespace proftools {
+namespace {
+
+// --tags: a sample counts once per label it has (twice for a key given twice), rows by
+// magnitude then name, percentages of the key's total; as pprof -tags.
+TEST(TagsReport, SumsPerLabelValueLargestMagnitudeFirst) {
+  const std::string text = testing::Preamble("type samples count\n") +
+                           "function 1 f \"\" \"\" 0\nlocation 1 - 0x1 - 1:0\nstack 1 1\n"
+                           "sample 1 1 - - 3 k=a k=b n=5:bytes\n"
+                           "sample 1 1 - - -7 k=c\n"
+                           "sample 1 1 - - 3 k=b\n";
+  MemoryStream stream(text);
+  TagTotals tags("");
+  ReadText(&stream, "test", &tags);
+  StringSink out;
+  WriteTagsReport(tags, /*raw_values=*/true, &out);
+  EXPECT_EQ(out.text(),
+            "Type: samples/count\n"
+            "\n"
+            "k: Total 2\n"
+            "  -7 -350.00%  c\n"
+            "   6  300.00%  b\n"
+            "   3  150.00%  a\n"
+            "\n"
+            "n: Total 3\n"
+            "  3  100.00%  5 bytes\n");
 }
 
 }  // namespace

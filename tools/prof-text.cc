@@ -12,6 +12,7 @@
 #include "common/report/folded_view.h"
 #include "common/report/reports.h"
 #include "common/report/stack_totals.h"
+#include "common/report/tag_totals.h"
 #include "common/text/text_writer.h"
 
 namespace proftools {
@@ -19,12 +20,12 @@ namespace {
 
 constexpr const char* kProgram = "prof-text";
 
-enum class Mode { kTop, kTraces, kTree, kFolded, kCanonical, kSequences, kPeek, kPeekSeq };
+enum class Mode { kTop, kTraces, kTree, kFolded, kCanonical, kSequences, kPeek, kPeekSeq, kTags };
 
 constexpr std::pair<const char*, Mode> kModes[] = {
     {"top", Mode::kTop},       {"traces", Mode::kTraces},       {"tree", Mode::kTree},
     {"folded", Mode::kFolded}, {"canonical", Mode::kCanonical}, {"sequences", Mode::kSequences},
-    {"peek", Mode::kPeek},     {"peek-seq", Mode::kPeekSeq}};
+    {"peek", Mode::kPeek},     {"peek-seq", Mode::kPeekSeq},    {"tags", Mode::kTags}};
 
 // An option that only means something in some modes is an error elsewhere, naming both.
 void CheckOptionApplies(const CommandLine& cli, const char* option, Mode chosen,
@@ -67,6 +68,7 @@ void Report(ProfileInputs* inputs, const FilterSpec& spec, Mode mode, const std:
       WritePeekReport(totals, options, out);
       break;
     case Mode::kCanonical:
+    case Mode::kTags:
       break;
   }
 }
@@ -79,7 +81,8 @@ int Main(int argc, char** argv) {
       "total (--traces), a call tree (--tree), FlameGraph folded stacks (--folded), "
       "sequences of frames with the value at each prefix (--sequences), the callers and callees "
       "of frames or of a sequence (--peek, --peek-seq), or the canonical prof text "
-      "(--canonical). Several FILEs are one profile, merged as prof-merge merges them; the "
+      "(--canonical), or the value by label (--tags). Several FILEs are one profile, merged as "
+      "prof-merge merges them; the "
       "options of prof-filter(1) select part of it first. With no FILE, or when FILE is -, "
       "reads standard input.",
       "Examples:\n"
@@ -100,7 +103,8 @@ int Main(int argc, char** argv) {
       "peek", "callers and callees of each frame matching RE, with [root] and [self]",
       cxxopts::value<std::string>(),
       "RE")("peek-seq", "callers and callees of the sequence SEQ (frames joined by ;)",
-            cxxopts::value<std::string>(), "SEQ");
+            cxxopts::value<std::string>(),
+            "SEQ")("tags", "for each label key, the value by label value (pprof -tags)");
   cli.AddOptions("Sequences (with --sequences)")(
       "self", "list sequences by the value of samples they end (leaf-anchored)")(
       "max-length", "sequences of at most N frames (default 4)", cxxopts::value<std::string>(),
@@ -141,7 +145,7 @@ int Main(int argc, char** argv) {
   if (modes > 1) {
     throw UsageError(
         "choose one of --top, --traces, --tree, --folded, --canonical, --sequences, --peek, "
-        "--peek-seq");
+        "--peek-seq, --tags");
   }
   for (const char* option : {"self", "max-length", "min-percent"}) {
     CheckOptionApplies(cli, option, mode, {Mode::kSequences}, "--sequences");
@@ -202,6 +206,9 @@ int Main(int argc, char** argv) {
     spec.frames.collapse_recursion = false;
     options.mark_cycles = true;
   }
+  if (mode == Mode::kTags && cli.Has("granularity")) {
+    throw UsageError("--granularity goes with the views of frames, not --tags");
+  }
   if (mode == Mode::kCanonical && !value.empty()) {
     throw UsageError("--canonical writes every value type; --value applies to reports");
   }
@@ -211,6 +218,10 @@ int Main(int argc, char** argv) {
   if (mode == Mode::kCanonical) {
     CanonicalWriter writer(&output);
     ReadFiltered(kProgram, &inputs, spec, &writer);
+  } else if (mode == Mode::kTags) {
+    TagTotals tags(value);
+    ReadFiltered(kProgram, &inputs, spec, &tags, Reading::kAsReport);
+    WriteTagsReport(tags, options.raw_values, &output);
   } else if (view.Active()) {
     FoldedView folded(view, value);
     ReadFiltered(kProgram, &inputs, spec, &folded, Reading::kAsReport);

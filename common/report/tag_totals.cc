@@ -1,0 +1,79 @@
+#include "common/report/tag_totals.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+#include "common/base/saturating.h"
+#include "common/report/reports.h"
+#include "common/report/value_format.h"
+
+namespace proftools {
+
+void TagTotals::OnHeader(const ProfileHeader& header) {
+  header_ = header;
+  value_index_ = ResolveValueIndex(header, value_name_);
+}
+
+void TagTotals::OnSample(const Sample& sample) {
+  const int64_t value = sample.values[static_cast<size_t>(value_index_)];
+  TagValue key;
+  for (const Label& label : sample.labels) {
+    key.is_num = label.is_num;
+    key.str = label.is_num ? std::string() : label.str;
+    key.num = label.is_num ? label.num : 0;
+    key.unit = label.is_num ? label.unit : std::string();
+    AddSaturating(&sums_[label.key][key], value);
+  }
+}
+
+namespace {
+
+struct Row {
+  std::string name;
+  int64_t value;
+};
+
+uint64_t Magnitude(int64_t v) {
+  return v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
+
+}  // namespace
+
+void WriteTagsReport(const TagTotals& tags, bool raw_values, ByteSink* out) {
+  const ValueType& type = tags.header().types[static_cast<size_t>(tags.value_index())];
+  std::string text = "Type: " + type.type + "/" + type.unit + "\n";
+  if (tags.sums().empty()) text += "No sample has a label.\n";
+  for (const auto& [key, values] : tags.sums()) {
+    std::vector<Row> rows;
+    int64_t total = 0;
+    for (const auto& [tag, sum] : values) {
+      std::string name =
+          tag.is_num ? FormatValue(tag.num, tag.unit, raw_values) : DisplayFrameName(tag.str);
+      if (tag.is_num && raw_values && !tag.unit.empty()) name += " " + DisplayFrameName(tag.unit);
+      rows.push_back({name, sum});
+      AddSaturating(&total, sum);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+      if (Magnitude(a.value) != Magnitude(b.value)) return Magnitude(a.value) > Magnitude(b.value);
+      return a.name < b.name;
+    });
+    size_t width = 0;
+    std::vector<std::string> shown;
+    for (const Row& row : rows) {
+      shown.push_back(FormatValue(row.value, type.unit, raw_values));
+      width = std::max(width, shown.back().size());
+    }
+    text += "\n" + DisplayFrameName(key) + ": Total " + FormatValue(total, type.unit, raw_values) +
+            "\n";
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const std::string percent = FormatPercent(rows[i].value, total);
+      text += "  " + std::string(width - shown[i].size(), ' ') + shown[i] + " " +
+              std::string(percent.size() < 8 ? 8 - percent.size() : 0, ' ') + percent + "  " +
+              rows[i].name + "\n";
+    }
+  }
+  out->Write(text);
+}
+
+}  // namespace proftools

@@ -1,0 +1,60 @@
+// --tags (pprof's -tags): for each label key, the value of the samples by label value. Labels
+// are per sample, so this sink sums them as samples stream past; memory grows with distinct
+// label values, not with samples.
+#ifndef PROFTOOLS_COMMON_REPORT_TAG_TOTALS_H_
+#define PROFTOOLS_COMMON_REPORT_TAG_TOTALS_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "common/io/byte_stream.h"
+#include "common/model/sink.h"
+
+namespace proftools {
+
+class TagTotals : public ProfileSink {
+ public:
+  // `value` names the value type to sum ("" for the default, see ResolveValueIndex).
+  explicit TagTotals(std::string value) : value_name_(std::move(value)) {}
+
+  void OnHeader(const ProfileHeader& header) override;
+  void OnMapping(const Mapping&) override {}
+  void OnFunction(const Function&) override {}
+  void OnLocation(const Location&) override {}
+  void OnStack(const Stack&) override {}
+  void OnSample(const Sample& sample) override;
+  void OnEnd() override {}
+
+  // A label's value: a string, or a number with its unit. Numbers are kept exact (pprof groups
+  // them by their rounded display, "1MB").
+  struct TagValue {
+    bool is_num = false;
+    std::string str;
+    int64_t num = 0;
+    std::string unit;
+    bool operator<(const TagValue& o) const {
+      return std::tie(is_num, str, num, unit) < std::tie(o.is_num, o.str, o.num, o.unit);
+    }
+  };
+  const ProfileHeader& header() const { return header_; }
+  int value_index() const { return value_index_; }
+  // key -> label value -> sum of the samples' values (a sample counts once per label it has).
+  const std::map<std::string, std::map<TagValue, int64_t>>& sums() const { return sums_; }
+
+ private:
+  std::string value_name_;
+  ProfileHeader header_;
+  int value_index_ = 0;
+  std::map<std::string, std::map<TagValue, int64_t>> sums_;
+};
+
+// Writes the report: keys by name; under each, "KEY: Total T" and one row per label value,
+// largest magnitude first (ties by name), with its percentage of the key's total, as pprof
+// -tags orders them.
+void WriteTagsReport(const TagTotals& tags, bool raw_values, ByteSink* out);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_REPORT_TAG_TOTALS_H_
