@@ -239,12 +239,14 @@ uint64_t PerfConverter::FrameLocation(std::string_view frame_text, std::string_v
   }
   if (!frame.unknown_symbol) {
     // perf-map-agent writes inlined Java frames as `outer->inner->innermost` in a JIT map;
-    // elsewhere `->` is part of a name (`operator->`).
+    // elsewhere `->` is part of a name (`operator->`). An arrow with nothing after it
+    // (`Interpret->`) separates nothing: it stays in the name, which must not be empty.
     std::vector<std::string_view> parts;
     std::string_view symbol = frame.symbol;
     if (IsJitDso(frame.dso)) {
       size_t arrow;
-      while ((arrow = symbol.find("->")) != std::string_view::npos && arrow > 0) {
+      while ((arrow = symbol.find("->")) != std::string_view::npos && arrow > 0 &&
+             arrow + 2 < symbol.size()) {
         parts.push_back(symbol.substr(0, arrow));
         symbol.remove_prefix(arrow + 2);
       }
