@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Interop of prof-filter's frame and label filters with Google's pprof: for each filter pprof
-# has (-focus, -ignore, -hide, -show, -show_from, -prune_from, -tagfocus, -tagignore), on the
+# has (-focus, -ignore, -hide, -show, -show_from, -prune_from, -tagfocus, -tagignore, and
+# -tagshow/-taghide beside --keep-labels/--drop-labels), on the
 # corpus profiles and the golden frame inputs, `prof-filter OPTION | prof2pprof` and
 # `pprof -OPTION -proto` are the same profile: pbdump -merge (pprof's own parser; every
 # aggregated sample with its values, labels and frames: function, file, line, inlining) prints
@@ -107,6 +108,23 @@ label_case "$corpus/ok-labels.pb.gz" 'thread=ma' 'thread=ma'
 for heap in "$corpus"/*.heap.pb.gz; do
   label_case "$heap" 'bytes=1KiB..' 'bytes=1kb:'
   label_case "$heap" 'bytes=..600B' 'bytes=:600b'
+done
+
+# Which label keys samples keep: --keep-labels and --drop-labels take keys, pprof's -tagshow and
+# -taghide regular expressions over keys; anchored, they select the same.
+keys_case() { # FILE OUR-OPTION KEYS PPROF-OPTION RE
+  local f=$1 label="${1#"$root/"}: --$2 $3"
+  checks=$((checks + 1))
+  prof-filter "--$2" "$3" "$f" 2>/dev/null | prof2pprof -o "$T/ours.pb.gz" ||
+    { problem "$label: prof-filter | prof2pprof failed"; return; }
+  "$pprof" "-$4=$5" -proto -symbolize=none "$f" >"$T/theirs.pb.gz" 2>/dev/null ||
+    { problem "$label: pprof -proto failed"; return; }
+  same_for_pprof "$label" "$T/ours.pb.gz" "$T/theirs.pb.gz"
+}
+keys_case "$corpus/ok-labels.pb.gz" keep-labels thread tagshow '^thread$'
+keys_case "$corpus/ok-labels.pb.gz" drop-labels thread taghide '^thread$'
+for heap in "$corpus"/*.heap.pb.gz; do
+  keys_case "$heap" drop-labels bytes taghide '^bytes$'
 done
 
 if [ "$fail" -gt 0 ]; then
