@@ -124,7 +124,8 @@ void CommandLine::Parse(int argc, char** argv) {
   } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
     throw UsageError(BadFlagValue(argc, argv, AsciiQuotes(e.what())));
   } catch (const cxxopts::exceptions::exception& e) {
-    throw UsageError(AsciiQuotes(e.what()));
+    const std::string hint = PprofSpellingHint(argc, argv);
+    throw UsageError(hint.empty() ? AsciiQuotes(e.what()) : hint);
   }
   if (Has("help")) {
     // cxxopts' own text starts with the synopsis; keep only its option tables.
@@ -163,6 +164,63 @@ void CommandLine::ExitWithUsageForTerminal() const {
                "Try '%s --help' for more information.\n",
                program_.c_str(), synopsis_.c_str(), program_.c_str(), program_.c_str());
   std::exit(kExitUsage);
+}
+
+namespace {
+
+// pprof's flags whose proftools spelling is another word (pprof -h; internal/driver/flags).
+struct PprofFlag {
+  const char* pprof;
+  const char* ours;  // the option (and value) to type instead
+};
+constexpr PprofFlag kPprofFlags[] = {
+    {"sample_index", "--value"},
+    {"tagfocus", "--label-focus"},
+    {"tagignore", "--label-ignore"},
+    {"tagshow", "--keep-labels"},
+    {"taghide", "--drop-labels"},
+    {"show_from", "--show-from"},
+    {"prune_from", "--prune-from"},
+    {"functions", "--granularity functions"},
+    {"filefunctions", "--granularity filefunctions"},
+    {"files", "--granularity files"},
+    {"lines", "--granularity lines"},
+    {"addresses", "--granularity addresses"},
+    {"cum", "--sort cum"},
+    {"flat", "--sort flat"},
+    {"output", "-o"},
+    {"raw", "--canonical"},
+    {"proto", "prof2pprof (a program of its own)"},
+};
+
+}  // namespace
+
+std::string CommandLine::PprofSpellingHint(int argc, char** argv) const {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--") break;
+    if (word.size() < 3 || word[0] != '-' || word[1] == '-') continue;
+    const std::string_view name = word.substr(1, word.find('=') - 1);
+    const std::string_view value =
+        word.find('=') == std::string_view::npos ? "" : word.substr(word.find('=') + 1);
+    std::string ours;
+    for (const PprofFlag& flag : kPprofFlags) {
+      if (name != flag.pprof) continue;
+      // Only what this program has: --sort, say, is prof-text's.
+      const std::string_view spelled = flag.ours;
+      const std::string_view option = spelled.rfind("--", 0) == 0
+                                          ? spelled.substr(2, spelled.find(' ') - 2)
+                                      : spelled == "-o" ? "output"
+                                                        : "";
+      if (option.empty() || Details(std::string(option)) != nullptr) ours = flag.ours;
+    }
+    if (ours.empty() && Details(std::string(name)) != nullptr) ours = "--" + std::string(name);
+    if (ours.empty()) continue;
+    if (!value.empty()) ours += " " + std::string(value);
+    return std::string(word) + ": pprof's spelling; here write " + ours +
+           (ours.rfind("--", 0) == 0 ? " (options take two dashes)" : "");
+  }
+  return "";
 }
 
 const cxxopts::HelpOptionDetails* CommandLine::Details(const std::string& option) const {

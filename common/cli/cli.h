@@ -95,6 +95,9 @@ class CommandLine {
   // cxxopts' description of `option` (a long name), or null.
   const cxxopts::HelpOptionDetails* Details(const std::string& option) const;
   [[noreturn]] void ExitWithUsageForTerminal() const;
+  // When a word of argv is spelled as pprof spells its flags (`-top`, `-sample_index=1`), what to
+  // type instead; empty otherwise. Consulted only when parsing failed.
+  std::string PprofSpellingHint(int argc, char** argv) const;
   // Throws UsageError for an option with a value given more than once, unless AllowRepeated.
   void RefuseRepeatedValues() const;
 

@@ -10,10 +10,16 @@ int ResolveValueIndex(const ProfileHeader& header, const std::string& name) {
   if (name.empty()) return header.DefaultTypeIndex();
   const int index = header.TypeIndex(name);
   if (index >= 0) return index;
+  // pprof's -sample_index takes an index as well as a name.
+  if (name.find_first_not_of("0123456789") == std::string::npos && name.size() < 10 &&
+      std::stoul(name) < header.types.size()) {
+    return static_cast<int>(std::stoul(name));
+  }
   std::string known;
   for (const ValueType& type : header.types) known += (known.empty() ? "" : ", ") + type.type;
   throw UsageError("--value " + Printable(name) +
-                   ": the profile has no such type (it has: " + known + ")");
+                   ": the profile has no such type (it has: " + known +
+                   "; or give an index from 0 to " + std::to_string(header.types.size() - 1) + ")");
 }
 
 std::string ReportHeader(const StackTotals& totals, const ReportOptions& options,
