@@ -150,10 +150,10 @@ int Main(int argc, char** argv) {
   for (const char* option : {"self", "max-length", "min-percent"}) {
     CheckOptionApplies(cli, option, mode, {Mode::kSequences}, "--sequences");
   }
+  // Only --top sorts and cuts its rows (pprof's -tree and -traces ignore --sort; here an option
+  // that changes nothing is an error rather than silently ignored).
   for (const char* option : {"sort", "nodecount"}) {
-    CheckOptionApplies(cli, option, mode,
-                       {Mode::kTop, Mode::kTraces, Mode::kTree, Mode::kFolded, Mode::kCanonical},
-                       "--top");
+    CheckOptionApplies(cli, option, mode, {Mode::kTop}, "--top");
   }
 
   ReportOptions options;
