@@ -166,8 +166,15 @@ TEST(ResolveValueIndex, NamesTheAvailableTypes) {
     ResolveValueIndex(header, "bytes");
     FAIL();
   } catch (const UsageError& e) {
-    EXPECT_STREQ(e.what(), "--value 'bytes': the profile has no such type (it has: samples, cpu)");
+    EXPECT_STREQ(e.what(),
+                 "--value 'bytes': the profile has no such type (it has: samples, cpu; or give an "
+                 "index from 0 to 1)");
   }
+  // An index, as pprof's -sample_index; a type named like a number wins over the index.
+  EXPECT_EQ(ResolveValueIndex(header, "1"), 1);
+  EXPECT_THROW(ResolveValueIndex(header, "2"), UsageError);
+  header.types.push_back({"0", "count"});
+  EXPECT_EQ(ResolveValueIndex(header, "0"), 2);
 }
 
 }  // namespace
