@@ -60,21 +60,15 @@ void ProfileInputs::Read(ProfileSink* sink, bool again) {
 namespace {
 
 // Passes each sample's times on, for inputs that must be parsed (pprof).
-class SampleTimesSink : public ProfileSink {
+class SampleTimesSink : public DiscardingSink {
  public:
   explicit SampleTimesSink(const std::function<void(uint64_t, int64_t, int64_t)>& on_sample)
       : on_sample_(on_sample) {}
-  void OnHeader(const ProfileHeader&) override {}
-  void OnMapping(const Mapping&) override {}
-  void OnFunction(const Function&) override {}
-  void OnLocation(const Location&) override {}
-  void OnStack(const Stack&) override {}
   void OnSample(const Sample& sample) override {
     if (sample.time_nanos) {
       on_sample_(sample.source_id, *sample.time_nanos, sample.duration_nanos.value_or(0));
     }
   }
-  void OnEnd() override {}
 
  private:
   const std::function<void(uint64_t, int64_t, int64_t)>& on_sample_;

@@ -31,19 +31,13 @@ namespace proftools {
 
 // What a first pass over the input tells the filter: each source's span (for windows relative
 // to it) and the median gap between a thread's samples (for --coalesce's default GAP).
-class FilterPrepass : public ProfileSink {
+class FilterPrepass : public DiscardingSink {
  public:
   explicit FilterPrepass(const FilterSpec& spec) : spec_(spec) {}
   // Whether `spec` needs this pass at all.
   static bool Needed(const FilterSpec& spec);
 
-  void OnHeader(const ProfileHeader&) override {}
-  void OnMapping(const Mapping&) override {}
-  void OnFunction(const Function&) override {}
-  void OnLocation(const Location&) override {}
-  void OnStack(const Stack&) override {}
   void OnSample(const Sample& sample) override;
-  void OnEnd() override {}
   // What OnSample records of a timed sample when only the spans are needed (NeedsLabels false).
   void AddTime(uint64_t source_id, int64_t time, int64_t duration) {
     spans_[source_id].Add(time, duration);

@@ -14,18 +14,13 @@
 
 namespace proftools {
 
-class TagTotals : public ProfileSink {
+class TagTotals : public DiscardingSink {
  public:
   // `value` names the value type to sum ("" for the default, see ResolveValueIndex).
   explicit TagTotals(std::string value) : value_name_(std::move(value)) {}
 
   void OnHeader(const ProfileHeader& header) override;
-  void OnMapping(const Mapping&) override {}
-  void OnFunction(const Function&) override {}
-  void OnLocation(const Location&) override {}
-  void OnStack(const Stack&) override {}
   void OnSample(const Sample& sample) override;
-  void OnEnd() override {}
 
   // A label's value: a string, or a number with its unit. Numbers are kept exact (pprof groups
   // them by their rounded display, "1MB").
