@@ -245,6 +245,11 @@ int Main(int argc, char** argv) {
     throw UsageError("--annotate must be kernel, jit or all");
   }
   view.unknown_addresses = cli.Has("unknown-addresses");
+  if (view.Active() && cli.Has("min-percent")) {
+    throw UsageError(
+        "--min-percent goes with --folded, not with --flamegraph, --root, --annotate "
+        "or --unknown-addresses");
+  }
   if (view.Active() && mode != Mode::kFolded) {
     throw UsageError("--flamegraph, --root, --annotate and --unknown-addresses go with --folded");
   }
@@ -285,7 +290,7 @@ int Main(int argc, char** argv) {
   } else if (mode == Mode::kTags) {
     TagTotals tags(value);
     ReadFiltered(kProgram, &inputs, spec, &tags, Reading::kAsReport);
-    WriteTagsReport(tags, options.raw_values, &output);
+    WriteTagsReport(tags, options.raw_values, options.min_percent, &output);
   } else if (view.Active()) {
     FoldedView folded(view, value);
     ReadFiltered(kProgram, &inputs, spec, &folded, Reading::kAsReport);
