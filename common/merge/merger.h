@@ -50,6 +50,7 @@ class Merger {
   void Finish(ProfileSink* sink);
 
   size_t input_count() const { return inputs_.size(); }
+  bool aggregates() const { return options_.aggregate; }
 
  private:
   class InputSink;
