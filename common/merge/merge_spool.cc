@@ -13,12 +13,22 @@ namespace {
 
 constexpr size_t kBlock = size_t{1} << 20;
 
-void PutVarint(std::string* out, uint64_t value) {
+constexpr size_t kMaxVarintBytes = 10;
+
+// Encodes at `at`, which has room for kMaxVarintBytes; returns the end.
+char* WriteVarint(char* at, uint64_t value) {
   while (value >= 0x80) {
-    out->push_back(static_cast<char>(value | 0x80));
+    *at++ = static_cast<char>(value | 0x80);
     value >>= 7;
   }
-  out->push_back(static_cast<char>(value));
+  *at++ = static_cast<char>(value);
+  return at;
+}
+
+// Appended in one step: byte by byte, push_back was a tenth of a large merge's time.
+void PutVarint(std::string* out, uint64_t value) {
+  char bytes[kMaxVarintBytes];
+  out->append(bytes, static_cast<size_t>(WriteVarint(bytes, value) - bytes));
 }
 
 uint64_t ZigZag(int64_t value) {
@@ -162,8 +172,11 @@ void MergeSpool::WriteLocation(const Location& l) {
 }
 
 void MergeSpool::WriteStack(uint64_t id, const std::vector<uint64_t>& location_ids) {
-  labels_.clear();
-  for (uint64_t location : location_ids) PutVarint(&labels_, location);
+  // Encoded in place, into room for the longest ids, then trimmed.
+  labels_.resize(location_ids.size() * kMaxVarintBytes);
+  char* at = labels_.data();
+  for (uint64_t location : location_ids) at = WriteVarint(at, location);
+  labels_.resize(static_cast<size_t>(at - labels_.data()));
   WriteEncodedStack(id, labels_);
 }
 

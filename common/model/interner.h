@@ -60,7 +60,8 @@ class Interner {
   std::unordered_map<proftools::Mapping, uint64_t, Hash, SameContent> mappings_;
   std::unordered_map<proftools::Function, uint64_t, Hash, SameContent> functions_;
   std::unordered_map<proftools::Location, uint64_t, Hash, SameContent> locations_;
-  StackTable stacks_;  // compact: the stacks are most of what a converter holds
+  StackTable stacks_;           // compact: the stacks are most of what a converter holds
+  proftools::Stack new_stack_;  // what OnStack gets, its vector reused (no allocation a stack)
 };
 
 }  // namespace proftools
