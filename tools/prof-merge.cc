@@ -19,7 +19,8 @@ constexpr const char* kProgram = "prof-merge";
 int Main(int argc, char** argv) {
   CommandLine cli(
       kProgram, "[OPTION...] [FILE...]",
-      "Merge profiles (prof text or pprof, gzipped or not, any mix) into one prof text profile. "
+      "Merge profiles (prof text or pprof, gzipped or not, any mix) into one prof text profile "
+      "(with --pprof, a gzipped pprof profile). "
       "Every input's sources are kept, so each sample still says where it came from; identical "
       "functions, locations, mappings and stacks are stored once. Inputs with different value "
       "types merge into the union of their types (a sample's value for a type its input did "
@@ -29,11 +30,10 @@ int Main(int argc, char** argv) {
       "all inputs at once. With no FILE, or when FILE is -, reads standard input.",
       "Examples:\n"
       "  prof-merge a.prof b.pb.gz -o all.prof          keep every sample\n"
-      "  prof-merge --aggregate host*.pb.gz | prof2pprof -o fleet.pb.gz\n"
-      "  ls *.pb.gz | xargs -n 8 -P 4 sh -c \\\n"
-      "      'prof-merge --aggregate -o \"parts/$1.prof\" \"$@\"' _\n"
-      "  prof-merge --aggregate parts/*.prof       the same bytes as one merge of all\n"
-      "  prof-merge --pprof host*.pb.gz -o fleet.pb.gz\n");
+      "  prof-merge --pprof host*.pb.gz -o fleet.pb.gz  straight to pprof (summed)\n"
+      "  printf '%s\\n' host*.pb.gz |                    a fleet as a tree, 2 jobs at once\n"
+      "      parallel -j2 -N 8 --wd . 'prof-merge --pprof -o parts/{0#}.pb.gz {}'\n"
+      "  prof-merge --pprof -o fleet.pb.gz parts/*.pb.gz  the same bytes as one merge\n");
   cli.AddOptions()("aggregate",
                    "sum samples with the same stack, labels and source into one, dropping "
                    "timestamps and durations")(
@@ -41,9 +41,9 @@ int Main(int argc, char** argv) {
       "give all samples one source 'prof-merge' (with --aggregate: sum across inputs)")(
       "skip-bad", "report an input that cannot be read or merged, skip it and go on")(
       "pprof",
-      "write pprof's profile.proto, gzipped, instead of prof text: the bytes prof2pprof makes "
-      "of the text, without writing and reading it")(
-      "force", "with --pprof, write binary output even to a terminal");
+      "write pprof's profile.proto, gzipped, instead of prof text: the bytes of "
+      "'prof-merge --aggregate ... | prof2pprof', without the text in between (implies "
+      "--aggregate)")("force", "with --pprof, write binary output even to a terminal");
   cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
