@@ -42,7 +42,7 @@ struct Batch {
 // Thrown on the producer's thread when the consumer has given up.
 struct Cancelled {};
 
-constexpr size_t kBatchRecords = 4096;
+constexpr size_t kBatchRecords = 1024;
 constexpr size_t kBatchWeight = size_t{1} << 20;
 constexpr size_t kBatches = 4;  // in flight at most: the producer waits beyond
 
