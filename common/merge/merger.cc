@@ -13,16 +13,21 @@ namespace proftools {
 class Merger::SpoolingSink : public ProfileSink {
  public:
   explicit SpoolingSink(MergeSpool* spool) : spool_(spool) {}
+  void set_interner(const Interner* interner) { interner_ = interner; }
   void OnHeader(const ProfileHeader&) override {}
   void OnMapping(const Mapping& m) override { spool_->WriteMapping(m); }
   void OnFunction(const Function& f) override { spool_->WriteFunction(f); }
   void OnLocation(const Location& l) override { spool_->WriteLocation(l); }
-  void OnStack(const Stack& s) override { spool_->WriteStack(s.id, s.location_ids); }
+  // The interner has just encoded the ids as the spool writes them: no second encoding.
+  void OnStack(const Stack& s) override {
+    spool_->WriteEncodedStack(s.id, interner_->EncodedStack(s.id));
+  }
   void OnSample(const Sample&) override {}
   void OnEnd() override {}
 
  private:
   MergeSpool* spool_;
+  const Interner* interner_ = nullptr;
 };
 
 // Receives one input: remaps its ids to the merged profile's and parks its records.
@@ -105,7 +110,9 @@ class Merger::InputSink : public ProfileSink {
 Merger::Merger(MergeOptions options)
     : options_(options),
       spooling_(std::make_unique<SpoolingSink>(&spool_)),
-      interner_(std::make_unique<Interner>(spooling_.get())) {}
+      interner_(std::make_unique<Interner>(spooling_.get())) {
+  spooling_->set_interner(interner_.get());
+}
 
 Merger::~Merger() = default;
 

@@ -6,6 +6,7 @@
 #define PROFTOOLS_COMMON_MODEL_INTERNER_H_
 
 #include <cstdint>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -42,6 +43,8 @@ class Interner {
   size_t function_count() const { return functions_.size(); }
   size_t location_count() const { return locations_.size(); }
   size_t stack_count() const { return stacks_.size(); }
+  // The location ids of stack `id`, varint-encoded one after the other (as the sink got them).
+  std::string_view EncodedStack(uint64_t id) const { return stacks_.Encoded(id); }
 
  private:
   struct Hash {
