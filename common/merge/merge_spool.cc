@@ -206,18 +206,34 @@ void MergeSpool::WriteSample(uint64_t source_id, uint64_t stack_id, const Sample
 }
 
 void MergeSpool::Flush() {
-  size_t done = 0;
-  while (done < buffer_.size()) {
-    const ssize_t n = write(file_.fd(), buffer_.data() + done, buffer_.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) SpoolError("cannot write the spool file");
-    done += static_cast<size_t>(n);
-  }
-  flushed_ += buffer_.size();
+  AwaitWrite();
+  writing_.swap(buffer_);
   buffer_.clear();
+  flushed_ += writing_.size();
+  if (writing_.empty()) return;
+  write_ = std::async(std::launch::async, [this] {
+    size_t done = 0;
+    while (done < writing_.size()) {
+      const ssize_t n = write(file_.fd(), writing_.data() + done, writing_.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return n < 0 ? errno : EIO;
+      done += static_cast<size_t>(n);
+    }
+    return 0;
+  });
+}
+
+void MergeSpool::AwaitWrite() {
+  if (!write_.valid()) return;
+  const int error = write_.get();
+  if (error != 0) {
+    errno = error;
+    SpoolError("cannot write the spool file");
+  }
 }
 
 void MergeSpool::TruncateTo(uint64_t mark) {
+  AwaitWrite();
   if (mark >= flushed_) {
     buffer_.resize(mark - flushed_);
     return;
@@ -232,6 +248,7 @@ void MergeSpool::TruncateTo(uint64_t mark) {
 
 void MergeSpool::Rewind() {
   Flush();
+  AwaitWrite();
   if (lseek(file_.fd(), 0, SEEK_SET) != 0) SpoolError("cannot rewind the spool file");
   read_pos_ = 0;
   read_from_file_ = 0;
