@@ -64,6 +64,17 @@ TEST(SinkThread, TheProducersErrorComesAfterWhatItProduced) {
   EXPECT_EQ(counting.samples(), 10007u);
 }
 
+TEST(SinkThread, AProducerWithoutOnEndHasEverythingDelivered) {
+  CountingSink counting;
+  ProduceOnThread(
+      [](ProfileSink* sink) {
+        Sample sample;
+        for (int i = 0; i < 3001; ++i) sink->OnSample(sample);
+      },
+      &counting);
+  EXPECT_EQ(counting.samples(), 3001u);
+}
+
 TEST(SinkThread, TheConsumersErrorStopsAProducerThatWouldNotEnd) {
   CountingSink counting(5000);
   const auto produce = [](ProfileSink* sink) {

@@ -107,6 +107,16 @@ class Merger::InputSink : public ProfileSink {
   std::vector<uint64_t> stack_;
 };
 
+// Adds each sample to the aggregator; there is nothing else in the first pass.
+class Merger::SummingSink : public DiscardingSink {
+ public:
+  explicit SummingSink(SampleAggregator* aggregator) : aggregator_(aggregator) {}
+  void OnSample(const Sample& sample) override { aggregator_->Add(sample); }
+
+ private:
+  SampleAggregator* aggregator_;
+};
+
 Merger::Merger(MergeOptions options)
     : options_(options),
       spooling_(std::make_unique<SpoolingSink>(&spool_)),
@@ -218,8 +228,15 @@ void Merger::Finish(ProfileSink* sink) {
   } else {
     // Two passes: sum, then replay the definitions and send each key where its first sample
     // was (see SampleAggregator::EmitThrough).
+    // The first pass reads the spool on a thread of its own while this one sums: nothing else
+    // runs yet (the second pass shares the cores with the writer's gzip).
     SampleAggregator aggregator(header.types.size());
-    Replay(header, nullptr, [&](const Sample& sample) { aggregator.Add(sample); });
+    SummingSink summing(&aggregator);
+    ProduceOnThread(
+        [&](ProfileSink* out) {
+          Replay(header, nullptr, [&](const Sample& sample) { out->OnSample(sample); });
+        },
+        &summing);
     uint64_t number = 0;
     Replay(header, sink, [&](const Sample&) { aggregator.EmitThrough(number++, sink); });
   }

@@ -55,6 +55,7 @@ class Merger {
  private:
   class InputSink;
   class SpoolingSink;
+  class SummingSink;
 
   template <typename OnSample>
   void Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample);

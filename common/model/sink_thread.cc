@@ -221,6 +221,7 @@ void ProduceOnThread(const std::function<void(ProfileSink*)>& produce, ProfileSi
         batching.Flush();  // what came before the error is delivered first, as without a thread
         throw;
       }
+      batching.Flush();  // a producer need not end with OnEnd
     } catch (const Cancelled&) {
       // The consumer has its own exception to report.
     } catch (...) {
