@@ -27,6 +27,8 @@ TEST_DEBS := googletest libgtest-dev libgmock-dev diffutils groff-base man-db
 TEST_DEBS += golang-github-google-pprof-dev
 # script(1) gives golden/cli cases a pseudo-terminal (Essential in Debian; listed to be explicit).
 TEST_DEBS += bsdutils
+# GNU parallel runs the README's fleet merge as a tree (golden/merge/parallel-tree).
+TEST_DEBS += parallel
 # perf2prof's round trip through the real perf (tests/perf-roundtrip.sh; skips when not permitted).
 TEST_DEBS += linux-perf
 BENCH_DEBS := time

@@ -1,6 +1,7 @@
 // Properties of prof-merge over random profiles: merging is associative byte for byte (a tree of
-// merges gives the same output as one merge), the preamble does not depend on input order, and
-// nothing is lost (every input's samples are in the output, their values converted).
+// merges gives the same output as one merge), the preamble does not depend on input order,
+// nothing is lost (every input's samples are in the output, their values converted), and
+// --pprof writes the bytes of both pipelines through prof2pprof.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -97,6 +98,36 @@ TEST(MergeProperty, TreeOfMergesEqualsOneMerge) {
     }
   }
   EXPECT_GT(merged, 900);  // the property was really exercised
+}
+
+TEST(MergeProperty, PprofIsTheBytesOfBothPipelines) {
+  testing::RandomProfileGenerator generator(20261124);
+  std::mt19937_64 random(18);
+  int compared = 0;
+  for (int round = 0; round < 200; ++round) {
+    const std::vector<NamedText> in = RandomInputs(&generator, &random);
+    for (const bool drop_sources : {false, true}) {
+      const MergeOptions raw{false, drop_sources, false};
+      const MergeOptions aggregate{true, drop_sources, false};
+      std::string direct;
+      try {
+        direct = testing::MergeTextsToPprof(in, raw);
+      } catch (const ProfError&) {
+        // Units that cannot be merged: the pipeline fails as well.
+        EXPECT_THROW(MergeTexts(in, aggregate), ProfError);
+        continue;
+      }
+      ++compared;
+      const std::string aggregated = MergeTexts(in, aggregate);
+      // prof-merge --aggregate | prof2pprof, and prof-merge | prof2pprof.
+      ASSERT_EQ(direct, testing::Prof2Pprof(aggregated)) << aggregated;
+      ASSERT_EQ(direct, testing::Prof2Pprof(MergeTexts(in, raw))) << aggregated;
+      // A tree whose last level is --pprof: the same bytes.
+      ASSERT_EQ(direct, testing::MergeTextsToPprof(
+                            {{"ab", MergeTexts({in[0], in[1]}, aggregate)}, in[2]}, raw));
+    }
+  }
+  EXPECT_GT(compared, 300);  // the property was really exercised
 }
 
 // Everything before the first body record.

@@ -6,6 +6,7 @@
 #include "common/cli/cli.h"
 #include "common/io/input.h"
 #include "common/io/output.h"
+#include "common/merge/merge_pprof.h"
 #include "common/merge/merger.h"
 #include "common/model/checker.h"
 #include "common/text/text_writer.h"
@@ -18,7 +19,8 @@ constexpr const char* kProgram = "prof-merge";
 int Main(int argc, char** argv) {
   CommandLine cli(
       kProgram, "[OPTION...] [FILE...]",
-      "Merge profiles (prof text or pprof, gzipped or not, any mix) into one prof text profile. "
+      "Merge profiles (prof text or pprof, gzipped or not, any mix) into one prof text profile "
+      "(with --pprof, a gzipped pprof profile). "
       "Every input's sources are kept, so each sample still says where it came from; identical "
       "functions, locations, mappings and stacks are stored once. Inputs with different value "
       "types merge into the union of their types (a sample's value for a type its input did "
@@ -28,28 +30,39 @@ int Main(int argc, char** argv) {
       "all inputs at once. With no FILE, or when FILE is -, reads standard input.",
       "Examples:\n"
       "  prof-merge a.prof b.pb.gz -o all.prof          keep every sample\n"
-      "  prof-merge --aggregate host*.pb.gz | prof2pprof -o fleet.pb.gz\n"
-      "  ls *.pb.gz | xargs -n 8 -P 4 sh -c \\\n"
-      "      'prof-merge --aggregate -o \"parts/$1.prof\" \"$@\"' _\n"
-      "  prof-merge --aggregate parts/*.prof       the same bytes as one merge of all\n");
+      "  prof-merge --pprof host*.pb.gz -o fleet.pb.gz  straight to pprof (summed)\n"
+      "  printf '%s\\n' host*.pb.gz |                    a fleet as a tree, 2 jobs at once\n"
+      "      parallel -j2 -N 8 --wd . 'prof-merge --pprof -o parts/{0#}.pb.gz {}'\n"
+      "  prof-merge --pprof -o fleet.pb.gz parts/*.pb.gz  the same bytes as one merge\n");
   cli.AddOptions()("aggregate",
                    "sum samples with the same stack, labels and source into one, dropping "
                    "timestamps and durations")(
       "drop-sources",
       "give all samples one source 'prof-merge' (with --aggregate: sum across inputs)")(
-      "skip-bad", "report an input that cannot be read or merged, skip it and go on");
+      "skip-bad", "report an input that cannot be read or merged, skip it and go on")(
+      "pprof",
+      "write pprof's profile.proto, gzipped, instead of prof text: the bytes of "
+      "'prof-merge --aggregate ... | prof2pprof', without the text in between (implies "
+      "--aggregate)")("force", "with --pprof, write binary output even to a terminal");
   cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
 
+  if (cli.Has("force") && !cli.Has("pprof")) throw UsageError("--force goes with --pprof");
   MergeOptions options;
-  options.aggregate = cli.Has("aggregate");
+  // --pprof aggregates: prof2pprof would sum the same samples (merge_pprof.h).
+  options.aggregate = cli.Has("aggregate") || cli.Has("pprof");
   options.drop_sources = cli.Has("drop-sources");
   const bool skip_bad = cli.Has("skip-bad");
   options.recoverable = skip_bad;
   options.max_pprof_size = cli.MaxInputSize();
 
+  const bool pprof = cli.Has("pprof");
+  Output output(cli.OutputPath());
+  if (pprof && output.IsTerminal() && !cli.Has("force")) {
+    throw UsageError("will not write binary data to a terminal; use -o FILE, a pipe, or --force");
+  }
   Merger merger(options);
   const std::vector<std::string> paths = cli.Inputs();
   for (const std::string& path : paths) {
@@ -65,11 +78,14 @@ int Main(int argc, char** argv) {
     throw std::runtime_error("no input could be merged (every one was skipped)");
   }
 
-  Output output(cli.OutputPath());
-  CanonicalWriter writer(&output);
-  DiagnosticHandler throw_on_violation;  // a violation here is a bug of this program
-  CheckingSink checked(&writer, &throw_on_violation, "(merged profile)");
-  merger.Finish(&checked);
+  if (pprof) {
+    FinishAsPprof(&merger, &output);
+  } else {
+    DiagnosticHandler throw_on_violation;  // a violation here is a bug of this program
+    CanonicalWriter writer(&output);
+    CheckingSink checked(&writer, &throw_on_violation, "(merged profile)");
+    merger.Finish(&checked);
+  }
   output.Commit();
   return kExitOk;
 }

@@ -13,12 +13,22 @@ namespace {
 
 constexpr size_t kBlock = size_t{1} << 20;
 
-void PutVarint(std::string* out, uint64_t value) {
+constexpr size_t kMaxVarintBytes = 10;
+
+// Encodes at `at`, which has room for kMaxVarintBytes; returns the end.
+char* WriteVarint(char* at, uint64_t value) {
   while (value >= 0x80) {
-    out->push_back(static_cast<char>(value | 0x80));
+    *at++ = static_cast<char>(value | 0x80);
     value >>= 7;
   }
-  out->push_back(static_cast<char>(value));
+  *at++ = static_cast<char>(value);
+  return at;
+}
+
+// Appended in one step: byte by byte, push_back was a tenth of a large merge's time.
+void PutVarint(std::string* out, uint64_t value) {
+  char bytes[kMaxVarintBytes];
+  out->append(bytes, static_cast<size_t>(WriteVarint(bytes, value) - bytes));
 }
 
 uint64_t ZigZag(int64_t value) {
@@ -162,8 +172,11 @@ void MergeSpool::WriteLocation(const Location& l) {
 }
 
 void MergeSpool::WriteStack(uint64_t id, const std::vector<uint64_t>& location_ids) {
-  labels_.clear();
-  for (uint64_t location : location_ids) PutVarint(&labels_, location);
+  // Encoded in place, into room for the longest ids, then trimmed.
+  labels_.resize(location_ids.size() * kMaxVarintBytes);
+  char* at = labels_.data();
+  for (uint64_t location : location_ids) at = WriteVarint(at, location);
+  labels_.resize(static_cast<size_t>(at - labels_.data()));
   WriteEncodedStack(id, labels_);
 }
 
@@ -193,18 +206,34 @@ void MergeSpool::WriteSample(uint64_t source_id, uint64_t stack_id, const Sample
 }
 
 void MergeSpool::Flush() {
-  size_t done = 0;
-  while (done < buffer_.size()) {
-    const ssize_t n = write(file_.fd(), buffer_.data() + done, buffer_.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) SpoolError("cannot write the spool file");
-    done += static_cast<size_t>(n);
-  }
-  flushed_ += buffer_.size();
+  AwaitWrite();
+  writing_.swap(buffer_);
   buffer_.clear();
+  flushed_ += writing_.size();
+  if (writing_.empty()) return;
+  write_ = std::async(std::launch::async, [this] {
+    size_t done = 0;
+    while (done < writing_.size()) {
+      const ssize_t n = write(file_.fd(), writing_.data() + done, writing_.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return n < 0 ? errno : EIO;
+      done += static_cast<size_t>(n);
+    }
+    return 0;
+  });
+}
+
+void MergeSpool::AwaitWrite() {
+  if (!write_.valid()) return;
+  const int error = write_.get();
+  if (error != 0) {
+    errno = error;
+    SpoolError("cannot write the spool file");
+  }
 }
 
 void MergeSpool::TruncateTo(uint64_t mark) {
+  AwaitWrite();
   if (mark >= flushed_) {
     buffer_.resize(mark - flushed_);
     return;
@@ -219,6 +248,7 @@ void MergeSpool::TruncateTo(uint64_t mark) {
 
 void MergeSpool::Rewind() {
   Flush();
+  AwaitWrite();
   if (lseek(file_.fd(), 0, SEEK_SET) != 0) SpoolError("cannot rewind the spool file");
   read_pos_ = 0;
   read_from_file_ = 0;

@@ -5,6 +5,7 @@
 #include "common/base/diagnostics.h"
 #include "common/base/id_table.h"
 #include "common/merge/merge_aggregate.h"
+#include "common/model/sink_thread.h"
 
 namespace proftools {
 
@@ -12,16 +13,21 @@ namespace proftools {
 class Merger::SpoolingSink : public ProfileSink {
  public:
   explicit SpoolingSink(MergeSpool* spool) : spool_(spool) {}
+  void set_interner(const Interner* interner) { interner_ = interner; }
   void OnHeader(const ProfileHeader&) override {}
   void OnMapping(const Mapping& m) override { spool_->WriteMapping(m); }
   void OnFunction(const Function& f) override { spool_->WriteFunction(f); }
   void OnLocation(const Location& l) override { spool_->WriteLocation(l); }
-  void OnStack(const Stack& s) override { spool_->WriteStack(s.id, s.location_ids); }
+  // The interner has just encoded the ids as the spool writes them: no second encoding.
+  void OnStack(const Stack& s) override {
+    spool_->WriteEncodedStack(s.id, interner_->EncodedStack(s.id));
+  }
   void OnSample(const Sample&) override {}
   void OnEnd() override {}
 
  private:
   MergeSpool* spool_;
+  const Interner* interner_ = nullptr;
 };
 
 // Receives one input: remaps its ids to the merged profile's and parks its records.
@@ -101,19 +107,36 @@ class Merger::InputSink : public ProfileSink {
   std::vector<uint64_t> stack_;
 };
 
+// Adds each sample to the aggregator; there is nothing else in the first pass.
+class Merger::SummingSink : public DiscardingSink {
+ public:
+  explicit SummingSink(SampleAggregator* aggregator) : aggregator_(aggregator) {}
+  void OnSample(const Sample& sample) override { aggregator_->Add(sample); }
+
+ private:
+  SampleAggregator* aggregator_;
+};
+
 Merger::Merger(MergeOptions options)
     : options_(options),
       spooling_(std::make_unique<SpoolingSink>(&spool_)),
-      interner_(std::make_unique<Interner>(spooling_.get())) {}
+      interner_(std::make_unique<Interner>(spooling_.get())) {
+  spooling_->set_interner(interner_.get());
+}
 
 Merger::~Merger() = default;
 
 void Merger::Add(Input& input, const std::string& uri) {
   ReadOptions read_options;
   read_options.max_pprof_size = options_.max_pprof_size;
+  // The input is read (inflated, decoded, checked) on a thread of its own while this one
+  // interns and spools what it reads: two cores for one input, the same records in order.
+  const auto read = [&](InputSink* sink) {
+    ProduceOnThread([&](ProfileSink* out) { ReadProfile(input, out, read_options); }, sink);
+  };
   if (!options_.recoverable) {
     InputSink sink(this, input, uri);
-    ReadProfile(input, &sink, read_options);
+    read(&sink);
     inputs_.push_back(input.name);
     return;
   }
@@ -122,7 +145,7 @@ void Merger::Add(Input& input, const std::string& uri) {
   HeaderMerger header = header_;
   try {
     InputSink sink(this, input, uri);
-    ReadProfile(input, &sink, read_options);
+    read(&sink);
     inputs_.push_back(input.name);
   } catch (...) {
     interner_->Rollback(definitions);
@@ -205,8 +228,15 @@ void Merger::Finish(ProfileSink* sink) {
   } else {
     // Two passes: sum, then replay the definitions and send each key where its first sample
     // was (see SampleAggregator::EmitThrough).
+    // The first pass reads the spool on a thread of its own while this one sums: nothing else
+    // runs yet (the second pass shares the cores with the writer's gzip).
     SampleAggregator aggregator(header.types.size());
-    Replay(header, nullptr, [&](const Sample& sample) { aggregator.Add(sample); });
+    SummingSink summing(&aggregator);
+    ProduceOnThread(
+        [&](ProfileSink* out) {
+          Replay(header, nullptr, [&](const Sample& sample) { out->OnSample(sample); });
+        },
+        &summing);
     uint64_t number = 0;
     Replay(header, sink, [&](const Sample&) { aggregator.EmitThrough(number++, sink); });
   }

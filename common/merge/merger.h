@@ -50,10 +50,12 @@ class Merger {
   void Finish(ProfileSink* sink);
 
   size_t input_count() const { return inputs_.size(); }
+  bool aggregates() const { return options_.aggregate; }
 
  private:
   class InputSink;
   class SpoolingSink;
+  class SummingSink;
 
   template <typename OnSample>
   void Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample);

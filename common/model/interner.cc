@@ -105,7 +105,11 @@ uint64_t Interner::Location(const proftools::Location& location) {
 uint64_t Interner::Stack(const std::vector<uint64_t>& location_ids) {
   bool is_new = false;
   const uint64_t id = stacks_.Intern(location_ids, &is_new);
-  if (is_new) sink_->OnStack(proftools::Stack{id, location_ids});
+  if (is_new) {
+    new_stack_.id = id;
+    new_stack_.location_ids.assign(location_ids.begin(), location_ids.end());
+    sink_->OnStack(new_stack_);
+  }
   return id;
 }
 

@@ -6,6 +6,7 @@
 #define PROFTOOLS_COMMON_MODEL_INTERNER_H_
 
 #include <cstdint>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -42,6 +43,8 @@ class Interner {
   size_t function_count() const { return functions_.size(); }
   size_t location_count() const { return locations_.size(); }
   size_t stack_count() const { return stacks_.size(); }
+  // The location ids of stack `id`, varint-encoded one after the other (as the sink got them).
+  std::string_view EncodedStack(uint64_t id) const { return stacks_.Encoded(id); }
 
  private:
   struct Hash {
@@ -60,7 +63,8 @@ class Interner {
   std::unordered_map<proftools::Mapping, uint64_t, Hash, SameContent> mappings_;
   std::unordered_map<proftools::Function, uint64_t, Hash, SameContent> functions_;
   std::unordered_map<proftools::Location, uint64_t, Hash, SameContent> locations_;
-  StackTable stacks_;  // compact: the stacks are most of what a converter holds
+  StackTable stacks_;           // compact: the stacks are most of what a converter holds
+  proftools::Stack new_stack_;  // what OnStack gets, its vector reused (no allocation a stack)
 };
 
 }  // namespace proftools

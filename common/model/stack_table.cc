@@ -24,14 +24,18 @@ void StackTable::Rebuild(size_t slot_count) {
 }
 
 uint64_t StackTable::Intern(const std::vector<uint64_t>& location_ids, bool* is_new) {
-  scratch_.clear();
+  // Encoded in place, into room for the longest varints, then trimmed (byte by byte,
+  // push_back cost a quarter of a large merge's interning).
+  scratch_.resize(location_ids.size() * 10);
+  char* at = scratch_.data();
   for (uint64_t value : location_ids) {
     while (value >= 0x80) {
-      scratch_.push_back(static_cast<char>(value | 0x80));
+      *at++ = static_cast<char>(value | 0x80);
       value >>= 7;
     }
-    scratch_.push_back(static_cast<char>(value));
+    *at++ = static_cast<char>(value);
   }
+  scratch_.resize(static_cast<size_t>(at - scratch_.data()));
   // The empty stack encodes to nothing; its length tells it from others in the arena.
   const uint64_t hash = std::hash<std::string_view>()(scratch_) ^ location_ids.size();
   if ((offsets_.size() + 1) * 2 > slots_.size()) {

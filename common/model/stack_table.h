@@ -19,6 +19,8 @@ class StackTable {
   // *is_new tells whether it was seen for the first time.
   uint64_t Intern(const std::vector<uint64_t>& location_ids, bool* is_new);
   size_t size() const { return offsets_.size(); }
+  // The location ids of stack `id` (1 .. size()), varint-encoded one after the other.
+  std::string_view Encoded(uint64_t id) const;
   // Forgets the stacks after the first `count` (a skipped input's).
   void TruncateTo(size_t count);
 
@@ -29,7 +31,6 @@ class StackTable {
   };
   void Insert(uint64_t hash, uint64_t id);
   void Rebuild(size_t slot_count);
-  std::string_view Encoded(uint64_t id) const;
 
   std::string arena_;
   std::vector<uint64_t> offsets_;  // where stack id i + 1 starts in arena_

@@ -373,7 +373,7 @@ void PprofWriter::OnSample(const Sample& sample) {
   }
   s.stacks[stack].used = true;
   s.EncodeLabels(sample);
-  if (s.options.keep_samples) {
+  if (s.options.keep_samples || s.options.unique_samples) {
     s.WriteSample(stack, sample.values.data(), s.labels);
     return;
   }

@@ -22,6 +22,11 @@ struct PprofWriteOptions {
   // proftools.time / proftools.duration (unit nanoseconds). Default: sum samples that share
   // stack, source and labels (TIME and DURATION are dropped).
   bool keep_samples = false;
+  // The producer sends each (stack, source, labels) at most once (an aggregated profile, such
+  // as prof-merge's): samples are written as they arrive, which is the order and the sums
+  // aggregating would give, without the aggregation's tables and without holding every sample
+  // back until the end (the gzip that follows then works while the profile is produced).
+  bool unique_samples = false;
 };
 
 class PprofWriter : public ProfileSink {

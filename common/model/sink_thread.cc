@@ -1,0 +1,246 @@
+#include "common/model/sink_thread.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace proftools {
+namespace {
+
+enum class Kind : uint8_t { kHeader, kMapping, kFunction, kLocation, kStack, kSample, kEnd };
+
+// Records in order: their kinds, and each kind's records in a vector whose elements (and their
+// vectors and strings) keep their capacity from batch to batch.
+struct Batch {
+  std::vector<Kind> kinds;
+  ProfileHeader header;
+  std::vector<Mapping> mappings;
+  std::vector<Function> functions;
+  std::vector<Location> locations;
+  std::vector<Stack> stacks;
+  std::vector<Sample> samples;
+  size_t counts[5] = {};  // used elements of mappings .. samples
+  size_t weight = 0;      // roughly the bytes held, to bound a batch
+
+  void Clear() {
+    kinds.clear();
+    for (size_t& count : counts) count = 0;
+    weight = 0;
+  }
+  template <typename T>
+  T& Next(std::vector<T>* records, size_t* count) {
+    if (*count == records->size()) records->emplace_back();
+    return (*records)[(*count)++];
+  }
+};
+
+// Thrown on the producer's thread when the consumer has given up.
+struct Cancelled {};
+
+constexpr size_t kBatchRecords = 1024;
+constexpr size_t kBatchWeight = size_t{1} << 20;
+constexpr size_t kBatches = 4;  // in flight at most: the producer waits beyond
+
+class Channel {
+ public:
+  Channel() {
+    for (size_t i = 0; i < kBatches; ++i) free_.push_back(std::make_unique<Batch>());
+  }
+
+  // Producer side.
+  std::unique_ptr<Batch> TakeFree() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return cancelled_ || !free_.empty(); });
+    if (cancelled_) throw Cancelled();
+    std::unique_ptr<Batch> batch = std::move(free_.front());
+    free_.pop_front();
+    batch->Clear();
+    return batch;
+  }
+  void PutFull(std::unique_ptr<Batch> batch) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    full_.push_back(std::move(batch));
+    changed_.notify_all();
+  }
+  void Finish(std::exception_ptr error) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    finished_ = true;
+    error_ = error;
+    changed_.notify_all();
+  }
+
+  // Consumer side: the next full batch, or null when the producer has finished.
+  std::unique_ptr<Batch> TakeFull() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return finished_ || !full_.empty(); });
+    if (full_.empty()) return nullptr;
+    std::unique_ptr<Batch> batch = std::move(full_.front());
+    full_.pop_front();
+    return batch;
+  }
+  void PutFree(std::unique_ptr<Batch> batch) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(batch));
+    changed_.notify_all();
+  }
+  void Cancel() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cancelled_ = true;
+    changed_.notify_all();
+  }
+  std::exception_ptr error() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return error_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::unique_ptr<Batch>> free_, full_;
+  bool finished_ = false;
+  bool cancelled_ = false;
+  std::exception_ptr error_;
+};
+
+// The producer's sink: copies records into the current batch.
+class BatchingSink : public ProfileSink {
+ public:
+  explicit BatchingSink(Channel* channel) : channel_(channel), batch_(channel->TakeFree()) {}
+
+  void OnHeader(const ProfileHeader& header) override {
+    batch_->header = header;
+    Add(Kind::kHeader, 1024);
+  }
+  void OnMapping(const Mapping& m) override {
+    Next(&batch_->mappings, 0) = m;
+    Add(Kind::kMapping, 64 + m.file.size() + m.build_id.size());
+  }
+  void OnFunction(const Function& f) override {
+    Next(&batch_->functions, 1) = f;
+    Add(Kind::kFunction, 64 + f.name.size() + f.system_name.size() + f.file.size());
+  }
+  void OnLocation(const Location& l) override {
+    Location& copy = Next(&batch_->locations, 2);
+    copy.id = l.id;
+    copy.mapping_id = l.mapping_id;
+    copy.address = l.address;
+    copy.is_folded = l.is_folded;
+    copy.lines.assign(l.lines.begin(), l.lines.end());
+    Add(Kind::kLocation, 64 + 24 * l.lines.size());
+  }
+  void OnStack(const Stack& s) override {
+    Stack& copy = Next(&batch_->stacks, 3);
+    copy.id = s.id;
+    copy.location_ids.assign(s.location_ids.begin(), s.location_ids.end());
+    Add(Kind::kStack, 32 + 8 * s.location_ids.size());
+  }
+  void OnSample(const Sample& s) override {
+    Sample& copy = Next(&batch_->samples, 4);
+    copy.source_id = s.source_id;
+    copy.stack_id = s.stack_id;
+    copy.time_nanos = s.time_nanos;
+    copy.duration_nanos = s.duration_nanos;
+    copy.values.assign(s.values.begin(), s.values.end());
+    copy.labels.assign(s.labels.begin(), s.labels.end());
+    Add(Kind::kSample, 64 + 8 * s.values.size() + 64 * s.labels.size());
+  }
+  void OnEnd() override {
+    Add(Kind::kEnd, 0);
+    Flush();
+  }
+
+  // Hands over what is batched (at the end, or before an error is passed on).
+  void Flush() {
+    if (batch_ == nullptr || batch_->kinds.empty()) return;
+    channel_->PutFull(std::move(batch_));
+  }
+
+ private:
+  template <typename T>
+  T& Next(std::vector<T>* records, int index) {
+    return batch_->Next(records, &batch_->counts[index]);
+  }
+  void Add(Kind kind, size_t weight) {
+    batch_->kinds.push_back(kind);
+    batch_->weight += weight;
+    if (batch_->kinds.size() >= kBatchRecords || batch_->weight >= kBatchWeight) {
+      channel_->PutFull(std::move(batch_));
+      batch_ = channel_->TakeFree();
+    }
+  }
+
+  Channel* channel_;
+  std::unique_ptr<Batch> batch_;
+};
+
+void Deliver(const Batch& batch, ProfileSink* sink) {
+  size_t next[5] = {};
+  for (Kind kind : batch.kinds) {
+    switch (kind) {
+      case Kind::kHeader:
+        sink->OnHeader(batch.header);
+        break;
+      case Kind::kMapping:
+        sink->OnMapping(batch.mappings[next[0]++]);
+        break;
+      case Kind::kFunction:
+        sink->OnFunction(batch.functions[next[1]++]);
+        break;
+      case Kind::kLocation:
+        sink->OnLocation(batch.locations[next[2]++]);
+        break;
+      case Kind::kStack:
+        sink->OnStack(batch.stacks[next[3]++]);
+        break;
+      case Kind::kSample:
+        sink->OnSample(batch.samples[next[4]++]);
+        break;
+      case Kind::kEnd:
+        sink->OnEnd();
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+void ProduceOnThread(const std::function<void(ProfileSink*)>& produce, ProfileSink* sink) {
+  Channel channel;
+  std::thread producer([&] {
+    std::exception_ptr error;
+    try {
+      BatchingSink batching(&channel);
+      try {
+        produce(&batching);
+      } catch (...) {
+        batching.Flush();  // what came before the error is delivered first, as without a thread
+        throw;
+      }
+      batching.Flush();  // a producer need not end with OnEnd
+    } catch (const Cancelled&) {
+      // The consumer has its own exception to report.
+    } catch (...) {
+      error = std::current_exception();
+    }
+    channel.Finish(error);
+  });
+  try {
+    while (std::unique_ptr<Batch> batch = channel.TakeFull()) {
+      Deliver(*batch, sink);
+      channel.PutFree(std::move(batch));
+    }
+  } catch (...) {
+    channel.Cancel();
+    producer.join();
+    throw;
+  }
+  producer.join();
+  if (std::exception_ptr error = channel.error()) std::rethrow_exception(error);
+}
+
+}  // namespace proftools

@@ -1,0 +1,25 @@
+// A producer of records on a thread of its own, its consumer on the caller's: two cores for one
+// stream of records.
+//
+// ProduceOnThread runs `produce` (a reader, say) on a new thread, writing into a sink that
+// copies each record into batches; the calling thread takes the batches in order and delivers
+// their records to `sink`. The records and their order are exactly those `produce(sink)` would
+// deliver, so the output does not depend on the threads' timing. A few batches circulate
+// (bounded memory: the producer waits when the consumer is behind). An exception of either side
+// stops both: the consumer first delivers what was produced before the producer's exception,
+// then rethrows it; the consumer's own exception cancels the producer and is rethrown once the
+// thread has ended.
+#ifndef PROFTOOLS_COMMON_MODEL_SINK_THREAD_H_
+#define PROFTOOLS_COMMON_MODEL_SINK_THREAD_H_
+
+#include <functional>
+
+#include "common/model/sink.h"
+
+namespace proftools {
+
+void ProduceOnThread(const std::function<void(ProfileSink*)>& produce, ProfileSink* sink);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_MODEL_SINK_THREAD_H_
