@@ -160,7 +160,7 @@ $(UNIT_TESTS): $(TEST_OBJS) $(SQLITE_LIB) $(LIB)
 check: deps-test
 	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_REPLAYS)
 	$(MAKE) layer-check test-unit test-golden test-conformance man-check test-fuzz-regressions \
-	  test-interop test-perf-roundtrip
+	  test-interop test-perf-roundtrip test-sqlite-r
 
 test-unit: $(UNIT_TESTS)
 	$(UNIT_TESTS) --gtest_brief=1
@@ -176,6 +176,11 @@ golden-update: $(TOOLS) $(TEST_TOOLS)
 .PHONY: test-conformance
 test-conformance: $(TOOLS)
 	tests/conformance.sh
+
+# prof2sqlite's database read from R with DBI and RSQLite (issue 17).
+.PHONY: test-sqlite-r
+test-sqlite-r: $(TOOLS)
+	tests/sqlite-r.sh
 
 # perf record -g + perf script + perf2prof on a program built for the test.
 test-perf-roundtrip: $(TOOLS)

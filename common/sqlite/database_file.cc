@@ -1,6 +1,7 @@
 #include "common/sqlite/database_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -8,6 +9,7 @@
 
 #include "common/base/diagnostics.h"
 #include "common/io/input.h"
+#include "common/io/spool.h"
 
 namespace proftools {
 namespace {
@@ -44,9 +46,22 @@ DatabaseFile::DatabaseFile(const std::string& path) {
   size_t got = 0;
   std::unique_ptr<ByteStream> stream = std::move(input.stream);
   const bool regular = IsRegularFile(path);
-  if (!regular) copy_ = std::make_unique<SpoolFile>();
+  int copy_fd = -1;
+  if (!regular) {
+    copy_ = std::make_unique<TemporaryDatabase>();
+    copy_fd = open(copy_->path().c_str(), O_WRONLY | O_CLOEXEC);
+    if (copy_fd < 0) {
+      throw ProfError(copy_->path(), std::string("cannot open: ") + std::strerror(errno));
+    }
+  }
   // Reads the head (and, for a copy, everything), copying as it goes.
-  CopyingStream copying(stream.get(), regular ? -1 : copy_->fd(), name_);
+  struct Closer {
+    int fd;
+    ~Closer() {
+      if (fd >= 0) close(fd);
+    }
+  } closer{copy_fd};
+  CopyingStream copying(stream.get(), copy_fd, name_);
   while (got < head.size()) {
     const size_t n = copying.Read(head.data() + got, head.size() - got);
     if (n == 0) break;
@@ -62,8 +77,7 @@ DatabaseFile::DatabaseFile(const std::string& path) {
         throw ProfError(name_, std::string("is a profile (") + InputFormatName(input.format) +
                                    "), not a database: load it with prof2sqlite");
       default:
-        throw ProfError(name_,
-                        "not a SQLite database" + (input.hint.empty() ? "" : ": " + input.hint));
+        throw ProfError(name_, "not a SQLite database");
     }
   }
   if (regular) {
@@ -73,8 +87,8 @@ DatabaseFile::DatabaseFile(const std::string& path) {
   char buffer[1 << 16];
   while (copying.Read(buffer, sizeof buffer) > 0) {
   }
-  // The copy is unlinked and ours alone: nothing can change it, so SQLite need not lock it.
-  uri_ = FileUri("/proc/self/fd/" + std::to_string(copy_->fd()), "?mode=ro&immutable=1");
+  // The copy is ours alone: nothing can change it, so SQLite need not lock it.
+  uri_ = FileUri(copy_->path(), "?mode=ro&immutable=1");
 }
 
 std::unique_ptr<SqliteDb> DatabaseFile::Open() const {

@@ -1,15 +1,16 @@
 // The database file of a program's input: a path or "-" (standard input). SQLite needs a file
-// it can seek in, so anything but a regular file (standard input, a pipe) is first copied to an
-// unlinked temporary file. The first bytes are checked before SQLite sees the file, so that a
-// profile or anything else given by mistake gets a message saying what it is.
+// it can open by name, so anything but a regular file (standard input, a pipe) is first copied
+// to a temporary file (removed when this object goes). The first bytes are checked before SQLite
+// sees the file, so that a profile or anything else given by mistake gets a message saying what it
+// is.
 #ifndef PROFTOOLS_COMMON_SQLITE_DATABASE_FILE_H_
 #define PROFTOOLS_COMMON_SQLITE_DATABASE_FILE_H_
 
 #include <memory>
 #include <string>
 
-#include "common/io/spool.h"
 #include "common/sqlite/sqlite_db.h"
+#include "common/sqlite/temporary_database.h"
 
 namespace proftools {
 
@@ -25,7 +26,7 @@ class DatabaseFile {
  private:
   std::string name_;
   std::string uri_;  // what SQLite opens
-  std::unique_ptr<SpoolFile> copy_;
+  std::unique_ptr<TemporaryDatabase> copy_;
 };
 
 // Whether `head` (a file's first bytes) starts like a SQLite database.

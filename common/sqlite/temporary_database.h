@@ -1,4 +1,5 @@
-// The file a new database is built in: a named temporary file (SQLite opens databases by name)
+// The file a new database is built in, or a database read from a pipe is copied to: a named
+// temporary file (SQLite opens databases by name)
 // in $TMPDIR, else /tmp, removed when this object goes, whatever happens. Once the database is
 // complete and closed, its bytes are copied to the program's Output, which writes them
 // atomically wherever -o says (or to standard output): the output never holds half a database.
