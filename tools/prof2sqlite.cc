@@ -1,5 +1,7 @@
 // prof2sqlite: profiles (prof text or pprof, any mix) -> a SQLite database, in the relational
 // model of the R profile package's v2 plan, with views for the usual questions.
+#include <unistd.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,9 +37,10 @@ int Main(int argc, char** argv) {
       "  prof2sqlite --append -o runs.db today.prof      add a run to a database\n"
       "  sqlite3 runs.db 'SELECT name, self FROM top_self LIMIT 10'\n");
   cli.AddOptions()("append",
-                   "add the profiles to the existing database -o DB, merged with what it holds "
-                   "as prof-merge merges (every source kept, ids remapped); the database is "
-                   "replaced atomically")("force", "write the database even to a terminal");
+                   "add the profiles to the database -o DB, merged with what it holds as "
+                   "prof-merge merges (every source kept, ids remapped); the database is "
+                   "replaced atomically (and created when it does not exist)")(
+      "force", "write the database even to a terminal");
   cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
@@ -48,8 +51,11 @@ int Main(int argc, char** argv) {
   const bool append = cli.Has("append");
   if (append && output_path.empty()) throw UsageError("--append needs -o DB, the database");
   // The existing database is read before the output is opened, so a bad one changes nothing.
+  // A database that does not exist yet starts empty: the first run of a collection creates it.
   std::unique_ptr<DatabaseInput> existing;
-  if (append) existing = std::make_unique<DatabaseInput>(output_path);
+  if (append && access(output_path.c_str(), F_OK) == 0) {
+    existing = std::make_unique<DatabaseInput>(output_path);
+  }
 
   Output output(output_path);
   if (output.IsTerminal() && !cli.Has("force")) {
@@ -61,7 +67,7 @@ int Main(int argc, char** argv) {
     SqliteWriter writer(&db);
     DiagnosticHandler refuse;  // a violation here is a bug of this program
     CheckingSink checked(&writer, &refuse, "(database)");
-    if (append) {
+    if (existing) {
       MergeOptions options;
       options.max_pprof_size = cli.MaxInputSize();
       Merger merger(options);
