@@ -31,7 +31,7 @@ TEST_DEBS += golang-github-google-pprof-dev
 TEST_DEBS += bsdutils
 # perf2prof's round trip through the real perf (tests/perf-roundtrip.sh; skips when not permitted).
 TEST_DEBS += linux-perf
-BENCH_DEBS := time
+BENCH_DEBS := time sqlite3
 PKGS := protobuf re2 zlib cxxopts
 
 # pkg-config runs once, when first needed (after `deps` may have installed the packages).

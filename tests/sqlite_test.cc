@@ -4,6 +4,7 @@
 // table, row and constraint when it does not.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <iterator>
 #include <map>
 #include <random>
@@ -352,6 +353,38 @@ TEST(SqliteProperty, AnyEditIsReadOrRefusedByTheReaderItself) {
   // Both outcomes happen, or the property tested nothing.
   EXPECT_GT(read, 50);
   EXPECT_GT(refused, 50);
+}
+
+// Property: a damaged database file (bytes overwritten anywhere after SQLite's header) is read
+// or refused with a message, never a crash; what the reader accepts is valid prof text.
+TEST(SqliteProperty, DamagedFilesAreReadOrRefused) {
+  testing::RandomProfileGenerator generator(99);
+  std::mt19937 random(99);
+  int refused = 0;
+  for (int round = 0; round < 200; ++round) {
+    TemporaryDatabase path;
+    Write(generator.Next(), path.path());
+    std::string bytes;
+    {
+      std::ifstream in(path.path(), std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    ASSERT_GT(bytes.size(), 100u);
+    for (int k = 1 + random() % 8; k > 0; --k) {
+      bytes[100 + random() % (bytes.size() - 100)] = static_cast<char>(random());
+    }
+    {
+      std::ofstream out(path.path(), std::ios::binary | std::ios::trunc);
+      out << bytes;
+    }
+    try {
+      ReadBack(path.path());
+    } catch (const ProfError& e) {
+      ASSERT_EQ(e.diagnostic().rule, Rule::kInput) << e.diagnostic().Format();
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 10);
 }
 
 TEST(SqliteFiles, WhatIsNotADatabaseIsNamed) {
