@@ -18,9 +18,8 @@ namespace {
 
 // The tables a profile is read from (views are derived and never read).
 constexpr const char* kTables[] = {
-    "meta",      "profile_meta",  "comments",       "sources", "sample_types",
-    "mappings",  "functions",     "location_lines", "stacks",  "samples",
-    "locations", "sample_values", "labels",
+    "meta",      "profile_meta",   "comments", "sources", "sample_types",  "mappings", "functions",
+    "locations", "location_lines", "stacks",   "samples", "sample_values", "labels",
 };
 
 // One query over one table, with what messages need to name the row being read.

@@ -5,7 +5,8 @@
 # but no constraints (schema.sql below; the CSV files made beforehand from prof2sqlite's
 # database). Both loads run with the journal and syncing off; .import commits once per table,
 # prof2sqlite once. Runs alternate,
-# 3 each; figures are medians of wall and of CPU (user + system) and peak RSS.
+# 3 each; figures are medians of wall and of CPU (user + system) and peak RSS. Then the top_self
+# and top_cumulative views queried with sqlite3, beside prof-text --top on the text.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/bin:$PWD/build/test-bin:$PATH" LC_ALL=C
@@ -78,14 +79,22 @@ report() {
     "$(median "$f" 2)" "$(awk -v k="$(median "$f" 3)" 'BEGIN { print k / 1024 }')"
 }
 
+top_self="SELECT name, self FROM top_self WHERE type = 'cpu' LIMIT 10"
+top_cum="SELECT name, cumulative FROM top_cumulative WHERE type = 'cpu' LIMIT 10"
 for _ in 1 2 3; do
   run "prof2sqlite big.prof -o out.db" prof2sqlite "$work/big.prof" -o "$work/out.db"
   run "sqlite3 out.db < import.sql (floor)" "sqlite3 '$work/out.db' < '$work/import.sql'"
   run "sqlite2prof ref.db" sqlite2prof "$work/ref.db"
+  # The views beside the report that answers the same question from the text.
+  run "sqlite3 ref.db top_self" "sqlite3 '$work/ref.db' \"$top_self\""
+  run "sqlite3 ref.db top_cumulative" "sqlite3 '$work/ref.db' \"$top_cum\""
+  run "prof-text --top big.prof (same answer)" prof-text --value cpu "$work/big.prof"
 done
-report "prof2sqlite big.prof -o out.db"
-report "sqlite3 out.db < import.sql (floor)"
-report "sqlite2prof ref.db"
+for label in "prof2sqlite big.prof -o out.db" "sqlite3 out.db < import.sql (floor)" \
+             "sqlite2prof ref.db" "sqlite3 ref.db top_self" "sqlite3 ref.db top_cumulative" \
+             "prof-text --top big.prof (same answer)"; do
+  report "$label"
+done
 for label in "prof2sqlite big.prof -o out.db" "sqlite3 out.db < import.sql (floor)"; do
   median "$work/$label.runs" 1 >> "$work/walls"
   median "$work/$label.runs" 2 >> "$work/cpus"
