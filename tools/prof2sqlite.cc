@@ -61,9 +61,13 @@ int Main(int argc, char** argv) {
   if (output.IsTerminal() && !cli.Has("force")) {
     throw UsageError("will not write a database to a terminal; use -o DB, a pipe, or --force");
   }
-  TemporaryDatabase temporary;
+  // The database is built in Output's own temporary file when it has one (a file -o names),
+  // else in a temporary file of ours whose bytes are then copied (standard output, a device).
+  std::unique_ptr<TemporaryDatabase> temporary;
+  if (output.temp_path().empty()) temporary = std::make_unique<TemporaryDatabase>();
   {
-    SqliteDb db(temporary.path(), output.name(), SqliteDb::Mode::kCreate);
+    SqliteDb db(temporary ? temporary->path() : output.temp_path(), output.name(),
+                SqliteDb::Mode::kCreate);
     SqliteWriter writer(&db);
     DiagnosticHandler refuse;  // a violation here is a bug of this program
     CheckingSink checked(&writer, &refuse, "(database)");
@@ -82,7 +86,7 @@ int Main(int argc, char** argv) {
       inputs.Read(&checked);
     }
   }
-  temporary.CopyTo(&output);
+  if (temporary) temporary->CopyTo(&output);
   output.Commit();
   return kExitOk;
 }
