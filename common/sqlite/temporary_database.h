@@ -1,8 +1,9 @@
 // The file a new database is built in, or a database read from a pipe is copied to: a named
 // temporary file (SQLite opens databases by name)
-// in $TMPDIR, else /tmp, removed when this object goes, whatever happens. Once the database is
-// complete and closed, its bytes are copied to the program's Output, which writes them
-// atomically wherever -o says (or to standard output): the output never holds half a database.
+// in $TMPDIR, else /tmp, removed when this object goes, whatever happens. For an output that is
+// not a file of its own (standard output, a device), the complete, closed database's bytes are
+// copied there: the output never holds half a database. (A file -o names is built in Output's
+// own temporary file instead, next to it, and renamed into place.)
 #ifndef PROFTOOLS_COMMON_SQLITE_TEMPORARY_DATABASE_H_
 #define PROFTOOLS_COMMON_SQLITE_TEMPORARY_DATABASE_H_
 
