@@ -160,7 +160,7 @@ $(UNIT_TESTS): $(TEST_OBJS) $(SQLITE_LIB) $(LIB)
 check: deps-test
 	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_REPLAYS)
 	$(MAKE) layer-check test-unit test-golden test-conformance man-check test-fuzz-regressions \
-	  test-interop test-perf-roundtrip test-sqlite-r
+	  test-interop test-perf-roundtrip
 
 test-unit: $(UNIT_TESTS)
 	$(UNIT_TESTS) --gtest_brief=1
@@ -177,7 +177,7 @@ golden-update: $(TOOLS) $(TEST_TOOLS)
 test-conformance: $(TOOLS)
 	tests/conformance.sh
 
-# prof2sqlite's database read from R with DBI and RSQLite (issue 17).
+# prof2sqlite's database read from R with DBI and RSQLite (issue 17; run by test-interop).
 .PHONY: test-sqlite-r
 test-sqlite-r: $(TOOLS)
 	tests/sqlite-r.sh
@@ -192,7 +192,7 @@ test-perf-roundtrip: $(TOOLS)
 # pprof from Debian packages when missing (tests/interop/setup-pprof.sh); skips with a reason
 # only when that is impossible.
 .PHONY: test-interop
-test-interop: $(TOOLS)
+test-interop: $(TOOLS) test-sqlite-r
 	tests/interop-pprof.sh
 	tests/interop-filter.sh
 	tests/interop-peek.sh
