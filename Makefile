@@ -21,8 +21,10 @@ BIN := bin
 
 # Debian packages the build and the tests need, and the pkg-config modules they provide.
 BUILD_DEBS := g++ make pkg-config libprotobuf-dev protobuf-compiler zlib1g-dev libre2-dev \
-              libcxxopts-dev
+              libcxxopts-dev libsqlite3-dev
 TEST_DEBS := googletest libgtest-dev libgmock-dev diffutils groff-base man-db
+# prof2sqlite's databases read by the sqlite3 shell and from R with DBI and RSQLite (tests/sqlite-r.sh).
+TEST_DEBS += sqlite3 r-cran-rsqlite r-cran-dbi
 # pprof's own legacy test profiles (tests/legacy_pprof_test.cc reads every one).
 TEST_DEBS += golang-github-google-pprof-dev
 # script(1) gives golden/cli cases a pseudo-terminal (Essential in Debian; listed to be explicit).
@@ -31,19 +33,27 @@ TEST_DEBS += bsdutils
 TEST_DEBS += parallel
 # perf2prof's round trip through the real perf (tests/perf-roundtrip.sh; skips when not permitted).
 TEST_DEBS += linux-perf
-BENCH_DEBS := time
+BENCH_DEBS := time sqlite3
 PKGS := protobuf re2 zlib cxxopts
 
 # pkg-config runs once, when first needed (after `deps` may have installed the packages).
 PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell pkg-config --cflags $(PKGS)))$(PKG_CFLAGS)
 PKG_LIBS = $(eval PKG_LIBS := $$(shell pkg-config --libs $(PKGS)))$(PKG_LIBS)
+# SQLite is linked into prof2sqlite, sqlite2prof and the unit tests only (SQLITE_TOOLS below).
+SQLITE_CFLAGS = $(eval SQLITE_CFLAGS := $$(shell pkg-config --cflags sqlite3))$(SQLITE_CFLAGS)
+SQLITE_LIBS = $(eval SQLITE_LIBS := $$(shell pkg-config --libs sqlite3))$(SQLITE_LIBS)
 GTEST_CFLAGS = $(eval GTEST_CFLAGS := $$(shell pkg-config --cflags gtest gmock))$(GTEST_CFLAGS)
 GTEST_LIBS = $(eval GTEST_LIBS := $$(shell pkg-config --libs gtest gmock gtest_main))$(GTEST_LIBS)
 
 CXXFLAGS_ALL = -std=c++17 $(OPTFLAGS) -Wall -Wextra -Werror -I. -isystem $(BUILD)/gen \
                $(PKG_CFLAGS) -MMD -MP $(CXXFLAGS)
 
-LIB_SRCS := $(wildcard common/*/*.cc)
+# The SQLite codec and what builds on it are a library of their own, so that only the programs
+# that need SQLite link it.
+SQLITE_LIB_SRCS := $(wildcard common/sqlite/*.cc common/sqlite_load/*.cc)
+SQLITE_LIB := $(BUILD)/libproftools-sqlite.a
+SQLITE_TOOLS := $(BIN)/prof2sqlite $(BIN)/sqlite2prof
+LIB_SRCS := $(filter-out $(SQLITE_LIB_SRCS),$(wildcard common/*/*.cc))
 PROTOS := $(wildcard formats/*.proto)
 PROTO_SRCS := $(PROTOS:formats/%.proto=$(BUILD)/gen/formats/%.pb.cc)
 LIB_OBJS := $(LIB_SRCS:%.cc=$(BUILD)/%.o) $(PROTO_SRCS:%.cc=%.o)
@@ -122,7 +132,17 @@ $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/%: $(BUILD)/tools/%.o $(LIB)
+$(SQLITE_LIB): $(SQLITE_LIB_SRCS:%.cc=$(BUILD)/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SQLITE_LIB_SRCS:%.cc=$(BUILD)/%.o): CXXFLAGS_ALL += $(SQLITE_CFLAGS)
+
+$(SQLITE_TOOLS): $(BIN)/%: $(BUILD)/tools/%.o $(SQLITE_LIB) $(LIB)
+	@mkdir -p $(BIN)
+	$(CXX) $(OPTFLAGS) -o $@ $< $(SQLITE_LIB) $(LIB) $(PKG_LIBS) $(SQLITE_LIBS) $(LDFLAGS)
+
+$(filter-out $(SQLITE_TOOLS),$(TOOLS)): $(BIN)/%: $(BUILD)/tools/%.o $(LIB)
 	@mkdir -p $(BIN)
 	$(CXX) $(OPTFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(LDFLAGS)
 
@@ -134,8 +154,9 @@ $(BUILD)/tests/%_test.o: tests/%_test.cc | deps-test $(PROTO_SRCS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) $(GTEST_CFLAGS) -c $< -o $@
 
-$(UNIT_TESTS): $(TEST_OBJS) $(LIB)
-	$(CXX) $(OPTFLAGS) -o $@ $(TEST_OBJS) $(LIB) $(GTEST_LIBS) $(PKG_LIBS) $(LDFLAGS)
+$(UNIT_TESTS): $(TEST_OBJS) $(SQLITE_LIB) $(LIB)
+	$(CXX) $(OPTFLAGS) -o $@ $(TEST_OBJS) $(SQLITE_LIB) $(LIB) $(GTEST_LIBS) $(PKG_LIBS) \
+	  $(SQLITE_LIBS) $(LDFLAGS)
 
 # --- tests -----------------------------------------------------------------------------------
 check: deps-test
@@ -164,6 +185,11 @@ test-pprof-testdata: $(TOOLS)
 test-conformance: $(TOOLS)
 	tests/conformance.sh
 
+# prof2sqlite's database read from R with DBI and RSQLite (issue 17; run by test-interop).
+.PHONY: test-sqlite-r
+test-sqlite-r: $(TOOLS)
+	tests/sqlite-r.sh
+
 # perf record -g + perf script + perf2prof on a program built for the test.
 test-perf-roundtrip: $(TOOLS)
 	tests/perf-roundtrip.sh
@@ -175,7 +201,7 @@ test-perf-roundtrip: $(TOOLS)
 # pprof from Debian packages when missing (tests/interop/setup-pprof.sh); skips with a reason
 # only when that is impossible.
 .PHONY: test-interop
-test-interop: $(TOOLS)
+test-interop: $(TOOLS) test-sqlite-r
 	tests/interop-pprof.sh
 	tests/interop-filter.sh
 	tests/interop-peek.sh

@@ -14,8 +14,8 @@ cd "$root"
 ranks='0 base
 1 io
 2 model
-3 text pprof perf rprof
-4 load
+3 text pprof perf rprof sqlite
+4 load sqlite_load
 5 merge filter
 6 report
 7 cli'

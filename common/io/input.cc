@@ -135,6 +135,8 @@ Sniffed SniffFormat(std::string_view head) {
   } else if (std::string legacy = LegacyPprofFormat(head); !legacy.empty()) {
     sniffed.format = InputFormat::kLegacyPprof;
     sniffed.hint = LegacyPprofAdvice(legacy);
+  } else if (StartsWith(head, std::string_view("SQLite format 3\0", 16))) {
+    sniffed.hint = "it is a SQLite database; convert it with sqlite2prof";
   } else if (!text && LooksLikeProfileProto(head)) {
     sniffed.format = InputFormat::kPprof;
   } else if (text && LooksLikeRprof(head)) {

@@ -31,6 +31,10 @@ class Output : public ByteSink {
   bool is_stdout() const { return temp_path_.empty() && !in_place_; }
   // True when the output is a terminal (only possible for stdout).
   bool IsTerminal() const;
+  // The temporary file Commit renames into place, for a writer that must open the file by name
+  // (SQLite): it writes there instead of through Write, closes it, then calls Commit. Empty for
+  // stdout and for outputs written in place.
+  const std::string& temp_path() const { return temp_path_; }
   // The name for messages: the path, or "<stdout>".
   const std::string& name() const { return name_; }
 

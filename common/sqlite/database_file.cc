@@ -1,0 +1,98 @@
+#include "common/sqlite/database_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <string_view>
+
+#include "common/base/diagnostics.h"
+#include "common/io/input.h"
+#include "common/io/spool.h"
+
+namespace proftools {
+namespace {
+
+constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
+
+// "file:PATH" with the bytes a URI reserves escaped.
+std::string FileUri(const std::string& path, const char* query) {
+  std::string uri = "file:";
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      static constexpr char kHex[] = "0123456789abcdef";
+      uri += '%';
+      uri += kHex[static_cast<unsigned char>(c) >> 4];
+      uri += kHex[static_cast<unsigned char>(c) & 15];
+    } else {
+      uri += c;
+    }
+  }
+  return uri + query;
+}
+
+}  // namespace
+
+bool IsSqliteHeader(const std::string& head) {
+  return std::string_view(head).substr(0, kSqliteMagic.size()) == kSqliteMagic;
+}
+
+DatabaseFile::DatabaseFile(const std::string& path) {
+  Input input = OpenInput(path);  // no gunzip cap needed: a database is never gzipped
+  name_ = input.name;
+  if (input.gzipped) throw ProfError(name_, "is gzipped: a database is read as it is");
+  std::string head(kSqliteMagic.size(), '\0');
+  size_t got = 0;
+  std::unique_ptr<ByteStream> stream = std::move(input.stream);
+  const bool regular = IsRegularFile(path);
+  int copy_fd = -1;
+  if (!regular) {
+    copy_ = std::make_unique<TemporaryDatabase>();
+    copy_fd = open(copy_->path().c_str(), O_WRONLY | O_CLOEXEC);
+    if (copy_fd < 0) {
+      throw ProfError(copy_->path(), std::string("cannot open: ") + std::strerror(errno));
+    }
+  }
+  // Reads the head (and, for a copy, everything), copying as it goes.
+  struct Closer {
+    int fd;
+    ~Closer() {
+      if (fd >= 0) close(fd);
+    }
+  } closer{copy_fd};
+  CopyingStream copying(stream.get(), copy_fd, name_);
+  while (got < head.size()) {
+    const size_t n = copying.Read(head.data() + got, head.size() - got);
+    if (n == 0) break;
+    got += n;
+  }
+  head.resize(got);
+  if (!IsSqliteHeader(head)) {
+    switch (input.format) {
+      case InputFormat::kEmpty:
+        throw ProfError(name_, "empty input: not a database");
+      case InputFormat::kProfText:
+      case InputFormat::kPprof:
+        throw ProfError(name_, std::string("is a profile (") + InputFormatName(input.format) +
+                                   "), not a database: load it with prof2sqlite");
+      default:
+        throw ProfError(name_, "not a SQLite database");
+    }
+  }
+  if (regular) {
+    uri_ = FileUri(path, "?mode=ro");
+    return;
+  }
+  char buffer[1 << 16];
+  while (copying.Read(buffer, sizeof buffer) > 0) {
+  }
+  // The copy is ours alone: nothing can change it, so SQLite need not lock it.
+  uri_ = FileUri(copy_->path(), "?mode=ro&immutable=1");
+}
+
+std::unique_ptr<SqliteDb> DatabaseFile::Open() const {
+  return std::make_unique<SqliteDb>(uri_, name_, SqliteDb::Mode::kReadOnly);
+}
+
+}  // namespace proftools

@@ -1,0 +1,37 @@
+// The database file of a program's input: a path or "-" (standard input). SQLite needs a file
+// it can open by name, so anything but a regular file (standard input, a pipe) is first copied
+// to a temporary file (removed when this object goes). The first bytes are checked before SQLite
+// sees the file, so that a profile or anything else given by mistake gets a message saying what it
+// is.
+#ifndef PROFTOOLS_COMMON_SQLITE_DATABASE_FILE_H_
+#define PROFTOOLS_COMMON_SQLITE_DATABASE_FILE_H_
+
+#include <memory>
+#include <string>
+
+#include "common/sqlite/sqlite_db.h"
+#include "common/sqlite/temporary_database.h"
+
+namespace proftools {
+
+class DatabaseFile {
+ public:
+  // Throws ProfError when the input cannot be read or is not a SQLite database.
+  explicit DatabaseFile(const std::string& path);
+  // A read-only connection.
+  std::unique_ptr<SqliteDb> Open() const;
+  // The name for messages ("<stdin>" for "-").
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+  std::string uri_;  // what SQLite opens
+  std::unique_ptr<TemporaryDatabase> copy_;
+};
+
+// Whether `head` (a file's first bytes) starts like a SQLite database.
+bool IsSqliteHeader(const std::string& head);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_SQLITE_DATABASE_FILE_H_

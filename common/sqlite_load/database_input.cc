@@ -1,0 +1,23 @@
+#include "common/sqlite_load/database_input.h"
+
+#include "common/model/checker.h"
+#include "common/sqlite/database_file.h"
+#include "common/sqlite/sqlite_reader.h"
+#include "common/text/text_writer.h"
+
+namespace proftools {
+
+DatabaseInput::DatabaseInput(const std::string& path) {
+  DatabaseFile file(path);
+  {
+    SpoolWriter bytes(spool_);
+    CanonicalWriter writer(&bytes);
+    DiagnosticHandler refuse;  // what the reader's own checks let through
+    CheckingSink checked(&writer, &refuse, file.name());
+    ReadDatabase(file.Open().get(), &checked);
+    bytes.Flush();
+  }
+  input_ = OpenInputStream(spool_.Reopen(file.name()), file.name());
+}
+
+}  // namespace proftools

@@ -1,0 +1,67 @@
+// sqlite2prof: a profile database written by prof2sqlite (and maybe edited since) -> prof text.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/cli/cli.h"
+#include "common/io/output.h"
+#include "common/merge/merger.h"
+#include "common/model/checker.h"
+#include "common/sqlite/database_file.h"
+#include "common/sqlite/sqlite_reader.h"
+#include "common/sqlite_load/database_input.h"
+#include "common/text/text_writer.h"
+
+namespace proftools {
+namespace {
+
+constexpr const char* kProgram = "sqlite2prof";
+
+int Main(int argc, char** argv) {
+  CommandLine cli(
+      kProgram, "[OPTION...] [DB...]",
+      "Convert a profile database written by prof2sqlite back into canonical prof text: the "
+      "same bytes as the profile that was loaded. A database changed by SQL since (samples "
+      "deleted, a view materialised, rows added) is read as long as it keeps the model's "
+      "constraints, and refused naming the table, row and constraint otherwise; a database of "
+      "another layout or of a newer schema version is refused. Several databases are merged "
+      "into one profile as prof-merge merges. With no DB, or when DB is -, reads standard "
+      "input.",
+      "Examples:\n"
+      "  sqlite2prof runs.db > runs.prof\n"
+      "  sqlite2prof runs.db | prof-text                        report on it\n"
+      "  sqlite3 runs.db 'DELETE FROM samples WHERE time_nanos < 1700000000000000000' &&\n"
+      "    sqlite2prof runs.db | prof2pprof -o recent.pb.gz\n");
+  cli.AddOutputOption();
+  cli.AddInputs();
+  cli.Parse(argc, argv);
+
+  const std::vector<std::string> paths = cli.Inputs();
+  Output output(cli.OutputPath());
+  CanonicalWriter writer(&output);
+  DiagnosticHandler refuse;
+  if (paths.size() == 1) {
+    DatabaseFile file(paths[0]);
+    // The reader checks the model's constraints itself, naming tables and rows; the checker
+    // behind it refuses whatever would still make invalid prof text.
+    CheckingSink checked(&writer, &refuse, file.name());
+    ReadDatabase(file.Open().get(), &checked);
+  } else {
+    Merger merger(MergeOptions{});
+    for (const std::string& path : paths) {
+      DatabaseInput database(path);
+      merger.Add(database.input(), path == "-" ? "" : path);
+    }
+    CheckingSink checked(&writer, &refuse, "(merged profile)");
+    merger.Finish(&checked);
+  }
+  output.Commit();
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace proftools
+
+int main(int argc, char** argv) {
+  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+}
