@@ -29,6 +29,9 @@ TEST_DEBS += golang-github-google-pprof-dev
 TEST_DEBS += bsdutils
 # perf2prof's round trip through the real perf (tests/perf-roundtrip.sh; skips when not permitted).
 TEST_DEBS += linux-perf
+# prof-svg's and prof-html's pages opened in headless Chromium, driven over the DevTools protocol
+# by tests/browser/ (Python's standard library only).
+TEST_DEBS += chromium python3
 BENCH_DEBS := time
 PKGS := protobuf re2 zlib cxxopts
 
@@ -44,7 +47,12 @@ CXXFLAGS_ALL = -std=c++17 $(OPTFLAGS) -Wall -Wextra -Werror -I. -isystem $(BUILD
 LIB_SRCS := $(wildcard common/*/*.cc)
 PROTOS := $(wildcard formats/*.proto)
 PROTO_SRCS := $(PROTOS:formats/%.proto=$(BUILD)/gen/formats/%.pb.cc)
-LIB_OBJS := $(LIB_SRCS:%.cc=$(BUILD)/%.o) $(PROTO_SRCS:%.cc=%.o)
+# HTML, CSS and JS of the reports (common/report/web/), embedded as string literals at build time
+# by common/report/web/embed.sh into one generated source.
+WEB_ASSETS := $(sort $(wildcard common/report/web/*.js common/report/web/*.css \
+                common/report/web/*.html))
+WEB_ASSETS_SRC := $(BUILD)/gen/web/web_assets.cc
+LIB_OBJS := $(LIB_SRCS:%.cc=$(BUILD)/%.o) $(PROTO_SRCS:%.cc=%.o) $(WEB_ASSETS_SRC:%.cc=%.o)
 LIB := $(BUILD)/libproftools.a
 
 TOOL_SRCS := $(wildcard tools/*.cc)
@@ -111,6 +119,13 @@ $(BUILD)/gen/formats/%.pb.cc $(BUILD)/gen/formats/%.pb.h: formats/%.proto | deps
 # Generated protobuf code is not ours to hold to -Wextra -Werror.
 $(BUILD)/gen/%.pb.o: $(BUILD)/gen/%.pb.cc
 	$(CXX) -std=c++17 $(OPTFLAGS) -isystem $(BUILD)/gen $(PKG_CFLAGS) -c $< -o $@
+
+$(WEB_ASSETS_SRC): $(WEB_ASSETS) common/report/web/embed.sh
+	@mkdir -p $(dir $@)
+	common/report/web/embed.sh $@ $(WEB_ASSETS)
+
+$(BUILD)/gen/web/%.o: $(BUILD)/gen/web/%.cc
+	$(CXX) $(CXXFLAGS_ALL) -c $< -o $@
 
 $(BUILD)/%.o: %.cc | deps $(PROTO_SRCS)
 	@mkdir -p $(dir $@)
