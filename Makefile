@@ -154,7 +154,7 @@ $(UNIT_TESTS): $(TEST_OBJS) $(LIB)
 check: deps-test
 	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_REPLAYS)
 	$(MAKE) layer-check test-unit test-golden test-conformance man-check test-fuzz-regressions \
-	  test-interop test-perf-roundtrip
+	  test-interop test-perf-roundtrip test-browser
 
 test-unit: $(UNIT_TESTS)
 	$(UNIT_TESTS) --gtest_brief=1
@@ -170,6 +170,11 @@ golden-update: $(TOOLS) $(TEST_TOOLS)
 .PHONY: test-conformance
 test-conformance: $(TOOLS)
 	tests/conformance.sh
+
+# prof-svg's and prof-html's pages in headless Chromium over the DevTools protocol (issue 15).
+.PHONY: test-browser
+test-browser: $(TOOLS)
+	tests/browser.sh
 
 # perf record -g + perf script + perf2prof on a program built for the test.
 test-perf-roundtrip: $(TOOLS)

@@ -35,6 +35,7 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
       if (value <= 0) continue;
       frames.clear();
       expander.StackFrames(entry.stack_id, &frames);  // leaf first
+      if (frames.empty()) continue;
       if (!options.reverse) std::reverse(frames.begin(), frames.end());
       uint32_t node = 0;
       AddSaturating(to_base ? &nodes_[0].base : &nodes_[0].value, value);

@@ -223,8 +223,12 @@ class Browser:
                             " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
         self.click(box[0], box[1])
 
-    def screenshot(self, path):
-        data = self.call("Page.captureScreenshot", {"format": "png"})["data"]
+    def screenshot(self, path, clip=None):
+        """A PNG of the viewport, or of `clip` ({x, y, width, height, scale})."""
+        params = {"format": "png"}
+        if clip:
+            params["clip"] = clip
+        data = self.call("Page.captureScreenshot", params)["data"]
         with open(path, "wb") as out:
             out.write(base64.b64decode(data))
 

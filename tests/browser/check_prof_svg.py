@@ -64,7 +64,10 @@ def main():
                   f"value {f['v']} scaled")
             check(child_value <= f["v"], f"{f['name']}: children hold {child_value} > {f['v']}")
             check(child_width <= f["w"] + 0.01 * (count + 1), f"{f['name']}: children wider")
+        height = browser.evaluate("Number(document.documentElement.getAttribute('height'))")
         browser.screenshot(shots + "-full.png")
+        browser.screenshot(shots + "-small.png",
+                           {"x": 0, "y": 0, "width": width, "height": height, "scale": 0.5})
 
         # Hover: the details line names the frame.
         target = next(f for f in frames if f["name"] != "all" and f["w"] > 20)
