@@ -41,6 +41,23 @@ check_svg prof-svg-worked leaf "$root/golden/inputs/worked-example.prof"
 check_svg prof-svg-inverted leaf "$root/golden/inputs/worked-example.prof" --inverted --reverse
 check_svg prof-svg-perf tcp_ "$perf_profile" --min-width 0 --colors kind
 
+# check_html NAME OTHER_TYPE INPUT [prof-html options...]
+check_html() {
+  local name=$1 other=$2 input=$3
+  shift 3
+  prof-html "$@" "$input" -o "$out/$name.html"
+  prof-text --top "$@" "$input" >"$out/$name.top"
+  prof-text --top --sort cum "$@" "$input" >"$out/$name.top-cum"
+  prof-text --top --value "$other" "$@" "$input" >"$out/$name.top-other"
+  if ! python3 check_prof_html.py "$out/$name.html" "$out/$name.top" "$out/$name.top-cum" \
+    "$other" "$out/$name.top-other" "$(folded_sum "$@" "$input")" "$out/$name"; then
+    failures=$((failures + 1))
+  fi
+}
+
+check_html prof-html-worked 0 "$root/golden/inputs/worked-example.prof"
+check_html prof-html-perf 0 "$perf_profile"
+
 if [ "$failures" -gt 0 ]; then
   echo "browser: $failures check(s) failed"
   exit 1

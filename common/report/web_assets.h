@@ -8,6 +8,9 @@ namespace proftools {
 
 extern const char kWebFlameSvgJs[];   // prof-svg's script: details, zoom, search, reset
 extern const char kWebFlameSvgCss[];  // prof-svg's style sheet
+extern const char kWebReportHtml[];   // prof-html's page body
+extern const char kWebReportCss[];    // prof-html's style sheet
+extern const char kWebReportJs[];     // prof-html's script: lists, flame graph, sequences
 
 }  // namespace proftools
 

@@ -219,7 +219,9 @@ class Browser:
 
     def click_element(self, selector_expression):
         """Clicks the centre of the element an expression returns."""
-        box = self.evaluate(f"(() => {{ const r = ({selector_expression}).getBoundingClientRect();"
+        box = self.evaluate(f"(() => {{ const e = ({selector_expression}); "
+                            "e.scrollIntoView({block: 'center', inline: 'center'}); "
+                            "const r = e.getBoundingClientRect();"
                             " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
         self.click(box[0], box[1])
 

@@ -1,0 +1,442 @@
+// prof-html's script: reads the profile embedded as JSON (stacks, root first, with their sums
+// per value type) and draws the views from it. Every view follows the URL fragment
+// (#view=...&type=...&seq=...), so the back button, links and bookmarks work offline.
+(function () {
+  'use strict';
+  const data = JSON.parse(document.getElementById('profile-data').textContent);
+  const frames = data.frames.map(function (f) { return {name: f[0], kind: f[1], source: f[2]}; });
+  const stacks = data.stacks.map(function (s) { return {frames: s[0], values: s[1]}; });
+  const idByName = new Map(frames.map(function (f, i) { return [f.name, i]; }));
+  const $ = function (id) { return document.getElementById(id); };
+
+  // --- values as prof-text writes them (common/report/value_format.cc) ----------------------
+  const timeUnits = {nanoseconds: 1, nanosecond: 1, ns: 1, microseconds: 1e3, microsecond: 1e3,
+                     us: 1e3, milliseconds: 1e6, millisecond: 1e6, ms: 1e6, seconds: 1e9,
+                     second: 1e9, s: 1e9};
+  const byteUnits = {bytes: 1, byte: 1, B: 1, kilobytes: 1024, KiB: 1024, kB: 1024,
+                     megabytes: 1048576, MiB: 1048576, MB: 1048576};
+  const timeScales = [['ns', 1], ['us', 1e3], ['ms', 1e6], ['s', 1e9]];
+  const byteScales = [['B', 1], ['KiB', 1024], ['MiB', 1048576], ['GiB', 1073741824],
+                      ['TiB', 1099511627776]];
+
+  function scaled(base, scales) {
+    let pick = 0;
+    scales.forEach(function (s, i) { if (Math.abs(base) >= s[1]) pick = i; });
+    let text = (base / scales[pick][1]).toFixed(2);
+    if (text.endsWith('.00')) text = text.slice(0, -3);
+    if (text === '-0') text = '0';
+    return text + scales[pick][0];
+  }
+
+  function formatValue(value, unit) {
+    if (value === 0) return '0';
+    if (unit in timeUnits) return scaled(value * timeUnits[unit], timeScales);
+    if (unit in byteUnits) return scaled(value * byteUnits[unit], byteScales);
+    return String(value);
+  }
+
+  function formatPercent(value, total) {
+    return total === 0 ? '-' : (100 * value / total).toFixed(2) + '%';
+  }
+
+  // --- state in the URL fragment -------------------------------------------------------------
+  function readState() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const names = function (key) {
+      const text = params.get(key);
+      return text ? text.split(',').map(decodeURIComponent).filter(function (n) {
+        return idByName.has(n);
+      }).map(function (n) { return idByName.get(n); }) : [];
+    };
+    let type = Number(params.get('type'));
+    if (!(type >= 0 && type < data.types.length) || params.get('type') === null) {
+      type = data.valueIndex;
+    }
+    return {
+      view: ['top', 'flame', 'seq'].includes(params.get('view')) ? params.get('view') : 'top',
+      type: type,
+      seq: names('seq'),
+      zoom: names('zoom'),
+      icicle: params.get('icicle') === '1',
+      q: params.get('q') || '',
+      sort: params.get('sort') || '',
+    };
+  }
+
+  function link(changes) {
+    const state = Object.assign(readState(), changes);
+    const parts = ['view=' + state.view, 'type=' + state.type];
+    const ids = function (list) {
+      return list.map(function (i) { return encodeURIComponent(frames[i].name); }).join(',');
+    };
+    if (state.seq.length) parts.push('seq=' + ids(state.seq));
+    if (state.zoom.length) parts.push('zoom=' + ids(state.zoom));
+    if (state.icicle) parts.push('icicle=1');
+    if (state.q) parts.push('q=' + encodeURIComponent(state.q));
+    if (state.sort) parts.push('sort=' + state.sort);
+    return '#' + parts.join('&');
+  }
+
+  function go(changes) { location.hash = link(changes); }
+
+  // --- sums -----------------------------------------------------------------------------------
+  function total(type) { return data.totals[type]; }
+
+  // Flat and cumulative value per frame, each frame counted once per stack (as prof-text --top).
+  function frameTotals(type) {
+    const flat = new Float64Array(frames.length);
+    const cum = new Float64Array(frames.length);
+    const seen = new Int32Array(frames.length).fill(-1);  // the last stack counted, per frame
+    stacks.forEach(function (s, index) {
+      const v = s.values[type];
+      if (s.frames.length === 0) return;
+      flat[s.frames[s.frames.length - 1]] += v;
+      s.frames.forEach(function (f) {
+        if (seen[f] !== index) { seen[f] = index; cum[f] += v; }
+      });
+    });
+    return {flat: flat, cum: cum, present: seen};
+  }
+
+  function cell(text, className) {
+    const td = document.createElement('td');
+    td.textContent = text;
+    if (className) td.className = className;
+    return td;
+  }
+
+  function frameLink(id, href) {
+    const a = document.createElement('a');
+    a.textContent = frames[id].name;
+    a.href = href;
+    a.className = 'frame';
+    if (frames[id].source) a.title = frames[id].source;
+    return a;
+  }
+
+  // --- overall and self lists -----------------------------------------------------------------
+  function drawLists(state) {
+    const unit = data.types[state.type].unit;
+    const sums = frameTotals(state.type);
+    const t = total(state.type);
+    let re = null;
+    try { re = state.q ? new RegExp(state.q) : null; } catch (e) { re = /$^/; }
+    $('top-search').value = state.q;
+    const ids = [];
+    for (let i = 0; i < frames.length; i++) {
+      if (sums.present[i] >= 0) ids.push(i);  // on some stack, as prof-text's rows
+    }
+    [['self', 'flat'], ['overall', 'cum']].forEach(function (pair) {
+      const table = $(pair[0]);
+      const key = state.sort && pair[0] === 'self' ? state.sort : pair[1];
+      const other = key === 'flat' ? 'cum' : 'flat';
+      const rows = ids.slice().sort(function (a, b) {
+        return sums[key][b] - sums[key][a] || sums[other][b] - sums[other][a] ||
+          (frames[a].name < frames[b].name ? -1 : frames[a].name > frames[b].name ? 1 : 0);
+      });
+      table.textContent = '';
+      const head = document.createElement('tr');
+      ['flat', 'flat%', 'sum%', 'cum', 'cum%', 'name'].forEach(function (title) {
+        const th = document.createElement('th');
+        th.textContent = title;
+        if (title === 'name') th.className = 'name';
+        if (title === 'flat' || title === 'cum') {
+          th.title = 'sort by ' + title;
+          th.addEventListener('click', function () {
+            if (pair[0] === 'self') go({sort: title === 'flat' ? '' : 'cum'});
+          });
+        }
+        head.appendChild(th);
+      });
+      table.appendChild(head);
+      let running = 0;
+      const body = document.createDocumentFragment();
+      rows.forEach(function (id) {
+        running += sums.flat[id];
+        if (re && !re.test(frames[id].name)) return;
+        const tr = document.createElement('tr');
+        tr.appendChild(cell(formatValue(sums.flat[id], unit)));
+        tr.appendChild(cell(formatPercent(sums.flat[id], t)));
+        tr.appendChild(cell(formatPercent(running, t)));
+        tr.appendChild(cell(formatValue(sums.cum[id], unit)));
+        tr.appendChild(cell(formatPercent(sums.cum[id], t)));
+        const name = cell('', 'name');
+        name.appendChild(frameLink(id, link({view: 'seq', seq: [id]})));
+        tr.appendChild(name);
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+    });
+  }
+
+  // --- flame graph ----------------------------------------------------------------------------
+  // The tree of stacks merged from the root, children by name, as prof-svg draws it.
+  function flameTree(type) {
+    const root = {id: -1, value: 0, children: new Map()};
+    stacks.forEach(function (s) {
+      const v = s.values[type];
+      if (v <= 0 || s.frames.length === 0) return;
+      root.value += v;
+      let node = root;
+      s.frames.forEach(function (f) {
+        let child = node.children.get(f);
+        if (!child) {
+          child = {id: f, value: 0, children: new Map(), parent: node};
+          node.children.set(f, child);
+        }
+        child.value += v;
+        node = child;
+      });
+    });
+    return root;
+  }
+
+  function sortedChildren(node) {
+    return Array.from(node.children.values()).sort(function (a, b) {
+      const x = frames[a.id].name, y = frames[b.id].name;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  }
+
+  function hue(name, kind) {
+    let h = 2166136261;
+    for (let i = 0; i < name.length; i++) { h ^= name.charCodeAt(i); h = Math.imul(h, 16777619); }
+    const a = ((h >>> 0) & 0xffff) / 65536, b = ((h >>> 16) & 0xffff) / 65536;
+    if (kind === 'kernel') return 'rgb(' + (190 + 65 * a | 0) + ',' + (90 + 65 * a | 0) + ',0)';
+    if (kind === 'jit') return 'rgb(' + (50 + 60 * a | 0) + ',' + (200 + 55 * a | 0) + ',' + (50 + 60 * a | 0) + ')';
+    if (kind === 'inlined') return 'rgb(' + (50 + 60 * a | 0) + ',' + (165 + 55 * a | 0) + ',' + (165 + 55 * a | 0) + ')';
+    return 'rgb(' + (205 + 50 * b | 0) + ',' + (230 * a | 0) + ',' + (55 * b | 0) + ')';
+  }
+
+  function drawFlame(state) {
+    const svg = $('flame');
+    const unit = data.types[state.type].unit;
+    const root = flameTree(state.type);
+    // The zoomed node: the path of names from the root, as far as it exists.
+    let focus = root;
+    const path = [];
+    for (const id of state.zoom) {
+      const next = focus.children.get(id);
+      if (!next) break;
+      focus = next;
+      path.push(id);
+    }
+    $('flame-reset').classList.toggle('hide', focus === root);
+    $('flame-reset').href = link({zoom: []});
+    $('icicle').checked = state.icicle;
+    $('flame-search').value = state.q;
+    let re = null;
+    try { re = state.q ? new RegExp(state.q) : null; } catch (e) { re = null; }
+    const width = Math.max(400, svg.clientWidth || document.body.clientWidth - 32);
+    const rowHeight = 16;
+    const rows = [];  // [node, depth, x, width, isAncestor]
+    const ancestors = [];
+    for (let n = focus; n; n = n.parent) ancestors.unshift(n);
+    ancestors.forEach(function (n, depth) { rows.push([n, depth, 0, width, n !== focus]); });
+    const scale = focus.value > 0 ? width / focus.value : 0;
+    let maxDepth = ancestors.length - 1;
+    const walk = function (node, depth, x) {
+      sortedChildren(node).forEach(function (child) {
+        const w = child.value * scale;
+        if (w >= 0.1) {
+          rows.push([child, depth, x, w, false]);
+          maxDepth = Math.max(maxDepth, depth);
+          walk(child, depth + 1, x);
+        }
+        x += w;
+      });
+    };
+    walk(focus, ancestors.length, 0);
+    const height = (maxDepth + 1) * rowHeight;
+    svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
+    svg.setAttribute('height', height);
+    svg.textContent = '';
+    const ns = 'http://www.w3.org/2000/svg';
+    let matched = 0;
+    const t = root.value;
+    rows.forEach(function (row) {
+      const node = row[0], depth = row[1], x = row[2], w = row[3];
+      const y = state.icicle ? depth * rowHeight : height - (depth + 1) * rowHeight;
+      const name = node.id < 0 ? 'all' : frames[node.id].name;
+      const g = document.createElementNS(ns, 'g');
+      g.setAttribute('class', 'f' + (row[4] ? ' parent' : ''));
+      g.dataset.v = node.value;
+      g.dataset.name = name;
+      const rect = document.createElementNS(ns, 'rect');
+      rect.setAttribute('x', x.toFixed(2));
+      rect.setAttribute('y', y);
+      rect.setAttribute('width', w.toFixed(2));
+      rect.setAttribute('height', rowHeight - 1);
+      rect.setAttribute('rx', 2);
+      const hit = re && node.id >= 0 && re.test(name);
+      rect.setAttribute('fill', hit ? 'rgb(230,0,230)' : node.id < 0 ? 'rgb(230,200,0)'
+        : hue(name, frames[node.id].kind));
+      g.appendChild(rect);
+      const chars = Math.floor(w / 7);
+      if (chars >= 3) {
+        const text = document.createElementNS(ns, 'text');
+        text.setAttribute('x', (x + 3).toFixed(2));
+        text.setAttribute('y', y + 12);
+        const letters = Array.from(name);
+        text.textContent = letters.length <= chars ? name : letters.slice(0, chars - 2).join('') + '..';
+        g.appendChild(text);
+      }
+      const details = name + '\n' + formatValue(node.value, unit) + ' (' +
+        formatPercent(node.value, t) + ')' + (node.id >= 0 && frames[node.id].source ?
+        '\n' + frames[node.id].source : '');
+      g.addEventListener('mouseover', function () { $('flame-details').textContent = details; });
+      g.addEventListener('click', function () {
+        const zoom = [];
+        for (let n = node; n && n.id >= 0; n = n.parent) zoom.unshift(n.id);
+        go({zoom: zoom});
+      });
+      svg.appendChild(g);
+      if (hit && !row[4]) {
+        let inside = false;  // counted with a matching caller already
+        for (let n = node.parent; n && n.id >= 0; n = n.parent) {
+          if (re.test(frames[n.id].name)) { inside = true; break; }
+        }
+        if (!inside) matched += node.value;
+      }
+    });
+    $('flame-matched').textContent = re ? 'Matched: ' + formatPercent(matched, t) : '';
+    $('flame-matched').dataset.matched = re ? String(matched) : '';
+  }
+
+  // --- sequence view --------------------------------------------------------------------------
+  // Where `seq` occurs in `path` (root first) as consecutive frames: the first and the last
+  // start, or null.
+  function occurrences(path, seq) {
+    let first = -1, last = -1;
+    for (let i = 0; i + seq.length <= path.length; i++) {
+      let k = 0;
+      while (k < seq.length && path[i + k] === seq[k]) k++;
+      if (k === seq.length) { if (first < 0) first = i; last = i; }
+    }
+    return first < 0 ? null : [first, last];
+  }
+
+  // Cumulative value: samples whose stack holds the sequence. Self: those it ends. Callers: the
+  // frame before its outermost occurrence ([root] when it starts the stack); callees: the frame
+  // after its innermost occurrence ([self] when it ends the stack). Each sample is counted once
+  // on each side, so callers and callees both add up to the cumulative value.
+  function drawSequence(state) {
+    const seq = state.seq;
+    const unit = data.types[state.type].unit;
+    const t = total(state.type);
+    const path = $('seq-path');
+    path.textContent = '';
+    if (seq.length === 0) {
+      path.textContent = 'Pick a frame in a list or the flame graph.';
+      $('seq-values').textContent = '';
+      $('seq-callers').textContent = '';
+      $('seq-callees').textContent = '';
+      return;
+    }
+    seq.forEach(function (id, i) {
+      if (i > 0) path.appendChild(document.createTextNode(' \u2192 '));
+      path.appendChild(frameLink(id, link({view: 'seq', seq: [id]})));
+    });
+    if (seq.length > 1) {
+      const trims = document.createElement('small');
+      const first = document.createElement('a');
+      first.textContent = ' [drop first]';
+      first.href = link({seq: seq.slice(1)});
+      const last = document.createElement('a');
+      last.textContent = ' [drop last]';
+      last.href = link({seq: seq.slice(0, -1)});
+      trims.appendChild(first);
+      trims.appendChild(last);
+      path.appendChild(trims);
+    }
+    let cum = 0, self = 0;
+    const callers = new Map(), callees = new Map();
+    stacks.forEach(function (s) {
+      const v = s.values[state.type];
+      const at = occurrences(s.frames, seq);
+      if (!at) return;
+      cum += v;
+      const before = at[0] > 0 ? s.frames[at[0] - 1] : -1;
+      const afterIndex = at[1] + seq.length;
+      const after = afterIndex < s.frames.length ? s.frames[afterIndex] : -2;
+      if (after === -2) self += v;
+      callers.set(before, (callers.get(before) || 0) + v);
+      callees.set(after, (callees.get(after) || 0) + v);
+    });
+    $('seq-values').textContent = 'cumulative ' + formatValue(cum, unit) + ' (' +
+      formatPercent(cum, t) + '), self ' + formatValue(self, unit) + ' (' +
+      formatPercent(self, t) + ')';
+    $('seq-values').dataset.cum = String(cum);
+    $('seq-values').dataset.self = String(self);
+    const fill = function (table, map, extend) {
+      table.textContent = '';
+      Array.from(map.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; })
+        .forEach(function (entry) {
+          const tr = document.createElement('tr');
+          tr.dataset.v = entry[1];
+          tr.appendChild(cell(formatValue(entry[1], unit)));
+          tr.appendChild(cell(formatPercent(entry[1], cum)));
+          const name = cell('', 'name');
+          if (entry[0] >= 0) name.appendChild(frameLink(entry[0], link({seq: extend(entry[0])})));
+          else name.textContent = entry[0] === -1 ? '[root]' : '[self]';
+          tr.appendChild(name);
+          table.appendChild(tr);
+        });
+    };
+    fill($('seq-callers'), callers, function (id) { return [id].concat(seq); });
+    fill($('seq-callees'), callees, function (id) { return seq.concat([id]); });
+  }
+
+  // --- header and frame -----------------------------------------------------------------------
+  function drawHeader(state) {
+    const type = data.types[state.type];
+    $('summary').textContent = type.type + '/' + type.unit + ': ' +
+      formatValue(total(state.type), type.unit) + ' total in ' + data.samples + ' samples' +
+      (data.filters ? '; filters: ' + data.filters : '');
+    const body = $('provenance-body');
+    if (body.childElementCount) return;
+    const list = document.createElement('ul');
+    const item = function (text) {
+      const li = document.createElement('li');
+      li.textContent = text;
+      list.appendChild(li);
+    };
+    data.sources.forEach(function (s) {
+      item('source: ' + s[0] + ' ' + s[1] + (s[2] !== null ?
+        ' at ' + new Date(s[2] / 1e6).toISOString() : ''));
+    });
+    data.meta.forEach(function (m) { item('meta: ' + m[0] + ' = ' + m[1]); });
+    data.comments.forEach(function (c) { item('comment: ' + c); });
+    item('filters: ' + (data.filters || 'none'));
+    body.appendChild(list);
+  }
+
+  function draw() {
+    const state = readState();
+    ['top', 'flame', 'seq'].forEach(function (view) {
+      $('view-' + view).classList.toggle('hide', view !== state.view);
+      $('tab-' + view).classList.toggle('active', view === state.view);
+      $('tab-' + view).href = link({view: view});
+    });
+    $('type').value = String(state.type);
+    drawHeader(state);
+    if (state.view === 'top') drawLists(state);
+    if (state.view === 'flame') drawFlame(state);
+    if (state.view === 'seq') drawSequence(state);
+  }
+
+  data.types.forEach(function (type, i) {
+    const option = document.createElement('option');
+    option.value = String(i);
+    option.textContent = type.type + ' (' + type.unit + ')';
+    $('type').appendChild(option);
+  });
+  $('type').addEventListener('change', function () { go({type: Number($('type').value)}); });
+  $('top-search').addEventListener('change', function () { go({q: $('top-search').value}); });
+  $('flame-search').addEventListener('change', function () { go({q: $('flame-search').value}); });
+  $('icicle').addEventListener('change', function () { go({icicle: $('icicle').checked}); });
+  window.addEventListener('hashchange', draw);
+  window.addEventListener('resize', function () { if (readState().view === 'flame') draw(); });
+  document.title = document.title || 'Profile';
+  draw();
+})();

@@ -1,0 +1,134 @@
+"""Opens a prof-html page in headless Chromium and uses it: no console error or network request;
+the self and overall lists equal `prof-text --top` and `--top --sort cum` (text of every cell);
+the value-type switcher gives prof-text's list of the other type; the flame graph's root is the
+folded total and a click zooms; the search highlights; clicking a frame opens its sequence view,
+whose callers and callees each add up to its cumulative value (prof-text's cum); adding a caller
+extends the sequence and the back button returns. Writes screenshots.
+
+Usage: check_prof_html.py HTML TOP_FILE TOP_CUM_FILE OTHER_TYPE OTHER_TOP_FILE FOLDED_TOTAL SHOTS"""
+
+import sys
+
+from cdp import Browser, Failure
+
+TABLE = """Array.from(document.querySelectorAll('#%s tr')).slice(1).map(tr =>
+  Array.from(tr.children).map(td => td.textContent))"""
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def top_rows(path):
+    """prof-text --top's rows: [flat, flat%, sum%, cum, cum%, name]."""
+    rows = []
+    with open(path, encoding="utf-8") as report:
+        lines = report.read().split("\n")
+    start = next(i for i, line in enumerate(lines) if line.split() == ["flat", "flat%", "sum%",
+                                                                       "cum", "cum%"])
+    for line in lines[start + 1:]:
+        if line:
+            rows.append(line[:45].split() + [line[47:]])
+    return rows
+
+
+def main():
+    page, top, top_cum, other_type, other_top, folded_total, shots = sys.argv[1:8]
+    browser = Browser()
+    try:
+        seconds = browser.open(page)
+        browser.pump(0.3)
+        problems = browser.problems()
+        check(not problems, "the page misbehaved: " + "; ".join(problems))
+
+        # The lists.
+        self_rows = browser.evaluate(TABLE % "self")
+        check(self_rows == top_rows(top), f"self list differs from prof-text --top:\n{self_rows}")
+        overall = browser.evaluate(TABLE % "overall")
+        check(overall == top_rows(top_cum), "overall list differs from prof-text --top --sort cum")
+        browser.screenshot(shots + "-lists.png")
+
+        # The value-type switcher, as a user changes a <select>.
+        browser.evaluate(f"(() => {{ const s = document.getElementById('type'); s.value = "
+                         f"'{other_type}'; s.dispatchEvent(new Event('change')); }})()")
+        browser.pump(0.2)
+        check(f"type={other_type}" in browser.evaluate("location.hash"), "type not in the URL")
+        check(browser.evaluate(TABLE % "self") == top_rows(other_top),
+              "after switching type the self list differs from prof-text --value")
+        browser.evaluate("history.back()")
+        browser.pump(0.2)
+        check(browser.evaluate(TABLE % "self") == self_rows, "back did not restore the type")
+
+        # A click on a frame of the self list opens its sequence view.
+        name = self_rows[0][5]
+        cum_text = self_rows[0][3]
+        browser.click_element("document.querySelector('#self tr:nth-child(2) a')")
+        browser.pump(0.2)
+        check("view=seq" in browser.evaluate("location.hash"), "a click did not open the sequence")
+        cum = int(browser.evaluate("document.getElementById('seq-values').dataset.cum"))
+        callers = browser.evaluate("Array.from(document.querySelectorAll('#seq-callers tr'))"
+                                   ".reduce((s, tr) => s + Number(tr.dataset.v), 0)")
+        callees = browser.evaluate("Array.from(document.querySelectorAll('#seq-callees tr'))"
+                                   ".reduce((s, tr) => s + Number(tr.dataset.v), 0)")
+        check(callers == cum and callees == cum,
+              f"{name}: callers {callers} and callees {callees} do not add up to {cum}")
+        shown = browser.evaluate("document.getElementById('seq-values').textContent")
+        check(shown.startswith("cumulative " + cum_text), f"{name}: {shown!r}, prof-text {cum_text}")
+        browser.screenshot(shots + "-sequence.png")
+        # Extend by the first real caller, keeping the context; back returns.
+        before = browser.evaluate("location.hash")
+        has_caller = browser.evaluate("!!document.querySelector('#seq-callers a')")
+        if has_caller:
+            browser.click_element("document.querySelector('#seq-callers a')")
+            browser.pump(0.2)
+            longer = browser.evaluate("document.querySelectorAll('#seq-path a.frame').length")
+            check(longer == 2, f"adding a caller gave a sequence of {longer} frames")
+            browser.evaluate("history.back()")
+            browser.pump(0.2)
+            check(browser.evaluate("location.hash") == before, "back did not return")
+
+        # The flame graph: root is the folded total, children fit, a click zooms, search.
+        browser.evaluate("location.hash = '#view=flame'")
+        browser.pump(0.3)
+        frames = browser.evaluate("Array.from(document.querySelectorAll('#flame g')).map(g => "
+                                  "({v: Number(g.dataset.v), name: g.dataset.name, w: Number("
+                                  "g.querySelector('rect').getAttribute('width')), y: Number("
+                                  "g.querySelector('rect').getAttribute('y'))}))")
+        root = frames[0]
+        check(root["name"] == "all" and root["v"] == int(folded_total),
+              f"flame root {root} is not the folded total {folded_total}")
+        scale = root["w"] / root["v"]
+        for f in frames:
+            check(abs(f["w"] - f["v"] * scale) < 0.011, f"{f['name']}: width is not value")
+        browser.screenshot(shots + "-flame.png")
+        target = next(f for f in frames[1:] if f["w"] > 30)
+        browser.click_element(
+            "Array.from(document.querySelectorAll('#flame g')).find(g => g.dataset.name === "
+            f"{target['name']!r} && Number(g.dataset.v) === {target['v']}).querySelector('rect')")
+        browser.pump(0.2)
+        zoomed = browser.evaluate(
+            "Array.from(document.querySelectorAll('#flame g:not(.parent)'))[0].querySelector("
+            "'rect').getAttribute('width')")
+        check(abs(float(zoomed) - root["w"]) < 0.02, f"a click did not zoom {target['name']}")
+        browser.evaluate("(() => { const s = document.getElementById('flame-search'); s.value = "
+                         f"{name!r}.replace(/[.*+?^${{}}()|[\\]\\\\]/g, '\\\\$&'); "
+                         "s.dispatchEvent(new Event('change')); })()")
+        browser.pump(0.2)
+        highlighted = browser.evaluate(
+            "document.querySelectorAll('#flame rect[fill=\"rgb(230,0,230)\"]').length")
+        check(highlighted > 0, "search highlighted nothing")
+        browser.screenshot(shots + "-flame-search.png")
+        problems = browser.problems()
+        check(not problems, "the page misbehaved: " + "; ".join(problems))
+        print(f"ok: {page}: {len(self_rows)} rows, loaded in {seconds:.2f}s")
+    finally:
+        browser.close()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Failure as failure:
+        print(f"check_prof_html.py: {sys.argv[1]}: {failure}", file=sys.stderr)
+        sys.exit(1)
