@@ -48,7 +48,8 @@ $(diff <(report -traces "$2") <(report -traces "$3") | head -12)"
 
 # Words of the profile's function names: from the 1st, 3rd and 6th rows of prof-text --top.
 words() {
-  prof-text --top --raw-values "$1" 2>/dev/null | awk 'NR > 3 { $1 = $2 = $3 = $4 = $5 = ""; print }' |
+  prof-text --top --no-trim --raw-values "$1" 2>/dev/null |
+    awk 'rows { $1 = $2 = $3 = $4 = $5 = ""; print } /^ +flat +flat%/ { rows = 1 }' |
     sed -n '1p;3p;6p' | while IFS= read -r name; do
     grep -o '[A-Za-z_][A-Za-z0-9_]\{3,\}' <<<"$name" | awk '{ print length, $0 }' |
       sort -rn | head -1 | cut -d' ' -f2

@@ -6,7 +6,8 @@
 #      text profile (golden/inputs and every prof text golden output, e.g. rprof2prof's).
 #   2. pprof -top and -traces (with -symbolize=none) give the same total, the same flat and
 #      cumulative value per function, and the same value per stack as prof-text --top and
-#      --traces on the text (formatting normalised: raw values, pprof's " (inline)" and
+#      --traces on the text, untrimmed and with both tools' default trimming (the same rows
+#      kept and the same "Dropped N nodes") (formatting normalised: raw values, pprof's " (inline)" and
 #      newline-broken names; labels ignored since prof-text --traces does not split by them).
 #   3. Names: rprof2prof's <GC> and <Anonymous> frames keep their names in pprof even without
 #      -symbolize=none (prof2pprof writes system_name so that pprof's demangler leaves them).
@@ -95,9 +96,17 @@ for f in "${texts[@]}"; do
   unit=$(default_unit "$f")
   "$pprof" -top -symbolize=none -nodecount=1000000 -nodefraction=0 -edgefraction=0 \
     -unit="$unit" "$T/p.pb.gz" 2>/dev/null | normalise_top >"$T/want.top"
-  prof-text --top --raw-values "$f" | normalise_top >"$T/got.top"
+  prof-text --top --no-trim --raw-values "$f" | normalise_top >"$T/got.top"
   cmp -s "$T/want.top" "$T/got.top" ||
-    problem "$name: pprof -top differs from prof-text --top:
+    problem "$name: pprof -top differs from prof-text --top --no-trim:
+$(diff "$T/want.top" "$T/got.top" | head -10)"
+  # Default trimming (pprof's nodefraction 0.005): the same rows kept, the same number dropped.
+  { "$pprof" -top -symbolize=none -unit="$unit" "$T/p.pb.gz" 2>/dev/null | tee "$T/want.raw" |
+    normalise_top; grep -o '^Dropped [0-9]* nodes*' "$T/want.raw"; } >"$T/want.top"
+  { prof-text --top --raw-values "$f" | tee "$T/got.raw" | normalise_top
+    grep -o '^Dropped [0-9]* nodes*' "$T/got.raw"; } >"$T/got.top"
+  cmp -s "$T/want.top" "$T/got.top" ||
+    problem "$name: pprof -top differs from prof-text --top (default trimming):
 $(diff "$T/want.top" "$T/got.top" | head -10)"
   "$pprof" -traces -symbolize=none -unit="$unit" "$T/p.pb.gz" 2>/dev/null |
     normalise_traces >"$T/want.traces"

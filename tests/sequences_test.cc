@@ -106,7 +106,7 @@ TEST(TracesReport, MarksCollapsedCyclesAndMergesTraces) {
 TEST(SequencesReport, ValuePerPrefixAndLongestFormOnly) {
   ReportOptions options;
   options.raw_values = true;
-  options.sequences.min_percent = 0;
+  options.min_percent = 0;
   const std::string text =
       ReportOf(WriteSequencesReport, ProfileOf({{"a b c", 6}, {"a b", 3}, {"a d", 1}}), options);
   // a;b;c (6) shows a 10, a;b 9, a;b;c 6; b;c and c (6 too) are inside it, so left out.

@@ -9,6 +9,7 @@
 #include "common/cli/filter_options.h"
 #include "common/cli/profile_inputs.h"
 #include "common/io/output.h"
+#include "common/report/diff_totals.h"
 #include "common/report/folded_view.h"
 #include "common/report/reports.h"
 #include "common/report/stack_totals.h"
@@ -38,15 +39,36 @@ void CheckOptionApplies(const CommandLine& cli, const char* option, Mode chosen,
   }
 }
 
-void Report(ProfileInputs* inputs, const FilterSpec& spec, Mode mode, const std::string& value,
-            ReportOptions options, ByteSink* out) {
-  StackTotals totals;
-  FilterResult filtered = ReadFiltered(kProgram, inputs, spec, &totals, Reading::kAsReport);
+// Reads `inputs` through the filter into `totals`.
+void ReadTotals(ProfileInputs* inputs, const FilterSpec& spec, StackTotals* totals) {
+  FilterResult filtered = ReadFiltered(kProgram, inputs, spec, totals, Reading::kAsReport);
   // Percentages of the profile before frame filters dropped samples, as pprof's -focus.
   if (filtered.filtered) {
-    totals.SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames));
+    totals->SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames));
   }
-  options.value_index = ResolveValueIndex(totals.header(), value);
+}
+
+// --diff-base FILE: the base, read through the same filter as the profile (as pprof filters
+// the profile it combined from both).
+struct DiffBase {
+  std::vector<std::string> paths;  // empty: no base
+  bool normalize = false;
+};
+
+void Report(ProfileInputs* inputs, const FilterSpec& spec, Mode mode, const std::string& value,
+            const DiffBase& diff_base, uint64_t max_input_size, ReportOptions options,
+            ByteSink* out) {
+  StackTotals profile;
+  ReadTotals(inputs, spec, &profile);
+  options.value_index = ResolveValueIndex(profile.header(), value);
+  StackTotals diff;
+  if (!diff_base.paths.empty()) {
+    ProfileInputs base_inputs(diff_base.paths, max_input_size);
+    StackTotals base;
+    ReadTotals(&base_inputs, spec, &base);
+    DiffStackTotals(profile, base, options.value_index, diff_base.normalize, &diff);
+  }
+  const StackTotals& totals = diff_base.paths.empty() ? profile : diff;
   switch (mode) {
     case Mode::kTop:
       WriteTopReport(totals, options, out);
@@ -108,8 +130,7 @@ int Main(int argc, char** argv) {
   cli.AddOptions("Sequences (with --sequences)")(
       "self", "list sequences by the value of samples they end (leaf-anchored)")(
       "max-length", "sequences of at most N frames (default 4)", cxxopts::value<std::string>(),
-      "N")("min-percent", "list sequences with at least P% of the total (default 5)",
-           cxxopts::value<std::string>(), "P");
+      "N");
   cli.AddOptions("Report")(
       "value", "the value type to report (default: the profile's default type, else its last)",
       cxxopts::value<std::string>(),
@@ -118,8 +139,19 @@ int Main(int argc, char** argv) {
               "(FILE:LINE, frames without a line left out)",
               cxxopts::value<std::string>(), "G")("sort", "top: sort by flat (default) or cum",
                                                   cxxopts::value<std::string>(), "flat|cum")(
-      "nodecount", "top: show at most N rows", cxxopts::value<std::string>(), "N")(
-      "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB");
+      "nodecount", "show at most N rows (top), nodes (tree, default 80), traces or sequences",
+      cxxopts::value<std::string>(),
+      "N")("min-percent",
+           "leave out rows worth less than P% of the total (default: 0.5 for top and tree, by "
+           "cumulative value, as pprof's nodefraction; 5 for sequences; else 0)",
+           cxxopts::value<std::string>(),
+           "P")("no-trim", "top, tree: keep every row (no default --min-percent or --nodecount)")(
+      "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB")(
+      "diff-base",
+      "values are this profile minus the profile(s) in FILE, percentages of FILE's total "
+      "(pprof -diff_base); with --folded, two columns BASE NEW for difffolded-style graphs",
+      cxxopts::value<std::string>(),
+      "FILE")("normalize", "with --diff-base: scale the base so that its total is this profile's");
   AddFilterOptions(&cli);
   cli.AddOptions("Folded view (with --folded, as stackcollapse-perf.pl; see perf2prof(1))")(
       "flamegraph",
@@ -129,6 +161,7 @@ int Main(int argc, char** argv) {
       "annotate", "suffix kernel frames _[k] (kernel), JIT frames _[j] (jit), or both (all)",
       cxxopts::value<std::string>(),
       "WHAT")("unknown-addresses", "unknown frames as [DSO <ADDR>] instead of [DSO]");
+  cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
   cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
@@ -147,13 +180,21 @@ int Main(int argc, char** argv) {
         "choose one of --top, --traces, --tree, --folded, --canonical, --sequences, --peek, "
         "--peek-seq, --tags");
   }
-  for (const char* option : {"self", "max-length", "min-percent"}) {
+  for (const char* option : {"self", "max-length"}) {
     CheckOptionApplies(cli, option, mode, {Mode::kSequences}, "--sequences");
   }
-  // Only --top sorts and cuts its rows (pprof's -tree and -traces ignore --sort; here an option
-  // that changes nothing is an error rather than silently ignored).
-  for (const char* option : {"sort", "nodecount"}) {
-    CheckOptionApplies(cli, option, mode, {Mode::kTop}, "--top");
+  // Only --top sorts its rows (pprof's -tree and -traces ignore --sort; here an option that
+  // changes nothing is an error rather than silently ignored).
+  CheckOptionApplies(cli, "sort", mode, {Mode::kTop}, "--top");
+  CheckOptionApplies(cli, "nodecount", mode,
+                     {Mode::kTop, Mode::kTree, Mode::kTraces, Mode::kSequences},
+                     "--top, --tree, --traces and --sequences");
+  CheckOptionApplies(cli, "no-trim", mode, {Mode::kTop, Mode::kTree}, "--top and --tree");
+  if (mode == Mode::kCanonical && cli.Has("min-percent")) {
+    throw UsageError("--min-percent goes with the reports, not --canonical");
+  }
+  if (cli.Has("no-trim") && cli.Has("min-percent")) {
+    throw UsageError("--no-trim keeps every row; --min-percent keeps those above P%: choose one");
   }
 
   ReportOptions options;
@@ -167,15 +208,24 @@ int Main(int argc, char** argv) {
     if (sort != "flat" && sort != "cum") throw UsageError("--sort must be flat or cum");
     options.sort_by_cum = sort == "cum";
   }
+  // pprof's defaults: top and tree are trimmed at 0.5% (its nodefraction), the tree also to 80
+  // nodes (its nodecount for every report but text); --no-trim keeps everything. pprof's
+  // -traces shows every trace, and so do we unless asked.
+  const bool trimmed = mode == Mode::kTop || mode == Mode::kTree;
+  if (trimmed && !cli.Has("no-trim")) {
+    options.min_percent = 0.5;
+    if (mode == Mode::kTree) options.node_count = 80;
+  }
+  if (mode == Mode::kSequences) options.min_percent = 5;
   if (cli.Has("nodecount")) options.node_count = cli.Get<size_t>("nodecount");
+  if (cli.Has("min-percent")) options.min_percent = cli.Get<double>("min-percent");
+  if (!(options.min_percent >= 0 && options.min_percent <= 100)) {
+    throw UsageError("--min-percent must be between 0 and 100");
+  }
   SequenceOptions& sequences = options.sequences;
   sequences.by_self = cli.Has("self");
   if (cli.Has("max-length")) sequences.max_length = cli.Get<size_t>("max-length");
-  if (cli.Has("min-percent")) sequences.min_percent = cli.Get<double>("min-percent");
   if (sequences.max_length == 0) throw UsageError("--max-length must be at least 1");
-  if (!(sequences.min_percent >= 0 && sequences.min_percent <= 100)) {
-    throw UsageError("--min-percent must be between 0 and 100");
-  }
   if (cli.Has("peek")) {
     sequences.peek_regex = cli.Get<std::string>("peek");
     CheckPeekRegex(sequences.peek_regex);  // before any reading
@@ -213,6 +263,20 @@ int Main(int argc, char** argv) {
     throw UsageError("--canonical writes every value type; --value applies to reports");
   }
 
+  DiffBase diff_base;
+  if (cli.Has("diff-base")) diff_base.paths = cli.GetAll("diff-base");
+  diff_base.normalize = cli.Has("normalize");
+  if (diff_base.normalize && diff_base.paths.empty()) {
+    throw UsageError("--normalize goes with --diff-base");
+  }
+  if (!diff_base.paths.empty() && (mode == Mode::kCanonical || mode == Mode::kTags ||
+                                   mode == Mode::kSequences || view.Active())) {
+    // --sequences prunes by value level by level, which a difference (negative values) breaks.
+    throw UsageError(
+        "--diff-base goes with --top, --traces, --tree, --folded (without --flamegraph, --root, "
+        "--annotate, --unknown-addresses), --peek and --peek-seq");
+  }
+
   ProfileInputs inputs(cli.Inputs(), cli.MaxInputSize());
   Output output(cli.OutputPath());
   if (mode == Mode::kCanonical) {
@@ -227,7 +291,7 @@ int Main(int argc, char** argv) {
     ReadFiltered(kProgram, &inputs, spec, &folded, Reading::kAsReport);
     folded.Write(&output);
   } else {
-    Report(&inputs, spec, mode, value, options, &output);
+    Report(&inputs, spec, mode, value, diff_base, cli.MaxInputSize(), options, &output);
   }
   output.Commit();
   return kExitOk;

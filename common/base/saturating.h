@@ -27,6 +27,11 @@ inline void AddMagnitudeSaturating(int64_t* sum, int64_t value) {
   AddSaturating(sum, value < 0 ? -value : value);
 }
 
+// |value| as an unsigned number, exact for INT64_MIN too: for ordering by magnitude.
+inline uint64_t Magnitude(int64_t value) {
+  return value < 0 ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+}
+
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_BASE_SATURATING_H_

@@ -13,7 +13,14 @@ uint32_t FoldedLines::Intern(std::string frame) {
 }
 
 void FoldedLines::Add(const std::vector<uint32_t>& frames, int64_t value) {
-  AddSaturating(&sums_[frames], value);
+  AddSaturating(&sums_[frames].value, value);
+}
+
+void FoldedLines::Add(const std::vector<uint32_t>& frames, int64_t base, int64_t value) {
+  two_columns_ = true;
+  Sums& sums = sums_[frames];
+  AddSaturating(&sums.base, base);
+  AddSaturating(&sums.value, value);
 }
 
 bool FoldedLines::Before(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) const {
@@ -37,10 +44,10 @@ bool FoldedLines::Before(const std::vector<uint32_t>& a, const std::vector<uint3
 }
 
 void FoldedLines::Write(ByteSink* out) const {
-  std::vector<const std::pair<const std::vector<uint32_t>, int64_t>*> lines;
+  std::vector<const std::pair<const std::vector<uint32_t>, Sums>*> lines;
   lines.reserve(sums_.size());
   for (const auto& entry : sums_) {
-    if (entry.second == 0 || entry.first.empty()) continue;
+    if ((entry.second.value == 0 && entry.second.base == 0) || entry.first.empty()) continue;
     if (entry.first.size() == 1 && frames_.Text(entry.first[0]).empty()) continue;
     lines.push_back(&entry);
   }
@@ -52,8 +59,12 @@ void FoldedLines::Write(ByteSink* out) const {
       if (k > 0) text += ';';
       text += frames_.Text(line->first[k]);
     }
+    if (two_columns_) {
+      text += ' ';
+      AppendInt(&text, line->second.base);
+    }
     text += ' ';
-    AppendInt(&text, line->second);
+    AppendInt(&text, line->second.value);
     text += '\n';
     if (text.size() > (size_t{1} << 20)) {
       out->Write(text);

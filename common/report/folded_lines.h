@@ -26,8 +26,12 @@ class FoldedLines {
 
   // Adds `value` to the line made of `frames` (ids from Intern), outermost first.
   void Add(const std::vector<uint32_t>& frames, int64_t value);
+  // Adds `base` to the line's first column and `value` to its second: the two-column input of
+  // FlameGraph's differential graphs (difffolded.pl: `stack BEFORE AFTER`).
+  void Add(const std::vector<uint32_t>& frames, int64_t base, int64_t value);
 
-  // Writes every line whose sum is not 0, sorted bytewise; an empty line is left out.
+  // Writes every line whose sums are not all 0, sorted bytewise; an empty line is left out. A
+  // line has its two columns when any Add gave a base.
   void Write(ByteSink* out) const;
 
  private:
@@ -36,7 +40,12 @@ class FoldedLines {
   bool Before(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) const;
 
   StringIds frames_;
-  std::unordered_map<std::vector<uint32_t>, int64_t, IdSequenceHash> sums_;
+  struct Sums {
+    int64_t base = 0;
+    int64_t value = 0;
+  };
+  std::unordered_map<std::vector<uint32_t>, Sums, IdSequenceHash> sums_;
+  bool two_columns_ = false;
 };
 
 }  // namespace proftools

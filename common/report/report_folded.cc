@@ -1,6 +1,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/base/saturating.h"
 #include "common/base/text_syntax.h"
 #include "common/report/folded_lines.h"
 #include "common/report/reports.h"
@@ -75,7 +76,15 @@ void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, 
       if (added) id->second = folded.Intern(EscapeFoldedFrame((*it)->name));
       line.push_back(id->second);
     }
-    folded.Add(line, entry.values[v]);
+    if (totals.is_diff()) {
+      // Two columns, the base then this profile, as difffolded.pl writes them.
+      const int64_t base = entry.base_values.empty() ? 0 : entry.base_values[v];
+      int64_t value = entry.values[v];
+      AddSaturating(&value, base);
+      folded.Add(line, base, value);
+    } else {
+      folded.Add(line, entry.values[v]);
+    }
   }
   folded.Write(out);
 }

@@ -1,5 +1,11 @@
 #include "common/report/reports.h"
 
+#include <cmath>
+#include <ctime>
+
+#include "common/base/saturating.h"
+#include "common/report/value_format.h"
+
 #include "common/base/diagnostics.h"
 #include "common/base/text_syntax.h"
 
@@ -22,15 +28,80 @@ int ResolveValueIndex(const ProfileHeader& header, const std::string& name) {
                    "; or give an index from 0 to " + std::to_string(header.types.size() - 1) + ")");
 }
 
+namespace {
+
+// pprof's "Time: 2006-01-02 15:04:05 MST", always in UTC so that a report is the same wherever
+// it is made.
+std::string TimeLine(int64_t nanos) {
+  const time_t seconds = static_cast<time_t>(nanos / 1000000000 - (nanos % 1000000000 < 0));
+  struct tm tm = {};
+  char text[64];
+  if (gmtime_r(&seconds, &tm) == nullptr ||
+      std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0) {
+    return "";
+  }
+  return std::string("Time: ") + text + "\n";
+}
+
+}  // namespace
+
 std::string ReportHeader(const StackTotals& totals, const ReportOptions& options,
                          const std::string& accounting) {
-  const ValueType& type = totals.header().types[options.value_index];
+  const ProfileHeader& header = totals.header();
+  const ValueType& type = header.types[options.value_index];
   std::string out = "Type: " + type.type + "/" + type.unit + "\n";
+  if (header.time_nanos) out += TimeLine(*header.time_nanos);
+  if (header.duration_nanos) {
+    // pprof's "Duration: 10s, Total samples = 9.50s (95.00%)", the share only for a time type.
+    // (A difference's total is the base's: not compared with this profile's duration.)
+    const int64_t total = totals.total_values()[options.value_index];
+    out += "Duration: " + FormatValue(*header.duration_nanos, "nanoseconds", options.raw_values);
+    if (!totals.is_diff()) {
+      out += ", Total samples = " + FormatValue(total, type.unit, options.raw_values);
+      if (type.unit == "nanoseconds" && *header.duration_nanos > 0) {
+        out += " (" + FormatPercent(total, *header.duration_nanos) + ")";
+      }
+    }
+    out += "\n";
+  }
   if (!options.filter_description.empty()) {
     out += "Active filters:\n   " + options.filter_description + "\n";
   }
+  if (totals.is_diff()) {
+    out +=
+        "Difference: values are this profile minus the base (--diff-base); the total and "
+        "percentages are the base's\n";
+  }
   out += accounting + "\n";
   return out;
+}
+
+std::string SampleCount(const StackTotals& totals) {
+  const int samples_type = totals.header().TypeIndex("samples");
+  const uint64_t count = samples_type >= 0
+                             ? static_cast<uint64_t>(totals.total_values()[samples_type])
+                             : totals.total_samples();
+  return " (" + std::to_string(count) + (count == 1 ? " sample)" : " samples)");
+}
+
+uint64_t TrimCutoff(int64_t sum, double percent) {
+  const double cutoff = std::trunc(static_cast<double>(sum) * percent / 100.0);
+  if (!(std::fabs(cutoff) < 9.2e18)) return UINT64_MAX;
+  return Magnitude(static_cast<int64_t>(cutoff));
+}
+
+std::string DroppedLine(size_t dropped, const char* singular, const char* plural,
+                        const char* measure, const StackTotals& totals,
+                        const ReportOptions& options) {
+  const int64_t total = totals.total_values()[options.value_index];
+  if (dropped == 0 || total == 0) return "";
+  // pprof shows the threshold as a share of the report's total, though it cuts at that share
+  // of the sum of values: the two differ only where values are negative.
+  const uint64_t threshold = TrimCutoff(total, options.min_percent);
+  const int64_t shown = threshold > INT64_MAX ? INT64_MAX : static_cast<int64_t>(threshold);
+  const std::string& unit = totals.header().types[options.value_index].unit;
+  return "Dropped " + std::to_string(dropped) + " " + (dropped == 1 ? singular : plural) + " (" +
+         measure + " <= " + FormatValue(shown, unit, options.raw_values) + ")\n";
 }
 
 }  // namespace proftools

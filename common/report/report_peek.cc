@@ -119,9 +119,8 @@ void WritePeekReport(const StackTotals& totals, const ReportOptions& options, By
   std::string text = ReportHeader(totals, options,
                                   "Peek of " + what + ": " + std::to_string(peeks.size()) +
                                       (peeks.size() == 1 ? " block" : " blocks") + ", of " +
-                                      FormatValue(total, type.unit, options.raw_values) +
-                                      " total (" + std::to_string(totals.total_samples()) +
-                                      (totals.total_samples() == 1 ? " sample)" : " samples)"));
+                                      FormatValue(total, type.unit, options.raw_values) + " total" +
+                                      SampleCount(totals));
   text +=
       "Each block: the value of samples holding it (cum) and ending with it (self), % of the "
       "total; then the frames before it (callers) and after it (callees), % of its cum, each "

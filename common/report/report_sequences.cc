@@ -25,23 +25,29 @@ void WriteSequencesReport(const StackTotals& totals, const ReportOptions& option
   const SequenceStacks stacks(totals, v, options.granularity);
   SequenceLimits limits;
   limits.max_length = o.max_length;
-  limits.min_value = MinValue(total, o.min_percent);
+  limits.min_value = MinValue(total, options.min_percent);
   limits.by_self = o.by_self;
   const SequenceCounts counts(stacks, limits);
   size_t hidden = 0;
-  const std::vector<uint32_t> listed = counts.Listed(stacks, &hidden);
+  std::vector<uint32_t> listed = counts.Listed(stacks, &hidden);
+  const size_t qualifying = listed.size();
+  if (options.node_count != 0 && listed.size() > options.node_count) {
+    listed.resize(options.node_count);
+  }
 
   auto fmt = [&](int64_t value) { return FormatValue(value, type.unit, options.raw_values); };
   char percent[32];
-  std::snprintf(percent, sizeof percent, "%g%%", o.min_percent);
-  std::string text =
-      ReportHeader(totals, options,
-                   "Showing " + std::to_string(listed.size()) +
-                       (listed.size() == 1 ? " sequence" : " sequences") + " of 1 to " +
-                       std::to_string(o.max_length) + " frames with " +
-                       (o.by_self ? "a self" : "a cumulative") + " value of at least " + percent +
-                       " of " + fmt(total) + " total (" + std::to_string(totals.total_samples()) +
-                       (totals.total_samples() == 1 ? " sample)" : " samples)"));
+  std::snprintf(percent, sizeof percent, "%g%%", options.min_percent);
+  std::string text = ReportHeader(
+      totals, options,
+      "Showing " + std::to_string(listed.size()) +
+          (listed.size() == 1 ? " sequence" : " sequences") + " of 1 to " +
+          std::to_string(o.max_length) + " frames with " + (o.by_self ? "a self" : "a cumulative") +
+          " value of at least " + percent + " of " + fmt(total) + " total" + SampleCount(totals));
+  if (listed.size() < qualifying) {
+    text += "Showing top " + std::to_string(listed.size()) + " sequences out of " +
+            std::to_string(qualifying) + "\n";
+  }
   if (hidden > 0) {
     text += std::to_string(hidden) + (hidden == 1 ? " sequence is" : " sequences are") +
             " left out: each always comes with a listed one of the same value " +

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "common/base/counted.h"
+#include "common/base/saturating.h"
 #include "common/report/reports.h"
 #include "common/report/value_format.h"
 
@@ -46,35 +47,50 @@ void WriteTopReport(const StackTotals& totals, const ReportOptions& options, Byt
     stack_frames.clear();
     frames.StackFrames(entry.stack_id, &stack_frames);
     if (stack_frames.empty()) continue;
-    rows[row_of(stack_frames.front()->name)].flat += value;
+    AddSaturating(&rows[row_of(stack_frames.front()->name)].flat, value);
     for (const Frame* frame : stack_frames) {
       const size_t r = row_of(frame->name);
       if (last_stack[r] == e) continue;
       last_stack[r] = e;
-      rows[r].cum += value;
+      AddSaturating(&rows[r].cum, value);
     }
   }
 
+  // pprof's trimming (internal/report newTrimmedGraph): rows whose |cum| is below min_percent
+  // of the sum of flat values are dropped (their flat value with them), as are rows that are
+  // all zero; then the sort (|flat|, name, |cum|: pprof's FlatNameOrder, or CumNameOrder) and
+  // --nodecount.
+  int64_t flat_sum = 0;
+  for (const Row& r : rows) AddSaturating(&flat_sum, r.flat);
+  const uint64_t cutoff = TrimCutoff(flat_sum, options.min_percent);
+  size_t zero_rows = 0;
+  for (const Row& r : rows) zero_rows += r.flat == 0 && r.cum == 0;
+  const size_t before_trim = rows.size();
+  rows.erase(std::remove_if(rows.begin(), rows.end(),
+                            [&](const Row& r) {
+                              return (r.flat == 0 && r.cum == 0) || Magnitude(r.cum) < cutoff;
+                            }),
+             rows.end());
+  const size_t dropped = before_trim - rows.size() - zero_rows;
   std::sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
-    const int64_t a1 = options.sort_by_cum ? a.cum : a.flat;
-    const int64_t b1 = options.sort_by_cum ? b.cum : b.flat;
+    const uint64_t a1 = Magnitude(options.sort_by_cum ? a.cum : a.flat);
+    const uint64_t b1 = Magnitude(options.sort_by_cum ? b.cum : b.flat);
     if (a1 != b1) return a1 > b1;
-    const int64_t a2 = options.sort_by_cum ? a.flat : a.cum;
-    const int64_t b2 = options.sort_by_cum ? b.flat : b.cum;
-    if (a2 != b2) return a2 > b2;
-    return a.name < b.name;
+    if (a.name != b.name) return a.name < b.name;
+    return Magnitude(options.sort_by_cum ? a.flat : a.cum) >
+           Magnitude(options.sort_by_cum ? b.flat : b.cum);
   });
   const size_t shown =
       options.node_count == 0 ? rows.size() : std::min(rows.size(), options.node_count);
   int64_t shown_flat = 0;
-  for (size_t i = 0; i < shown; ++i) shown_flat += rows[i].flat;
+  for (size_t i = 0; i < shown; ++i) AddSaturating(&shown_flat, rows[i].flat);
 
   auto fmt = [&](int64_t value) { return FormatValue(value, type.unit, options.raw_values); };
   std::string text = ReportHeader(totals, options,
                                   "Showing nodes accounting for " + fmt(shown_flat) + ", " +
                                       FormatPercent(shown_flat, total) + " of " + fmt(total) +
-                                      " total (" + std::to_string(totals.total_samples()) +
-                                      (totals.total_samples() == 1 ? " sample)" : " samples)"));
+                                      " total" + SampleCount(totals));
+  text += DroppedLine(dropped, "node", "nodes", "cum", totals, options);
   if (shown < rows.size()) {
     text += "Showing top " + Counted(shown, "node", "nodes") + " out of " +
             std::to_string(rows.size()) + "\n";
@@ -86,7 +102,7 @@ void WriteTopReport(const StackTotals& totals, const ReportOptions& options, Byt
   int64_t running = 0;
   for (size_t i = 0; i < shown; ++i) {
     const Row& r = rows[i];
-    running += r.flat;
+    AddSaturating(&running, r.flat);
     std::snprintf(line, sizeof line, "%10s %7s %7s %10s %7s  ", fmt(r.flat).c_str(),
                   FormatPercent(r.flat, total).c_str(), FormatPercent(running, total).c_str(),
                   fmt(r.cum).c_str(), FormatPercent(r.cum, total).c_str());

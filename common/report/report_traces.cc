@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/base/saturating.h"
 #include "common/base/string_ids.h"
 #include "common/filter/collapse_recursion.h"
 #include "common/report/reports.h"
@@ -95,28 +96,50 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
     if (options.mark_cycles) key = MarkCycles(key, &line_table);
     auto [it, added] = trace_index.try_emplace(key, traces.size());
     if (added) traces.push_back(Trace{key, 0});
-    traces[it->second].value += entry.values[v];
-    shown += entry.values[v];
+    AddSaturating(&traces[it->second].value, entry.values[v]);
+    AddSaturating(&shown, entry.values[v]);
   }
   trace_index.clear();
-  // Largest first; ties in the bytewise order of their lines so that output is deterministic.
+  // Trimmed as pprof trims nodes (below min_percent of the sum of values, by |value|; traces
+  // worth 0 are left out, as pprof leaves out samples worth 0); largest |value| first, ties in
+  // the bytewise order of their lines so that output is deterministic; then --nodecount.
+  const uint64_t cutoff = TrimCutoff(shown, options.min_percent);
+  size_t zero = 0;
+  for (const Trace& trace : traces) zero += trace.value == 0;
+  const size_t before_trim = traces.size();
+  traces.erase(
+      std::remove_if(traces.begin(), traces.end(),
+                     [&](const Trace& t) { return t.value == 0 || Magnitude(t.value) < cutoff; }),
+      traces.end());
+  const size_t dropped = before_trim - traces.size() - zero;
   auto lines_before = [&](const LineIds& a, const LineIds& b) {
     return std::lexicographical_compare(
         a.begin(), a.end(), b.begin(), b.end(),
         [&](uint32_t x, uint32_t y) { return line_table.Text(x) < line_table.Text(y); });
   };
   std::sort(traces.begin(), traces.end(), [&](const Trace& a, const Trace& b) {
+    if (Magnitude(a.value) != Magnitude(b.value)) return Magnitude(a.value) > Magnitude(b.value);
     if (a.value != b.value) return a.value > b.value;
     return lines_before(a.lines, b.lines);
   });
+  const size_t kept = traces.size();
+  if (options.node_count != 0 && traces.size() > options.node_count) {
+    traces.resize(options.node_count);
+  }
+  shown = 0;
+  for (const Trace& trace : traces) AddSaturating(&shown, trace.value);
 
   auto fmt = [&](int64_t value) { return FormatValue(value, type.unit, options.raw_values); };
   std::string text = ReportHeader(
       totals, options,
       "Showing " + std::to_string(traces.size()) + (traces.size() == 1 ? " trace" : " traces") +
           " accounting for " + fmt(shown) + ", " + FormatPercent(shown, total) + " of " +
-          fmt(total) + " total (" + std::to_string(totals.total_samples()) +
-          (totals.total_samples() == 1 ? " sample)" : " samples)"));
+          fmt(total) + " total" + SampleCount(totals));
+  text += DroppedLine(dropped, "trace", "traces", "value", totals, options);
+  if (traces.size() < kept) {
+    text += "Showing top " + std::to_string(traces.size()) + " traces out of " +
+            std::to_string(kept) + "\n";
+  }
   char value_column[64];
   for (const Trace& trace : traces) {
     text += kSeparator;

@@ -16,7 +16,6 @@ namespace proftools {
 // The sequence views: --sequences, --peek, --peek-seq.
 struct SequenceOptions {
   size_t max_length = 4;      // --max-length: frames in a listed sequence
-  double min_percent = 5;     // --min-percent: of the total, for a sequence to be listed
   bool by_self = false;       // --self: list by the value of samples a sequence ends
   std::string peek_regex;     // --peek: frames whose name matches (RE2, unanchored)
   std::string peek_sequence;  // --peek-seq: one sequence, `a;b;c` with names escaped as folded
@@ -25,8 +24,12 @@ struct SequenceOptions {
 struct ReportOptions {
   int value_index = 0;  // which value type (see ResolveValueIndex)
   Granularity granularity = Granularity::kFunctions;
-  bool raw_values = false;         // exact integers instead of "1.5ms"
-  size_t node_count = 0;           // top: show at most this many rows (0: all)
+  bool raw_values = false;  // exact integers instead of "1.5ms"
+  size_t node_count = 0;    // show at most this many rows, traces or nodes (0: all)
+  // Rows (nodes, traces, sequences, lines) worth less than this percentage are left out: in
+  // top, tree and traces pprof's nodefraction (of the sum of values, by |cum|), elsewhere of
+  // the total. 0: none.
+  double min_percent = 0;
   bool sort_by_cum = false;        // top: sort by cumulative instead of flat value
   std::string filter_description;  // prof-filter's options applied (FilterSpec::description)
   SequenceOptions sequences;
@@ -70,9 +73,24 @@ inline void WriteWhenLarge(std::string* text, ByteSink* out) {
   text->clear();
 }
 
-// The lines every report starts with: type, active filters, and what the report accounts for.
+// The lines every report starts with: type, time and duration, active filters, the base of a
+// difference, and what the report accounts for.
 std::string ReportHeader(const StackTotals& totals, const ReportOptions& options,
                          const std::string& accounting);
+
+// " (N samples)": N is the total of the type `samples` when the profile has one (so that a
+// profile says the same whichever way it came), else the number of sample records.
+std::string SampleCount(const StackTotals& totals);
+
+// pprof's trimming threshold: |trunc(sum × percent / 100)|, where `sum` is the signed sum of the
+// values (pprof's totalValue). Rows whose |value| is below it are dropped.
+uint64_t TrimCutoff(int64_t sum, double percent);
+
+// "Dropped N nodes (cum <= X)\n" as pprof writes it (X of the report's total), or "" when
+// nothing was dropped.
+std::string DroppedLine(size_t dropped, const char* singular, const char* plural,
+                        const char* measure, const StackTotals& totals,
+                        const ReportOptions& options);
 
 }  // namespace proftools
 

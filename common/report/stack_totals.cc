@@ -16,16 +16,35 @@ void StackTotals::OnSample(const Sample& sample) {
   for (size_t i = 0; i < sample.values.size() && i < total_values_.size(); ++i) {
     AddMagnitudeSaturating(&total_values_[i], sample.values[i]);
   }
-  uint64_t index;
-  if (!index_.Find(sample.stack_id, &index)) {
-    index = entries_.size();
-    index_.Insert(sample.stack_id, index, &index);
-    entries_.push_back(Entry{sample.stack_id, 0, std::vector<int64_t>(total_values_.size(), 0)});
-  }
-  Entry& entry = entries_[index];
+  Entry& entry = EntryOf(sample.stack_id);
   ++entry.samples;
   for (size_t i = 0; i < sample.values.size() && i < entry.values.size(); ++i) {
     entry.values[i] += sample.values[i];
+  }
+}
+
+StackTotals::Entry& StackTotals::EntryOf(uint64_t stack_id) {
+  uint64_t index;
+  if (!index_.Find(stack_id, &index)) {
+    index = entries_.size();
+    index_.Insert(stack_id, index, &index);
+    entries_.push_back(Entry{stack_id, 0, std::vector<int64_t>(total_values_.size(), 0), {}});
+  }
+  return entries_[index];
+}
+
+void StackTotals::AddEntry(uint64_t stack_id, uint64_t samples, const std::vector<int64_t>& values,
+                           const std::vector<int64_t>& base) {
+  Entry& entry = EntryOf(stack_id);
+  entry.samples += samples;
+  for (size_t i = 0; i < values.size() && i < entry.values.size(); ++i) {
+    AddSaturating(&entry.values[i], values[i]);
+  }
+  if (base.empty()) return;
+  is_diff_ = true;
+  entry.base_values.resize(entry.values.size(), 0);
+  for (size_t i = 0; i < base.size() && i < entry.base_values.size(); ++i) {
+    AddSaturating(&entry.base_values[i], base[i]);
   }
 }
 

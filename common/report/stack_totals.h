@@ -21,6 +21,9 @@ class StackTotals : public DefinitionKeepingSink {
     uint64_t stack_id = 0;
     uint64_t samples = 0;         // sample records with this stack
     std::vector<int64_t> values;  // sums, one per type
+    // With --diff-base (diff_totals.h): `values` are this profile's minus the base's, and these
+    // the base's alone; empty otherwise.
+    std::vector<int64_t> base_values;
   };
   // Stacks of the samples, in order of first appearance.
   const std::vector<Entry>& entries() const { return entries_; }
@@ -32,12 +35,22 @@ class StackTotals : public DefinitionKeepingSink {
   // Makes the totals those of a larger set of samples: those before frame filters dropped some,
   // as pprof's reports give percentages of the profile before -focus.
   void SetTotals(uint64_t samples, std::vector<int64_t> values);
+  // Adds `samples` samples of stack `stack_id` (a stack defined here) worth `values`, and with
+  // `base` (empty when there is none) the base's values of that stack: for building a profile
+  // from others (diff_totals.h). The totals are left as they are.
+  void AddEntry(uint64_t stack_id, uint64_t samples, const std::vector<int64_t>& values,
+                const std::vector<int64_t>& base);
+  // Whether the entries are differences from a base (diff_totals.h).
+  bool is_diff() const { return is_diff_; }
 
  private:
   std::vector<Entry> entries_;
   IdMap index_;  // stack id -> position in entries_
   std::vector<int64_t> total_values_;
   uint64_t total_samples_ = 0;
+  bool is_diff_ = false;
+
+  Entry& EntryOf(uint64_t stack_id);
 };
 
 }  // namespace proftools

@@ -34,10 +34,6 @@ struct Row {
   int64_t value;
 };
 
-uint64_t Magnitude(int64_t v) {
-  return v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-}
-
 }  // namespace
 
 void WriteTagsReport(const TagTotals& tags, bool raw_values, ByteSink* out) {
