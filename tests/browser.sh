@@ -46,9 +46,10 @@ check_html() {
   local name=$1 other=$2 input=$3
   shift 3
   prof-html "$@" "$input" -o "$out/$name.html"
-  prof-text --top "$@" "$input" >"$out/$name.top"
-  prof-text --top --sort cum "$@" "$input" >"$out/$name.top-cum"
-  prof-text --top --value "$other" "$@" "$input" >"$out/$name.top-other"
+  # The page lists every row: prof-text's without pprof's trimming.
+  prof-text --top --no-trim "$@" "$input" >"$out/$name.top"
+  prof-text --top --no-trim --sort cum "$@" "$input" >"$out/$name.top-cum"
+  prof-text --top --no-trim --value "$other" "$@" "$input" >"$out/$name.top-other"
   if ! python3 check_prof_html.py "$out/$name.html" "$out/$name.top" "$out/$name.top-cum" \
     "$other" "$out/$name.top-other" "$(folded_sum "$@" "$input")" "$out/$name"; then
     failures=$((failures + 1))

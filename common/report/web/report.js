@@ -124,15 +124,18 @@
     $('top-search').value = state.q;
     const ids = [];
     for (let i = 0; i < frames.length; i++) {
-      if (sums.present[i] >= 0) ids.push(i);  // on some stack, as prof-text's rows
+      // On some stack and not all zero, as prof-text --top --no-trim's rows.
+      if (sums.present[i] >= 0 && (sums.flat[i] !== 0 || sums.cum[i] !== 0)) ids.push(i);
     }
     [['self', 'flat'], ['overall', 'cum']].forEach(function (pair) {
       const table = $(pair[0]);
       const key = state.sort && pair[0] === 'self' ? state.sort : pair[1];
       const other = key === 'flat' ? 'cum' : 'flat';
+      // prof-text --top's order (pprof's): |value| descending, then name, then |other value|.
       const rows = ids.slice().sort(function (a, b) {
-        return sums[key][b] - sums[key][a] || sums[other][b] - sums[other][a] ||
-          (frames[a].name < frames[b].name ? -1 : frames[a].name > frames[b].name ? 1 : 0);
+        return Math.abs(sums[key][b]) - Math.abs(sums[key][a]) ||
+          (frames[a].name < frames[b].name ? -1 : frames[a].name > frames[b].name ? 1 : 0) ||
+          Math.abs(sums[other][b]) - Math.abs(sums[other][a]);
       });
       table.textContent = '';
       const head = document.createElement('tr');
