@@ -33,6 +33,16 @@ std::string Subtitle(const StackTotals& totals, int value_index, const std::stri
   return text;
 }
 
+// The base's type matching the drawn one by name and unit (UsageError when it has none).
+int BaseTypeIndex(const ProfileHeader& profile, const ProfileHeader& base, int value_index) {
+  const ValueType& type = profile.types[value_index];
+  for (size_t i = 0; i < base.types.size(); ++i) {
+    if (base.types[i] == type) return static_cast<int>(i);
+  }
+  throw UsageError("--diff-base: the base has no type " + type.type + "/" + type.unit +
+                   ", the one drawn");
+}
+
 // --min-width: pixels ("0.1"), or a percentage of the graph's width ("0.5%").
 double MinWidth(const CommandLine& cli, int width) {
   std::string text = cli.Get<std::string>("min-width");
@@ -88,6 +98,13 @@ int Main(int argc, char** argv) {
       "NAME")("name-type", "what the details line calls a frame (\"Function:\")",
               cxxopts::value<std::string>(), "TEXT")("notes", "a comment written into the SVG",
                                                      cxxopts::value<std::string>(), "TEXT");
+  cli.AddOptions("Differential (as FlameGraph's difffolded.pl)")(
+      "diff-base",
+      "colour each frame by its change from the profile FILE: red grown, blue shrunk, white "
+      "unchanged (widths stay this profile's)",
+      cxxopts::value<std::string>(),
+      "FILE")("normalize", "with --diff-base: scale the base to this profile's total first");
+  cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
   AddFilterOptions(&cli);
   cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
@@ -143,7 +160,23 @@ int Main(int argc, char** argv) {
   svg.unit = totals.header().types[tree_options.value_index].unit;
   svg.subtitle = cli.Has("subtitle") ? cli.Get<std::string>("subtitle")
                                      : Subtitle(totals, tree_options.value_index, spec.description);
-  const FlameTree tree(totals, tree_options);
+  StackTotals base;
+  int base_index = 0;
+  svg.differential = cli.Has("diff-base");
+  if (cli.Has("normalize") && !svg.differential) {
+    throw UsageError("--normalize goes with --diff-base");
+  }
+  if (svg.differential) {
+    ProfileInputs base_inputs(cli.GetAll("diff-base"), cli.MaxInputSize());
+    ReadFiltered(kProgram, &base_inputs, spec, &base, Reading::kAsReport);
+    base_index = BaseTypeIndex(totals.header(), base.header(), tree_options.value_index);
+    if (cli.Has("normalize") && base.total_values()[base_index] != 0) {
+      tree_options.base_scale =
+          static_cast<double>(totals.total_values()[tree_options.value_index]) /
+          static_cast<double>(base.total_values()[base_index]);
+    }
+  }
+  const FlameTree tree(totals, tree_options, svg.differential ? &base : nullptr, base_index);
   WriteFlameSvg(tree, svg, &output);
   output.Commit();
   return kExitOk;

@@ -1,6 +1,7 @@
 #include "common/report/flame_tree.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 #include "common/base/saturating.h"
@@ -31,8 +32,11 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
     FrameExpander expander(from.defs(), options.granularity);
     std::vector<const Frame*> frames;
     for (const StackTotals::Entry& entry : from.entries()) {
-      const int64_t value = entry.values[value_index];
+      int64_t value = entry.values[value_index];
       if (value <= 0) continue;
+      if (to_base && options.base_scale != 1) {
+        value = static_cast<int64_t>(std::llround(static_cast<double>(value) * options.base_scale));
+      }
       frames.clear();
       expander.StackFrames(entry.stack_id, &frames);  // leaf first
       if (frames.empty()) continue;

@@ -17,7 +17,8 @@ namespace proftools {
 struct FlameTreeOptions {
   int value_index = 0;
   Granularity granularity = Granularity::kFunctions;
-  bool reverse = false;  // the leaf is the root and callers grow from it (flamegraph.pl --reverse)
+  bool reverse = false;   // the leaf is the root and callers grow from it (flamegraph.pl --reverse)
+  double base_scale = 1;  // base values are multiplied by this (difffolded.pl -n normalizes)
 };
 
 class FlameTree {
