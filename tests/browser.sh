@@ -51,12 +51,15 @@ check_html() {
   prof-text --top --no-trim --sort cum "$@" "$input" >"$out/$name.top-cum"
   prof-text --top --no-trim --value "$other" "$@" "$input" >"$out/$name.top-other"
   if ! python3 check_prof_html.py "$out/$name.html" "$out/$name.top" "$out/$name.top-cum" \
-    "$other" "$out/$name.top-other" "$(folded_sum "$@" "$input")" "$out/$name"; then
+    "$other" "$out/$name.top-other" "$(folded_sum "$@" "$input")" "$out/$name" "$input"; then
     failures=$((failures + 1))
   fi
 }
 
 check_html prof-html-worked 0 "$root/golden/inputs/worked-example.prof"
+# Every sample timed (prof-text --time refuses untimed ones), one 10ms long: the brush cuts it.
+grep -v '^sample 1 3 - -' "$root/golden/inputs/worked-example.prof" >"$out/worked-timed.prof"
+check_html prof-html-timed 0 "$out/worked-timed.prof"
 check_html prof-html-perf 0 "$perf_profile"
 
 if [ "$failures" -gt 0 ]; then

@@ -1,5 +1,7 @@
 // prof-html: a profile as one self-contained, interactive HTML report: overall and self lists,
 // a flame graph, the sequence view, the header; opened from disk, no network.
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -9,11 +11,15 @@
 #include "common/io/output.h"
 #include "common/report/html_report.h"
 #include "common/report/reports.h"
+#include "common/report/sample_timeline.h"
 
 namespace proftools {
 namespace {
 
 constexpr const char* kProgram = "prof-html";
+// Points per row of the timeline: enough to see phases, few enough that the page stays small
+// whatever the number of samples.
+constexpr uint32_t kTimelineBins = 400;
 
 int Main(int argc, char** argv) {
   CommandLine cli(
@@ -56,7 +62,21 @@ int Main(int argc, char** argv) {
 
   ProfileInputs inputs(cli.Inputs(), cli.MaxInputSize());
   Output output(cli.OutputPath());
-  StackTotals totals;
+  // A first pass over the sample times (only scanned in prof text) sets the timeline's bins.
+  int64_t first = INT64_MAX, last = INT64_MIN;
+  inputs.ScanSampleTimes([&](uint64_t, int64_t time, int64_t duration) {
+    first = std::min(first, time);
+    last = std::max(last, duration > 0 && time <= INT64_MAX - duration ? time + duration : time);
+  });
+  int64_t width = 0;
+  uint32_t bins = 0;
+  if (first <= last) {
+    const __int128 span = static_cast<__int128>(last) - first + 1;
+    bins = static_cast<uint32_t>(std::min<__int128>(kTimelineBins, span));
+    width = static_cast<int64_t>((span + bins - 1) / bins);
+  }
+  SampleTimeline totals(first, width, bins);
+  options.timeline = &totals;
   FilterResult filtered = ReadFiltered(kProgram, &inputs, spec, &totals, Reading::kAsReport);
   if (filtered.filtered) {
     totals.SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames));

@@ -78,11 +78,39 @@ class DataWriter {
       }
       json += "]]";
     }
-    json += "]}";
+    json += "]";
+    if (options_.timeline != nullptr && options_.timeline->timed_samples() > 0) json += Timeline();
+    json += "}";
     return json;
   }
 
  private:
+  // The timeline: bins from `origin` of `width` ns, rows by source and thread, and entries
+  // [row, bin, stack, values...].
+  std::string Timeline() const {
+    const SampleTimeline& timeline = *options_.timeline;
+    std::string json = ",\"timeline\":{\"origin\":" + std::to_string(timeline.origin()) +
+                       ",\"width\":" + std::to_string(timeline.width()) +
+                       ",\"bins\":" + std::to_string(timeline.bins()) +
+                       ",\"samples\":" + std::to_string(timeline.timed_samples()) + ",\"rows\":[";
+    for (size_t i = 0; i < timeline.rows().size(); ++i) {
+      json += (i ? "," : "") + JsonString(timeline.rows()[i]);
+    }
+    json += "],\"entries\":[";
+    bool first = true;
+    for (const SampleTimeline::Entry* entry : timeline.Entries()) {
+      auto stack = stack_of_id_.find(entry->stack_id);
+      if (stack == stack_of_id_.end()) continue;
+      json += first ? "[" : ",[";
+      first = false;
+      json += std::to_string(entry->row) + "," + std::to_string(entry->bin) + "," +
+              std::to_string(stack->second);
+      for (int64_t value : entry->values) json += "," + std::to_string(value);
+      json += "]";
+    }
+    return json + "]}";
+  }
+
   void Collect() {
     FrameExpander expander(totals_.defs(), options_.granularity);
     std::unordered_map<std::string, uint32_t> ids;
@@ -103,6 +131,7 @@ class DataWriter {
         path.push_back(id->second);
       }
       auto [at, added] = stack_index.try_emplace(path, stacks_.size());
+      stack_of_id_[entry.stack_id] = at->second;
       if (added) {
         stacks_.push_back(path);
         values_.emplace_back(entry.values.size(), 0);
@@ -117,6 +146,7 @@ class DataWriter {
   std::vector<FrameKind> kinds_;
   std::vector<std::vector<uint32_t>> stacks_;
   std::vector<std::vector<int64_t>> values_;
+  std::unordered_map<uint64_t, size_t> stack_of_id_;  // input stack id -> index in stacks_
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "common/io/byte_stream.h"
 #include "common/report/frames.h"
+#include "common/report/sample_timeline.h"
 #include "common/report/stack_totals.h"
 
 namespace proftools {
@@ -17,7 +18,8 @@ struct HtmlReportOptions {
   std::string title;    // empty: "Profile"
   int value_index = 0;  // the type shown first
   Granularity granularity = Granularity::kFunctions;
-  std::string filter_description;  // FilterSpec::description
+  std::string filter_description;            // FilterSpec::description
+  const SampleTimeline* timeline = nullptr;  // the samples binned in time, or none
 };
 
 void WriteHtmlReport(const StackTotals& totals, const HtmlReportOptions& options, ByteSink* out);

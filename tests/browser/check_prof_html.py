@@ -5,8 +5,14 @@ folded total and a click zooms; the search highlights; clicking a frame opens it
 whose callers and callees each add up to its cumulative value (prof-text's cum); adding a caller
 extends the sequence and the back button returns. Writes screenshots.
 
-Usage: check_prof_html.py HTML TOP_FILE TOP_CUM_FILE OTHER_TYPE OTHER_TOP_FILE FOLDED_TOTAL SHOTS"""
+A drag across the timeline selects bins; the page's total is then `prof-text --time` on the
+same edges (the profile must have one source: offsets count from its first sample).
 
+Usage: check_prof_html.py HTML TOP_FILE TOP_CUM_FILE OTHER_TYPE OTHER_TOP_FILE FOLDED_TOTAL SHOTS
+                          INPUT"""
+
+import re
+import subprocess
 import sys
 
 from cdp import Browser, Failure
@@ -33,8 +39,49 @@ def top_rows(path):
     return rows
 
 
+def check_brush(browser, source, shots):
+    """Drags across the middle of the timeline; compares the total with prof-text --time."""
+    timeline = browser.evaluate("JSON.parse(document.getElementById('profile-data').textContent)"
+                                ".timeline || null")
+    if timeline is None:
+        return "no timeline"
+    box = browser.evaluate("(() => { const e = document.getElementById('timeline'); "
+                           "e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
+                           " return [r.x, r.y, r.width, r.height]; })()")
+    label = 160 * box[2] / max(400, box[2])
+    x0 = box[0] + label + (box[2] - label) * 0.2
+    x1 = box[0] + label + (box[2] - label) * 0.7
+    y = box[1] + min(9, box[3] / 2)
+    browser.mouse("mouseMoved", x0, y)
+    browser.mouse("mousePressed", x0, y)
+    for step in range(1, 6):
+        browser.mouse("mouseMoved", x0 + (x1 - x0) * step / 5, y)
+    browser.mouse("mouseReleased", x1, y)
+    browser.pump(0.3)
+    match = re.search(r"t=(\d+)-(\d+)", browser.evaluate("location.hash"))
+    check(match, "dragging across the timeline selected nothing")
+    a, b = int(match.group(1)), int(match.group(2))
+    width = timeline["width"]
+    window = f"{a * width}ns.." + (f"{b * width}ns" if b < timeline["bins"] else "")
+    type_index = browser.evaluate("document.getElementById('type').value")
+    run = subprocess.run(["prof-text", "--top", "--no-trim", "--raw-values", "--value",
+                          type_index, "--time", window, source], capture_output=True, text=True)
+    if run.returncode != 0 and "has no time" in run.stderr:
+        browser.evaluate("history.back()")
+        return "brush not compared (prof-text --time refuses untimed samples)"
+    check(run.returncode == 0, f"prof-text --time {window}: {run.stderr}")
+    report = run.stdout
+    expected = re.search(r"of (-?\d+) total", report).group(1)
+    got = browser.evaluate("document.getElementById('summary').dataset.total")
+    check(got == expected, f"brushed {window}: the page says {got}, prof-text --time {expected}")
+    browser.screenshot(shots + "-brushed.png")
+    browser.evaluate("history.back()")
+    browser.pump(0.2)
+    return f"brush {window} total {got}"
+
+
 def main():
-    page, top, top_cum, other_type, other_top, folded_total, shots = sys.argv[1:8]
+    page, top, top_cum, other_type, other_top, folded_total, shots, source = sys.argv[1:9]
     browser = Browser()
     try:
         seconds = browser.open(page)
@@ -108,9 +155,13 @@ def main():
             f"{target['name']!r} && Number(g.dataset.v) === {target['v']}).querySelector('rect')")
         browser.pump(0.2)
         zoomed = browser.evaluate(
-            "Array.from(document.querySelectorAll('#flame g:not(.parent)'))[0].querySelector("
-            "'rect').getAttribute('width')")
-        check(abs(float(zoomed) - root["w"]) < 0.02, f"a click did not zoom {target['name']}")
+            "Array.from(document.querySelectorAll('#flame g:not(.parent)')).map(g => [g.dataset."
+            "name, Number(g.querySelector('rect').getAttribute('width'))])[0]")
+        full = browser.evaluate("Number(document.querySelector('#flame g').querySelector('rect')"
+                                ".getAttribute('width'))")  # the root, full width
+        check(zoomed[0] == target["name"] and abs(zoomed[1] - full) < 0.02,
+              f"a click did not zoom {target['name']}: {zoomed}, full width {full}")
+        check("zoom=" in browser.evaluate("location.hash"), "the zoom is not in the URL")
         browser.evaluate("(() => { const s = document.getElementById('flame-search'); s.value = "
                          f"{name!r}.replace(/[.*+?^${{}}()|[\\]\\\\]/g, '\\\\$&'); "
                          "s.dispatchEvent(new Event('change')); })()")
@@ -119,9 +170,10 @@ def main():
             "document.querySelectorAll('#flame rect[fill=\"rgb(230,0,230)\"]').length")
         check(highlighted > 0, "search highlighted nothing")
         browser.screenshot(shots + "-flame-search.png")
+        brushed = check_brush(browser, source, shots)
         problems = browser.problems()
         check(not problems, "the page misbehaved: " + "; ".join(problems))
-        print(f"ok: {page}: {len(self_rows)} rows, loaded in {seconds:.2f}s")
+        print(f"ok: {page}: {len(self_rows)} rows, {brushed}, loaded in {seconds:.2f}s")
     finally:
         browser.close()
 

@@ -40,6 +40,14 @@
   }
 
   // --- state in the URL fragment -------------------------------------------------------------
+  // A brushed range of timeline bins, "A-B" (bins A to B-1), or null.
+  function brushOf(text) {
+    const match = /^(\d+)-(\d+)$/.exec(text || '');
+    if (!match || !data.timeline) return null;
+    const a = Number(match[1]), b = Number(match[2]);
+    return a < b && b <= data.timeline.bins ? [a, b] : null;
+  }
+
   function readState() {
     const params = new URLSearchParams(location.hash.slice(1));
     const names = function (key) {
@@ -60,6 +68,7 @@
       icicle: params.get('icicle') === '1',
       q: params.get('q') || '',
       sort: params.get('sort') || '',
+      t: brushOf(params.get('t')),
     };
   }
 
@@ -74,20 +83,44 @@
     if (state.icicle) parts.push('icicle=1');
     if (state.q) parts.push('q=' + encodeURIComponent(state.q));
     if (state.sort) parts.push('sort=' + state.sort);
+    if (state.t) parts.push('t=' + state.t[0] + '-' + state.t[1]);
     return '#' + parts.join('&');
   }
 
   function go(changes) { location.hash = link(changes); }
 
   // --- sums -----------------------------------------------------------------------------------
-  function total(type) { return data.totals[type]; }
+  // What the views sum: every stack, or within a time brush the parts of samples in the brushed
+  // bins (the timeline cut long samples as prof-filter --time cuts them); totals are sums of
+  // magnitudes, as prof-text's.
+  let active = {stacks: stacks, totals: data.totals};
+
+  function activeData(state) {
+    if (!state.t) return {stacks: stacks, totals: data.totals};
+    const byStack = new Map();
+    const totals = data.types.map(function () { return 0; });
+    data.timeline.entries.forEach(function (e) {
+      if (e[1] < state.t[0] || e[1] >= state.t[1]) return;
+      let values = byStack.get(e[2]);
+      if (!values) { values = totals.map(function () { return 0; }); byStack.set(e[2], values); }
+      for (let i = 0; i < totals.length; i++) {
+        values[i] += e[3 + i];
+        totals[i] += Math.abs(e[3 + i]);
+      }
+    });
+    const list = Array.from(byStack.keys()).sort(function (a, b) { return a - b; })
+      .map(function (id) { return {frames: stacks[id].frames, values: byStack.get(id)}; });
+    return {stacks: list, totals: totals};
+  }
+
+  function total(type) { return active.totals[type]; }
 
   // Flat and cumulative value per frame, each frame counted once per stack (as prof-text --top).
   function frameTotals(type) {
     const flat = new Float64Array(frames.length);
     const cum = new Float64Array(frames.length);
     const seen = new Int32Array(frames.length).fill(-1);  // the last stack counted, per frame
-    stacks.forEach(function (s, index) {
+    active.stacks.forEach(function (s, index) {
       const v = s.values[type];
       if (s.frames.length === 0) return;
       flat[s.frames[s.frames.length - 1]] += v;
@@ -176,7 +209,7 @@
   // The tree of stacks merged from the root, children by name, as prof-svg draws it.
   function flameTree(type) {
     const root = {id: -1, value: 0, children: new Map()};
-    stacks.forEach(function (s) {
+    active.stacks.forEach(function (s) {
       const v = s.values[type];
       if (v <= 0 || s.frames.length === 0) return;
       root.value += v;
@@ -354,7 +387,7 @@
     }
     let cum = 0, self = 0;
     const callers = new Map(), callees = new Map();
-    stacks.forEach(function (s) {
+    active.stacks.forEach(function (s) {
       const v = s.values[state.type];
       const at = occurrences(s.frames, seq);
       if (!at) return;
@@ -394,8 +427,10 @@
   function drawHeader(state) {
     const type = data.types[state.type];
     $('summary').textContent = type.type + '/' + type.unit + ': ' +
-      formatValue(total(state.type), type.unit) + ' total in ' + data.samples + ' samples' +
+      formatValue(total(state.type), type.unit) + ' total' +
+      (state.t ? ' in the selected time' : ' in ' + data.samples + ' samples') +
       (data.filters ? '; filters: ' + data.filters : '');
+    $('summary').dataset.total = String(total(state.type));
     const body = $('provenance-body');
     if (body.childElementCount) return;
     const list = document.createElement('ul');
@@ -414,8 +449,83 @@
     body.appendChild(list);
   }
 
+  // --- timeline -------------------------------------------------------------------------------
+  // One row per source and thread, a mark per bin holding samples (long samples cover several
+  // bins: a wide mark); drag across it to select a time range, which every view then sums.
+  function drawTimeline(state) {
+    const timeline = data.timeline;
+    const box = $('timeline');
+    if (!timeline) { $('timeline-section').classList.add('hide'); return; }
+    const labelWidth = 160, rowHeight = 18;
+    const width = Math.max(400, box.clientWidth || document.body.clientWidth - 32);
+    const binWidth = (width - labelWidth) / timeline.bins;
+    const height = timeline.rows.length * rowHeight;
+    box.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
+    box.setAttribute('height', height);
+    box.textContent = '';
+    const ns = 'http://www.w3.org/2000/svg';
+    const add = function (tag, attributes, parent) {
+      const element = document.createElementNS(ns, tag);
+      Object.keys(attributes).forEach(function (k) { element.setAttribute(k, attributes[k]); });
+      (parent || box).appendChild(element);
+      return element;
+    };
+    // Each row's bins, the darker the more value of the shown type.
+    const sums = timeline.rows.map(function () { return new Float64Array(timeline.bins); });
+    let max = 0;
+    timeline.entries.forEach(function (e) {
+      sums[e[0]][e[1]] += Math.abs(e[3 + state.type]);
+      max = Math.max(max, sums[e[0]][e[1]]);
+    });
+    timeline.rows.forEach(function (name, row) {
+      const label = add('text', {x: 0, y: row * rowHeight + 13, class: 'row-label'});
+      label.textContent = name.length > 24 ? name.slice(0, 22) + '..' : name;
+      sums[row].forEach(function (v, bin) {
+        if (v === 0) return;
+        add('rect', {x: (labelWidth + bin * binWidth).toFixed(2), y: row * rowHeight + 2,
+                     width: Math.max(1, binWidth).toFixed(2), height: rowHeight - 4,
+                     fill: 'rgba(200,80,0,' + (0.25 + 0.75 * v / max).toFixed(3) + ')'});
+      });
+    });
+    if (state.t) {
+      add('rect', {x: (labelWidth + state.t[0] * binWidth).toFixed(2), y: 0,
+                   width: ((state.t[1] - state.t[0]) * binWidth).toFixed(2), height: height,
+                   class: 'brush'});
+    }
+    const offset = function (bin) { return formatValue(bin * timeline.width, 'nanoseconds'); };
+    $('timeline-note').textContent = timeline.samples + ' timed samples in ' + timeline.bins +
+      ' bins of ' + offset(1) + ' per row (binned).' + (state.t ? ' Selected: ' + offset(state.t[0]) +
+      '..' + offset(state.t[1]) + ' from the first sample.' : ' Drag across to select a time range.');
+    $('timeline-clear').classList.toggle('hide', !state.t);
+    $('timeline-clear').href = link({t: null});
+    // The brush: bins under the drag, snapped to bin edges.
+    const binAt = function (event) {
+      const r = box.getBoundingClientRect();
+      const x = (event.clientX - r.left) * width / r.width - labelWidth;
+      return Math.min(timeline.bins, Math.max(0, x / binWidth));
+    };
+    box.onmousedown = function (event) {
+      const start = binAt(event);
+      const band = add('rect', {x: labelWidth + start * binWidth, y: 0, width: 0, height: height,
+                                class: 'brush'});
+      box.onmousemove = function (move) {
+        const now = binAt(move);
+        band.setAttribute('x', labelWidth + Math.min(start, now) * binWidth);
+        band.setAttribute('width', Math.abs(now - start) * binWidth);
+      };
+      box.onmouseup = function (up) {
+        box.onmousemove = box.onmouseup = null;
+        const end = binAt(up);
+        const a = Math.floor(Math.min(start, end)), b = Math.ceil(Math.max(start, end));
+        go({t: b > a ? [a, b] : null});
+      };
+    };
+  }
+
   function draw() {
     const state = readState();
+    active = activeData(state);
+    drawTimeline(state);
     ['top', 'flame', 'seq'].forEach(function (view) {
       $('view-' + view).classList.toggle('hide', view !== state.view);
       $('tab-' + view).classList.toggle('active', view === state.view);
