@@ -46,10 +46,8 @@ class FlameTree {
   uint32_t max_depth() const { return max_depth_; }
 
  private:
-  // Adds `frames` (root first) with `value`, to `value` or to `base` of each node.
-  void Add(const std::vector<const Frame*>& frames, int64_t value, bool to_base);
+  void AddBase(const StackTotals& base, int value_index, const FlameTreeOptions& options);
   uint32_t Intern(const std::string& text);
-  void Sort();
 
   std::vector<Node> nodes_;
   std::vector<std::string> names_;
