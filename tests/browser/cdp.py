@@ -13,6 +13,7 @@ import shutil
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.parse
@@ -20,6 +21,17 @@ import urllib.parse
 
 class Failure(Exception):
     pass
+
+
+def run(main):
+    """Runs a check's main: a Failure is a message naming the script and its first argument, and
+    exit status 1."""
+    try:
+        main()
+    except Failure as failure:
+        script = os.path.basename(sys.argv[0])
+        print(f"{script}: {sys.argv[1] if len(sys.argv) > 1 else ''}: {failure}", file=sys.stderr)
+        sys.exit(1)
 
 
 def find_chromium():

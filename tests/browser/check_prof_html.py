@@ -15,7 +15,7 @@ import re
 import subprocess
 import sys
 
-from cdp import Browser, Failure
+from cdp import Browser, Failure, run
 
 TABLE = """Array.from(document.querySelectorAll('#%s tr')).slice(1).map(tr =>
   Array.from(tr.children).map(td => td.textContent))"""
@@ -179,8 +179,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Failure as failure:
-        print(f"check_prof_html.py: {sys.argv[1]}: {failure}", file=sys.stderr)
-        sys.exit(1)
+    run(main)

@@ -9,7 +9,7 @@ Usage: check_prof_svg.py SVG TOTAL SEARCH_TERM MATCHED_VALUE SCREENSHOT_PREFIX""
 
 import sys
 
-from cdp import Browser, Failure
+from cdp import Browser, Failure, run
 
 FRAMES = """Array.from(document.querySelectorAll('g.f')).map(g => {
   const r = g.querySelector('rect');
@@ -113,8 +113,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Failure as failure:
-        print(f"check_prof_svg.py: {sys.argv[1]}: {failure}", file=sys.stderr)
-        sys.exit(1)
+    run(main)

@@ -5,7 +5,7 @@ error. Usage: load_time.py FILE [FRAGMENT]"""
 import statistics
 import sys
 
-from cdp import Browser, Failure
+from cdp import Browser, Failure, run
 
 
 def main():
@@ -22,8 +22,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Failure as failure:
-        print(f"load_time.py: {sys.argv[1]}: {failure}", file=sys.stderr)
-        sys.exit(1)
+    run(main)
