@@ -37,8 +37,8 @@ SampleTimeline Read(int64_t origin, int64_t width, uint32_t bins) {
 
 int64_t SumOfBins(const SampleTimeline& timeline, uint32_t from, uint32_t to) {
   int64_t sum = 0;
-  for (const SampleTimeline::Entry* entry : timeline.Entries()) {
-    if (entry->bin >= from && entry->bin < to) sum += entry->values[0];
+  for (const SampleTimeline::Entry& entry : timeline.Entries()) {
+    if (entry.bin >= from && entry.bin < to) sum += entry.values[0];
   }
   return sum;
 }

@@ -1,5 +1,6 @@
 #include "common/report/html_report.h"
 
+#include <charconv>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -10,6 +11,13 @@
 
 namespace proftools {
 namespace {
+
+// Appends `value` in decimal: the timeline has about one number per sample, so no temporaries.
+void AppendInteger(std::string* out, int64_t value) {
+  char buffer[24];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out->append(buffer, result.ptr);
+}
 
 const char* KindName(FrameKind kind) {
   switch (kind) {
@@ -98,15 +106,22 @@ class DataWriter {
     }
     json += "],\"entries\":[";
     bool first = true;
-    for (const SampleTimeline::Entry* entry : timeline.Entries()) {
-      auto stack = stack_of_id_.find(entry->stack_id);
+    const size_t types = totals_.header().types.size();
+    for (const SampleTimeline::Entry& entry : timeline.Entries()) {
+      auto stack = stack_of_id_.find(entry.stack_id);
       if (stack == stack_of_id_.end()) continue;
       json += first ? "[" : ",[";
       first = false;
-      json += std::to_string(entry->row) + "," + std::to_string(entry->bin) + "," +
-              std::to_string(stack->second);
-      for (int64_t value : entry->values) json += "," + std::to_string(value);
-      json += "]";
+      AppendInteger(&json, entry.row);
+      json += ',';
+      AppendInteger(&json, entry.bin);
+      json += ',';
+      AppendInteger(&json, static_cast<int64_t>(stack->second));
+      for (size_t t = 0; t < types; ++t) {
+        json += ',';
+        AppendInteger(&json, entry.values[t]);
+      }
+      json += ']';
     }
     return json + "]}";
   }

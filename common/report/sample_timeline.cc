@@ -38,15 +38,16 @@ uint32_t SampleTimeline::Row(const Sample& sample) {
 }
 
 void SampleTimeline::Add(uint32_t row, uint32_t bin, const Sample& sample) {
-  Entry& entry = entries_[{row, bin, sample.stack_id}];
-  if (entry.values.empty()) {
-    entry.row = row;
-    entry.bin = bin;
-    entry.stack_id = sample.stack_id;
-    entry.values.assign(sample.values.size(), 0);
+  const size_t types = header().types.size();
+  const auto key = std::make_tuple(row, bin, sample.stack_id);
+  auto [it, added] = index_.try_emplace(key, static_cast<uint32_t>(keys_.size()));
+  if (added) {
+    keys_.push_back(key);
+    values_.resize(values_.size() + types, 0);
   }
-  for (size_t i = 0; i < sample.values.size() && i < entry.values.size(); ++i) {
-    AddSaturating(&entry.values[i], sample.values[i]);
+  int64_t* values = values_.data() + size_t{it->second} * types;
+  for (size_t i = 0; i < sample.values.size() && i < types; ++i) {
+    AddSaturating(&values[i], sample.values[i]);
   }
 }
 
@@ -80,10 +81,19 @@ void SampleTimeline::OnSample(const Sample& sample) {
   }
 }
 
-std::vector<const SampleTimeline::Entry*> SampleTimeline::Entries() const {
-  std::vector<const Entry*> out;
-  out.reserve(entries_.size());
-  for (const auto& [key, entry] : entries_) out.push_back(&entry);
+std::vector<SampleTimeline::Entry> SampleTimeline::Entries() const {
+  const size_t types = header().types.size();
+  std::vector<uint32_t> order(keys_.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Insertion order depends on the samples' order only, but sorted is what the page wants.
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
+  std::vector<Entry> out;
+  out.reserve(order.size());
+  for (uint32_t i : order) {
+    out.push_back(Entry{std::get<0>(keys_[i]), std::get<1>(keys_[i]), std::get<2>(keys_[i]),
+                        values_.data() + size_t{i} * types});
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "common/report/stack_totals.h"
@@ -28,15 +29,15 @@ class SampleTimeline : public StackTotals {
     uint32_t row = 0;
     uint32_t bin = 0;
     uint64_t stack_id = 0;
-    std::vector<int64_t> values;
+    const int64_t* values = nullptr;  // one per type of the header
   };
   int64_t origin() const { return origin_; }
   int64_t width() const { return width_; }
   uint32_t bins() const { return bins_; }
   // Row names, "SOURCE THREAD", in order of first sample.
   const std::vector<std::string>& rows() const { return row_names_; }
-  // In order of (row, bin, first sample of the stack there).
-  std::vector<const Entry*> Entries() const;
+  // Ordered by row, bin and stack id; valid until the next sample.
+  std::vector<Entry> Entries() const;
   uint64_t timed_samples() const { return timed_samples_; }
 
  private:
@@ -47,7 +48,17 @@ class SampleTimeline : public StackTotals {
   uint32_t bins_;
   std::map<std::string, uint32_t> row_ids_;
   std::vector<std::string> row_names_;
-  std::map<std::tuple<uint32_t, uint32_t, uint64_t>, Entry> entries_;
+  // (row, bin, stack) -> entry index; the entries' keys and values in flat arrays (values:
+  // `types` per entry), so that an entry costs no allocation of its own.
+  struct KeyHash {
+    size_t operator()(const std::tuple<uint32_t, uint32_t, uint64_t>& key) const {
+      return (std::get<2>(key) * 0x9e3779b97f4a7c15ull) ^
+             (uint64_t{std::get<0>(key)} << 32 | std::get<1>(key));
+    }
+  };
+  std::unordered_map<std::tuple<uint32_t, uint32_t, uint64_t>, uint32_t, KeyHash> index_;
+  std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> keys_;
+  std::vector<int64_t> values_;
   uint64_t timed_samples_ = 0;
 };
 
