@@ -182,7 +182,8 @@ test-perf-roundtrip: $(TOOLS)
 
 # pprof interop (issue 4): Google's pprof reads our .pb.gz and agrees with prof-text,
 # prof-filter's frame and label filters agree with pprof's (issue 13), and prof-text --peek with
-# pprof -peek and prof-text --tags with pprof -tags (issue 14). Builds
+# pprof -peek, prof-text --tags with pprof -tags and --diff-base with pprof -diff_base (issue 14).
+# Builds
 # pprof from Debian packages when missing (tests/interop/setup-pprof.sh); skips with a reason
 # only when that is impossible.
 .PHONY: test-interop
@@ -191,6 +192,7 @@ test-interop: $(TOOLS)
 	tests/interop-filter.sh
 	tests/interop-peek.sh
 	tests/interop-tags.sh
+	tests/interop-diff.sh
 
 # Includes point down the library's layers (ARCHITECTURE.md).
 layer-check:

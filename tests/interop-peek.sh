@@ -29,13 +29,7 @@ fail=0
 checks=0
 skipped=0
 
-# The unit of the type both report by default (default_type, else the last).
-default_unit() {
-  prof-text --canonical "$1" | awk '
-    $1 == "type" { unit[$2] = $3; last = $3 }
-    $1 == "default_type" { d = unit[$2] }
-    END { print (d != "" ? d : last) }'
-}
+. "$(dirname "$0")/interop/normalise.sh"  # default_unit
 
 # pprof -peek -> "node NAME flat cum", "in NODE CALLER value", "out NODE CALLEE value" (tab
 # separated; names escaped as prof-text writes sequences: \ -> \\, ; -> \x3b).

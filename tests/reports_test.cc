@@ -56,12 +56,14 @@ TEST(TopReport, FlatIsTheLeafAndCumCountsRecursionOnce) {
   options.raw_values = true;
   EXPECT_EQ(Report(WriteTopReport, options, "samples"),
             "Type: samples/count\n"
-            "Showing nodes accounting for 11, 100.00% of 11 total (4 samples)\n"
+            // (N samples) is the total of the type `samples`; equal flat values sort by name,
+            // as pprof's FlatNameOrder.
+            "Showing nodes accounting for 11, 100.00% of 11 total (11 samples)\n"
             "      flat   flat%    sum%        cum    cum%\n"
             "         9  81.82%  81.82%          9  81.82%  b\n"
             "         2  18.18% 100.00%          2  18.18%  r\n"
-            "         0   0.00% 100.00%         11 100.00%  main\n"
-            "         0   0.00% 100.00%          6  54.55%  a\n");
+            "         0   0.00% 100.00%          6  54.55%  a\n"
+            "         0   0.00% 100.00%         11 100.00%  main\n");
 }
 
 TEST(TopReport, DefaultValueIsTheLastTypeAndUnitsScale) {
@@ -195,7 +197,7 @@ TEST(TagsReport, SumsPerLabelValueLargestMagnitudeFirst) {
   TagTotals tags("");
   ReadText(&stream, "test", &tags);
   StringSink out;
-  WriteTagsReport(tags, /*raw_values=*/true, &out);
+  WriteTagsReport(tags, /*raw_values=*/true, /*min_percent=*/0, &out);
   EXPECT_EQ(out.text(),
             "Type: samples/count\n"
             "\n"

@@ -19,35 +19,8 @@ namespace proftools {
 namespace {
 
 // Root first, space-separated function names per stack, one sample of `value` each.
-std::string ProfileOf(const std::vector<std::pair<std::string, int>>& stacks) {
-  std::map<std::string, int> ids;
-  std::string functions, stack_lines, samples;
-  for (size_t s = 0; s < stacks.size(); ++s) {
-    std::vector<std::string> names;
-    std::string name;
-    for (char c : stacks[s].first + " ") {
-      if (c != ' ') {
-        name += c;
-      } else if (!name.empty()) {
-        names.push_back(name);
-        name.clear();
-      }
-    }
-    stack_lines += "stack " + std::to_string(s + 1);
-    for (auto it = names.rbegin(); it != names.rend(); ++it) {
-      auto [known, added] = ids.try_emplace(*it, static_cast<int>(ids.size()) + 1);
-      if (added) {
-        const std::string id = std::to_string(known->second);
-        functions += "function " + id + " " + *it + " \"\" f.c 1\nlocation " + id + " - 0x" + id +
-                     " - " + id + ":1\n";
-      }
-      stack_lines += " " + std::to_string(known->second);
-    }
-    stack_lines += "\n";
-    samples +=
-        "sample 1 " + std::to_string(s + 1) + " - - " + std::to_string(stacks[s].second) + "\n";
-  }
-  return testing::Preamble() + functions + stack_lines + samples;
+std::string ProfileOf(const std::vector<std::pair<std::string, int64_t>>& stacks) {
+  return testing::StacksProfile(stacks);
 }
 
 struct Loaded {

@@ -2,7 +2,10 @@
 #ifndef PROFTOOLS_TESTS_TEST_UTIL_H_
 #define PROFTOOLS_TESTS_TEST_UTIL_H_
 
+#include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/base/diagnostics.h"
@@ -58,6 +61,42 @@ inline std::string Canonicalize(const std::string& text) {
 // A minimal valid preamble with one source and the given type lines.
 inline std::string Preamble(const std::string& types = "type samples count\n") {
   return "proftext 1.0\nsource 1 manual test -\n" + types;
+}
+
+// A profile whose stacks are given root first as space-separated function names ("main a b"),
+// one sample of the given value each, of type `types`. Functions and locations are numbered in
+// order of first appearance and locations have address 0, so that two profiles that list their
+// stacks in other orders hold the same definitions under other ids.
+inline std::string StacksProfile(const std::vector<std::pair<std::string, int64_t>>& stacks,
+                                 const std::string& types = "type samples count\n") {
+  std::map<std::string, int> ids;
+  std::string functions, stack_lines, samples;
+  for (size_t s = 0; s < stacks.size(); ++s) {
+    std::vector<std::string> names;
+    std::string name;
+    for (char c : stacks[s].first + " ") {
+      if (c != ' ') {
+        name += c;
+      } else if (!name.empty()) {
+        names.push_back(name);
+        name.clear();
+      }
+    }
+    stack_lines += "stack " + std::to_string(s + 1);
+    for (auto it = names.rbegin(); it != names.rend(); ++it) {
+      auto [known, added] = ids.try_emplace(*it, static_cast<int>(ids.size()) + 1);
+      const std::string id = std::to_string(known->second);
+      if (added) {
+        functions += "function " + id + " " + *it + " \"\" f.c 1\nlocation " + id + " - 0x0 - " +
+                     id + ":1\n";
+      }
+      stack_lines += " " + id;
+    }
+    stack_lines += "\n";
+    samples +=
+        "sample 1 " + std::to_string(s + 1) + " - - " + std::to_string(stacks[s].second) + "\n";
+  }
+  return Preamble(types) + functions + stack_lines + samples;
 }
 
 }  // namespace proftools::testing

@@ -1,10 +1,13 @@
 // prof-text: human-readable reports of a profile, and its canonical text.
 #include <algorithm>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/base/quantity.h"
+#include "common/base/text_syntax.h"
 #include "common/cli/cli.h"
 #include "common/cli/filter_options.h"
 #include "common/cli/profile_inputs.h"
@@ -14,6 +17,7 @@
 #include "common/report/reports.h"
 #include "common/report/stack_totals.h"
 #include "common/report/tag_totals.h"
+#include "common/report/timeline.h"
 #include "common/text/text_writer.h"
 
 namespace proftools {
@@ -21,12 +25,24 @@ namespace {
 
 constexpr const char* kProgram = "prof-text";
 
-enum class Mode { kTop, kTraces, kTree, kFolded, kCanonical, kSequences, kPeek, kPeekSeq, kTags };
+enum class Mode {
+  kTop,
+  kTraces,
+  kTree,
+  kFolded,
+  kCanonical,
+  kSequences,
+  kPeek,
+  kPeekSeq,
+  kTags,
+  kTimeline
+};
 
 constexpr std::pair<const char*, Mode> kModes[] = {
-    {"top", Mode::kTop},       {"traces", Mode::kTraces},       {"tree", Mode::kTree},
-    {"folded", Mode::kFolded}, {"canonical", Mode::kCanonical}, {"sequences", Mode::kSequences},
-    {"peek", Mode::kPeek},     {"peek-seq", Mode::kPeekSeq},    {"tags", Mode::kTags}};
+    {"top", Mode::kTop},          {"traces", Mode::kTraces},       {"tree", Mode::kTree},
+    {"folded", Mode::kFolded},    {"canonical", Mode::kCanonical}, {"sequences", Mode::kSequences},
+    {"peek", Mode::kPeek},        {"peek-seq", Mode::kPeekSeq},    {"tags", Mode::kTags},
+    {"timeline", Mode::kTimeline}};
 
 // An option that only means something in some modes is an error elsewhere, naming both.
 void CheckOptionApplies(const CommandLine& cli, const char* option, Mode chosen,
@@ -91,8 +107,40 @@ void Report(ProfileInputs* inputs, const FilterSpec& spec, Mode mode, const std:
       break;
     case Mode::kCanonical:
     case Mode::kTags:
+    case Mode::kTimeline:
       break;
   }
+}
+
+// --timeline: a first pass finds each source's span (its buckets start at its first sample),
+// the second sums the filtered samples into buckets.
+void WriteTimeline(const CommandLine& cli, ProfileInputs* inputs, const FilterSpec& spec,
+                   const std::string& value, const ReportOptions& report, ByteSink* out) {
+  TimelineOptions options;
+  const std::string bucket = cli.Get<std::string>("timeline");
+  if (!bucket.empty()) {
+    std::string error;
+    if (!ParseDuration(bucket, &options.bucket_nanos, &error) || options.bucket_nanos <= 0) {
+      throw UsageError("--timeline=" + Printable(bucket) +
+                       ": a bucket is a positive duration such as 100ms or 1s" +
+                       (error.empty() ? "" : " (" + error + ")"));
+    }
+  }
+  options.csv = cli.Has("csv");
+  options.raw_values = report.raw_values;
+  options.value = value;
+  options.filter_description = report.filter_description;
+  std::map<uint64_t, SourceSpan> spans;
+  inputs->ScanSampleTimes(
+      [&](uint64_t source, int64_t time, int64_t duration) { spans[source].Add(time, duration); });
+  if (spans.empty()) {
+    throw ProfError(inputs->name(),
+                    "no sample has a time, so there is no timeline (perf2prof and rprof2prof "
+                    "write sample times)");
+  }
+  Timeline timeline(options, std::move(spans));
+  ReadFiltered(kProgram, inputs, spec, &timeline, Reading::kAsReport);
+  timeline.Write(out);
 }
 
 int Main(int argc, char** argv) {
@@ -126,7 +174,12 @@ int Main(int argc, char** argv) {
       cxxopts::value<std::string>(),
       "RE")("peek-seq", "callers and callees of the sequence SEQ (frames joined by ;)",
             cxxopts::value<std::string>(),
-            "SEQ")("tags", "for each label key, the value by label value (pprof -tags)");
+            "SEQ")("tags", "for each label key, the value by label value (pprof -tags)")(
+      "timeline",
+      "the value per time bucket of each source, as --timeline or --timeline=BUCKET (e.g. "
+      "100ms; default: about 40 buckets)",
+      cxxopts::value<std::string>()->implicit_value(""), "BUCKET")(
+      "csv", "with --timeline: comma-separated rows (source, offset, time, bucket, value)");
   cli.AddOptions("Sequences (with --sequences)")(
       "self", "list sequences by the value of samples they end (leaf-anchored)")(
       "max-length", "sequences of at most N frames (default 4)", cxxopts::value<std::string>(),
@@ -178,7 +231,7 @@ int Main(int argc, char** argv) {
   if (modes > 1) {
     throw UsageError(
         "choose one of --top, --traces, --tree, --folded, --canonical, --sequences, --peek, "
-        "--peek-seq, --tags");
+        "--peek-seq, --tags, --timeline");
   }
   for (const char* option : {"self", "max-length"}) {
     CheckOptionApplies(cli, option, mode, {Mode::kSequences}, "--sequences");
@@ -192,6 +245,14 @@ int Main(int argc, char** argv) {
   CheckOptionApplies(cli, "no-trim", mode, {Mode::kTop, Mode::kTree}, "--top and --tree");
   if (mode == Mode::kCanonical && cli.Has("min-percent")) {
     throw UsageError("--min-percent goes with the reports, not --canonical");
+  }
+  CheckOptionApplies(cli, "csv", mode, {Mode::kTimeline}, "--timeline");
+  if (mode == Mode::kTimeline) {
+    for (const char* option : {"granularity", "min-percent"}) {
+      if (cli.Has(option))
+        throw UsageError(std::string("--") + option +
+                         " goes with the views of frames, not --timeline");
+    }
   }
   if (cli.Has("no-trim") && cli.Has("min-percent")) {
     throw UsageError("--no-trim keeps every row; --min-percent keeps those above P%: choose one");
@@ -245,6 +306,11 @@ int Main(int argc, char** argv) {
     throw UsageError("--annotate must be kernel, jit or all");
   }
   view.unknown_addresses = cli.Has("unknown-addresses");
+  if (view.Active() && cli.Has("min-percent")) {
+    throw UsageError(
+        "--min-percent goes with --folded, not with --flamegraph, --root, --annotate "
+        "or --unknown-addresses");
+  }
   if (view.Active() && mode != Mode::kFolded) {
     throw UsageError("--flamegraph, --root, --annotate and --unknown-addresses go with --folded");
   }
@@ -285,7 +351,9 @@ int Main(int argc, char** argv) {
   } else if (mode == Mode::kTags) {
     TagTotals tags(value);
     ReadFiltered(kProgram, &inputs, spec, &tags, Reading::kAsReport);
-    WriteTagsReport(tags, options.raw_values, &output);
+    WriteTagsReport(tags, options.raw_values, options.min_percent, &output);
+  } else if (mode == Mode::kTimeline) {
+    WriteTimeline(cli, &inputs, spec, value, options, &output);
   } else if (view.Active()) {
     FoldedView folded(view, value);
     ReadFiltered(kProgram, &inputs, spec, &folded, Reading::kAsReport);

@@ -56,6 +56,15 @@ ResolvedWindow ResolveWindow(const TimeSpec& spec, const SourceSpan& span) {
   return window;
 }
 
+int64_t ShareInWindow(int64_t value, int64_t time, int64_t duration, int64_t from, int64_t to) {
+  const __int128 start = time;
+  const __int128 cut_start = std::max<__int128>(start, from);
+  const __int128 cut_end = std::min<__int128>(start + duration, to);
+  if (cut_start >= cut_end) return 0;
+  return CumulativeShare(value, cut_end - start, duration) -
+         CumulativeShare(value, cut_start - start, duration);
+}
+
 bool CutToWindow(const ResolvedWindow& window, Sample* sample) {
   const int64_t time = *sample->time_nanos;
   const int64_t duration = sample->duration_nanos.value_or(0);

@@ -41,6 +41,10 @@ ResolvedWindow ResolveWindow(const TimeSpec& spec, const SourceSpan& span);
 // cumulative share is rounded, not each part, so adjacent windows add up to W exactly.
 bool CutToWindow(const ResolvedWindow& window, Sample* sample);
 
+// The part of `value` that a sample at `time` lasting `duration` (> 0) carries inside
+// [from, to), by the rule of CutToWindow: 0 when they do not overlap.
+int64_t ShareInWindow(int64_t value, int64_t time, int64_t duration, int64_t from, int64_t to);
+
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_FILTER_TIME_WINDOW_H_

@@ -43,11 +43,15 @@ bool FoldedLines::Before(const std::vector<uint32_t>& a, const std::vector<uint3
   return a.size() < b.size();  // a prefix of the other, which goes on with ';'
 }
 
-void FoldedLines::Write(ByteSink* out) const {
+void FoldedLines::Write(ByteSink* out, uint64_t min_magnitude) const {
   std::vector<const std::pair<const std::vector<uint32_t>, Sums>*> lines;
   lines.reserve(sums_.size());
   for (const auto& entry : sums_) {
     if ((entry.second.value == 0 && entry.second.base == 0) || entry.first.empty()) continue;
+    if (Magnitude(entry.second.value) < min_magnitude &&
+        Magnitude(entry.second.base) < min_magnitude) {
+      continue;
+    }
     if (entry.first.size() == 1 && frames_.Text(entry.first[0]).empty()) continue;
     lines.push_back(&entry);
   }

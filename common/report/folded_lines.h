@@ -31,8 +31,9 @@ class FoldedLines {
   void Add(const std::vector<uint32_t>& frames, int64_t base, int64_t value);
 
   // Writes every line whose sums are not all 0, sorted bytewise; an empty line is left out. A
-  // line has its two columns when any Add gave a base.
-  void Write(ByteSink* out) const;
+  // line has its two columns when any Add gave a base. Lines whose sums are all below
+  // `min_magnitude` (in absolute value) are left out too.
+  void Write(ByteSink* out, uint64_t min_magnitude = 0) const;
 
  private:
   // Whether line `a` sorts before line `b` bytewise, comparing text only from the first frame

@@ -86,7 +86,8 @@ void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, 
       folded.Add(line, entry.values[v]);
     }
   }
-  folded.Write(out);
+  // --min-percent: lines worth less than P% of the total are left out.
+  folded.Write(out, TrimCutoff(totals.total_values()[v], options.min_percent));
 }
 
 }  // namespace proftools

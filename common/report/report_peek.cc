@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "common/base/diagnostics.h"
+#include "common/base/saturating.h"
 #include "common/base/text_syntax.h"
 #include "common/report/reports.h"
 #include "common/report/sequence_peek.h"
@@ -112,6 +113,11 @@ void WritePeekReport(const StackTotals& totals, const ReportOptions& options, By
       matches[frame] = RE2::PartialMatch(stacks.Name(frame), regex);
     }
     peeks = PeekFrames(stacks, matches);
+    // --min-percent: frames worth less than P% of the total have no block.
+    const uint64_t cutoff = TrimCutoff(total, options.min_percent);
+    peeks.erase(std::remove_if(peeks.begin(), peeks.end(),
+                               [&](const Peek& p) { return Magnitude(p.cum) < cutoff; }),
+                peeks.end());
     what = "frames matching " + DisplayFrameName(o.peek_regex);
   }
 

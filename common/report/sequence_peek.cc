@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "common/base/saturating.h"
+
 namespace proftools {
 namespace {
 
@@ -64,7 +66,7 @@ class PeekBuilder {
   }
 
  private:
-  // Largest first, then by name, as pprof sorts edges.
+  // Largest |value| first, then by name, as pprof sorts edges.
   static std::vector<PeekEdge> Sorted(const SequenceStacks& stacks, EdgeSums* sums,
                                       const std::string& end_name) {
     std::vector<PeekEdge> edges = sums->Compacted();
@@ -72,7 +74,7 @@ class PeekBuilder {
       return frame == PeekEdge::kEnd ? end_name : stacks.Name(frame);
     };
     std::sort(edges.begin(), edges.end(), [&](const PeekEdge& a, const PeekEdge& b) {
-      if (a.value != b.value) return a.value > b.value;
+      if (Magnitude(a.value) != Magnitude(b.value)) return Magnitude(a.value) > Magnitude(b.value);
       return name(a.frame) < name(b.frame);
     });
     return edges;
@@ -133,11 +135,11 @@ std::vector<Peek> PeekFrames(const SequenceStacks& stacks, const std::vector<boo
   std::vector<Peek> peeks;
   for (PeekBuilder& builder : builders) peeks.push_back(builder.Finish(stacks));
   std::sort(peeks.begin(), peeks.end(), [&](const Peek& a, const Peek& b) {
-    if (a.self != b.self) return a.self > b.self;
+    if (Magnitude(a.self) != Magnitude(b.self)) return Magnitude(a.self) > Magnitude(b.self);
     const std::string& a_name = stacks.Name(a.frames[0]);
     const std::string& b_name = stacks.Name(b.frames[0]);
     if (a_name != b_name) return a_name < b_name;
-    return a.cum > b.cum;
+    return Magnitude(a.cum) > Magnitude(b.cum);
   });
   return peeks;
 }

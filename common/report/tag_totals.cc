@@ -1,6 +1,7 @@
 #include "common/report/tag_totals.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <vector>
 
@@ -36,7 +37,7 @@ struct Row {
 
 }  // namespace
 
-void WriteTagsReport(const TagTotals& tags, bool raw_values, ByteSink* out) {
+void WriteTagsReport(const TagTotals& tags, bool raw_values, double min_percent, ByteSink* out) {
   const ValueType& type = tags.header().types[static_cast<size_t>(tags.value_index())];
   std::string text = "Type: " + type.type + "/" + type.unit + "\n";
   if (tags.sums().empty()) text += "No sample has a label.\n";
@@ -50,6 +51,15 @@ void WriteTagsReport(const TagTotals& tags, bool raw_values, ByteSink* out) {
       rows.push_back({name, sum});
       AddSaturating(&total, sum);
     }
+    // --min-percent: values worth less than P% of the key's total are left out.
+    const double threshold = std::fabs(static_cast<double>(total)) * min_percent / 100.0;
+    const size_t before = rows.size();
+    rows.erase(std::remove_if(rows.begin(), rows.end(),
+                              [&](const Row& r) {
+                                return static_cast<double>(Magnitude(r.value)) < threshold;
+                              }),
+               rows.end());
+    const size_t left_out = before - rows.size();
     std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
       if (Magnitude(a.value) != Magnitude(b.value)) return Magnitude(a.value) > Magnitude(b.value);
       return a.name < b.name;
@@ -67,6 +77,10 @@ void WriteTagsReport(const TagTotals& tags, bool raw_values, ByteSink* out) {
       text += "  " + std::string(width - shown[i].size(), ' ') + shown[i] + " " +
               std::string(percent.size() < 8 ? 8 - percent.size() : 0, ' ') + percent + "  " +
               rows[i].name + "\n";
+    }
+    if (left_out > 0) {
+      text += "  (" + std::to_string(left_out) + (left_out == 1 ? " value" : " values") +
+              " below the --min-percent threshold left out)\n";
     }
   }
   out->Write(text);

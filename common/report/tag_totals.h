@@ -48,7 +48,8 @@ class TagTotals : public DiscardingSink {
 // Writes the report: keys by name; under each, "KEY: Total T" and one row per label value,
 // largest magnitude first (ties by name), with its percentage of the key's total, as pprof
 // -tags orders them.
-void WriteTagsReport(const TagTotals& tags, bool raw_values, ByteSink* out);
+// `min_percent`: values worth less than that share of their key's total are left out (0: none).
+void WriteTagsReport(const TagTotals& tags, bool raw_values, double min_percent, ByteSink* out);
 
 }  // namespace proftools
 

@@ -13,3 +13,21 @@ measure() {  # LABEL INPUT COMMAND
       mb, s, (s > 0 ? mb / s : 0), cpu, (cpu > 0 ? mb / cpu : 0), rss / 1024
   }'
 }
+
+# `side_by_side RUNS LABEL_A INPUT_A COMMAND_A LABEL_B INPUT_B COMMAND_B`: runs A and B in turn,
+# RUNS times each (A, B, A, B, ...), so that both see the same load, and prints for each the
+# run of median CPU time.
+side_by_side() {
+  local runs=$1 i
+  shift
+  : >"$tmp/runs.a"
+  : >"$tmp/runs.b"
+  for ((i = 0; i < runs; i++)); do
+    measure "$1" "$2" "$3" >>"$tmp/runs.a"
+    measure "$4" "$5" "$6" >>"$tmp/runs.b"
+  done
+  for side in a b; do
+    awk '{ match($0, /cpu +[0-9.]+/); print substr($0, RSTART + 4, RLENGTH - 4) + 0 "\t" $0 }' \
+      "$tmp/runs.$side" | sort -n -k1,1 | awk -v n="$runs" 'NR == int((n + 1) / 2)' | cut -f2-
+  done
+}
