@@ -154,7 +154,7 @@ $(UNIT_TESTS): $(TEST_OBJS) $(LIB)
 check: deps-test
 	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_REPLAYS)
 	$(MAKE) layer-check test-unit test-golden test-conformance man-check test-fuzz-regressions \
-	  test-interop test-perf-roundtrip test-browser
+	  test-pprof-testdata test-interop test-perf-roundtrip test-browser
 
 test-unit: $(UNIT_TESTS)
 	$(UNIT_TESTS) --gtest_brief=1
@@ -167,6 +167,12 @@ golden-update: $(TOOLS) $(TEST_TOOLS)
 
 # formats/conformance/ (the format's language-neutral suite) against prof-validate and
 # prof-text --canonical.
+# prof-text against pprof's own expected outputs for the profile its driver_test.go builds
+# (golden/pprof/testdata: copies, so no pprof is needed).
+.PHONY: test-pprof-testdata
+test-pprof-testdata: $(TOOLS)
+	tests/pprof-testdata.sh
+
 .PHONY: test-conformance
 test-conformance: $(TOOLS)
 	tests/conformance.sh

@@ -336,11 +336,10 @@ int Main(int argc, char** argv) {
     throw UsageError("--normalize goes with --diff-base");
   }
   if (!diff_base.paths.empty() && (mode == Mode::kCanonical || mode == Mode::kTags ||
-                                   mode == Mode::kSequences || view.Active())) {
-    // --sequences prunes by value level by level, which a difference (negative values) breaks.
+                                   mode == Mode::kTimeline || view.Active())) {
     throw UsageError(
         "--diff-base goes with --top, --traces, --tree, --folded (without --flamegraph, --root, "
-        "--annotate, --unknown-addresses), --peek and --peek-seq");
+        "--annotate, --unknown-addresses), --sequences, --peek and --peek-seq");
   }
 
   ProfileInputs inputs(cli.Inputs(), cli.MaxInputSize());

@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "common/base/saturating.h"
+#include "common/base/units.h"
 #include "common/report/value_format.h"
 
 #include "common/base/diagnostics.h"
@@ -29,6 +30,12 @@ int ResolveValueIndex(const ProfileHeader& header, const std::string& name) {
 }
 
 namespace {
+
+// Nanoseconds in one `unit` of time, 0 for a unit that is not a time.
+int64_t NanosPerUnit(const std::string& unit) {
+  const KnownUnit known = LookUpUnit(unit);
+  return known.dimension != nullptr && std::string(known.dimension) == "time" ? known.factor : 0;
+}
 
 // pprof's "Time: 2006-01-02 15:04:05 MST", always in UTC so that a report is the same wherever
 // it is made.
@@ -58,8 +65,14 @@ std::string ReportHeader(const StackTotals& totals, const ReportOptions& options
     out += "Duration: " + FormatValue(*header.duration_nanos, "nanoseconds", options.raw_values);
     if (!totals.is_diff()) {
       out += ", Total samples = " + FormatValue(total, type.unit, options.raw_values);
-      if (type.unit == "nanoseconds" && *header.duration_nanos > 0) {
-        out += " (" + FormatPercent(total, *header.duration_nanos) + ")";
+      // As pprof: the share of the duration, for a value in a unit of time.
+      const int64_t per_unit = NanosPerUnit(type.unit);
+      if (per_unit > 0 && *header.duration_nanos > 0) {
+        const __int128 nanos = static_cast<__int128>(total) * per_unit;
+        const int64_t duration_units = *header.duration_nanos / per_unit;
+        if (nanos <= INT64_MAX && duration_units > 0) {
+          out += " (" + FormatPercent(total, duration_units) + ")";
+        }
       }
     }
     out += "\n";

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "common/base/id_table.h"
+#include "common/base/saturating.h"
 
 namespace proftools {
 
@@ -33,9 +34,13 @@ SequenceCounts::SequenceCounts(const SequenceStacks& stacks, const SequenceLimit
     CountedSequence& sequence = sequences_[id];
     if (last_stack[id] != s + 1) {
       last_stack[id] = static_cast<uint32_t>(s + 1);
-      sequence.cum += all[s].value;
+      AddSaturating(&sequence.cum, all[s].value);
+      AddSaturating(&sequence.cum_weight, all[s].weight);
     }
-    if (at_leaf) sequence.self += all[s].value;
+    if (at_leaf) {
+      AddSaturating(&sequence.self, all[s].value);
+      AddSaturating(&sequence.self_weight, all[s].weight);
+    }
   };
 
   std::vector<uint32_t> of_frame(stacks.frame_count(), kNone);
@@ -50,7 +55,7 @@ SequenceCounts::SequenceCounts(const SequenceStacks& stacks, const SequenceLimit
   }
 
   auto extends = [&](uint32_t id) {
-    return id != kNone && sequences_[id].cum >= limits_.min_value;
+    return id != kNone && sequences_[id].cum_weight >= limits_.min_value;
   };
   IdMap longer;  // (sequence, next frame) -> the sequence one frame longer
   // By cum, one frame more than listed, to tell the windows along a path that never branches
@@ -99,30 +104,38 @@ std::vector<uint32_t> SequenceCounts::Listed(const SequenceStacks& stacks, size_
   auto value = [&](uint32_t id) {
     return limits_.by_self ? sequences_[id].self : sequences_[id].cum;
   };
+  // Equal weights (never negative) mean the same stacks: what "contains with the same value"
+  // tests, since equal values of a difference may come from other stacks.
+  auto weight = [&](uint32_t id) {
+    return limits_.by_self ? sequences_[id].self_weight : sequences_[id].cum_weight;
+  };
+  auto reaches = [&](uint32_t id) {
+    return value(id) != 0 && Magnitude(value(id)) >= static_cast<uint64_t>(limits_.min_value);
+  };
   std::vector<bool> contained(sequences_.size(), false);
   for (uint32_t id = 0; id < sequences_.size(); ++id) {
     const CountedSequence& sequence = sequences_[id];
-    if (sequence.length == 1 || value(id) < limits_.min_value) continue;
+    if (sequence.length == 1 || !reaches(id)) continue;
     if (sequence.length > limits_.max_length) {
       // `x;S` one frame longer than listed, with S and the window `x;S` less its last frame
-      // of the same value: one set of samples, seen through two windows; the first stays.
-      const int64_t cum = sequences_[sequence.suffix].cum;
-      if (sequence.cum == cum && sequences_[sequence.prefix].cum == cum) {
+      // of the same weight: one set of samples, seen through two windows; the first stays.
+      const int64_t cum = sequences_[sequence.suffix].cum_weight;
+      if (sequence.cum_weight == cum && sequences_[sequence.prefix].cum_weight == cum) {
         contained[sequence.suffix] = true;
       }
       continue;
     }
     // By self, only a longer sequence at the leaf says the same: `x;a;b` against `a;b`.
-    if (!limits_.by_self && sequence.cum == sequences_[sequence.prefix].cum) {
+    if (!limits_.by_self && sequence.cum_weight == sequences_[sequence.prefix].cum_weight) {
       contained[sequence.prefix] = true;
     }
-    if (value(id) == value(sequence.suffix)) contained[sequence.suffix] = true;
+    if (weight(id) == weight(sequence.suffix)) contained[sequence.suffix] = true;
   }
   std::vector<uint32_t> listed;
   *hidden = 0;
   for (uint32_t id = 0; id < sequences_.size(); ++id) {
     if (sequences_[id].length > limits_.max_length) continue;
-    if (value(id) < limits_.min_value || value(id) == 0) continue;
+    if (!reaches(id)) continue;
     if (contained[id]) {
       ++*hidden;
     } else {
@@ -133,6 +146,9 @@ std::vector<uint32_t> SequenceCounts::Listed(const SequenceStacks& stacks, size_
   std::vector<std::pair<uint32_t, std::vector<uint32_t>>> sorted;
   for (uint32_t id : listed) sorted.emplace_back(id, Frames(id));
   std::sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
+    if (Magnitude(value(a.first)) != Magnitude(value(b.first))) {
+      return Magnitude(value(a.first)) > Magnitude(value(b.first));
+    }
     if (value(a.first) != value(b.first)) return value(a.first) > value(b.first);
     if (a.second.size() != b.second.size()) return a.second.size() < b.second.size();
     return std::lexicographical_compare(

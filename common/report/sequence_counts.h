@@ -1,7 +1,9 @@
 // Counting subsequences of consecutive frames (background 004: "count occurrences of every
 // observed subsequence of frames, at most once per sample"), level by level: a sequence of k
 // frames is counted only when both of its sequences of k-1 frames reached the threshold (a
-// sample holding `a;b;c` holds `a;b` and `b;c`, so nothing above the threshold is missed).
+// sample holding `a;b;c` holds `a;b` and `b;c`, so nothing above the threshold is missed). The
+// threshold prunes by weight (never negative, at least the magnitude of the value: see
+// SequenceStacks), so that it stays sound when values are negative, as in a difference.
 // Memory grows with the sequences counted, which the threshold and the length bound.
 #ifndef PROFTOOLS_COMMON_REPORT_SEQUENCE_COUNTS_H_
 #define PROFTOOLS_COMMON_REPORT_SEQUENCE_COUNTS_H_
@@ -16,7 +18,7 @@ namespace proftools {
 
 struct SequenceLimits {
   size_t max_length = 4;  // frames in a sequence
-  int64_t min_value = 1;  // extend and list only sequences with at least this value
+  int64_t min_value = 1;  // extend by weight and list by |value| only at least this
   bool by_self = false;   // list by the value of samples whose stack ends with the sequence
 };
 
@@ -26,8 +28,10 @@ struct CountedSequence {
   uint32_t suffix = kNone;  // the sequence without its first frame (kNone for one frame)
   uint32_t last = 0;        // its last frame
   uint32_t length = 1;
-  int64_t cum = 0;   // samples holding it, each counted once
-  int64_t self = 0;  // samples whose (collapsed) stack ends with it
+  int64_t cum = 0;         // samples holding it, each counted once
+  int64_t self = 0;        // samples whose (collapsed) stack ends with it
+  int64_t cum_weight = 0;  // the weights of the same stacks
+  int64_t self_weight = 0;
 };
 
 class SequenceCounts {

@@ -1,5 +1,7 @@
 #include "common/report/sequence_stacks.h"
 
+#include "common/base/saturating.h"
+
 #include "common/filter/collapse_recursion.h"
 #include "common/report/reports.h"
 
@@ -40,8 +42,21 @@ SequenceStacks::SequenceStacks(const StackTotals& totals, int value_index,
     for (size_t kept : CollapseRepeats(keys))
       root_first.push_back(static_cast<uint32_t>(keys[kept]));
     auto [it, added] = stack_index.try_emplace(root_first, stacks_.size());
-    if (added) stacks_.push_back(Stack{root_first, 0});
-    stacks_[it->second].value += value;
+    if (added) stacks_.push_back(Stack{root_first, 0, 0});
+    Stack& stack = stacks_[it->second];
+    AddSaturating(&stack.value, value);
+    // The weight is never negative, so that a sequence weighs at least as much as any longer
+    // one: what lets counting prune level by level (sequence_counts.h). Of a difference, the
+    // profile's and the base's magnitudes, which bound the difference's.
+    if (entry.base_values.empty()) {
+      AddMagnitudeSaturating(&stack.weight, value);
+    } else {
+      const int64_t base = entry.base_values[value_index];
+      int64_t profile = value;
+      AddSaturating(&profile, base);
+      AddMagnitudeSaturating(&stack.weight, profile);
+      AddMagnitudeSaturating(&stack.weight, base);
+    }
   }
   for (uint32_t id = 0; id < appears_twice_.size(); ++id) {
     escaped_.push_back(EscapeFoldedFrame(names_.Text(id)));

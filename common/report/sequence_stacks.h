@@ -27,6 +27,9 @@ class SequenceStacks {
   struct Stack {
     std::vector<uint32_t> frames;  // frame ids, root first, no cycle directly repeated
     int64_t value = 0;
+    // At least |value|, never negative: |value| summed over the entries that became this stack,
+    // and of a difference (--diff-base) the magnitudes of the profile's and the base's values.
+    int64_t weight = 0;
   };
   const std::vector<Stack>& stacks() const { return stacks_; }
   size_t frame_count() const { return appears_twice_.size(); }
