@@ -179,7 +179,7 @@ test-conformance: $(TOOLS)
 
 # prof-svg's and prof-html's pages in headless Chromium over the DevTools protocol (issue 15).
 .PHONY: test-browser
-test-browser: $(TOOLS)
+test-browser: $(TOOLS) $(TEST_TOOLS)
 	tests/browser.sh
 
 # perf record -g + perf script + perf2prof on a program built for the test.

@@ -6,7 +6,7 @@
 # Skips (with the reason) only when there is no chromium; `make check` installs it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-export PATH="$root/bin:$PATH" LC_ALL=C TZ=UTC
+export PATH="$root/bin:$root/build/test-bin:$PATH" LC_ALL=C TZ=UTC
 out="$root/build/browser"
 mkdir -p "$out"
 if ! command -v chromium >/dev/null 2>&1; then

@@ -39,6 +39,29 @@ def top_rows(path):
     return rows
 
 
+def check_formatting(browser):
+    """The page's formatValue and formatPercent against the C++ ones (build/test-bin/format-value)
+    over values of every scale, for time, byte and plain units."""
+    values = [0, 1, -1, 5, 999, 1000, 1005, 1499, 1500, 123456, 999999, 1000000, 2500000,
+              1073741824, 1610612736, 123456789012, -123456789, 1099511627776 * 3]
+    total = 7777777
+    checked = 0
+    for unit in ["nanoseconds", "microseconds", "milliseconds", "seconds", "bytes", "kilobytes",
+                 "megabytes", "count", "objects"]:
+        expected = subprocess.run(["format-value", unit, str(total)] + [str(v) for v in values],
+                                  capture_output=True, text=True, check=True).stdout
+        got = browser.evaluate(
+            f"{values!r}.map(v => v + '\\t' + window.proftoolsReport.formatValue(v, "
+            f"{unit!r}) + '\\t' + window.proftoolsReport.formatPercent(v, {total})).join('\\n')")
+        check(got + "\n" == expected, f"formatting {unit}: page\n{got}\nC++\n{expected}")
+        checked += len(values)
+    # A sequence's occurrences: the outermost and innermost start, or none.
+    got = browser.evaluate("[[[1,2,1,2,3],[1,2]],[[1,2,3],[2,3]],[[1,2,3],[3,2]],[[4],[4]]]"
+                           ".map(c => window.proftoolsReport.occurrences(c[0], c[1]))")
+    check(got == [[0, 2], [1, 1], None, [0, 0]], f"occurrences: {got}")
+    return checked
+
+
 def check_brush(browser, source, shots):
     """Drags across the middle of the timeline; compares the total with prof-text --time."""
     timeline = browser.evaluate("JSON.parse(document.getElementById('profile-data').textContent)"
@@ -170,10 +193,12 @@ def main():
             "document.querySelectorAll('#flame rect[fill=\"rgb(230,0,230)\"]').length")
         check(highlighted > 0, "search highlighted nothing")
         browser.screenshot(shots + "-flame-search.png")
+        formatted = check_formatting(browser)
         brushed = check_brush(browser, source, shots)
         problems = browser.problems()
         check(not problems, "the page misbehaved: " + "; ".join(problems))
-        print(f"ok: {page}: {len(self_rows)} rows, {brushed}, loaded in {seconds:.2f}s")
+        print(f"ok: {page}: {len(self_rows)} rows, {formatted} values formatted as in C++, "
+              f"{brushed}, loaded in {seconds:.2f}s")
     finally:
         browser.close()
 

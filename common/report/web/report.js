@@ -549,6 +549,9 @@
   $('flame-search').addEventListener('change', function () { go({q: $('flame-search').value}); });
   $('icicle').addEventListener('change', function () { go({icicle: $('icicle').checked}); });
   window.addEventListener('hashchange', draw);
+  // For tests/browser/: the pure functions the views rest on.
+  window.proftoolsReport = {formatValue: formatValue, formatPercent: formatPercent,
+                            occurrences: occurrences};
   window.addEventListener('resize', function () { if (readState().view === 'flame') draw(); });
   document.title = document.title || 'Profile';
   draw();
