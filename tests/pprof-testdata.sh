@@ -4,7 +4,7 @@
 # prints for it (copied from pprof's sources). The same rows in the same order (ties included:
 # pprof sorts equal flat values by name), the same flat and cum values, the same tags and traces.
 # Values are compared in milliseconds (pprof prints 1.10s, prof-text --raw-values 1100); tags by
-# their percentages.
+# their percentages; traces with their label lines.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$root/bin:$PATH" LC_ALL=C
@@ -43,12 +43,12 @@ tag_rows() {
     }'
 }
 
-# traces -> "value<TAB>frame;frame;..." in order (labels left out).
+# traces -> "labels<TAB>value<TAB>frame;frame;..." in order.
 trace_rows() {
   awk "$AWK_MS"'
-    function flush() { if (stack != "") printf "%d\t%s\n", value, stack; stack = "" }
+    function flush() { if (stack != "") printf "%s\t%d\t%s\n", labels, value, stack; stack = ""; labels = "" }
     /^-----------\+/ { flush(); next }
-    /^ +[a-z0-9]+: / { next }
+    /^ *[^ ]+:  / { l = $0; sub(/^ +/, "", l); labels = labels "|" l; next }
     /^ *[0-9.]+[a-z]*   [^ ]/ { value = ms($1); f = $0; sub(/^ *[^ ]+   /, "", f); stack = f; next }
     /^             [^ ]/ { f = substr($0, 14); stack = stack ";" f; next }
     END { flush() }'

@@ -74,13 +74,15 @@ struct DiffBase {
 void Report(ProfileInputs* inputs, const FilterSpec& spec, Mode mode, const std::string& value,
             const DiffBase& diff_base, uint64_t max_input_size, ReportOptions options,
             ByteSink* out) {
-  StackTotals profile;
+  // --traces shows each label set apart, as pprof's -traces does.
+  const bool by_labels = mode == Mode::kTraces;
+  StackTotals profile(by_labels);
   ReadTotals(inputs, spec, &profile);
   options.value_index = ResolveValueIndex(profile.header(), value);
-  StackTotals diff;
+  StackTotals diff(by_labels);
   if (!diff_base.paths.empty()) {
     ProfileInputs base_inputs(diff_base.paths, max_input_size);
-    StackTotals base;
+    StackTotals base(by_labels);
     ReadTotals(&base_inputs, spec, &base);
     DiffStackTotals(profile, base, options.value_index, diff_base.normalize, &diff);
   }

@@ -93,7 +93,7 @@ void DiffStackTotals(const StackTotals& profile, const StackTotals& base, int va
   uint64_t stack = 0;
   for (const StackTotals::Entry& entry : profile.entries()) {
     profile_stacks.Find(entry.stack_id, &stack);
-    out->AddEntry(stack, entry.samples, entry.values, zeros);
+    out->AddEntry(stack, entry.samples, entry.values, zeros, entry.labels);
   }
   std::vector<int64_t> negated(types), values(types);
   for (const StackTotals::Entry& entry : base.entries()) {
@@ -102,7 +102,7 @@ void DiffStackTotals(const StackTotals& profile, const StackTotals& base, int va
       negated[i] = values[i] == INT64_MIN ? INT64_MAX : -values[i];
     }
     base_stacks.Find(entry.stack_id, &stack);
-    out->AddEntry(stack, entry.samples, negated, values);
+    out->AddEntry(stack, entry.samples, negated, values, entry.labels);
   }
   out->SetTotals(base.total_samples(), base_totals);
 }

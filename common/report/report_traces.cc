@@ -23,6 +23,7 @@ using LineIds = std::vector<uint32_t>;
 
 struct Trace {
   LineIds lines;
+  uint32_t labels = 0;  // its labels' lines (an id in the LineTable; "" when none)
   int64_t value = 0;
 };
 
@@ -94,8 +95,12 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
     for (const Frame* frame : stack_frames) key.push_back(line_table.IdOf(frame));
     if (key.empty()) key.push_back(line_table.Intern("(no frames)"));
     if (options.mark_cycles) key = MarkCycles(key, &line_table);
+    // Samples of one stack with other labels are other traces, as in pprof's -traces.
+    const uint32_t labels = line_table.Intern(entry.labels);
+    key.push_back(labels);
     auto [it, added] = trace_index.try_emplace(key, traces.size());
-    if (added) traces.push_back(Trace{key, 0});
+    key.pop_back();
+    if (added) traces.push_back(Trace{key, labels, 0});
     AddSaturating(&traces[it->second].value, entry.values[v]);
     AddSaturating(&shown, entry.values[v]);
   }
@@ -120,7 +125,8 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
   std::sort(traces.begin(), traces.end(), [&](const Trace& a, const Trace& b) {
     if (Magnitude(a.value) != Magnitude(b.value)) return Magnitude(a.value) > Magnitude(b.value);
     if (a.value != b.value) return a.value > b.value;
-    return lines_before(a.lines, b.lines);
+    if (a.lines != b.lines) return lines_before(a.lines, b.lines);
+    return line_table.Text(a.labels) < line_table.Text(b.labels);
   });
   const size_t kept = traces.size();
   if (options.node_count != 0 && traces.size() > options.node_count) {
@@ -143,6 +149,7 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
   char value_column[64];
   for (const Trace& trace : traces) {
     text += kSeparator;
+    text += line_table.Text(trace.labels);
     std::snprintf(value_column, sizeof value_column, "%10s   ", fmt(trace.value).c_str());
     for (size_t i = 0; i < trace.lines.size(); ++i) {
       text += i == 0 ? value_column : "             ";

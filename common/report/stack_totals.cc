@@ -1,10 +1,45 @@
 #include "common/report/stack_totals.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <map>
 #include <utility>
 
 #include "common/base/saturating.h"
+#include "common/report/reports.h"
+#include "common/report/value_format.h"
 
 namespace proftools {
+namespace {
+
+// pprof's -traces lines for a sample's labels: one per key, `%10s:  V1 V2...`, the string
+// labels' lines sorted, then the numeric labels' lines sorted (internal/report printTraces).
+std::string TraceLabels(const std::vector<Label>& labels) {
+  if (labels.empty()) return "";
+  std::map<std::pair<bool, std::string>, std::string> values;  // (numeric, key) -> values
+  for (const Label& label : labels) {
+    std::string& joined = values[{label.is_num, label.key}];
+    if (!joined.empty()) joined += ' ';
+    joined +=
+        label.is_num ? FormatValue(label.num, label.unit, false) : DisplayFrameName(label.str);
+  }
+  std::vector<std::string> lines[2];
+  char key[64];
+  for (const auto& [kind, joined] : values) {
+    const std::string name = DisplayFrameName(kind.second);
+    std::snprintf(key, sizeof key, "%10s", name.size() < 40 ? name.c_str() : "");
+    lines[kind.first].push_back((name.size() < 40 ? std::string(key) : name) + ":  " + joined +
+                                "\n");
+  }
+  std::string text;
+  for (auto& group : lines) {
+    std::sort(group.begin(), group.end());
+    for (const std::string& line : group) text += line;
+  }
+  return text;
+}
+
+}  // namespace
 
 void StackTotals::OnHeader(const ProfileHeader& header) {
   DefinitionKeepingSink::OnHeader(header);
@@ -16,26 +51,34 @@ void StackTotals::OnSample(const Sample& sample) {
   for (size_t i = 0; i < sample.values.size() && i < total_values_.size(); ++i) {
     AddMagnitudeSaturating(&total_values_[i], sample.values[i]);
   }
-  Entry& entry = EntryOf(sample.stack_id);
+  Entry& entry = EntryOf(sample.stack_id, by_labels_ ? TraceLabels(sample.labels) : std::string());
   ++entry.samples;
   for (size_t i = 0; i < sample.values.size() && i < entry.values.size(); ++i) {
     entry.values[i] += sample.values[i];
   }
 }
 
-StackTotals::Entry& StackTotals::EntryOf(uint64_t stack_id) {
+StackTotals::Entry& StackTotals::EntryOf(uint64_t stack_id, const std::string& labels) {
   uint64_t index;
-  if (!index_.Find(stack_id, &index)) {
+  if (by_labels_) {
+    std::string key(reinterpret_cast<const char*>(&stack_id), sizeof stack_id);
+    key += labels;
+    auto [it, added] = labeled_index_.try_emplace(std::move(key), entries_.size());
+    index = it->second;
+    if (!added) return entries_[index];
+  } else if (index_.Find(stack_id, &index)) {
+    return entries_[index];
+  } else {
     index = entries_.size();
     index_.Insert(stack_id, index, &index);
-    entries_.push_back(Entry{stack_id, 0, std::vector<int64_t>(total_values_.size(), 0), {}});
   }
+  entries_.push_back(Entry{stack_id, 0, std::vector<int64_t>(total_values_.size(), 0), {}, labels});
   return entries_[index];
 }
 
 void StackTotals::AddEntry(uint64_t stack_id, uint64_t samples, const std::vector<int64_t>& values,
-                           const std::vector<int64_t>& base) {
-  Entry& entry = EntryOf(stack_id);
+                           const std::vector<int64_t>& base, const std::string& labels) {
+  Entry& entry = EntryOf(stack_id, labels);
   entry.samples += samples;
   for (size_t i = 0; i < values.size() && i < entry.values.size(); ++i) {
     AddSaturating(&entry.values[i], values[i]);

@@ -1,9 +1,11 @@
-// A streaming sink that sums sample values per stack: the first step of every report. Memory
-// grows with distinct stacks and definitions, never with the number of samples.
+// A streaming sink that sums sample values per stack (for --traces, per stack and label set):
+// the first step of every report. Memory grows with distinct stacks and definitions, never with
+// the number of samples.
 #ifndef PROFTOOLS_COMMON_REPORT_STACK_TOTALS_H_
 #define PROFTOOLS_COMMON_REPORT_STACK_TOTALS_H_
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -14,6 +16,10 @@ namespace proftools {
 
 class StackTotals : public DefinitionKeepingSink {
  public:
+  // With `by_labels`, samples of one stack with other labels are other entries, each with its
+  // labels rendered as pprof's -traces prints them (Entry::labels).
+  explicit StackTotals(bool by_labels = false) : by_labels_(by_labels) {}
+
   void OnHeader(const ProfileHeader& header) override;
   void OnSample(const Sample& sample) override;
 
@@ -24,6 +30,9 @@ class StackTotals : public DefinitionKeepingSink {
     // With --diff-base (diff_totals.h): `values` are this profile's minus the base's, and these
     // the base's alone; empty otherwise.
     std::vector<int64_t> base_values;
+    // With by_labels: one line per label key, `%10s:  VALUE...` sorted as pprof sorts them
+    // (string labels, then numeric ones); empty otherwise.
+    std::string labels;
   };
   // Stacks of the samples, in order of first appearance.
   const std::vector<Entry>& entries() const { return entries_; }
@@ -39,7 +48,8 @@ class StackTotals : public DefinitionKeepingSink {
   // `base` (empty when there is none) the base's values of that stack: for building a profile
   // from others (diff_totals.h). The totals are left as they are.
   void AddEntry(uint64_t stack_id, uint64_t samples, const std::vector<int64_t>& values,
-                const std::vector<int64_t>& base);
+                const std::vector<int64_t>& base, const std::string& labels = "");
+  bool by_labels() const { return by_labels_; }
   // Whether the entries are differences from a base (diff_totals.h).
   bool is_diff() const { return is_diff_; }
 
@@ -49,8 +59,10 @@ class StackTotals : public DefinitionKeepingSink {
   std::vector<int64_t> total_values_;
   uint64_t total_samples_ = 0;
   bool is_diff_ = false;
+  bool by_labels_ = false;
+  std::unordered_map<std::string, size_t> labeled_index_;  // stack id bytes + labels -> entry
 
-  Entry& EntryOf(uint64_t stack_id);
+  Entry& EntryOf(uint64_t stack_id, const std::string& labels);
 };
 
 }  // namespace proftools
