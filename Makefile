@@ -33,6 +33,9 @@ TEST_DEBS += bsdutils
 TEST_DEBS += parallel
 # perf2prof's round trip through the real perf (tests/perf-roundtrip.sh; skips when not permitted).
 TEST_DEBS += linux-perf
+# prof-svg's and prof-html's pages opened in headless Chromium, driven over the DevTools protocol
+# by tests/browser/ (Python's standard library only).
+TEST_DEBS += chromium python3
 BENCH_DEBS := time sqlite3
 PKGS := protobuf re2 zlib cxxopts
 
@@ -56,7 +59,12 @@ SQLITE_TOOLS := $(BIN)/prof2sqlite $(BIN)/sqlite2prof
 LIB_SRCS := $(filter-out $(SQLITE_LIB_SRCS),$(wildcard common/*/*.cc))
 PROTOS := $(wildcard formats/*.proto)
 PROTO_SRCS := $(PROTOS:formats/%.proto=$(BUILD)/gen/formats/%.pb.cc)
-LIB_OBJS := $(LIB_SRCS:%.cc=$(BUILD)/%.o) $(PROTO_SRCS:%.cc=%.o)
+# HTML, CSS and JS of the reports (common/report/web/), embedded as string literals at build time
+# by common/report/web/embed.sh into one generated source.
+WEB_ASSETS := $(sort $(wildcard common/report/web/*.js common/report/web/*.css \
+                common/report/web/*.html))
+WEB_ASSETS_SRC := $(BUILD)/gen/web/web_assets.cc
+LIB_OBJS := $(LIB_SRCS:%.cc=$(BUILD)/%.o) $(PROTO_SRCS:%.cc=%.o) $(WEB_ASSETS_SRC:%.cc=%.o)
 LIB := $(BUILD)/libproftools.a
 
 TOOL_SRCS := $(wildcard tools/*.cc)
@@ -124,6 +132,13 @@ $(BUILD)/gen/formats/%.pb.cc $(BUILD)/gen/formats/%.pb.h: formats/%.proto | deps
 $(BUILD)/gen/%.pb.o: $(BUILD)/gen/%.pb.cc
 	$(CXX) -std=c++17 $(OPTFLAGS) -isystem $(BUILD)/gen $(PKG_CFLAGS) -c $< -o $@
 
+$(WEB_ASSETS_SRC): $(WEB_ASSETS) common/report/web/embed.sh
+	@mkdir -p $(dir $@)
+	common/report/web/embed.sh $@ $(WEB_ASSETS)
+
+$(BUILD)/gen/web/%.o: $(BUILD)/gen/web/%.cc
+	$(CXX) $(CXXFLAGS_ALL) -c $< -o $@
+
 $(BUILD)/%.o: %.cc | deps $(PROTO_SRCS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) -c $< -o $@
@@ -162,7 +177,7 @@ $(UNIT_TESTS): $(TEST_OBJS) $(SQLITE_LIB) $(LIB)
 check: deps-test
 	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_REPLAYS)
 	$(MAKE) layer-check test-unit test-golden test-conformance man-check test-fuzz-regressions \
-	  test-pprof-testdata test-interop test-perf-roundtrip
+	  test-pprof-testdata test-interop test-perf-roundtrip test-browser
 
 test-unit: $(UNIT_TESTS)
 	$(UNIT_TESTS) --gtest_brief=1
@@ -189,6 +204,11 @@ test-conformance: $(TOOLS)
 .PHONY: test-sqlite-r
 test-sqlite-r: $(TOOLS)
 	tests/sqlite-r.sh
+
+# prof-svg's and prof-html's pages in headless Chromium over the DevTools protocol (issue 15).
+.PHONY: test-browser
+test-browser: $(TOOLS) $(TEST_TOOLS)
+	tests/browser.sh
 
 # perf record -g + perf script + perf2prof on a program built for the test.
 test-perf-roundtrip: $(TOOLS)

@@ -1,6 +1,7 @@
 #include "common/report/frames.h"
 
 #include "common/base/text_syntax.h"
+#include "common/perf/perf_script.h"
 
 namespace proftools {
 
@@ -30,7 +31,44 @@ std::string BaseName(const std::string& path) {
 FrameExpander::FrameExpander(const Definitions& defs, Granularity granularity)
     : defs_(defs), granularity_(granularity) {}
 
+namespace {
+
+// "FILE:LINE", "FILE" when the line is unknown, "" when the file is.
+std::string SourceOf(const std::string& file, int64_t line) {
+  if (file.empty()) return "";
+  return line > 0 ? file + ":" + std::to_string(line) : file;
+}
+
+}  // namespace
+
 std::vector<Frame> FrameExpander::Expand(const Location& location) const {
+  std::vector<Frame> frames = ExpandNames(location);
+  const Mapping* mapping =
+      location.mapping_id != 0 ? defs_.mappings.Find(location.mapping_id) : nullptr;
+  FrameKind code = FrameKind::kUser;
+  if (mapping != nullptr && IsKernelDso(mapping->file)) code = FrameKind::kKernel;
+  if (mapping != nullptr && IsJitDso(mapping->file)) code = FrameKind::kJit;
+  size_t line_index = 0;
+  for (Frame& frame : frames) {
+    frame.kind = frame.inlined && code == FrameKind::kUser ? FrameKind::kInlined : code;
+    // Frames follow the location's lines in order (kFileLines skips lines without a number).
+    while (line_index < location.lines.size() && granularity_ == Granularity::kFileLines &&
+           location.lines[line_index].line == 0) {
+      ++line_index;
+    }
+    if (line_index >= location.lines.size()) continue;
+    const Line& line = location.lines[line_index++];
+    const Function* function = defs_.functions.Find(line.function_id);
+    if (function == nullptr) continue;
+    frame.source = SourceOf(function->file, granularity_ == Granularity::kFunctions ||
+                                                    granularity_ == Granularity::kFileFunctions
+                                                ? function->start_line
+                                                : line.line);
+  }
+  return frames;
+}
+
+std::vector<Frame> FrameExpander::ExpandNames(const Location& location) const {
   std::vector<Frame> frames;
   std::string address;
   AppendHex(&address, location.address);
@@ -41,8 +79,10 @@ std::vector<Frame> FrameExpander::Expand(const Location& location) const {
       const Function* function = defs_.functions.Find(line.function_id);
       const std::string file =
           function != nullptr && !function->file.empty() ? function->file : "?";
-      frames.push_back(
-          Frame{file + ":" + std::to_string(line.line), i + 1 < location.lines.size()});
+      Frame frame;
+      frame.name = file + ":" + std::to_string(line.line);
+      frame.inlined = i + 1 < location.lines.size();
+      frames.push_back(std::move(frame));
     }
     return frames;
   }
@@ -98,7 +138,8 @@ const std::vector<Frame>& FrameExpander::LocationFrames(uint64_t location_id) {
   if (location != nullptr) {
     frames = Expand(*location);
   } else {
-    frames.push_back(Frame{"[undefined location]", false});
+    frames.emplace_back();
+    frames.back().name = "[undefined location]";
   }
   return by_location_.emplace(location_id, std::move(frames)).first->second;
 }

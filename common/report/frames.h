@@ -20,9 +20,15 @@ enum class Granularity { kFunctions, kFileFunctions, kFiles, kLines, kAddresses,
 // Parses "functions", "filefunctions", "files", "lines", "addresses" or "filelines".
 bool ParseGranularity(const std::string& text, Granularity* out);
 
+// What the profile knows about the code of a frame, from its mapping (kernel and JIT DSOs, as
+// perf names them) and its location (an inlined call), for palettes by kind (prof-svg).
+enum class FrameKind : uint8_t { kUser, kKernel, kJit, kInlined };
+
 struct Frame {
   std::string name;      // what a report shows for this frame
   bool inlined = false;  // an inlined call: not the last line of its location
+  FrameKind kind = FrameKind::kUser;
+  std::string source;  // "FILE:LINE" (the function's start line at function granularity), or ""
 };
 
 // Expands locations and stacks into frames, leaf (innermost) first. Each location is expanded
@@ -41,6 +47,8 @@ class FrameExpander {
 
  private:
   std::vector<Frame> Expand(const Location& location) const;
+  // The frames' names and inlined flags; Expand adds kinds and sources.
+  std::vector<Frame> ExpandNames(const Location& location) const;
 
   const Definitions& defs_;
   Granularity granularity_;

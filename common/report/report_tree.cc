@@ -127,7 +127,7 @@ void WriteTreeReport(const StackTotals& totals, const ReportOptions& options, By
     frames.StackFrames(entry.stack_id, &stack_frames);
     Node* node = &root;
     AddSaturating(&root.cum, value);
-    static const Frame kNoFrames{"(no frames)", false};
+    static const Frame kNoFrames{"(no frames)", false, FrameKind::kUser, ""};
     if (stack_frames.empty()) stack_frames.push_back(&kNoFrames);
     for (auto it = stack_frames.rbegin(); it != stack_frames.rend(); ++it) {
       const std::string name = DisplayFrameName((*it)->name) + ((*it)->inlined ? " (inline)" : "");

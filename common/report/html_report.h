@@ -1,0 +1,34 @@
+// prof-html's page: one self-contained HTML file (common/report/web/report.{html,css,js}
+// embedded) with the profile aggregated by stack as JSON, from which the page's script draws the
+// overall and self lists, the flame graph, the sequence view and the header. The data grows with
+// distinct stacks, not with samples.
+#ifndef PROFTOOLS_COMMON_REPORT_HTML_REPORT_H_
+#define PROFTOOLS_COMMON_REPORT_HTML_REPORT_H_
+
+#include <string>
+
+#include "common/io/byte_stream.h"
+#include "common/report/frames.h"
+#include "common/report/sample_timeline.h"
+#include "common/report/stack_totals.h"
+
+namespace proftools {
+
+struct HtmlReportOptions {
+  std::string title;    // empty: "Profile"
+  int value_index = 0;  // the type shown first
+  Granularity granularity = Granularity::kFunctions;
+  std::string filter_description;            // FilterSpec::description
+  const SampleTimeline* timeline = nullptr;  // the samples binned in time, or none
+};
+
+void WriteHtmlReport(const StackTotals& totals, const HtmlReportOptions& options, ByteSink* out);
+
+// `text` as a JSON string literal, safe inside a <script> element: `<`, `>` and `&` written as
+// \u escapes, control characters escaped; bytes that are not UTF-8 shown as DisplayFrameName
+// shows them.
+std::string JsonString(const std::string& text);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_REPORT_HTML_REPORT_H_

@@ -1,0 +1,17 @@
+// The web assets of the project (common/report/web/), embedded at build time: the Makefile runs
+// common/report/web/embed.sh, which writes each file as a raw string literal named after it
+// (flame-svg.js -> kWebFlameSvgJs) into build/gen/web/web_assets.cc.
+#ifndef PROFTOOLS_COMMON_REPORT_WEB_ASSETS_H_
+#define PROFTOOLS_COMMON_REPORT_WEB_ASSETS_H_
+
+namespace proftools {
+
+extern const char kWebFlameSvgJs[];   // prof-svg's script: details, zoom, search, reset
+extern const char kWebFlameSvgCss[];  // prof-svg's style sheet
+extern const char kWebReportHtml[];   // prof-html's page body
+extern const char kWebReportCss[];    // prof-html's style sheet
+extern const char kWebReportJs[];     // prof-html's script: lists, flame graph, sequences
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_REPORT_WEB_ASSETS_H_

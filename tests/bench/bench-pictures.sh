@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# prof-svg and prof-html on the generated 1,000,000-sample profile (50,000 distinct stacks),
+# beside the way a FlameGraph user draws the same graph today, `prof-text --folded |
+# flamegraph.pl` (when flamegraph.pl is on PATH or FLAMEGRAPH names it: Debian 12 has no package
+# for it). The runs alternate between the commands; medians of 3 by CPU time. Then the size of
+# each output and how long Chromium takes to load and draw it (tests/browser/load_time.py).
+# Goals (issue 15): prof-svg and prof-html <= 3 s each; the HTML opens in under 3 s.
+set -euo pipefail
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-pictures.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/measure.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+
+gen-profile --samples 1000000 -o "$tmp/big.prof"
+big=$tmp/big.prof
+echo "input: generated, 1,000,000 samples, 50,000 stacks"
+
+flamegraph=${FLAMEGRAPH:-$(command -v flamegraph.pl || true)}
+labels=("prof-text --folded (for scale)" "prof-svg" "prof-html")
+commands=("prof-text --folded $big >$tmp/folded" "prof-svg $big -o $tmp/big.svg"
+  "prof-html $big -o $tmp/big.html")
+if [ -n "$flamegraph" ]; then
+  labels+=("prof-text --folded | flamegraph.pl")
+  commands+=("prof-text --folded $big | $flamegraph >$tmp/fg.svg")
+else
+  echo "(flamegraph.pl not found: Debian 12 has no flamegraph package; set FLAMEGRAPH=PATH)"
+fi
+
+# Three rounds, each running every command once, so that load on the shared machine hits all
+# alike; then the run of median CPU time of each.
+for round in 1 2 3; do
+  for i in "${!labels[@]}"; do
+    measure "${labels[$i]}" "$big" "${commands[$i]}" >>"$tmp/runs.$i"
+  done
+done
+for i in "${!labels[@]}"; do
+  sort -t' ' -k1,1 "$tmp/runs.$i" | awk '
+    { line[NR] = $0; match($0, /cpu +[0-9.]+/); cpu[NR] = substr($0, RSTART + 4, RLENGTH - 4) + 0 }
+    END {
+      for (i = 1; i <= NR; i++) { below = 0
+        for (j = 1; j <= NR; j++) if (cpu[j] < cpu[i] || (cpu[j] == cpu[i] && j < i)) below++
+        if (below == int(NR / 2)) print line[i] }
+    }'
+done
+
+for file in "$tmp/big.svg" "$tmp/big.html"; do
+  size=$(awk -v b="$(stat -c %s "$file")" 'BEGIN { printf "%.1f MB", b / 1e6 }')
+  if command -v chromium >/dev/null 2>&1; then
+    load=$(cd "$root/tests/browser" && python3 load_time.py "$file")
+    echo "$(basename "$file"): $size, loads and draws in Chromium in $load s (median of 3)"
+  else
+    echo "$(basename "$file"): $size (no chromium: load time not measured)"
+  fi
+done

@@ -1,0 +1,207 @@
+"""Opens a prof-html page in headless Chromium and uses it: no console error or network request;
+the self and overall lists equal `prof-text --top` and `--top --sort cum` (text of every cell);
+the value-type switcher gives prof-text's list of the other type; the flame graph's root is the
+folded total and a click zooms; the search highlights; clicking a frame opens its sequence view,
+whose callers and callees each add up to its cumulative value (prof-text's cum); adding a caller
+extends the sequence and the back button returns. Writes screenshots.
+
+A drag across the timeline selects bins; the page's total is then `prof-text --time` on the
+same edges (the profile must have one source: offsets count from its first sample).
+
+Usage: check_prof_html.py HTML TOP_FILE TOP_CUM_FILE OTHER_TYPE OTHER_TOP_FILE FOLDED_TOTAL SHOTS
+                          INPUT"""
+
+import re
+import subprocess
+import sys
+
+from cdp import Browser, Failure, run
+
+TABLE = """Array.from(document.querySelectorAll('#%s tr')).slice(1).map(tr =>
+  Array.from(tr.children).map(td => td.textContent))"""
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def top_rows(path):
+    """prof-text --top's rows: [flat, flat%, sum%, cum, cum%, name]."""
+    rows = []
+    with open(path, encoding="utf-8") as report:
+        lines = report.read().split("\n")
+    start = next(i for i, line in enumerate(lines) if line.split() == ["flat", "flat%", "sum%",
+                                                                       "cum", "cum%"])
+    for line in lines[start + 1:]:
+        if line:
+            rows.append(line[:45].split() + [line[47:]])
+    return rows
+
+
+def check_formatting(browser):
+    """The page's formatValue and formatPercent against the C++ ones (build/test-bin/format-value)
+    over values of every scale, for time, byte and plain units."""
+    values = [0, 1, -1, 5, 999, 1000, 1005, 1499, 1500, 123456, 999999, 1000000, 2500000,
+              1073741824, 1610612736, 123456789012, -123456789, 1099511627776 * 3]
+    total = 7777777
+    checked = 0
+    for unit in ["nanoseconds", "microseconds", "milliseconds", "seconds", "bytes", "kilobytes",
+                 "megabytes", "count", "objects"]:
+        expected = subprocess.run(["format-value", unit, str(total)] + [str(v) for v in values],
+                                  capture_output=True, text=True, check=True).stdout
+        got = browser.evaluate(
+            f"{values!r}.map(v => v + '\\t' + window.proftoolsReport.formatValue(v, "
+            f"{unit!r}) + '\\t' + window.proftoolsReport.formatPercent(v, {total})).join('\\n')")
+        check(got + "\n" == expected, f"formatting {unit}: page\n{got}\nC++\n{expected}")
+        checked += len(values)
+    # A sequence's occurrences: the outermost and innermost start, or none.
+    got = browser.evaluate("[[[1,2,1,2,3],[1,2]],[[1,2,3],[2,3]],[[1,2,3],[3,2]],[[4],[4]]]"
+                           ".map(c => window.proftoolsReport.occurrences(c[0], c[1]))")
+    check(got == [[0, 2], [1, 1], None, [0, 0]], f"occurrences: {got}")
+    return checked
+
+
+def check_brush(browser, source, shots):
+    """Drags across the middle of the timeline; compares the total with prof-text --time."""
+    timeline = browser.evaluate("JSON.parse(document.getElementById('profile-data').textContent)"
+                                ".timeline || null")
+    if timeline is None:
+        return "no timeline"
+    box = browser.evaluate("(() => { const e = document.getElementById('timeline'); "
+                           "e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
+                           " return [r.x, r.y, r.width, r.height]; })()")
+    label = 160 * box[2] / max(400, box[2])
+    x0 = box[0] + label + (box[2] - label) * 0.2
+    x1 = box[0] + label + (box[2] - label) * 0.7
+    y = box[1] + min(9, box[3] / 2)
+    browser.mouse("mouseMoved", x0, y)
+    browser.mouse("mousePressed", x0, y)
+    for step in range(1, 6):
+        browser.mouse("mouseMoved", x0 + (x1 - x0) * step / 5, y)
+    browser.mouse("mouseReleased", x1, y)
+    browser.pump(0.3)
+    match = re.search(r"t=(\d+)-(\d+)", browser.evaluate("location.hash"))
+    check(match, "dragging across the timeline selected nothing")
+    a, b = int(match.group(1)), int(match.group(2))
+    width = timeline["width"]
+    window = f"{a * width}ns.." + (f"{b * width}ns" if b < timeline["bins"] else "")
+    type_index = browser.evaluate("document.getElementById('type').value")
+    run = subprocess.run(["prof-text", "--top", "--no-trim", "--raw-values", "--value",
+                          type_index, "--time", window, source], capture_output=True, text=True)
+    if run.returncode != 0 and "has no time" in run.stderr:
+        browser.evaluate("history.back()")
+        return "brush not compared (prof-text --time refuses untimed samples)"
+    check(run.returncode == 0, f"prof-text --time {window}: {run.stderr}")
+    report = run.stdout
+    expected = re.search(r"of (-?\d+) total", report).group(1)
+    got = browser.evaluate("document.getElementById('summary').dataset.total")
+    check(got == expected, f"brushed {window}: the page says {got}, prof-text --time {expected}")
+    browser.screenshot(shots + "-brushed.png")
+    browser.evaluate("history.back()")
+    browser.pump(0.2)
+    return f"brush {window} total {got}"
+
+
+def main():
+    page, top, top_cum, other_type, other_top, folded_total, shots, source = sys.argv[1:9]
+    browser = Browser()
+    try:
+        seconds = browser.open(page)
+        browser.pump(0.3)
+        problems = browser.problems()
+        check(not problems, "the page misbehaved: " + "; ".join(problems))
+
+        # The lists.
+        self_rows = browser.evaluate(TABLE % "self")
+        check(self_rows == top_rows(top), f"self list differs from prof-text --top:\n{self_rows}")
+        overall = browser.evaluate(TABLE % "overall")
+        check(overall == top_rows(top_cum), "overall list differs from prof-text --top --sort cum")
+        browser.screenshot(shots + "-lists.png")
+
+        # The value-type switcher, as a user changes a <select>.
+        browser.evaluate(f"(() => {{ const s = document.getElementById('type'); s.value = "
+                         f"'{other_type}'; s.dispatchEvent(new Event('change')); }})()")
+        browser.pump(0.2)
+        check(f"type={other_type}" in browser.evaluate("location.hash"), "type not in the URL")
+        check(browser.evaluate(TABLE % "self") == top_rows(other_top),
+              "after switching type the self list differs from prof-text --value")
+        browser.evaluate("history.back()")
+        browser.pump(0.2)
+        check(browser.evaluate(TABLE % "self") == self_rows, "back did not restore the type")
+
+        # A click on a frame of the self list opens its sequence view.
+        name = self_rows[0][5]
+        cum_text = self_rows[0][3]
+        browser.click_element("document.querySelector('#self tr:nth-child(2) a')")
+        browser.pump(0.2)
+        check("view=seq" in browser.evaluate("location.hash"), "a click did not open the sequence")
+        cum = int(browser.evaluate("document.getElementById('seq-values').dataset.cum"))
+        callers = browser.evaluate("Array.from(document.querySelectorAll('#seq-callers tr'))"
+                                   ".reduce((s, tr) => s + Number(tr.dataset.v), 0)")
+        callees = browser.evaluate("Array.from(document.querySelectorAll('#seq-callees tr'))"
+                                   ".reduce((s, tr) => s + Number(tr.dataset.v), 0)")
+        check(callers == cum and callees == cum,
+              f"{name}: callers {callers} and callees {callees} do not add up to {cum}")
+        shown = browser.evaluate("document.getElementById('seq-values').textContent")
+        check(shown.startswith("cumulative " + cum_text), f"{name}: {shown!r}, prof-text {cum_text}")
+        browser.screenshot(shots + "-sequence.png")
+        # Extend by the first real caller, keeping the context; back returns.
+        before = browser.evaluate("location.hash")
+        has_caller = browser.evaluate("!!document.querySelector('#seq-callers a')")
+        if has_caller:
+            browser.click_element("document.querySelector('#seq-callers a')")
+            browser.pump(0.2)
+            longer = browser.evaluate("document.querySelectorAll('#seq-path a.frame').length")
+            check(longer == 2, f"adding a caller gave a sequence of {longer} frames")
+            browser.evaluate("history.back()")
+            browser.pump(0.2)
+            check(browser.evaluate("location.hash") == before, "back did not return")
+
+        # The flame graph: root is the folded total, children fit, a click zooms, search.
+        browser.evaluate("location.hash = '#view=flame'")
+        browser.pump(0.3)
+        frames = browser.evaluate("Array.from(document.querySelectorAll('#flame g')).map(g => "
+                                  "({v: Number(g.dataset.v), name: g.dataset.name, w: Number("
+                                  "g.querySelector('rect').getAttribute('width')), y: Number("
+                                  "g.querySelector('rect').getAttribute('y'))}))")
+        root = frames[0]
+        check(root["name"] == "all" and root["v"] == int(folded_total),
+              f"flame root {root} is not the folded total {folded_total}")
+        scale = root["w"] / root["v"]
+        for f in frames:
+            check(abs(f["w"] - f["v"] * scale) < 0.011, f"{f['name']}: width is not value")
+        browser.screenshot(shots + "-flame.png")
+        target = next(f for f in frames[1:] if f["w"] > 30)
+        browser.click_element(
+            "Array.from(document.querySelectorAll('#flame g')).find(g => g.dataset.name === "
+            f"{target['name']!r} && Number(g.dataset.v) === {target['v']}).querySelector('rect')")
+        browser.pump(0.2)
+        zoomed = browser.evaluate(
+            "Array.from(document.querySelectorAll('#flame g:not(.parent)')).map(g => [g.dataset."
+            "name, Number(g.querySelector('rect').getAttribute('width'))])[0]")
+        full = browser.evaluate("Number(document.querySelector('#flame g').querySelector('rect')"
+                                ".getAttribute('width'))")  # the root, full width
+        check(zoomed[0] == target["name"] and abs(zoomed[1] - full) < 0.02,
+              f"a click did not zoom {target['name']}: {zoomed}, full width {full}")
+        check("zoom=" in browser.evaluate("location.hash"), "the zoom is not in the URL")
+        browser.evaluate("(() => { const s = document.getElementById('flame-search'); s.value = "
+                         f"{name!r}.replace(/[.*+?^${{}}()|[\\]\\\\]/g, '\\\\$&'); "
+                         "s.dispatchEvent(new Event('change')); })()")
+        browser.pump(0.2)
+        highlighted = browser.evaluate(
+            "document.querySelectorAll('#flame rect[fill=\"rgb(230,0,230)\"]').length")
+        check(highlighted > 0, "search highlighted nothing")
+        browser.screenshot(shots + "-flame-search.png")
+        formatted = check_formatting(browser)
+        brushed = check_brush(browser, source, shots)
+        problems = browser.problems()
+        check(not problems, "the page misbehaved: " + "; ".join(problems))
+        print(f"ok: {page}: {len(self_rows)} rows, {formatted} values formatted as in C++, "
+              f"{brushed}, loaded in {seconds:.2f}s")
+    finally:
+        browser.close()
+
+
+if __name__ == "__main__":
+    run(main)

@@ -1,0 +1,190 @@
+// prof-svg's flame tree, palettes and SVG: layout rules of flamegraph.pl, checked on a small
+// profile and on random ones.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "common/base/saturating.h"
+#include "common/report/flame_palette.h"
+#include "common/report/flame_svg.h"
+#include "common/report/flame_tree.h"
+#include "common/text/text_reader.h"
+#include "tests/random_profile.h"
+#include "tests/test_util.h"
+
+namespace proftools {
+namespace {
+
+// main -> b (leaf) twice, main -> a -> b, main -> z; one negative sample and an empty stack.
+const char* kProfile =
+    "proftext 1.0\nsource 1 manual x -\n"
+    "type cpu nanoseconds\n"
+    "mapping 1 0x0 0x1000 0x0 [kernel.kallsyms] - -\n"
+    "function 1 main \"\" main.c 3\n"
+    "function 2 a \"\" a.c 1\n"
+    "function 3 b \"\" b.c 1\n"
+    "function 4 z \"\" z.c 1\n"
+    "function 5 k \"\" - 0\n"
+    "location 1 - 0x1 - 1:10\n"
+    "location 2 - 0x2 - 2:20\n"
+    "location 3 - 0x3 - 3:30\n"
+    "location 4 - 0x4 - 4:40\n"
+    "location 5 1 0x5 - 5:0\n"
+    "stack 1 3 2 1\n"
+    "stack 2 3 1\n"
+    "stack 3 4 1\n"
+    "stack 4\n"
+    "stack 5 5 4 1\n"
+    "sample 1 2 - - 30\n"
+    "sample 1 1 - - 50\n"
+    "sample 1 3 - - 20\n"
+    "sample 1 2 - - 10\n"
+    "sample 1 4 - - 5\n"
+    "sample 1 5 - - -7\n";
+
+StackTotals Totals(const std::string& text) {
+  StackTotals totals;
+  MemoryStream stream(text);
+  ReadText(&stream, "x", &totals);
+  return totals;
+}
+
+const FlameTree::Node* Child(const FlameTree& tree, const FlameTree::Node& node,
+                             const std::string& name) {
+  for (uint32_t child : node.children) {
+    if (tree.name(tree.nodes()[child].name) == name) return &tree.nodes()[child];
+  }
+  return nullptr;
+}
+
+TEST(FlameTree, MergesFromTheRootSortsByNameAndLeavesOutNonPositiveStacks) {
+  const StackTotals totals = Totals(kProfile);
+  const FlameTree tree(totals, FlameTreeOptions{});
+  EXPECT_EQ(tree.root().value, 110);  // 30 + 50 + 20 + 10; the empty stack and -7 not drawn
+  ASSERT_EQ(tree.root().children.size(), 1u);
+  const FlameTree::Node& main = tree.nodes()[tree.root().children[0]];
+  EXPECT_EQ(tree.name(main.name), "main");
+  EXPECT_EQ(tree.name(main.source), "main.c:3");  // the function's start line
+  std::vector<std::string> names;
+  for (uint32_t child : main.children) names.push_back(tree.name(tree.nodes()[child].name));
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "z"}));
+  EXPECT_EQ(Child(tree, main, "b")->value, 40);
+  EXPECT_EQ(Child(tree, *Child(tree, main, "a"), "b")->value, 50);
+  EXPECT_EQ(Child(tree, main, "z")->value, 20);
+  EXPECT_EQ(Child(tree, *Child(tree, main, "z"), "k"), nullptr);  // only in the -7 sample
+  EXPECT_EQ(tree.max_depth(), 3u);
+}
+
+TEST(FlameTree, ReverseStartsAtTheLeaf) {
+  const StackTotals totals = Totals(kProfile);
+  FlameTreeOptions options;
+  options.reverse = true;
+  const FlameTree tree(totals, options);
+  const FlameTree::Node* b = Child(tree, tree.root(), "b");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->value, 90);
+  EXPECT_EQ(Child(tree, *b, "main")->value, 40);
+  EXPECT_EQ(Child(tree, *Child(tree, *b, "a"), "main")->value, 50);
+}
+
+TEST(FlameTree, KindsComeFromTheMapping) {
+  std::string text = kProfile;
+  text.replace(text.find("sample 1 5 - - -7"), 17, "sample 1 5 - - 7");
+  const StackTotals totals = Totals(text);
+  const FlameTree tree(totals, FlameTreeOptions{});
+  const FlameTree::Node* k = Child(tree, *Child(tree, *Child(tree, tree.root(), "main"), "z"), "k");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->kind, FrameKind::kKernel);
+  EXPECT_EQ(Child(tree, tree.root(), "main")->kind, FrameKind::kUser);
+}
+
+TEST(FlameTree, DifferentialBaseOnlyWhereTheProfileHasTheFrame) {
+  const StackTotals totals = Totals(kProfile);
+  const StackTotals base = Totals(
+      "proftext 1.0\nsource 1 manual x -\ntype cpu nanoseconds\nfunction 1 main \"\" - 0\nfunction "
+      "2 q \"\" - 0\n"
+      "location 1 - 0x1 - 1:1\nlocation 2 - 0x2 - 2:1\nstack 1 1\nstack 2 2 1\n"
+      "sample 1 1 - - 4\nsample 1 2 - - 6\n");
+  const FlameTree tree(totals, FlameTreeOptions{}, &base, 0);
+  EXPECT_EQ(tree.root().base, 10);
+  EXPECT_EQ(Child(tree, tree.root(), "main")->base, 10);
+  EXPECT_EQ(Child(tree, *Child(tree, tree.root(), "main"), "q"), nullptr);
+}
+
+// The property flamegraph.pl's layout rests on, on random profiles: a node's value is at least
+// the sum of its children's, the root's is the sum of the positive stacks, and children are in
+// name order.
+TEST(FlameTree, ChildrenNeverExceedTheirParentOnRandomProfiles) {
+  testing::RandomProfileGenerator generator(15);
+  for (int seed = 0; seed < 200; ++seed) {
+    const Profile profile = generator.Next();
+    StackTotals totals;
+    EmitProfile(profile, totals);
+    if (totals.header().types.empty()) continue;
+    const FlameTree tree(totals, FlameTreeOptions{});
+    int64_t positive = 0;
+    for (const StackTotals::Entry& entry : totals.entries()) {
+      const Stack* stack = totals.defs().stacks.Find(entry.stack_id);
+      if (entry.values[0] > 0 && stack != nullptr && !stack->location_ids.empty()) {
+        AddSaturating(&positive, entry.values[0]);
+      }
+    }
+    EXPECT_EQ(tree.root().value, positive) << "seed " << seed;
+    for (const FlameTree::Node& node : tree.nodes()) {
+      int64_t sum = 0;
+      for (size_t i = 0; i < node.children.size(); ++i) {
+        const FlameTree::Node& child = tree.nodes()[node.children[i]];
+        AddSaturating(&sum, child.value);
+        EXPECT_EQ(child.depth, node.depth + 1);
+        if (i > 0) {
+          EXPECT_LT(tree.name(tree.nodes()[node.children[i - 1]].name), tree.name(child.name));
+        }
+      }
+      EXPECT_LE(sum, node.value) << "seed " << seed;
+    }
+  }
+}
+
+TEST(FlamePalette, SameNameSameColourAndKindsTakeTheirHue) {
+  EXPECT_EQ(FrameColor(Palette::kHot, "main", FrameKind::kUser),
+            FrameColor(Palette::kHot, "main", FrameKind::kUser));
+  EXPECT_NE(FrameColor(Palette::kHot, "main", FrameKind::kUser),
+            FrameColor(Palette::kHot, "mainx", FrameKind::kUser));
+  // kind: kernel frames take the orange palette, whatever their name.
+  EXPECT_EQ(FrameColor(Palette::kKind, "f", FrameKind::kKernel),
+            FrameColor(Palette::kOrange, "f", FrameKind::kUser));
+  EXPECT_EQ(FrameColor(Palette::kKind, "f", FrameKind::kJit),
+            FrameColor(Palette::kGreen, "f", FrameKind::kUser));
+  EXPECT_EQ(FrameColor(Palette::kKind, "f", FrameKind::kUser),
+            FrameColor(Palette::kHot, "f", FrameKind::kUser));
+  EXPECT_EQ(DiffColor(5, 5, 10), "rgb(255,255,255)");
+  EXPECT_EQ(DiffColor(15, 5, 10), "rgb(255,45,45)");  // grown the most: deepest red
+  EXPECT_EQ(DiffColor(0, 10, 10), "rgb(45,45,255)");  // shrunk the most: deepest blue
+}
+
+TEST(FlameSvg, WidthsAreValuesScaledAndNarrowFramesAreLeftOut) {
+  const StackTotals totals = Totals(kProfile);
+  const FlameTree tree(totals, FlameTreeOptions{});
+  FlameSvgOptions options;
+  options.unit = "nanoseconds";
+  options.width = 1120;  // 1100 pixels for 110: 10 per unit
+  options.min_width = 150;
+  StringSink out;
+  WriteFlameSvg(tree, options, &out);
+  std::vector<std::string> widths;
+  const std::regex rect("<rect x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"([0-9.]+)\" height=\"15");
+  for (std::sregex_iterator it(out.text().begin(), out.text().end(), rect), end; it != end; ++it) {
+    widths.push_back((*it)[1]);
+  }
+  // all, main, a, a;b, b, z in drawing order; with 150 as the minimum all are drawn.
+  EXPECT_EQ(widths, (std::vector<std::string>{"1100.00", "1100.00", "500.00", "500.00", "400.00",
+                                              "200.00"}));
+  options.min_width = 201;
+  StringSink narrow;
+  WriteFlameSvg(tree, options, &narrow);
+  EXPECT_EQ(narrow.text().find("<title>z\n"), std::string::npos);  // z (200 pixels) left out
+  EXPECT_NE(narrow.text().find("<title>a\n"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace proftools

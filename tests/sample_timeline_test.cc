@@ -1,0 +1,78 @@
+// prof-html's timeline: every timed sample's value lands in the bins, long samples cut across
+// bins exactly as prof-filter --time cuts them, so that the bins of any range add up to the
+// window's totals.
+#include "common/report/sample_timeline.h"
+
+#include <gtest/gtest.h>
+
+#include "common/filter/time_window.h"
+#include "common/text/text_reader.h"
+#include "tests/test_util.h"
+
+namespace proftools {
+namespace {
+
+// Two threads; a 1000 ns sample of 7 spanning bins 1 to 5 of 250 ns; an untimed sample.
+const char* kProfile =
+    "proftext 1.0\n"
+    "source 1 manual x -\n"
+    "type cpu nanoseconds\n"
+    "function 1 main \"\" - 0\n"
+    "function 2 f \"\" - 0\n"
+    "location 1 - 0x1 - 1:1\n"
+    "location 2 - 0x2 - 2:1\n"
+    "stack 1 1\n"
+    "stack 2 2 1\n"
+    "sample 1 1 1000 - 5 tid=1\n"
+    "sample 1 2 1300 1000 7 tid=2\n"
+    "sample 1 1 2999 - 11 tid=1\n"
+    "sample 1 2 - - 100\n";
+
+SampleTimeline Read(int64_t origin, int64_t width, uint32_t bins) {
+  SampleTimeline timeline(origin, width, bins);
+  MemoryStream stream(kProfile);
+  ReadText(&stream, "x", &timeline);
+  return timeline;
+}
+
+int64_t SumOfBins(const SampleTimeline& timeline, uint32_t from, uint32_t to) {
+  int64_t sum = 0;
+  for (const SampleTimeline::Entry& entry : timeline.Entries()) {
+    if (entry.bin >= from && entry.bin < to) sum += entry.values[0];
+  }
+  return sum;
+}
+
+TEST(SampleTimeline, RowsPerThreadAndEveryTimedValueBinned) {
+  const SampleTimeline timeline = Read(1000, 250, 8);
+  EXPECT_EQ(timeline.rows(), (std::vector<std::string>{"x 1", "x 2"}));
+  EXPECT_EQ(timeline.timed_samples(), 3u);
+  EXPECT_EQ(SumOfBins(timeline, 0, 8), 5 + 7 + 11);         // the untimed sample is not on it
+  EXPECT_EQ(timeline.total_values()[0], 5 + 7 + 11 + 100);  // but counts in the totals
+  EXPECT_EQ(SumOfBins(timeline, 7, 8), 11);                 // 2999 is in the last bin, [2750, 3000)
+}
+
+// Any range of bins holds what prof-filter's CutToWindow gives for the same edges.
+TEST(SampleTimeline, RangesOfBinsAreTimeWindows) {
+  const SampleTimeline timeline = Read(1000, 250, 8);
+  for (uint32_t from = 0; from < 8; ++from) {
+    for (uint32_t to = from + 1; to <= 8; ++to) {
+      ResolvedWindow window;
+      window.from = from == 0 ? INT64_MIN : 1000 + from * 250;
+      window.to = to == 8 ? INT64_MAX : 1000 + to * 250;
+      int64_t expected = 0;
+      for (auto [time, duration, value] :
+           {std::tuple<int64_t, int64_t, int64_t>{1000, 0, 5}, {1300, 1000, 7}, {2999, 0, 11}}) {
+        Sample sample;
+        sample.time_nanos = time;
+        if (duration > 0) sample.duration_nanos = duration;
+        sample.values = {value};
+        if (CutToWindow(window, &sample)) expected += sample.values[0];
+      }
+      EXPECT_EQ(SumOfBins(timeline, from, to), expected) << from << ".." << to;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace proftools

@@ -1,0 +1,95 @@
+// prof-html: a profile as one self-contained, interactive HTML report: overall and self lists,
+// a flame graph, the sequence view, the header; opened from disk, no network.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "common/cli/cli.h"
+#include "common/cli/filter_options.h"
+#include "common/cli/profile_inputs.h"
+#include "common/io/output.h"
+#include "common/report/html_report.h"
+#include "common/report/reports.h"
+#include "common/report/sample_timeline.h"
+
+namespace proftools {
+namespace {
+
+constexpr const char* kProgram = "prof-html";
+// Points per row of the timeline: enough to see phases, few enough that the page stays small
+// whatever the number of samples.
+constexpr uint32_t kTimelineBins = 400;
+
+int Main(int argc, char** argv) {
+  CommandLine cli(
+      kProgram, "[OPTION...] [FILE...]",
+      "Write a profile (prof text, or anything proftools reads) as one self-contained HTML "
+      "page: the overall and self lists (by cumulative and flat value, sortable, searchable), a "
+      "flame graph or icicle with zoom and search, the sequence view (a sequence of frames with "
+      "its cumulative and self value, its callers and callees, extended a frame at a time), "
+      "a switch between the profile's value types, and the sources, meta and filters. The page "
+      "needs no network; its state is in the URL fragment, so views can be bookmarked. Several "
+      "FILEs are one profile; the options of prof-filter(1) select part of it first. With no "
+      "FILE, or when FILE is -, reads standard input.",
+      "Examples:\n"
+      "  prof-html cpu.prof -o cpu.html\n"
+      "  prof-html --time 10s..20s --value alloc_space heap.pb.gz -o heap.html\n");
+  cli.AddOptions("Report")("value",
+                           "the value type shown first (default: the profile's default type, "
+                           "else its last)",
+                           cxxopts::value<std::string>(), "TYPE")(
+      "granularity",
+      "frames are functions (default), filefunctions, files, lines, addresses or filelines",
+      cxxopts::value<std::string>(), "G")("title", "the page's title (default \"Profile\")",
+                                          cxxopts::value<std::string>(), "TEXT");
+  AddFilterOptions(&cli);
+  cli.AddMaxInputSizeOption();
+  cli.AddOutputOption();
+  cli.AddInputs();
+  cli.Parse(argc, argv);
+
+  HtmlReportOptions options;
+  if (cli.Has("granularity") &&
+      !ParseGranularity(cli.Get<std::string>("granularity"), &options.granularity)) {
+    throw UsageError(
+        "--granularity must be functions, filefunctions, files, lines, addresses or filelines");
+  }
+  if (cli.Has("title")) options.title = cli.Get<std::string>("title");
+  const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
+  const FilterSpec spec = ParseFilterOptions(cli);
+  options.filter_description = spec.description;
+
+  ProfileInputs inputs(cli.Inputs(), cli.MaxInputSize());
+  Output output(cli.OutputPath());
+  // A first pass over the sample times (only scanned in prof text) sets the timeline's bins.
+  int64_t first = INT64_MAX, last = INT64_MIN;
+  inputs.ScanSampleTimes([&](uint64_t, int64_t time, int64_t duration) {
+    first = std::min(first, time);
+    last = std::max(last, duration > 0 && time <= INT64_MAX - duration ? time + duration : time);
+  });
+  int64_t width = 0;
+  uint32_t bins = 0;
+  if (first <= last) {
+    const __int128 span = static_cast<__int128>(last) - first + 1;
+    bins = static_cast<uint32_t>(std::min<__int128>(kTimelineBins, span));
+    width = static_cast<int64_t>((span + bins - 1) / bins);
+  }
+  SampleTimeline totals(first, width, bins);
+  options.timeline = &totals;
+  FilterResult filtered = ReadFiltered(kProgram, &inputs, spec, &totals, Reading::kAsReport);
+  if (filtered.filtered) {
+    totals.SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames));
+  }
+  options.value_index = ResolveValueIndex(totals.header(), value);
+  WriteHtmlReport(totals, options, &output);
+  output.Commit();
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace proftools
+
+int main(int argc, char** argv) {
+  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+}

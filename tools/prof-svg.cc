@@ -1,0 +1,190 @@
+// prof-svg: a flame graph of a profile as one SVG file, as `prof-text --folded | flamegraph.pl`
+// draws it, with hover details, click to zoom, search and reset working offline.
+#include <string>
+#include <utility>
+
+#include "common/cli/cli.h"
+#include "common/cli/filter_options.h"
+#include "common/cli/profile_inputs.h"
+#include "common/io/output.h"
+#include "common/report/flame_svg.h"
+#include "common/report/flame_tree.h"
+#include "common/report/reports.h"
+#include "common/report/value_format.h"
+
+namespace proftools {
+namespace {
+
+constexpr const char* kProgram = "prof-svg";
+
+// The default subtitle: what is drawn, its total, where it came from, what was filtered.
+std::string Subtitle(const StackTotals& totals, int value_index, const std::string& filters) {
+  const ValueType& type = totals.header().types[value_index];
+  std::string text = type.type + "/" + type.unit + ": " +
+                     FormatValue(totals.total_values()[value_index], type.unit, false) + " in " +
+                     std::to_string(totals.total_samples()) + " samples";
+  const auto& sources = totals.header().sources;
+  for (size_t i = 0; i < sources.size() && i < 3; ++i) {
+    text +=
+        (i == 0 ? "; from " : ", ") + (sources[i].uri.empty() ? sources[i].type : sources[i].uri);
+  }
+  if (sources.size() > 3) text += " and " + std::to_string(sources.size() - 3) + " more";
+  if (!filters.empty()) text += "; filters: " + filters;
+  return text;
+}
+
+// The base's type matching the drawn one by name and unit (UsageError when it has none).
+int BaseTypeIndex(const ProfileHeader& profile, const ProfileHeader& base, int value_index) {
+  const ValueType& type = profile.types[value_index];
+  for (size_t i = 0; i < base.types.size(); ++i) {
+    if (base.types[i] == type) return static_cast<int>(i);
+  }
+  throw UsageError("--diff-base: the base has no type " + type.type + "/" + type.unit +
+                   ", the one drawn");
+}
+
+// --min-width: pixels ("0.1"), or a percentage of the graph's width ("0.5%").
+double MinWidth(const CommandLine& cli, int width) {
+  std::string text = cli.Get<std::string>("min-width");
+  const bool percent = !text.empty() && text.back() == '%';
+  if (percent) text.pop_back();
+  const double value = ParseDecimalOption("--min-width", text);
+  return percent ? value * width / 100 : value;
+}
+
+int Main(int argc, char** argv) {
+  CommandLine cli(
+      kProgram, "[OPTION...] [FILE...]",
+      "Draw a profile (prof text, or anything proftools reads) as a flame graph in one SVG "
+      "file, laid out as flamegraph.pl lays out `prof-text --folded`: the root at the bottom, "
+      "callees above their callers, frames ordered by name, widths proportional to value. "
+      "Opened in a browser, hovering shows a frame's value and source, a click zooms, Search "
+      "(or Ctrl-F) highlights frames matching a regular expression; it needs no network. "
+      "Several FILEs are one profile; the options of prof-filter(1) select part of it first. "
+      "With no FILE, or when FILE is -, reads standard input.",
+      "Examples:\n"
+      "  prof-svg cpu.prof -o cpu.svg\n"
+      "  prof-svg --inverted --colors mem --value alloc_space heap.pb.gz -o heap.svg\n"
+      "  prof-svg --time 10s..20s --focus '^parse' --title 'Parsing' perf.prof -o parse.svg\n");
+  cli.AddOptions("Graph")("value",
+                          "the value type to draw (default: the profile's default type, else its "
+                          "last)",
+                          cxxopts::value<std::string>(), "TYPE")(
+      "granularity",
+      "frames are functions (default), filefunctions, files, lines, addresses or filelines",
+      cxxopts::value<std::string>(), "G")("inverted", "an icicle graph: the root at the top")(
+      "reverse", "stacks reversed: leaves at the root, callers growing from them")(
+      "min-width", "frames narrower than PX pixels (or P% of the width) are not drawn (0.1)",
+      cxxopts::value<std::string>(), "PX");
+  cli.AddOptions("Appearance (as flamegraph.pl's)")(
+      "title", "the title (default \"Flame Graph\", or \"Icicle Graph\")",
+      cxxopts::value<std::string>(), "TEXT")(
+      "subtitle", "the line under the title (default: type, total, samples, sources, filters)",
+      cxxopts::value<std::string>(),
+      "TEXT")("width", "the image's width in pixels (1200)", cxxopts::value<std::string>(), "PX")(
+      "height", "each frame's height in pixels (16)", cxxopts::value<std::string>(), "PX")(
+      "font-type", "the font family (Verdana)", cxxopts::value<std::string>(), "FONT")(
+      "font-size", "the font size in pixels (12)", cxxopts::value<std::string>(), "PX")(
+      "font-width", "average character width in font sizes, to fit labels (0.59)",
+      cxxopts::value<std::string>(), "RATIO")(
+      "colors",
+      "palette: kind (default: kernel orange, JIT green, inlined aqua, others hot), hot, mem, "
+      "io, red, green, blue, aqua, yellow, purple, orange",
+      cxxopts::value<std::string>(),
+      "PALETTE")("bg-colors", "background: yellow, blue, green, grey or #RRGGBB",
+                 cxxopts::value<std::string>(), "COLOR")(
+      "count-name", "values as exact counts of NAME (e.g. samples) instead of 1.5ms or 12MiB",
+      cxxopts::value<std::string>(),
+      "NAME")("name-type", "what the details line calls a frame (\"Function:\")",
+              cxxopts::value<std::string>(), "TEXT")("notes", "a comment written into the SVG",
+                                                     cxxopts::value<std::string>(), "TEXT");
+  cli.AddOptions("Differential (as FlameGraph's difffolded.pl)")(
+      "diff-base",
+      "colour each frame by its change from the profile FILE: red grown, blue shrunk, white "
+      "unchanged (widths stay this profile's)",
+      cxxopts::value<std::string>(),
+      "FILE")("normalize", "with --diff-base: scale the base to this profile's total first");
+  cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
+  AddFilterOptions(&cli);
+  cli.AddMaxInputSizeOption();
+  cli.AddOutputOption();
+  cli.AddInputs();
+  cli.Parse(argc, argv);
+
+  FlameTreeOptions tree_options;
+  if (cli.Has("granularity") &&
+      !ParseGranularity(cli.Get<std::string>("granularity"), &tree_options.granularity)) {
+    throw UsageError(
+        "--granularity must be functions, filefunctions, files, lines, addresses or filelines");
+  }
+  tree_options.reverse = cli.Has("reverse");
+  FlameSvgOptions svg;
+  svg.inverted = cli.Has("inverted");
+  if (cli.Has("title")) svg.title = cli.Get<std::string>("title");
+  if (cli.Has("width")) svg.width = static_cast<int>(cli.GetInteger("width", 100, 1000000));
+  if (cli.Has("height")) svg.frame_height = static_cast<int>(cli.GetInteger("height", 2, 1000));
+  if (cli.Has("font-type")) svg.font_type = cli.Get<std::string>("font-type");
+  if (cli.Has("font-size")) svg.font_size = cli.Get<double>("font-size");
+  if (cli.Has("font-width")) svg.font_width = cli.Get<double>("font-width");
+  if (!(svg.font_size > 0 && svg.font_size <= 1000)) {
+    throw UsageError("--font-size must be more than 0 and at most 1000");
+  }
+  if (!(svg.font_width > 0 && svg.font_width <= 10)) {
+    throw UsageError("--font-width must be more than 0 and at most 10");
+  }
+  if (cli.Has("min-width")) svg.min_width = MinWidth(cli, svg.width);
+  if (cli.Has("colors") && !ParsePalette(cli.Get<std::string>("colors"), &svg.palette)) {
+    throw UsageError(std::string("--colors must be one of ") + PaletteNames());
+  }
+  if (cli.Has("bg-colors")) {
+    svg.background = cli.Get<std::string>("bg-colors");
+    std::string top, bottom;
+    if (!BackgroundColors(svg.background, svg.palette, false, &top, &bottom)) {
+      throw UsageError("--bg-colors must be yellow, blue, green, grey or #RRGGBB");
+    }
+  }
+  if (cli.Has("count-name")) svg.count_name = cli.Get<std::string>("count-name");
+  if (cli.Has("name-type")) svg.name_type = cli.Get<std::string>("name-type");
+  if (cli.Has("notes")) svg.notes = cli.Get<std::string>("notes");
+  const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
+  const FilterSpec spec = ParseFilterOptions(cli);
+
+  ProfileInputs inputs(cli.Inputs(), cli.MaxInputSize());
+  Output output(cli.OutputPath());
+  StackTotals totals;
+  FilterResult filtered = ReadFiltered(kProgram, &inputs, spec, &totals, Reading::kAsReport);
+  if (filtered.filtered) {
+    totals.SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames));
+  }
+  tree_options.value_index = ResolveValueIndex(totals.header(), value);
+  svg.unit = totals.header().types[tree_options.value_index].unit;
+  svg.subtitle = cli.Has("subtitle") ? cli.Get<std::string>("subtitle")
+                                     : Subtitle(totals, tree_options.value_index, spec.description);
+  StackTotals base;
+  int base_index = 0;
+  svg.differential = cli.Has("diff-base");
+  if (cli.Has("normalize") && !svg.differential) {
+    throw UsageError("--normalize goes with --diff-base");
+  }
+  if (svg.differential) {
+    ProfileInputs base_inputs(cli.GetAll("diff-base"), cli.MaxInputSize());
+    ReadFiltered(kProgram, &base_inputs, spec, &base, Reading::kAsReport);
+    base_index = BaseTypeIndex(totals.header(), base.header(), tree_options.value_index);
+    if (cli.Has("normalize") && base.total_values()[base_index] != 0) {
+      tree_options.base_scale =
+          static_cast<double>(totals.total_values()[tree_options.value_index]) /
+          static_cast<double>(base.total_values()[base_index]);
+    }
+  }
+  const FlameTree tree(totals, tree_options, svg.differential ? &base : nullptr, base_index);
+  WriteFlameSvg(tree, svg, &output);
+  output.Commit();
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace proftools
+
+int main(int argc, char** argv) {
+  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+}
