@@ -25,7 +25,8 @@ PerfScriptReader::Kind PerfScriptReader::Classify() {
     after_frame_ = true;
     return Kind::kFrame;
   }
-  if (after_frame_ && indented && ParsePerfSrcline(trimmed, &src_file_, &src_line_)) {
+  if (after_frame_ && indented &&
+      ParsePerfSrcline(trimmed, &src_file_, &src_line_, &src_inlined_)) {
     after_frame_ = false;
     return Kind::kSrcline;
   }
@@ -43,6 +44,10 @@ PerfScriptReader::Kind PerfScriptReader::Classify() {
     return Kind::kFrame;
   }
   after_frame_ = false;
+  if (MayBePerfRecord(trimmed) && ParsePerfRecord(trimmed, &record_)) {
+    in_sample_ = false;  // perf prints no frames under a record
+    return Kind::kRecord;
+  }
   return Kind::kUnknown;
 }
 
