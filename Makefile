@@ -171,6 +171,7 @@ test-interop: $(TOOLS)
 	tests/interop-filter.sh
 	tests/interop-peek.sh
 	tests/interop-tags.sh
+	tests/interop-perf.sh
 
 # Includes point down the library's layers (ARCHITECTURE.md).
 layer-check:
