@@ -6,11 +6,13 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <thread>
 #include <unordered_set>
 
 #include "common/base/counted.h"
 #include "common/base/text_syntax.h"
 #include "common/io/spool.h"
+#include "common/perf/perf_batch_reader.h"
 #include "common/perf/perf_events.h"
 #include "common/perf/perf_offcpu.h"
 #include "common/perf/perf_reader.h"
@@ -25,6 +27,10 @@ namespace {
 // The location cache is only a cache: past this many bytes of keys it starts again, so that a
 // file of millions of distinct frames cannot make it grow without bound.
 constexpr size_t kCacheBytesLimit = size_t{64} << 20;
+
+// Inputs from this size on are read by a PerfBatchReader (on a second core); below it the
+// thread costs more than it saves.
+constexpr uint64_t kThreadedReaderBytes = uint64_t{8} << 20;
 
 // The type name of a sample without an event name (`perf script -F` without `event`).
 constexpr const char* kNoEventName = "event";
@@ -495,7 +501,6 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
                                   "since 1970: the source has no time"});
   }
   LimitedStream limited(stream, input.plan.bytes);
-  PerfScriptReader reader(&limited);
   unknown_lines_ = 0;
   mappings_.reset(input.plan.mmaps > 0 ? new PerfMappings : nullptr);
   // Frames go through the memo unless they need more than their own line.
@@ -549,7 +554,8 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
     }
   };
 
-  try {
+  // Every line, from either reader (they classify alike).
+  auto convert_lines = [&](auto& reader) {
     while (reader.Next()) {
       switch (reader.kind()) {
         case PerfScriptReader::Kind::kFrame:
@@ -558,6 +564,9 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
             break;
           }
           AddFrame(reader.frame_text(), false);
+          // Without srclines a frame not tagged (inlined) ends its group: no later frame joins
+          // it, and the frames after it take the common path again.
+          if (plain_frames && !group_[group_size_ - 1].inlined) FlushFrames();
           break;
         case PerfScriptReader::Kind::kSrcline:
           AddSrcline(reader.src_file(), reader.src_line(), reader.src_inlined());
@@ -652,6 +661,16 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
           break;
         }
       }
+    }
+  };
+  try {
+    // A large input is read and classified on a second core while this one converts.
+    if (input.plan.bytes >= kThreadedReaderBytes && std::thread::hardware_concurrency() > 1) {
+      PerfBatchReader reader(&limited);
+      convert_lines(reader);
+    } else {
+      PerfScriptReader reader(&limited);
+      convert_lines(reader);
     }
   } catch (const LineReader::LineTooLong& e) {
     throw ProfError(Diagnostic{Rule::kInput, input.name, e.line_number,
