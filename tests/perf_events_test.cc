@@ -2,16 +2,12 @@
 // records and the mappings they give, off-CPU intervals.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
-#include "common/io/byte_stream.h"
-#include "common/perf/perf_batch_reader.h"
 #include "common/perf/perf_events.h"
 #include "common/perf/perf_mappings.h"
 #include "common/perf/perf_offcpu.h"
-#include "common/perf/perf_reader.h"
 #include "common/perf/perf_records.h"
 #include "common/perf/perf_tracepoint.h"
 
@@ -145,105 +141,6 @@ TEST(PerfOffCpuTest, IntervalsCloseWhenTheThreadRunsOrAtTheEnd) {
   EXPECT_EQ(emitted[0].state, "S");
   EXPECT_EQ(emitted[1].duration, 7500);
   EXPECT_EQ(emitted[1].state, "D");
-}
-
-// Every line as a reader sees it, flattened to text.
-template <typename Reader>
-std::vector<std::string> ReadAll(Reader* reader) {
-  std::vector<std::string> out;
-  while (reader->Next()) {
-    std::string s = std::to_string(static_cast<int>(reader->kind())) + " " +
-                    std::to_string(reader->line_number()) + " " + std::string(reader->line());
-    switch (reader->kind()) {
-      case PerfScriptReader::Kind::kHeader: {
-        const PerfHeader& h = reader->header();
-        s += "|" + std::string(h.comm) + "|" + std::to_string(h.tid) + "|" + std::string(h.event) +
-             "|" + std::string(h.rest) + "|" + std::to_string(h.time_nanos) + "|" +
-             std::to_string(reader->header_frame()) + "|" + std::string(reader->frame_text());
-        break;
-      }
-      case PerfScriptReader::Kind::kFrame:
-        s += "|" + std::string(reader->frame_text());
-        break;
-      case PerfScriptReader::Kind::kSrcline:
-        s += "|" + std::string(reader->src_file()) + "|" + std::to_string(reader->src_line()) +
-             "|" + std::to_string(reader->src_inlined());
-        break;
-      case PerfScriptReader::Kind::kRecord: {
-        const PerfRecordLine& r = reader->record();
-        s += "|" + std::string(r.header.comm) + "|" + std::string(r.file) + "|" +
-             std::string(r.build_id) + "|" + std::to_string(r.start);
-        break;
-      }
-      default:
-        break;
-    }
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
-TEST(PerfBatchReaderTest, SameLinesAsTheReaderOverManyBatches) {
-  // Several MiB, with a line longer than a batch, so that batches fill, turn over and grow.
-  std::string text;
-  for (int i = 0; text.size() < (size_t{5} << 20); ++i) {
-    text += "prog " + std::to_string(i) + " [001] 1." + std::to_string(100000 + i) +
-            ": 1001 cpu-clock:ppp: \n\t1247 inner+0x37 (inlined)\n\t1247 compute+0x37 "
-            "(/tmp/prog dir/x)\n  prog.c:11 (inlined)\n\tffff81 __schedule ([kernel.kallsyms])\n\n"
-            "prog 7 2.0: PERF_RECORD_MMAP2 7/7: [0x1000(0x2000) @ 0 <ab>]: r-xp /x y\n"
-            "a 1 [000] 3.0: sched:sched_switch: prev_comm=a prev_state=S ==> next_pid=3\n"
-            "not perf\n";
-    if (i == 100) text += "\t1 " + std::string(size_t{3} << 20, 'x') + " (/long)\n";
-  }
-  MemoryStream plain_stream(text);
-  PerfScriptReader plain(&plain_stream);
-  MemoryStream batch_stream(text);
-  PerfBatchReader batched(&batch_stream);
-  const std::vector<std::string> expected = ReadAll(&plain);
-  EXPECT_GT(expected.size(), 50000u);
-  EXPECT_EQ(ReadAll(&batched), expected);
-}
-
-// Yields `text`, then fails (as a truncated gzip stream does).
-class FailingStream : public ByteStream {
- public:
-  explicit FailingStream(std::string text) : text_(std::move(text)) {}
-  size_t Read(char* buffer, size_t capacity) override {
-    if (at_ == text_.size()) throw ProfError("in.gz", "unexpected end of gzip data");
-    const size_t n = std::min(capacity, text_.size() - at_);
-    text_.copy(buffer, n, at_);
-    at_ += n;
-    return n;
-  }
-
- private:
-  std::string text_;
-  size_t at_ = 0;
-};
-
-TEST(PerfBatchReaderTest, AnErrorOfTheReadingThreadComesAfterTheLinesBeforeIt) {
-  std::string text;
-  for (int i = 0; i < 100000; ++i) text += "a 1 1.0: 1 x: \n\t1 f (/x)\n\n";
-  FailingStream stream(text);
-  PerfBatchReader reader(&stream);
-  int lines = 0;
-  bool thrown = false;
-  try {
-    while (reader.Next()) ++lines;
-  } catch (const ProfError& e) {
-    thrown = true;
-    EXPECT_NE(std::string(e.what()).find("gzip"), std::string::npos);
-  }
-  EXPECT_TRUE(thrown);
-  EXPECT_EQ(lines, 300000);
-}
-
-TEST(PerfBatchReaderTest, StopsEarlyWithoutHanging) {
-  std::string text;
-  for (int i = 0; i < 200000; ++i) text += "a 1 1.0: 1 x: \n\t1 f (/x)\n\n";
-  MemoryStream stream(text);
-  PerfBatchReader reader(&stream);
-  ASSERT_TRUE(reader.Next());  // the converter may stop (an error) with batches in flight
 }
 
 }  // namespace

@@ -6,13 +6,11 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
-#include <thread>
 #include <unordered_set>
 
 #include "common/base/counted.h"
 #include "common/base/text_syntax.h"
 #include "common/io/spool.h"
-#include "common/perf/perf_batch_reader.h"
 #include "common/perf/perf_events.h"
 #include "common/perf/perf_offcpu.h"
 #include "common/perf/perf_reader.h"
@@ -27,10 +25,6 @@ namespace {
 // The location cache is only a cache: past this many bytes of keys it starts again, so that a
 // file of millions of distinct frames cannot make it grow without bound.
 constexpr size_t kCacheBytesLimit = size_t{64} << 20;
-
-// Inputs from this size on are read by a PerfBatchReader (on a second core); below it the
-// thread costs more than it saves.
-constexpr uint64_t kThreadedReaderBytes = uint64_t{8} << 20;
 
 // The type name of a sample without an event name (`perf script -F` without `event`).
 constexpr const char* kNoEventName = "event";
@@ -284,6 +278,13 @@ PerfConverter::PerfConverter(ProfileSink* sink, const std::vector<PerfInput>& in
   PerfValueTypes types = NamePerfValueTypes(inputs, options);
   event_index_ = std::move(types.first_type);
   off_cpu_type_ = types.off_cpu;
+  if (options_.off_cpu && !off_cpu_type_) {
+    std::string names;
+    for (const PerfInput& input : inputs) names += (names.empty() ? "" : ", ") + input.name;
+    warnings_->Warning(Diagnostic{Rule::kInput, names, 0,
+                                  "--off-cpu: no sched:sched_switch or offcpu-time sample, so no "
+                                  "off-CPU time (record with -e sched:sched_switch -g)"});
+  }
   sink_->OnHeader(header_);
 }
 
@@ -554,8 +555,7 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
     }
   };
 
-  // Every line, from either reader (they classify alike).
-  auto convert_lines = [&](auto& reader) {
+  auto convert_lines = [&](PerfScriptReader& reader) {
     while (reader.Next()) {
       switch (reader.kind()) {
         case PerfScriptReader::Kind::kFrame:
@@ -664,14 +664,8 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
     }
   };
   try {
-    // A large input is read and classified on a second core while this one converts.
-    if (input.plan.bytes >= kThreadedReaderBytes && std::thread::hardware_concurrency() > 1) {
-      PerfBatchReader reader(&limited);
-      convert_lines(reader);
-    } else {
-      PerfScriptReader reader(&limited);
-      convert_lines(reader);
-    }
+    PerfScriptReader reader(&limited);
+    convert_lines(reader);
   } catch (const LineReader::LineTooLong& e) {
     throw ProfError(Diagnostic{Rule::kInput, input.name, e.line_number,
                                "line longer than 64 MiB: this is not perf script output"});

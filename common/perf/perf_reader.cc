@@ -4,7 +4,6 @@ namespace proftools {
 
 bool PerfScriptReader::Next() {
   if (!lines_.Next(&line_)) return false;
-  line_number_ = lines_.line_number();
   kind_ = Classify();
   return true;
 }

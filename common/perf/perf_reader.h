@@ -41,17 +41,10 @@ class PerfScriptReader {
 
   // Reads and classifies the next line; false at the end of the input.
   bool Next();
-  // Classifies `line`, number `line_number`, in the context of the lines given before it: for
-  // a caller that reads the lines itself (PerfBatchReader, whose reader has no stream).
-  void ClassifyLine(std::string_view line, uint64_t line_number) {
-    line_ = line;
-    line_number_ = line_number;
-    kind_ = Classify();
-  }
 
   Kind kind() const { return kind_; }
   std::string_view line() const { return line_; }
-  uint64_t line_number() const { return line_number_; }
+  uint64_t line_number() const { return lines_.line_number(); }
   const PerfHeader& header() const { return header_; }  // kHeader
   bool header_frame() const { return header_frame_; }   // kHeader: frame_text() is set
   // kFrame, or kHeader with a frame: the frame, trimmed (ParsePerfFrame takes it apart).
@@ -68,7 +61,6 @@ class PerfScriptReader {
   LineReader lines_;
   bool headers_only_;
   std::string_view line_;
-  uint64_t line_number_ = 0;
   Kind kind_ = Kind::kBlank;
   bool in_sample_ = false;    // frame lines may follow
   bool after_frame_ = false;  // a srcline may follow
