@@ -4,6 +4,11 @@ namespace proftools {
 
 bool PerfScriptReader::Next() {
   if (!lines_.Next(&line_)) return false;
+  // A first pass skips the frames of a sample here, line after line, instead of returning each.
+  while (headers_only_ && in_sample_ && !line_.empty() && line_[0] == '\t') {
+    after_frame_ = true;
+    if (!lines_.Next(&line_)) return false;
+  }
   kind_ = Classify();
   return true;
 }

@@ -34,7 +34,8 @@ class PerfScriptReader {
 
   // `stream` must outlive the reader. Throws LineReader::LineTooLong for absurd lines.
   // `headers_only` is for a first pass that needs only the headers: a tab-indented line inside
-  // a sample (how perf prints every frame) is then taken for a frame unread. A line so taken
+  // a sample (how perf prints every frame) is then taken for a frame unread, and skipped: Next
+  // returns the next line that is not one. A line so taken
   // that a full read would find to be a header is an odd line the second pass reports.
   explicit PerfScriptReader(ByteStream* stream, bool headers_only = false)
       : lines_(stream), headers_only_(headers_only) {}
