@@ -227,6 +227,7 @@ test-interop: $(TOOLS) test-sqlite-r
 	tests/interop-peek.sh
 	tests/interop-tags.sh
 	tests/interop-diff.sh
+	tests/interop-perf.sh
 
 # Includes point down the library's layers (ARCHITECTURE.md).
 layer-check:

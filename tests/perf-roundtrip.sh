@@ -57,4 +57,24 @@ grep -q 'main;roundtrip_caller;roundtrip_leaf ' "$T/folded" ||
   fail "no main;roundtrip_caller;roundtrip_leaf stack: $(head -3 "$T/folded")"
 prof-text --top --value cpu-clock_samples --raw-values "$T/prof" >"$T/top"
 grep -q 'roundtrip_leaf' "$T/top" || fail "roundtrip_leaf is not in the top report"
-echo "perf-roundtrip: ok ($got samples, main;roundtrip_caller;roundtrip_leaf present)"
+
+# A failed recording is no profile: perf script of a missing file prints nothing.
+perf script -i "$T/missing.data" 2>/dev/null | perf2prof -o "$T/empty.prof" 2>"$T/empty.err" &&
+  fail "perf2prof accepted empty input"
+grep -q 'no samples' "$T/empty.err" || fail "empty input: $(cat "$T/empty.err")"
+[ -e "$T/empty.prof" ] && fail "empty input left an output file"
+
+# With mmap records the program's mapping is real (its range holds its locations' addresses).
+perf script --show-mmap-events -i "$T/perf.data" 2>/dev/null | perf2prof -o "$T/mmap.prof" ||
+  fail "perf2prof failed on --show-mmap-events"
+prof-validate "$T/mmap.prof" || fail "prof-validate rejects the --show-mmap-events profile"
+awk -v prog="$T/prog" '
+  $1 == "mapping" && $6 == prog { start[$2] = strtonum_($3); limit[$2] = strtonum_($4); n++ }
+  $1 == "location" && ($3 in start) { a = strtonum_($4); checked++
+    if (a < start[$3] || a >= limit[$3]) { print "location " $2 " at " $4 " outside " $3; bad++ } }
+  function strtonum_(h,   i, v, c) { v = 0; h = tolower(substr(h, 3))
+    for (i = 1; i <= length(h); i++) { c = index("0123456789abcdef", substr(h, i, 1)) - 1; v = v * 16 + c }
+    return v }
+  END { if (n == 0) print "no mapping of the program"; else if (checked == 0) print "no location in it"
+        else if (start[1] == 0 && limit[1] == 0) print "the mapping has no range"; exit (n == 0 || checked == 0 || bad > 0) }'   "$T/mmap.prof" >"$T/mmap.check" || fail "--show-mmap-events: $(head -3 "$T/mmap.check")"
+echo "perf-roundtrip: ok ($got samples, main;roundtrip_caller;roundtrip_leaf present; empty input refused; real mappings)"

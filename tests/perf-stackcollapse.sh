@@ -19,4 +19,14 @@ for arg in "$@"; do
     *) input=$arg ;;
   esac
 done
-perf2prof "$input" | prof-text "${view[@]}"
+# stackcollapse-perf.pl shows the first event it meets; perf2prof's default type is the event
+# recorded first (or with the most samples), so the first event's type is named here. Perl
+# prints nothing for an empty input: --allow-empty.
+profile=$(mktemp)
+trap 'rm -f "$profile"' EXIT
+perf2prof --allow-empty "$input" >"$profile"
+if [[ " ${view[*]} " != *" --value "* ]]; then
+  first=$(awk '$1 == "type" { if (++n == 2) { print $2; exit } }' "$profile")
+  [ -n "$first" ] && view+=(--value "$first")
+fi
+prof-text "${view[@]}" "$profile"

@@ -22,7 +22,7 @@ struct Converted {
 };
 
 // Scans `text` while spooling it (as for a pipe), then converts the spooled copy.
-Converted Convert(const std::string& text, bool strict = false) {
+Converted Convert(const std::string& text, bool strict = false, bool off_cpu = false) {
   SpoolFile spool;
   MemoryStream scan(text);
   std::vector<PerfInput> inputs{{"in.txt", "in.txt", ScanPerfScript(&scan, "in.txt", spool.fd())}};
@@ -32,6 +32,7 @@ Converted Convert(const std::string& text, bool strict = false) {
   testing::CollectingHandler warnings;
   PerfOptions options;
   options.strict = strict;
+  options.off_cpu = off_cpu;
   PerfConverter converter(&checked, inputs, &warnings, options);
   std::unique_ptr<ByteStream> again = spool.Reopen("in.txt");
   converter.Convert(0, again.get());
@@ -129,7 +130,109 @@ TEST(PerfConverterTest, CaptureTimePast2262HasNoTimeAndWarns) {
 
 TEST(PerfConverterTest, CpuClockIsNanoseconds) {
   const Converted c = Convert("a 1 1.0: 250000 cpu-clock:u: \n\t1 f (/x)\n\n");
-  EXPECT_EQ(c.profile.header.types[1], (ValueType{"cpu-clock:u", "nanoseconds"}));
+  EXPECT_EQ(c.profile.header.types[1], (ValueType{"cpu-clock", "nanoseconds"}));
+  ASSERT_EQ(c.profile.header.meta.size(), 1u);
+  EXPECT_EQ(c.profile.header.meta[0].key, "perf.event.cpu-clock");
+  EXPECT_EQ(c.profile.header.meta[0].value, "cpu-clock:u");
+}
+
+TEST(PerfConverterTest, EventsDifferingOnlyInModifiersKeepThem) {
+  const Converted c =
+      Convert("a 1 1.0: 5 cycles:u: \n\t1 f (/x)\n\na 1 2.0: 5 cycles:k: \n\t1 f (/x)\n\n");
+  ASSERT_EQ(c.profile.header.types.size(), 4u);
+  EXPECT_EQ(c.profile.header.types[1].type, "cycles:u");
+  EXPECT_EQ(c.profile.header.types[3].type, "cycles:k");
+  EXPECT_TRUE(c.profile.header.meta.empty());
+}
+
+TEST(PerfConverterTest, DefaultTypeIsTheEventRecordedFirstElseTheMostSampled) {
+  const std::string samples =
+      "a 1 1.0: 1 page-faults: \n\t1 f (/x)\n\n"
+      "a 1 2.0: 9 cycles:P: \n\t1 f (/x)\n\n"
+      "a 1 3.0: 9 cycles:P: \n\t1 f (/x)\n\n";
+  EXPECT_EQ(Convert(samples).profile.header.default_type, "cycles");
+  const std::string recorded =
+      "# event : name = page-faults, , id = { 1 }\n# event : name = cycles:P, , id = { 2 }\n";
+  EXPECT_EQ(Convert(recorded + samples).profile.header.default_type, "page-faults");
+  // An event recorded first but without samples is passed over.
+  EXPECT_EQ(Convert("# event : name = instructions, , id = { 3 }\n" + samples)
+                .profile.header.default_type,
+            "cycles");
+}
+
+TEST(PerfConverterTest, InlinedFramesAreLinesOfOneLocation) {
+  const Converted c = Convert(
+      "prog 1 1.0: 1 cpu-clock: \n"
+      "\t1247 inner+0x37 (inlined)\n"
+      "\t1247 middle+0x37 (inlined)\n"
+      "\t1247 compute+0x37 (/x)\n"
+      "\t10f7 main+0x27 (/x)\n"
+      "\t27304 start_impl+0x84 (inlined)\n"
+      "\t1140 _start+0x20 (/x)\n\n");
+  ASSERT_EQ(c.profile.samples.size(), 1u);
+  const Stack* stack = c.profile.defs.stacks.Find(c.profile.samples[0].stack_id);
+  ASSERT_EQ(stack->location_ids.size(), 4u);
+  const Location* first = c.profile.defs.locations.Find(stack->location_ids[0]);
+  ASSERT_EQ(first->lines.size(), 3u);
+  EXPECT_EQ(c.profile.defs.functions.Find(first->lines[0].function_id)->name, "inner");
+  EXPECT_EQ(c.profile.defs.functions.Find(first->lines[2].function_id)->name, "compute");
+  EXPECT_EQ(first->address, 0x1247u);
+  EXPECT_EQ(c.profile.defs.mappings.Find(first->mapping_id)->file, "/x");
+  // Inlined alone: its own location, without a mapping (perf named no object).
+  const Location* alone = c.profile.defs.locations.Find(stack->location_ids[2]);
+  EXPECT_EQ(alone->mapping_id, 0u);
+  ASSERT_EQ(alone->lines.size(), 1u);
+  for (uint64_t id = 1; c.profile.defs.mappings.Find(id) != nullptr; ++id) {
+    EXPECT_NE(c.profile.defs.mappings.Find(id)->file, "inlined");
+  }
+}
+
+TEST(PerfConverterTest, MmapRecordsGiveRealMappings) {
+  const Converted c = Convert(
+      "prog 7 1.0: PERF_RECORD_MMAP2 7/7: [0x7f0000001000(0x2000) @ 0x1000 <abcd>]: r-xp /x\n"
+      "prog 7 2.0: 1 cpu-clock: \n\t1234 f+0x4 (/x)\n\t2000 g+0x0 (/y)\n\n");
+  ASSERT_EQ(c.profile.samples.size(), 1u);
+  const Stack* stack = c.profile.defs.stacks.Find(c.profile.samples[0].stack_id);
+  const Location* l = c.profile.defs.locations.Find(stack->location_ids[0]);
+  EXPECT_EQ(l->address, 0x7f0000001234u);
+  const Mapping* m = c.profile.defs.mappings.Find(l->mapping_id);
+  EXPECT_EQ(m->start, 0x7f0000001000u);
+  EXPECT_EQ(m->limit, 0x7f0000003000u);
+  EXPECT_EQ(m->offset, 0x1000u);
+  EXPECT_EQ(m->build_id, "abcd");
+  // No mmap record for /y: today's mapping, named after the DSO.
+  const Location* y = c.profile.defs.locations.Find(stack->location_ids[1]);
+  EXPECT_EQ(y->address, 0x2000u);
+  EXPECT_EQ(c.profile.defs.mappings.Find(y->mapping_id)->start, 0u);
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(PerfConverterTest, OffCpuIntervalsFromSchedSwitch) {
+  const std::string text =
+      "p 5 [000] 1.000000: sched:sched_switch: prev_comm=p prev_pid=5 prev_prio=120 "
+      "prev_state=D ==> next_comm=q next_pid=6 next_prio=120\n\t1 sleep (/x)\n\n"
+      "q 6 [000] 1.250000: sched:sched_switch: prev_comm=q prev_pid=6 prev_prio=120 "
+      "prev_state=S ==> next_comm=p next_pid=5 next_prio=120\n\t2 wait (/x)\n\n"
+      "p 5 [000] 1.500000: 1000 cpu-clock: \n\t3 run (/x)\n\n";
+  const Converted plain = Convert(text);
+  EXPECT_EQ(plain.profile.samples.size(), 3u);
+  const Converted c = Convert(text, false, true);
+  ASSERT_EQ(c.profile.header.types.back(), (ValueType{"off-cpu", "nanoseconds"}));
+  const size_t off = c.profile.header.types.size() - 1;
+  std::vector<const Sample*> intervals;
+  for (const Sample& s : c.profile.samples) {
+    if (s.values[off] != 0) intervals.push_back(&s);
+  }
+  ASSERT_EQ(intervals.size(), 2u);
+  // p: switched out at 1.0, back in at 1.25 (q's switch names it next_pid).
+  EXPECT_EQ(intervals[0]->time_nanos, 1000000000);
+  EXPECT_EQ(intervals[0]->duration_nanos, 250000000);
+  EXPECT_EQ(intervals[0]->values[off], 250000000);
+  EXPECT_EQ(Names(c.profile, *intervals[0]), (std::vector<std::string>{"sleep"}));
+  EXPECT_EQ(intervals[0]->labels.back(), Label::String("state", "D"));
+  // q: still out at the end of the input, 1.5.
+  EXPECT_EQ(intervals[1]->duration_nanos, 250000000);
+  EXPECT_EQ(intervals[1]->labels.back(), Label::String("state", "S"));
 }
 
 TEST(PerfConverterTest, UnknownFramesKeepTheirDsoAndAddress) {

@@ -23,7 +23,7 @@ TEST(PerfHeaderTest, ModernDefaultForm) {
   const PerfHeader h = Header("bigload 24681  1098.465719:    2004008 cpu-clock: ");
   EXPECT_EQ(h.comm, "bigload");
   EXPECT_FALSE(h.has_pid);
-  EXPECT_EQ(h.tid, 24681u);
+  EXPECT_EQ(h.tid, 24681);
   EXPECT_FALSE(h.has_cpu);
   EXPECT_TRUE(h.has_time);
   EXPECT_EQ(h.time_nanos, 1098465719000);
@@ -37,8 +37,8 @@ TEST(PerfHeaderTest, PidTidCpuAndNanosecondTimestamp) {
   const PerfHeader h = Header("java 24636/25607 [003] 4794564.109216123: cycles:u:");
   EXPECT_EQ(h.comm, "java");
   EXPECT_TRUE(h.has_pid);
-  EXPECT_EQ(h.pid, 24636u);
-  EXPECT_EQ(h.tid, 25607u);
+  EXPECT_EQ(h.pid, 24636);
+  EXPECT_EQ(h.tid, 25607);
   EXPECT_TRUE(h.has_cpu);
   EXPECT_EQ(h.cpu, 3u);
   EXPECT_EQ(h.time_nanos, 4794564109216123);
@@ -49,10 +49,10 @@ TEST(PerfHeaderTest, PidTidCpuAndNanosecondTimestamp) {
 TEST(PerfHeaderTest, ThreadNameWithSpacesEndingInANumber) {
   const PerfHeader h = Header("net io 2 24718  1102.687006:    2004008 cpu-clock:");
   EXPECT_EQ(h.comm, "net io 2");
-  EXPECT_EQ(h.tid, 24718u);
+  EXPECT_EQ(h.tid, 24718);
   const PerfHeader padded = Header("net io 2  9310   348.097793:    1001001 cpu-clock: ");
   EXPECT_EQ(padded.comm, "net io 2");
-  EXPECT_EQ(padded.tid, 9310u);
+  EXPECT_EQ(padded.tid, 9310);
 }
 
 TEST(PerfHeaderTest, OneCharacterAndRightAlignedAndMissingComm) {
@@ -60,13 +60,13 @@ TEST(PerfHeaderTest, OneCharacterAndRightAlignedAndMissingComm) {
   EXPECT_EQ(Header("           false 39654 19115.489713:   1 cycles:u:").comm, "false");
   const PerfHeader none = Header(" 123/123 1.000: 10 cpu-clock: ");
   EXPECT_EQ(none.comm, "");
-  EXPECT_EQ(none.pid, 123u);
+  EXPECT_EQ(none.pid, 123);
 }
 
 TEST(PerfHeaderTest, OldPerfWithoutTimestamp) {
   const PerfHeader h = Header("java  3244 cpu-clock:");
   EXPECT_EQ(h.comm, "java");
-  EXPECT_EQ(h.tid, 3244u);
+  EXPECT_EQ(h.tid, 3244);
   EXPECT_FALSE(h.has_time);
   EXPECT_EQ(h.event, "cpu-clock");
   EXPECT_EQ(Header("V8 WorkerThread 25607 [001] cycles:").comm, "V8 WorkerThread");
@@ -164,15 +164,49 @@ TEST(PerfFrameTest, NotFrames) {
 TEST(PerfSrclineTest, FileLineOrNothing) {
   std::string_view file;
   int64_t line = -1;
-  ASSERT_TRUE(ParsePerfSrcline("  bigload.cpp:72", &file, &line));
+  bool inlined = true;
+  ASSERT_TRUE(ParsePerfSrcline("  bigload.cpp:72", &file, &line, &inlined));
+  EXPECT_FALSE(inlined);
   EXPECT_EQ(file, "bigload.cpp");
   EXPECT_EQ(line, 72);
-  ASSERT_TRUE(ParsePerfSrcline("  libc-2.33.so[27b25]", &file, &line));
+  ASSERT_TRUE(ParsePerfSrcline("  libc-2.33.so[27b25]", &file, &line, &inlined));
   EXPECT_EQ(file, "");
   EXPECT_EQ(line, 0);
-  ASSERT_TRUE(ParsePerfSrcline("  ??:0", &file, &line));
+  ASSERT_TRUE(ParsePerfSrcline("  ??:0", &file, &line, &inlined));
   EXPECT_EQ(file, "");
-  EXPECT_FALSE(ParsePerfSrcline("  some words", &file, &line));
+  EXPECT_FALSE(ParsePerfSrcline("  some words", &file, &line, &inlined));
+  // perf 6.1: `:0` (no file), and the `(inlined)` tag of the frame moved onto its srcline.
+  line = -1;
+  ASSERT_TRUE(ParsePerfSrcline("  :0", &file, &line, &inlined));
+  EXPECT_EQ(file, "");
+  EXPECT_EQ(line, 0);
+  ASSERT_TRUE(ParsePerfSrcline("  prog.c:11 (inlined)", &file, &line, &inlined));
+  EXPECT_TRUE(inlined);
+  EXPECT_EQ(file, "prog.c");
+  EXPECT_EQ(line, 11);
+  EXPECT_FALSE(ParsePerfSrcline("  (inlined)", &file, &line, &inlined));
+}
+
+TEST(PerfHeaderTest, PerfSchedUnknownThread) {
+  PerfHeader h;
+  ASSERT_TRUE(
+      ParsePerfHeader("             :-1    -1 [000] 10360.721205: sched:sched_stat_runtime: "
+                      "comm=pprof pid=7554 runtime=11898 [ns]",
+                      &h));
+  EXPECT_EQ(h.comm, ":-1");
+  EXPECT_EQ(h.tid, -1);
+  EXPECT_EQ(h.cpu, 0u);
+  EXPECT_EQ(h.event, "sched:sched_stat_runtime");
+}
+
+TEST(PerfFrameTest, InlinedTag) {
+  PerfFrame f;
+  ASSERT_TRUE(ParsePerfFrame("\t1247 inner_work+0x37 (inlined)", &f));
+  EXPECT_TRUE(f.inlined);
+  EXPECT_TRUE(f.unknown_dso);
+  EXPECT_EQ(f.symbol, "inner_work");
+  ASSERT_TRUE(ParsePerfFrame("\t1247 compute+0x37 (/tmp/prog)", &f));
+  EXPECT_FALSE(f.inlined);
 }
 
 TEST(PerfDsoTest, KernelAndJit) {

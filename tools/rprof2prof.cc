@@ -14,8 +14,9 @@ namespace {
 
 constexpr const char* kProgram = "rprof2prof";
 
-// Opens `path`, refuses what is not Rprof output, and scans it.
-RprofInput Scan(const std::string& path, TwoPassInput* passes) {
+// Opens `path`, refuses what is not Rprof output, and scans it. An empty input (R wrote
+// nothing: a failed run) is an error unless `allow_empty`.
+RprofInput Scan(const std::string& path, TwoPassInput* passes, bool allow_empty) {
   Input input = OpenInput(path);
   switch (input.format) {
     case InputFormat::kProfText:
@@ -25,13 +26,17 @@ RprofInput Scan(const std::string& path, TwoPassInput* passes) {
     case InputFormat::kLegacyPprof:
       throw ProfError(input.name, input.hint);
     case InputFormat::kEmpty:
-      throw ProfError(input.name, "empty input: an Rprof file starts with a header line");
+      if (allow_empty) break;
+      throw ProfError(input.name,
+                      "empty input: an Rprof file starts with a header line (--allow-empty "
+                      "converts it to a profile without samples)");
     case InputFormat::kOther:
       break;
   }
   RprofInput scanned;
   scanned.name = input.name;
   scanned.uri = path == "-" ? "" : path;
+  if (input.format == InputFormat::kEmpty) return scanned;  // no session
   scanned.plan = ScanRprof(input.stream.get(), input.name, passes->spool_fd());
   return scanned;
 }
@@ -52,7 +57,8 @@ int Main(int argc, char** argv) {
       "  rprof2prof -o x.prof x.out                      write a file atomically\n"
       "  rprof2prof x.out | prof-text --granularity filelines   time per source line\n"
       "  rprof2prof x.out | prof2pprof -o x.pb.gz        for pprof\n");
-  cli.AddOptions()("strict", "treat garbage and cut-short lines as errors instead of warnings");
+  cli.AddOptions()("strict", "treat garbage and cut-short lines as errors instead of warnings")(
+      "allow-empty", "an empty input gives a profile without samples, not an error");
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -62,7 +68,13 @@ int Main(int argc, char** argv) {
 
   // First pass: every session of every input, so that the preamble can declare all sources and
   // value types before the first sample.
-  ConvertInTwoPasses<RprofConverter>(kProgram, cli.Inputs(), Scan, options, cli.OutputPath());
+  const bool allow_empty = cli.Has("allow-empty");
+  ConvertInTwoPasses<RprofConverter>(
+      kProgram, cli.Inputs(),
+      [&](const std::string& path, TwoPassInput* passes) {
+        return Scan(path, passes, allow_empty);
+      },
+      options, cli.OutputPath());
   return kExitOk;
 }
 

@@ -11,9 +11,13 @@
 #include "common/base/counted.h"
 #include "common/base/text_syntax.h"
 #include "common/io/spool.h"
+#include "common/perf/perf_events.h"
+#include "common/perf/perf_offcpu.h"
 #include "common/perf/perf_reader.h"
+#include "common/perf/perf_records.h"
 #include "common/perf/perf_script.h"
 #include "common/perf/perf_symbols.h"
+#include "common/perf/perf_tracepoint.h"
 
 namespace proftools {
 namespace {
@@ -29,11 +33,17 @@ std::string EventName(std::string_view event) {
   return event.empty() ? kNoEventName : std::string(event);
 }
 
-// cpu-clock and task-clock periods are nanoseconds; other events count occurrences.
+// cpu-clock and task-clock periods are nanoseconds, and so is perf's offcpu-time (the time
+// blocked); other events count occurrences.
 const char* EventUnit(std::string_view event) {
-  const std::string_view base = event.substr(0, event.find(':'));
-  return base == "cpu-clock" || base == "task-clock" ? "nanoseconds" : "count";
+  const std::string_view base = SplitPerfEvent(event).base;
+  return base == "cpu-clock" || base == "task-clock" || base == "offcpu-time" ? "nanoseconds"
+                                                                              : "count";
 }
+
+// The events --off-cpu reads.
+constexpr std::string_view kSchedSwitch = "sched:sched_switch";
+constexpr std::string_view kOffCpuTime = "offcpu-time";
 
 // `# captured on: Thu Aug 17 14:14:43 2017`. perf prints local time without saying which zone;
 // it is read as UTC, so that a file gives the same profile wherever it is converted. A time
@@ -94,19 +104,30 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
   CopyingStream source(stream, spool_fd, name);
   PerfScriptReader reader(&source, /*headers_only=*/true);
   PerfPlan plan;
-  std::unordered_set<std::string> seen;
-  std::string last_event = "\x01";  // not an event name
+  std::unordered_map<std::string, size_t> seen;  // event -> index in plan.events
+  std::string last_event = "\x01";               // not an event name
+  size_t last_index = 0;
   try {
     while (reader.Next()) {
       switch (reader.kind()) {
         case PerfScriptReader::Kind::kHeader: {
           ++plan.samples;
           const std::string_view event = reader.header().event;
-          if (event == last_event) break;
-          last_event.assign(event.data(), event.size());
-          if (seen.insert(last_event).second) plan.events.push_back(last_event);
+          if (event != last_event) {
+            last_event.assign(event.data(), event.size());
+            auto inserted = seen.emplace(last_event, plan.events.size());
+            if (inserted.second) {
+              plan.events.push_back(last_event);
+              plan.event_samples.push_back(0);
+            }
+            last_index = inserted.first->second;
+          }
+          ++plan.event_samples[last_index];
           break;
         }
+        case PerfScriptReader::Kind::kRecord:
+          if (reader.record().kind == PerfRecordLine::Kind::kMmap) ++plan.mmaps;
+          break;
         case PerfScriptReader::Kind::kComment: {
           if (!plan.capture_time_nanos && plan.late_capture_line == 0) {
             int64_t nanos = 0;
@@ -120,6 +141,10 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
               case CaptureTimeKind::kNone:
                 break;
             }
+          }
+          std::string recorded;
+          if (plan.samples == 0 && ParsePerfEventComment(reader.line(), &recorded)) {
+            plan.recorded_events.push_back(std::move(recorded));
           }
           MetaEntry entry;
           if (plan.samples == 0 && RecordingComment(TrimPerfLine(reader.line()), &entry) &&
@@ -147,7 +172,7 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
   return plan;
 }
 
-ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs) {
+ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs, const PerfOptions& options) {
   ProfileHeader header;
   for (size_t i = 0; i < inputs.size(); ++i) {
     header.sources.push_back(
@@ -157,16 +182,18 @@ ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs) {
           MetaEntry{"perf." + entry.key + "." + std::to_string(i + 1), entry.value});
     }
   }
-  PerfValueTypes types = NamePerfValueTypes(inputs);
+  PerfValueTypes types = NamePerfValueTypes(inputs, options);
+  for (MetaEntry& entry : types.event_names) header.meta.push_back(std::move(entry));
   header.types = std::move(types.types);
-  // The first event's period type; with no event, the single placeholder type.
-  header.default_type = header.types.size() >= 2 ? header.types[1].type : "";
+  // The chosen event's period type; with no event, the single placeholder type.
+  header.default_type = header.types.size() >= 2 ? header.types[types.default_type].type : "";
   // A profile declares at least one type, even when no input has a sample.
   if (header.types.empty()) header.types.push_back(ValueType{"samples", "count"});
   return header;
 }
 
-PerfValueTypes NamePerfValueTypes(const std::vector<PerfInput>& inputs) {
+PerfValueTypes NamePerfValueTypes(const std::vector<PerfInput>& inputs,
+                                  const PerfOptions& options) {
   PerfValueTypes result;
   std::unordered_set<std::string> taken;
   // `wanted`, or when an earlier type has that name, `wanted.N` with the smallest N >= 2 that is
@@ -176,14 +203,67 @@ PerfValueTypes NamePerfValueTypes(const std::vector<PerfInput>& inputs) {
     for (uint64_t n = 2; !taken.insert(name).second; ++n) name = wanted + "." + std::to_string(n);
     return name;
   };
+  // Events that differ only in their modifiers (`cycles:u`, `cycles:k`) keep them.
+  std::unordered_map<std::string_view, std::unordered_set<std::string_view>> by_base;
   for (const PerfInput& input : inputs) {
     for (const std::string& event : input.plan.events) {
-      const std::string name = EventName(event);
-      if (!result.first_type.emplace(name, result.types.size()).second) continue;
-      result.types.push_back(ValueType{unique(name + "_samples"), "count"});
-      result.types.push_back(ValueType{unique(name), EventUnit(event)});
+      by_base[SplitPerfEvent(event).base].insert(event);
     }
   }
+  std::unordered_map<std::string, uint64_t> samples;  // per event, over every input
+  std::vector<std::string_view> order;                // events in order of first appearance
+  bool off_cpu_events = false;
+  for (const PerfInput& input : inputs) {
+    for (size_t e = 0; e < input.plan.events.size(); ++e) {
+      const std::string& event = input.plan.events[e];
+      const std::string key = EventName(event);
+      samples[key] += e < input.plan.event_samples.size() ? input.plan.event_samples[e] : 0;
+      if (!result.first_type.emplace(key, result.types.size()).second) continue;
+      order.push_back(event);
+      const PerfEventName split = SplitPerfEvent(event);
+      off_cpu_events |= split.base == kSchedSwitch || split.base == kOffCpuTime;
+      const bool strip = by_base[split.base].size() == 1;
+      const std::string name = strip ? EventName(split.base) : key;
+      result.types.push_back(ValueType{unique(name + "_samples"), "count"});
+      result.types.push_back(ValueType{unique(name), EventUnit(event)});
+      if (strip && !split.modifiers.empty()) {
+        result.event_names.push_back(MetaEntry{"perf.event." + result.types.back().type, event});
+      }
+    }
+  }
+  if (options.off_cpu && off_cpu_events) {
+    result.off_cpu = result.types.size();
+    result.types.push_back(ValueType{unique("off-cpu"), "nanoseconds"});
+  }
+  // The default: the event recorded first that has samples, else the one with the most.
+  auto period_type = [&](std::string_view event) -> std::optional<size_t> {
+    auto it = result.first_type.find(std::string(event));
+    if (it == result.first_type.end() || samples[std::string(event)] == 0) return std::nullopt;
+    return it->second + 1;
+  };
+  for (const PerfInput& input : inputs) {
+    for (const std::string& recorded : input.plan.recorded_events) {
+      std::optional<size_t> found = period_type(recorded);
+      for (size_t i = 0; !found && i < order.size(); ++i) {  // the same event, other modifiers
+        if (SplitPerfEvent(order[i]).base == SplitPerfEvent(recorded).base) {
+          found = period_type(order[i]);
+        }
+      }
+      if (found) {
+        result.default_type = *found;
+        return result;
+      }
+    }
+  }
+  uint64_t most = 0;
+  for (std::string_view event : order) {
+    const uint64_t n = samples[EventName(event)];
+    if (n > most) {
+      most = n;
+      result.default_type = result.first_type[EventName(event)] + 1;
+    }
+  }
+  if (result.types.size() >= 2 && most == 0) result.default_type = 1;
   return result;
 }
 
@@ -193,9 +273,18 @@ PerfConverter::PerfConverter(ProfileSink* sink, const std::vector<PerfInput>& in
       inputs_(inputs),
       warnings_(warnings),
       options_(options),
-      header_(MakePerfHeader(inputs)),
-      interner_(sink),
-      event_index_(NamePerfValueTypes(inputs).first_type) {
+      header_(MakePerfHeader(inputs, options)),
+      interner_(sink) {
+  PerfValueTypes types = NamePerfValueTypes(inputs, options);
+  event_index_ = std::move(types.first_type);
+  off_cpu_type_ = types.off_cpu;
+  if (options_.off_cpu && !off_cpu_type_) {
+    std::string names;
+    for (const PerfInput& input : inputs) names += (names.empty() ? "" : ", ") + input.name;
+    warnings_->Warning(Diagnostic{Rule::kInput, names, 0,
+                                  "--off-cpu: no sched:sched_switch or offcpu-time sample, so no "
+                                  "off-CPU time (record with -e sched:sched_switch -g)"});
+  }
   sink_->OnHeader(header_);
 }
 
@@ -214,30 +303,83 @@ size_t PerfConverter::FrameHash::operator()(std::string_view text) const {
   return static_cast<size_t>(h ^ (h >> 29));
 }
 
-uint64_t PerfConverter::FrameLocation(std::string_view frame_text, std::string_view src_file,
-                                      int64_t src_line, bool has_src) {
-  std::string_view key = frame_text;
-  if (has_src) {
-    key_.assign(frame_text.data(), frame_text.size());
-    key_ += '\n';
-    key_.append(src_file.data(), src_file.size());
-    key_ += ':';
-    AppendInt(&key_, src_line);
+uint64_t PerfConverter::FrameMapping(const PerfFrame& frame, bool absolute, uint64_t* address) {
+  *address = frame.address;
+  if (frame.unknown_dso) return 0;
+  if (mappings_ != nullptr) {
+    uint64_t runtime = 0;
+    PerfMappings::Segment* segment =
+        mappings_->Find(pid_, tid_, frame.dso, frame.address, !absolute, &runtime);
+    if (segment != nullptr) {
+      if (segment->mapping_id == 0) {
+        Mapping mapping;
+        mapping.start = segment->start;
+        mapping.limit = segment->limit;
+        mapping.offset = segment->offset;
+        mapping.file = segment->file;
+        mapping.build_id = segment->build_id;
+        mapping.has_functions = true;
+        segment->mapping_id = interner_.Mapping(mapping);
+      }
+      *address = runtime;
+      return segment->mapping_id;
+    }
+  }
+  Mapping mapping;
+  mapping.file.assign(frame.dso.data(), frame.dso.size());
+  mapping.has_functions = true;
+  return interner_.Mapping(mapping);
+}
+
+uint64_t PerfConverter::FrameLocation(const FrameView* frames, size_t count, bool absolute) {
+  // The frame that owns the location: the last one not inlined (the function the others are
+  // inlined into), else the last.
+  size_t owner = count - 1;
+  for (size_t i = 0; i < count; ++i) {
+    if (!frames[i].inlined) {
+      owner = i;
+      break;
+    }
+  }
+  PerfFrame owner_frame;
+  ParsePerfFrame(frames[owner].text, &owner_frame);  // it parsed when it was read
+  if (owner_frame.inlined) owner_frame.unknown_dso = true;
+  // With mmap records the same frame line means another location in another process: the
+  // mapping and the runtime address are part of the key.
+  uint64_t address = owner_frame.address;
+  uint64_t mapping_id = 0;
+  if (mappings_ != nullptr) mapping_id = FrameMapping(owner_frame, absolute, &address);
+  std::string_view key = frames[0].text;
+  if (count > 1 || frames[0].has_src || frames[0].inlined || mappings_ != nullptr) {
+    key_.clear();
+    for (size_t i = 0; i < count; ++i) {
+      key_.append(frames[i].text.data(), frames[i].text.size());
+      key_ += frames[i].inlined ? '\x02' : '\n';
+      if (frames[i].has_src) {
+        key_.append(frames[i].src_file.data(), frames[i].src_file.size());
+        key_ += ':';
+        AppendInt(&key_, frames[i].src_line);
+      }
+      key_ += '\n';
+    }
+    if (mappings_ != nullptr) {
+      key_ += '@';
+      AppendInt(&key_, static_cast<int64_t>(mapping_id));
+      key_ += ':';
+      AppendInt(&key_, static_cast<int64_t>(address));
+    }
     key = key_;
   }
   auto it = locations_.find(key);
   if (it != locations_.end()) return it->second;
-  PerfFrame frame;
-  ParsePerfFrame(frame_text, &frame);  // it parsed when it was read
   Location location;
-  location.address = frame.address;
-  if (!frame.unknown_dso) {
-    Mapping mapping;
-    mapping.file.assign(frame.dso.data(), frame.dso.size());
-    mapping.has_functions = true;
-    location.mapping_id = interner_.Mapping(mapping);
-  }
-  if (!frame.unknown_symbol) {
+  location.address = address;
+  location.mapping_id =
+      mappings_ != nullptr ? mapping_id : FrameMapping(owner_frame, absolute, &address);
+  for (size_t f = 0; f < count; ++f) {
+    PerfFrame frame;
+    ParsePerfFrame(frames[f].text, &frame);
+    if (frame.unknown_symbol) continue;
     // perf-map-agent writes inlined Java frames as `outer->inner->innermost` in a JIT map;
     // elsewhere `->` is part of a name (`operator->`). An arrow with nothing after it
     // (`Interpret->`) separates nothing: it stays in the name, which must not be empty.
@@ -258,8 +400,9 @@ uint64_t PerfConverter::FrameLocation(std::string_view frame_text, std::string_v
       Function function;
       function.name = std::move(names.name);
       function.system_name = std::move(names.system_name);
-      if (innermost) function.file.assign(src_file.data(), src_file.size());
-      location.lines.push_back(Line{interner_.Function(function), innermost ? src_line : 0, 0});
+      if (innermost) function.file.assign(frames[f].src_file.data(), frames[f].src_file.size());
+      location.lines.push_back(
+          Line{interner_.Function(function), innermost ? frames[f].src_line : 0, 0});
     }
   }
   const uint64_t id = interner_.Location(location);
@@ -279,14 +422,16 @@ uint64_t PerfConverter::MemoizedFrameLocation(std::string_view frame_text) {
   // Long lines (Java signatures can run to kilobytes) skip the memo, which so stays under
   // kMemoSlots * kMemoMaxText bytes.
   constexpr size_t kMemoMaxText = 256;
-  if (frame_text.size() > kMemoMaxText) return FrameLocation(frame_text, {}, 0, false);
+  FrameView view;
+  view.text = frame_text;
+  if (frame_text.size() > kMemoMaxText) return FrameLocation(&view, 1, false);
   if (memo_.empty()) memo_.resize(kMemoSlots);
   uint64_t head[2] = {0, 0};
   std::memcpy(head, frame_text.data(), frame_text.size() < 16 ? frame_text.size() : 16);
   uint64_t h = (head[0] ^ (head[1] * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
   MemoSlot& slot = memo_[(h >> 40) & (kMemoSlots - 1)];
   if (slot.location != 0 && slot.text == frame_text) return slot.location;
-  slot.location = FrameLocation(frame_text, {}, 0, false);
+  slot.location = FrameLocation(&view, 1, false);
   slot.text.assign(frame_text.data(), frame_text.size());
   return slot.location;
 }
@@ -302,6 +447,53 @@ void PerfConverter::Problem(const PerfInput& input, uint64_t line_number, std::s
   }
 }
 
+void PerfConverter::AddFrame(std::string_view text, bool absolute) {
+  const bool inlined = EndsWithInlined(text);
+  if (group_size_ > 0) {
+    // A frame continues the group when the one before was inlined at the same address.
+    const PendingFrame& last = group_[group_size_ - 1];
+    if (!(last.inlined && SameAddress(last.text, text))) FlushFrames();
+  }
+  if (group_size_ == group_.size()) group_.emplace_back();
+  PendingFrame& frame = group_[group_size_++];
+  frame.text.assign(text.data(), text.size());
+  frame.has_src = false;
+  frame.src_file.clear();
+  frame.src_line = 0;
+  frame.inlined = inlined;
+  if (group_size_ == 1) group_absolute_ = absolute;
+}
+
+void PerfConverter::AddSrcline(std::string_view file, int64_t line, bool inlined) {
+  if (group_size_ == 0) return;
+  PendingFrame& frame = group_[group_size_ - 1];
+  if (frame.has_src) return;
+  frame.has_src = true;
+  frame.src_file.assign(file.data(), file.size());
+  frame.src_line = line;
+  frame.inlined |= inlined;
+}
+
+void PerfConverter::FlushFrames() {
+  if (group_size_ == 0) return;
+  views_.clear();
+  for (size_t i = 0; i < group_size_; ++i) {
+    const PendingFrame& f = group_[i];
+    views_.push_back(FrameView{f.text, f.src_file, f.src_line, f.has_src, f.inlined});
+  }
+  stack_.push_back(FrameLocation(views_.data(), views_.size(), group_absolute_));
+  group_size_ = 0;
+}
+
+bool PerfConverter::EndsWithInlined(std::string_view text) {
+  constexpr std::string_view kInlined = "(inlined)";
+  return text.size() > kInlined.size() && text.substr(text.size() - kInlined.size()) == kInlined;
+}
+
+bool PerfConverter::SameAddress(std::string_view a, std::string_view b) {
+  return a.substr(0, a.find_first_of(" \t")) == b.substr(0, b.find_first_of(" \t"));
+}
+
 void PerfConverter::Convert(size_t index, ByteStream* stream) {
   const PerfInput& input = inputs_[index];
   if (input.plan.late_capture_line != 0) {
@@ -310,48 +502,95 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
                                   "since 1970: the source has no time"});
   }
   LimitedStream limited(stream, input.plan.bytes);
-  PerfScriptReader reader(&limited);
   unknown_lines_ = 0;
+  mappings_.reset(input.plan.mmaps > 0 ? new PerfMappings : nullptr);
+  // Frames go through the memo unless they need more than their own line.
+  const bool plain_frames = input.plan.srclines == 0 && mappings_ == nullptr;
   Sample sample;
   sample.source_id = index + 1;
-  bool open = false;            // a sample is being read
-  bool frame_waiting = false;   // frame_text_ waits for a possible srcline
-  std::vector<uint64_t> stack;  // locations of the open sample, leaf first
+  bool open = false;  // a sample is being read
   std::string last_event = "\x01";
   size_t type_index = 0;
+  bool sched_switch = false;  // the current event is sched:sched_switch
+  bool offcpu_time = false;   // the current event is perf's offcpu-time
+  group_size_ = 0;
 
-  auto flush_frame = [&](std::string_view src_file, int64_t src_line, bool has_src) {
-    if (!frame_waiting) return;
-    frame_waiting = false;
-    stack.push_back(FrameLocation(frame_text_, src_file, src_line, has_src));
-  };
+  // --off-cpu: the intervals of threads switched out, and what a switch-out waits for: its
+  // stack, known at the end of its sample.
+  std::unique_ptr<PerfOffCpu> off_cpu;
+  Sample off_sample;
+  off_sample.source_id = index + 1;
+  if (off_cpu_type_) {
+    off_cpu = std::make_unique<PerfOffCpu>(
+        [&](uint64_t stack_id, const std::vector<Label>& labels, int64_t time, int64_t duration) {
+          off_sample.stack_id = stack_id;
+          off_sample.values.assign(header_.types.size(), 0);
+          off_sample.values[*off_cpu_type_] = duration;
+          off_sample.time_nanos = time;
+          off_sample.duration_nanos = duration;
+          off_sample.labels = labels;
+          sink_->OnSample(off_sample);
+        });
+  }
+  struct SwitchOut {
+    bool pending = false;
+    int64_t tid = 0;
+    int64_t time = 0;
+    std::vector<Label> labels;
+    std::string state;
+  } switch_out;
+  int64_t last_time = 0;
+  bool any_time = false;
+
   auto end_sample = [&] {
-    flush_frame({}, 0, false);
+    FlushFrames();
     if (!open) return;
     open = false;
-    sample.stack_id = interner_.Stack(stack);
+    sample.stack_id = interner_.Stack(stack_);
     sink_->OnSample(sample);
+    if (switch_out.pending) {
+      switch_out.pending = false;
+      off_cpu->SwitchedOut(switch_out.tid, switch_out.time, sample.stack_id,
+                           std::move(switch_out.labels), std::move(switch_out.state));
+    }
   };
 
-  try {
+  auto convert_lines = [&](PerfScriptReader& reader) {
     while (reader.Next()) {
       switch (reader.kind()) {
         case PerfScriptReader::Kind::kFrame:
-          if (input.plan.srclines == 0) {  // the common case: no need to keep the line
-            stack.push_back(MemoizedFrameLocation(reader.frame_text()));
+          if (plain_frames && group_size_ == 0 && !EndsWithInlined(reader.frame_text())) {
+            stack_.push_back(MemoizedFrameLocation(reader.frame_text()));  // the common case
             break;
           }
-          flush_frame({}, 0, false);
-          frame_text_.assign(reader.frame_text().data(), reader.frame_text().size());
-          frame_waiting = true;
+          AddFrame(reader.frame_text(), false);
+          // Without srclines a frame not tagged (inlined) ends its group: no later frame joins
+          // it, and the frames after it take the common path again.
+          if (plain_frames && !group_[group_size_ - 1].inlined) FlushFrames();
           break;
         case PerfScriptReader::Kind::kSrcline:
-          flush_frame(reader.src_file(), reader.src_line(), true);
+          AddSrcline(reader.src_file(), reader.src_line(), reader.src_inlined());
           break;
         case PerfScriptReader::Kind::kBlank:
-        case PerfScriptReader::Kind::kComment:
-          if (reader.kind() == PerfScriptReader::Kind::kBlank) end_sample();
+          end_sample();
           break;
+        case PerfScriptReader::Kind::kComment:
+          break;
+        case PerfScriptReader::Kind::kRecord: {
+          end_sample();
+          const PerfRecordLine& record = reader.record();
+          if (record.kind == PerfRecordLine::Kind::kMmap && mappings_ != nullptr) {
+            mappings_->Add(record);
+          }
+          if (record.header.has_time) {
+            last_time = std::max(last_time, record.header.time_nanos);
+            any_time = true;
+            if (off_cpu && record.kind == PerfRecordLine::Kind::kSwitchIn) {
+              off_cpu->Running(record.header.tid, record.header.time_nanos);
+            }
+          }
+          break;
+        }
         case PerfScriptReader::Kind::kUnknown:
           Problem(input, reader.line_number(), reader.line());
           break;
@@ -369,32 +608,70 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
               break;
             }
             type_index = it->second;
+            const std::string_view base = SplitPerfEvent(h.event).base;
+            sched_switch = base == kSchedSwitch;
+            offcpu_time = base == kOffCpuTime;
           }
           open = true;
-          stack.clear();
+          stack_.clear();
+          pid_ = h.has_pid ? h.pid : -1;
+          tid_ = h.tid;
           sample.values.assign(header_.types.size(), 0);
           sample.values[type_index] = 1;
           sample.values[type_index + 1] = h.has_period ? h.period : 1;
           sample.time_nanos.reset();
-          if (h.has_time) sample.time_nanos = h.time_nanos;
+          sample.duration_nanos.reset();
+          if (h.has_time) {
+            sample.time_nanos = h.time_nanos;
+            last_time = std::max(last_time, h.time_nanos);
+            any_time = true;
+          }
           sample.labels.clear();
           if (!h.comm.empty()) sample.labels.push_back(Label::String("comm", std::string(h.comm)));
-          if (h.has_pid) sample.labels.push_back(Label::Number("pid", static_cast<int64_t>(h.pid)));
-          sample.labels.push_back(Label::Number("tid", static_cast<int64_t>(h.tid)));
+          if (h.has_pid) sample.labels.push_back(Label::Number("pid", h.pid));
+          sample.labels.push_back(Label::Number("tid", h.tid));
+          if (off_cpu && h.has_time) {
+            if (sched_switch) {
+              // The thread leaving is prev_pid (the header's own thread when perf printed one).
+              int64_t prev = h.tid;
+              ParsePerfInteger(TracepointArgument(h.rest, "prev_pid"), &prev);
+              int64_t next = -1;
+              if (ParsePerfInteger(TracepointArgument(h.rest, "next_pid"), &next)) {
+                off_cpu->Running(next, h.time_nanos);
+              }
+              switch_out.pending = true;
+              switch_out.tid = prev;
+              switch_out.time = h.time_nanos;
+              switch_out.labels = sample.labels;
+              switch_out.state = std::string(TracepointArgument(h.rest, "prev_state"));
+            } else {
+              off_cpu->Running(h.tid, h.time_nanos);
+            }
+            if (offcpu_time && h.has_period) {
+              sample.values[*off_cpu_type_] = h.period;
+              sample.duration_nanos = h.period;
+            }
+          }
           if (h.has_cpu) sample.labels.push_back(Label::Number("cpu", static_cast<int64_t>(h.cpu)));
           if (reader.header_frame()) {
-            frame_text_.assign(reader.frame_text().data(), reader.frame_text().size());
-            frame_waiting = true;
+            AddFrame(reader.frame_text(), true);
+          } else if (!h.rest.empty()) {
+            AppendTracepointLabels(h.rest, &sample.labels);
           }
           break;
         }
       }
     }
+  };
+  try {
+    PerfScriptReader reader(&limited);
+    convert_lines(reader);
   } catch (const LineReader::LineTooLong& e) {
     throw ProfError(Diagnostic{Rule::kInput, input.name, e.line_number,
                                "line longer than 64 MiB: this is not perf script output"});
   }
   end_sample();
+  if (off_cpu && any_time) off_cpu->End(last_time);
   if (unknown_lines_ > 0) {
     std::string message = first_unknown_;
     if (unknown_lines_ > 1) {

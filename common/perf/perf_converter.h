@@ -5,15 +5,21 @@
 //   (host, perf version, command line, ...) as meta `perf.KEY.SOURCE`;
 // - two value types per event, in order of first appearance: `EVENT_samples count` (1 per
 //   sample of that event) and `EVENT UNIT` (the sample's period, or 1 when perf printed none;
-//   UNIT is `nanoseconds` for cpu-clock and task-clock, else `count`). A sample carries 0 in
-//   the other events' types. The default type is the first event's period type;
+//   UNIT is `nanoseconds` for cpu-clock and task-clock, else `count`), EVENT named without
+//   perf's modifiers (perf_events.h; meta `perf.event.EVENT` keeps the name as printed). A
+//   sample carries 0 in the other events' types. The default type is the period type of the
+//   event recorded first (`# event :` lines), else of the event with the most samples;
 // - one sample per perf sample, leaf first, with its timestamp and the labels comm, pid (when
-//   printed), tid and cpu (when printed);
-// - a frame is a location at its address in a mapping named after the DSO; its function is the
+//   printed), tid and cpu (when printed), and a tracepoint's arguments (perf_tracepoint.h);
+// - a frame is a location at its address in a mapping named after the DSO (or, with mmap
+//   records, the real mapping and the runtime address: perf_mappings.h); its function is the
 //   symbol without offset (demangled, with the raw name as system name, when it was mangled),
 //   with the file and line of a `-F +srcline` line; an `[unknown]` symbol gives a location
-//   without function, which reports name after the DSO. A perf-map-agent inline chain
-//   `A->B->C` in a JIT DSO becomes one location with inlined lines.
+//   without function, which reports name after the DSO. Frames perf tags `(inlined)` are
+//   inlined lines of the location at their address, as is a perf-map-agent inline chain
+//   `A->B->C` in a JIT DSO;
+// - with --off-cpu, the intervals threads spend switched out (perf_offcpu.h) as samples of
+//   the type `off-cpu nanoseconds`.
 //
 // The first pass (ScanPerfScript) learns the events, so that the types are declared before the
 // first sample; memory grows with distinct frames and stacks, not with samples.
@@ -22,6 +28,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,11 +40,15 @@
 #include "common/model/interner.h"
 #include "common/model/model.h"
 #include "common/model/sink.h"
+#include "common/perf/perf_mappings.h"
+#include "common/perf/perf_script.h"
 
 namespace proftools {
 
 struct PerfPlan {
-  std::vector<std::string> events;  // in order of first appearance
+  std::vector<std::string> events;           // in order of first appearance
+  std::vector<uint64_t> event_samples;       // the samples of each of events
+  std::vector<std::string> recorded_events;  // `# event : name = ...` lines, in order
   std::optional<int64_t> capture_time_nanos;
   // The line of a `# captured on:` past 2262, which 64-bit nanoseconds cannot hold: the source
   // gets no time and the converter warns (0: none).
@@ -49,6 +60,7 @@ struct PerfPlan {
   uint64_t samples = 0;        // header lines
   uint64_t unknown_lines = 0;  // lines that are not perf script
   uint64_t srclines = 0;       // -F +srcline lines
+  uint64_t mmaps = 0;          // PERF_RECORD_MMAP and MMAP2 lines
 };
 
 // The first pass over input `name`. When `spool_fd` is not -1, every byte read is also
@@ -61,22 +73,28 @@ struct PerfInput {
   PerfPlan plan;
 };
 
-// The preamble for converting `inputs`: a source per input, the value types of every event.
-ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs);
+struct PerfOptions {
+  bool strict = false;   // a line that is not perf script is an error, not a warning
+  bool off_cpu = false;  // off-CPU time from sched_switch samples (perf_offcpu.h)
+};
 
-// Two value types per event, in order of first appearance: `EVENT_samples` and `EVENT`, except
-// that a name an earlier type already has gets the first free suffix `.2`, `.3`, ... (so
-// names never collide), and the index of each event's first type (keyed by its name, an
-// unnamed event being `event`).
+// The preamble for converting `inputs`: a source per input, the value types of every event.
+ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs, const PerfOptions& options);
+
+// Two value types per event, in order of first appearance: `EVENT_samples` and `EVENT`, EVENT
+// without its modifiers unless another event of the profile has the same name without them,
+// except that a name an earlier type already has gets the first free suffix `.2`, `.3`, ... (so
+// names never collide); the index of each event's first type (keyed by its name as printed, an
+// unnamed event being `event`); with --off-cpu and a sched_switch or offcpu-time event, the
+// type `off-cpu nanoseconds` last.
 struct PerfValueTypes {
   std::vector<ValueType> types;
   std::unordered_map<std::string, size_t> first_type;
+  std::vector<MetaEntry> event_names;  // `perf.event.TYPE` -> the event as printed
+  size_t default_type = 0;             // index in types
+  std::optional<size_t> off_cpu;       // index of the off-cpu type
 };
-PerfValueTypes NamePerfValueTypes(const std::vector<PerfInput>& inputs);
-
-struct PerfOptions {
-  bool strict = false;  // a line that is not perf script is an error, not a warning
-};
+PerfValueTypes NamePerfValueTypes(const std::vector<PerfInput>& inputs, const PerfOptions& options);
 
 class PerfConverter {
  public:
@@ -90,9 +108,29 @@ class PerfConverter {
   void Finish();
 
  private:
-  // The location of a frame line (with its srcline, when has_src), from the cache or built.
-  uint64_t FrameLocation(std::string_view frame_text, std::string_view src_file, int64_t src_line,
-                         bool has_src);
+  // A frame line with what follows it: its srcline and whether perf tagged it `(inlined)`.
+  struct FrameView {
+    std::string_view text;
+    std::string_view src_file;
+    int64_t src_line = 0;
+    bool has_src = false;
+    bool inlined = false;
+  };
+  // The location of frames at one address (inlined ones first, then the one they are inlined
+  // into), from the cache or built. `absolute`: the frame was on the header line, where perf
+  // prints the runtime address, not one relative to the object.
+  uint64_t FrameLocation(const FrameView* frames, size_t count, bool absolute);
+  // The mapping of a frame, from mmap records when there are some (the address becomes the
+  // runtime one), else the DSO's name alone; 0 for none.
+  uint64_t FrameMapping(const PerfFrame& frame, bool absolute, uint64_t* address);
+  // The frames of the sample being read: a frame line starts or continues a group of frames
+  // at one address (perf_script.h), its srcline completes it; FlushFrames ends the group,
+  // pushing its location on stack_.
+  void AddFrame(std::string_view text, bool absolute);
+  void AddSrcline(std::string_view file, int64_t line, bool inlined);
+  void FlushFrames();
+  static bool EndsWithInlined(std::string_view frame_text);
+  static bool SameAddress(std::string_view frame_a, std::string_view frame_b);
   // A line that is not perf script: an error with --strict, else counted for one warning.
   void Problem(const PerfInput& input, uint64_t line_number, std::string_view line);
 
@@ -103,6 +141,8 @@ class PerfConverter {
   ProfileHeader header_;
   Interner interner_;
   std::unordered_map<std::string, size_t> event_index_;  // event -> index of its first type
+  std::optional<size_t> off_cpu_type_;                   // with --off-cpu
+  std::vector<uint64_t> stack_;                          // locations of the open sample, leaf first
   // A hash of frame lines that reads 8 bytes at a time (this lookup is the hot loop).
   struct FrameHash {
     size_t operator()(std::string_view text) const;
@@ -121,8 +161,24 @@ class PerfConverter {
   // The location of a frame line without srcline, through the memo.
   uint64_t MemoizedFrameLocation(std::string_view frame_text);
   size_t location_key_bytes_ = 0;
-  std::string key_;         // reused: no allocation per frame
-  std::string frame_text_;  // the last frame line, kept until we know if a srcline follows
+  std::string key_;  // reused: no allocation per frame
+  // The frames of one location being gathered (inlined frames share their caller's address),
+  // the last one maybe waiting for its srcline.
+  struct PendingFrame {
+    std::string text;
+    std::string src_file;
+    int64_t src_line = 0;
+    bool has_src = false;
+    bool inlined = false;
+  };
+  std::vector<PendingFrame> group_;
+  size_t group_size_ = 0;  // group_'s first entries in use (the others keep their buffers)
+  bool group_absolute_ = false;
+  // The thread of the sample being read, for its mappings.
+  int64_t pid_ = -1;
+  int64_t tid_ = 0;
+  std::unique_ptr<PerfMappings> mappings_;  // this input's, when it has mmap records
+  std::vector<FrameView> views_;
   uint64_t unknown_lines_ = 0;
   uint64_t first_unknown_line_ = 0;
   std::string first_unknown_;

@@ -4,6 +4,11 @@ namespace proftools {
 
 bool PerfScriptReader::Next() {
   if (!lines_.Next(&line_)) return false;
+  // A first pass skips the frames of a sample here, line after line, instead of returning each.
+  while (headers_only_ && in_sample_ && !line_.empty() && line_[0] == '\t') {
+    after_frame_ = true;
+    if (!lines_.Next(&line_)) return false;
+  }
   kind_ = Classify();
   return true;
 }
@@ -25,7 +30,8 @@ PerfScriptReader::Kind PerfScriptReader::Classify() {
     after_frame_ = true;
     return Kind::kFrame;
   }
-  if (after_frame_ && indented && ParsePerfSrcline(trimmed, &src_file_, &src_line_)) {
+  if (after_frame_ && indented &&
+      ParsePerfSrcline(trimmed, &src_file_, &src_line_, &src_inlined_)) {
     after_frame_ = false;
     return Kind::kSrcline;
   }
@@ -43,6 +49,10 @@ PerfScriptReader::Kind PerfScriptReader::Classify() {
     return Kind::kFrame;
   }
   after_frame_ = false;
+  if (MayBePerfRecord(trimmed) && ParsePerfRecord(trimmed, &record_)) {
+    in_sample_ = false;  // perf prints no frames under a record
+    return Kind::kRecord;
+  }
   return Kind::kUnknown;
 }
 

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "common/io/byte_stream.h"
+#include "common/perf/perf_records.h"
 #include "common/perf/perf_script.h"
 
 namespace proftools {
@@ -27,12 +28,14 @@ class PerfScriptReader {
     kHeader,   // a new sample; header_frame() says whether its (only) frame is on the line
     kFrame,    // a frame of the current sample
     kSrcline,  // file and line of the frame just before
+    kRecord,   // a side-band record (`PERF_RECORD_MMAP2 ...`): record() says which
     kUnknown,  // not understood
   };
 
   // `stream` must outlive the reader. Throws LineReader::LineTooLong for absurd lines.
   // `headers_only` is for a first pass that needs only the headers: a tab-indented line inside
-  // a sample (how perf prints every frame) is then taken for a frame unread. A line so taken
+  // a sample (how perf prints every frame) is then taken for a frame unread, and skipped: Next
+  // returns the next line that is not one. A line so taken
   // that a full read would find to be a header is an odd line the second pass reports.
   explicit PerfScriptReader(ByteStream* stream, bool headers_only = false)
       : lines_(stream), headers_only_(headers_only) {}
@@ -49,6 +52,9 @@ class PerfScriptReader {
   std::string_view frame_text() const { return frame_text_; }
   std::string_view src_file() const { return src_file_; }  // kSrcline
   int64_t src_line() const { return src_line_; }           // kSrcline
+  // kSrcline: the srcline carried the `(inlined)` tag of the frame before it.
+  bool src_inlined() const { return src_inlined_; }
+  const PerfRecordLine& record() const { return record_; }  // kRecord
 
  private:
   Kind Classify();
@@ -64,6 +70,8 @@ class PerfScriptReader {
   std::string_view frame_text_;
   std::string_view src_file_;
   int64_t src_line_ = 0;
+  bool src_inlined_ = false;
+  PerfRecordLine record_;
 };
 
 }  // namespace proftools

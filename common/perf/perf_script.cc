@@ -40,16 +40,28 @@ bool ParseDecimal(std::string_view s, uint64_t* out) {
   return true;
 }
 
+// A thread or process id: decimal, or -1, which perf prints for a thread it has no record of
+// (`perf sched record` headers `:-1    -1 [000] ...`, whose COMM is `:-1`).
+bool ParseId(std::string_view s, int64_t* out) {
+  uint64_t v = 0;
+  if (s == "-1") {
+    *out = -1;
+    return true;
+  }
+  if (!ParseDecimal(s, &v)) return false;
+  *out = static_cast<int64_t>(v);
+  return true;
+}
+
 // `PID` or `PID/TID`.
 bool ParseThread(std::string_view token, PerfHeader* out) {
   const size_t slash = token.find('/');
   if (slash == std::string_view::npos) {
     out->has_pid = false;
-    return ParseDecimal(token, &out->tid);
+    return ParseId(token, &out->tid);
   }
   out->has_pid = true;
-  return ParseDecimal(token.substr(0, slash), &out->pid) &&
-         ParseDecimal(token.substr(slash + 1), &out->tid);
+  return ParseId(token.substr(0, slash), &out->pid) && ParseId(token.substr(slash + 1), &out->tid);
 }
 
 // `[003]`.
@@ -162,6 +174,15 @@ bool ParseEvent(std::string_view line, const Tokens& t, size_t k, PerfHeader* ou
 
 }  // namespace
 
+bool ParsePerfInteger(std::string_view text, int64_t* out) {
+  const bool negative = !text.empty() && text[0] == '-';
+  if (negative) text.remove_prefix(1);
+  uint64_t v = 0;
+  if (!ParseDecimal(text, &v)) return false;
+  *out = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  return true;
+}
+
 std::string_view TrimPerfLine(std::string_view line) {
   size_t begin = 0;
   size_t end = line.size();
@@ -258,15 +279,23 @@ bool ParsePerfFrame(std::string_view line, PerfFrame* out) {
   }
   out->symbol = rest;
   out->unknown_symbol = rest.empty() || rest == "[unknown]";
-  out->unknown_dso = out->dso.empty() || out->dso == "[unknown]";
+  out->inlined = out->dso == "inlined";
+  out->unknown_dso = out->dso.empty() || out->dso == "[unknown]" || out->inlined;
   return true;
 }
 
-bool ParsePerfSrcline(std::string_view line, std::string_view* file, int64_t* line_number) {
+bool ParsePerfSrcline(std::string_view line, std::string_view* file, int64_t* line_number,
+                      bool* inlined) {
   line = TrimPerfLine(line);
+  // With inlined frames perf 6.1 moves the frame's `(inlined)` tag onto its srcline.
+  constexpr std::string_view kInlined = " (inlined)";
+  *inlined =
+      line.size() > kInlined.size() && line.substr(line.size() - kInlined.size()) == kInlined;
+  if (*inlined) line = TrimPerfLine(line.substr(0, line.size() - kInlined.size()));
   if (line.empty()) return false;
   const size_t colon = line.rfind(':');
-  if (colon != std::string_view::npos && colon > 0 && AllDigits(line.substr(colon + 1))) {
+  // `:0`: perf 6.1 prints an empty file name when it knows none (`??:0` elsewhere).
+  if (colon != std::string_view::npos && AllDigits(line.substr(colon + 1))) {
     uint64_t n = 0;
     if (!ParseDecimal(line.substr(colon + 1), &n)) return false;
     *file = line.substr(0, colon);

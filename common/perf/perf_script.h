@@ -23,8 +23,8 @@ namespace proftools {
 struct PerfHeader {
   std::string_view comm;  // may be empty (perf script -F -comm)
   bool has_pid = false;   // perf printed PID/TID
-  uint64_t pid = 0;
-  uint64_t tid = 0;  // the one number perf prints by default is the thread id
+  int64_t pid = 0;        // -1 when perf knew no such thread
+  int64_t tid = 0;        // the one number perf prints by default is the thread id
   bool has_cpu = false;
   uint64_t cpu = 0;
   bool has_time = false;
@@ -44,7 +44,8 @@ struct PerfFrame {
   std::string_view dso;         // without ` (deleted)`; empty when perf printed none
   bool deleted = false;         // the dso was marked `(deleted)`
   bool unknown_symbol = false;  // `[unknown]` or empty
-  bool unknown_dso = false;     // `[unknown]` or empty
+  bool unknown_dso = false;     // `[unknown]`, empty or `(inlined)`
+  bool inlined = false;         // `(inlined)` in place of the DSO: a function inlined at address
 };
 
 // Parses a frame line. False when it is not one.
@@ -56,8 +57,13 @@ bool ParsePerfFrame(std::string_view line, PerfFrame* out);
 bool IsPerfFrame(std::string_view trimmed);
 
 // A `-F +srcline` line: `  file.cpp:NN` (file and line returned), or a form without a line
-// (`libc.so.6[27b25]`, `??:0`; *line is then 0). False when the line is neither.
-bool ParsePerfSrcline(std::string_view line, std::string_view* file, int64_t* line_number);
+// (`libc.so.6[27b25]`, `??:0`, `:0`; *line is then 0), possibly followed by ` (inlined)`, the
+// tag of an inlined frame (*inlined says whether it was). False when the line is none of these.
+bool ParsePerfSrcline(std::string_view line, std::string_view* file, int64_t* line_number,
+                      bool* inlined);
+
+// A decimal integer, optionally negative, of at most 18 digits (ids, tracepoint arguments).
+bool ParsePerfInteger(std::string_view text, int64_t* out);
 
 // Blanks (SP, HT) and a CR at either end removed.
 std::string_view TrimPerfLine(std::string_view line);

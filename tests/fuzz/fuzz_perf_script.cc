@@ -7,6 +7,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace proftools;
   PerfOptions options;
   options.strict = size > 0 && data[0] == '#';  // sometimes, so that both paths are fuzzed
+  options.off_cpu = size % 2 == 1;              // and --off-cpu half the time
   fuzz::ConvertTwoPasses<PerfConverter, PerfInput>(
       {reinterpret_cast<const char*>(data), size}, options,
       [](ByteStream* stream, const std::string& name) {
