@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # prof-text --peek against Google's pprof -peek: for every frame, the same flat (our self) and
 # cum values, and the same callers and callees with the same values, on the golden profiles
-# (through prof2pprof), the pprof corpus under golden/pprof/corpus, and the shared corpus when
-# it is there (../shared/corpus: pprof profiles as they are, perf captures through perf2prof).
+# (through prof2pprof), the pprof corpus under golden/pprof/corpus (as they are) and the perf
+# captures under golden/perf/corpus/flamegraph (through perf2prof).
 #
 # Frames without a function name are "<unknown>" in pprof and their address or [unknown] in
 # prof-text: they are compared as one "<unknown>" frame, whose own block is left out (pprof
@@ -133,10 +133,11 @@ for f in "$root"/golden/inputs/*.prof "$root"/golden/sequences/inputs/*.prof; do
   prof2pprof -o "$T/p.pb.gz" "$f" || continue
   compare "${f#"$root/"}" "$T/p.pb.gz" "$f"
 done
-for f in "$root"/golden/pprof/corpus/*.*.pb.gz "$root"/../shared/corpus/pprof/real/*.pb.gz; do
+# (The project's own copies of the corpus, so that a clean clone tests the same profiles.)
+for f in "$root"/golden/pprof/corpus/*.*.pb.gz; do
   [ -f "$f" ] && compare "${f#"$root/"}" "$f" "$f"
 done
-for f in "$root"/../shared/corpus/perf/perf-*.txt; do
+for f in "$root"/golden/perf/corpus/flamegraph/perf-*.txt.gz; do
   [ -f "$f" ] || continue
   perf2prof "$f" >"$T/p.prof" 2>/dev/null && prof2pprof -o "$T/p.pb.gz" "$T/p.prof" || continue
   compare "${f#"$root/"}" "$T/p.pb.gz" "$T/p.prof"

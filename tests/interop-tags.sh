@@ -26,13 +26,14 @@ theirs() {
 }
 
 profiles=("$root/golden/filter/inputs/heap-threads.prof" "$root/golden/inputs/worked-example.prof")
-for f in "$root"/../shared/corpus/perf/perf-*.txt; do [ -f "$f" ] && profiles+=("$f"); done
+# (The project's own copies of the corpus, so that a clean clone tests the same profiles.)
+for f in "$root"/golden/perf/corpus/flamegraph/perf-*.txt.gz; do [ -f "$f" ] && profiles+=("$f"); done
 
 rows=0
 for input in "${profiles[@]}"; do
   base=$(basename "$input")
   case $input in
-    *.txt) perf2prof "$input" > "$T/$base.prof" 2>/dev/null || continue ;;
+    *.txt | *.txt.gz) perf2prof "$input" > "$T/$base.prof" 2>/dev/null || continue ;;
     *) cp "$input" "$T/$base.prof" ;;
   esac
   prof2pprof --keep-samples -o "$T/$base.pb.gz" "$T/$base.prof" || { problem "$base: prof2pprof"; continue; }
