@@ -258,6 +258,11 @@ $(BUILD)/fuzz/obj/gen/%.pb.o: $(BUILD)/gen/%.pb.cc | deps-fuzz
 	@mkdir -p $(dir $@)
 	$(FUZZ_CXX) -std=c++17 -O1 -g $(FUZZ_FLAGS) -isystem $(BUILD)/gen $(PKG_CFLAGS) -c $< -o $@
 
+# The web assets prof-svg and prof-html embed (generated C++ of the library).
+$(BUILD)/fuzz/obj/gen/web/%.o: $(BUILD)/gen/web/%.cc | deps-fuzz
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(CXXFLAGS_ALL) -O1 $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
 $(BUILD)/fuzz/obj/%.o: %.cc | deps-fuzz $(PROTO_SRCS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CXX) $(CXXFLAGS_ALL) -O1 $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
