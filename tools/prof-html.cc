@@ -8,6 +8,7 @@
 #include "common/cli/cli.h"
 #include "common/cli/filter_options.h"
 #include "common/cli/profile_inputs.h"
+#include "common/cli/report_options.h"
 #include "common/io/output.h"
 #include "common/report/html_report.h"
 #include "common/report/reports.h"
@@ -50,11 +51,7 @@ int Main(int argc, char** argv) {
   cli.Parse(argc, argv);
 
   HtmlReportOptions options;
-  if (cli.Has("granularity") &&
-      !ParseGranularity(cli.Get<std::string>("granularity"), &options.granularity)) {
-    throw UsageError(
-        "--granularity must be functions, filefunctions, files, lines, addresses or filelines");
-  }
+  options.granularity = GranularityOption(cli);
   if (cli.Has("title")) options.title = cli.Get<std::string>("title");
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
   const FilterSpec spec = ParseFilterOptions(cli);

@@ -6,6 +6,7 @@
 #include "common/cli/cli.h"
 #include "common/cli/filter_options.h"
 #include "common/cli/profile_inputs.h"
+#include "common/cli/report_options.h"
 #include "common/io/output.h"
 #include "common/report/flame_svg.h"
 #include "common/report/flame_tree.h"
@@ -112,11 +113,7 @@ int Main(int argc, char** argv) {
   cli.Parse(argc, argv);
 
   FlameTreeOptions tree_options;
-  if (cli.Has("granularity") &&
-      !ParseGranularity(cli.Get<std::string>("granularity"), &tree_options.granularity)) {
-    throw UsageError(
-        "--granularity must be functions, filefunctions, files, lines, addresses or filelines");
-  }
+  tree_options.granularity = GranularityOption(cli);
   tree_options.reverse = cli.Has("reverse");
   FlameSvgOptions svg;
   svg.inverted = cli.Has("inverted");

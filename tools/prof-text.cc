@@ -11,6 +11,7 @@
 #include "common/cli/cli.h"
 #include "common/cli/filter_options.h"
 #include "common/cli/profile_inputs.h"
+#include "common/cli/report_options.h"
 #include "common/io/output.h"
 #include "common/report/diff_totals.h"
 #include "common/report/folded_view.h"
@@ -261,11 +262,7 @@ int Main(int argc, char** argv) {
   }
 
   ReportOptions options;
-  if (cli.Has("granularity") &&
-      !ParseGranularity(cli.Get<std::string>("granularity"), &options.granularity)) {
-    throw UsageError(
-        "--granularity must be functions, filefunctions, files, lines, addresses or filelines");
-  }
+  options.granularity = GranularityOption(cli);
   if (cli.Has("sort")) {
     const std::string sort = cli.Get<std::string>("sort");
     if (sort != "flat" && sort != "cum") throw UsageError("--sort must be flat or cum");
