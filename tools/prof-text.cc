@@ -134,8 +134,16 @@ void WriteTimeline(const CommandLine& cli, ProfileInputs* inputs, const FilterSp
   options.value = value;
   options.filter_description = report.filter_description;
   std::map<uint64_t, SourceSpan> spans;
-  inputs->ScanSampleTimes(
-      [&](uint64_t source, int64_t time, int64_t duration) { spans[source].Add(time, duration); });
+  uint64_t shares = 0;  // with a given bucket: an upper bound of the work the second pass does
+  inputs->ScanSampleTimes([&](uint64_t source, int64_t time, int64_t duration) {
+    spans[source].Add(time, duration);
+    if (options.bucket_nanos > 0) shares += TimelineShares(duration, options.bucket_nanos);
+  });
+  if (shares > kMaxTimelineShares) {
+    throw UsageError("--timeline=" + bucket + " would cut the samples into about " +
+                     std::to_string(shares) + " shares of buckets (at most " +
+                     std::to_string(kMaxTimelineShares) + "): give a larger bucket");
+  }
   if (spans.empty()) {
     throw ProfError(inputs->name(),
                     "no sample has a time, so there is no timeline (perf2prof and rprof2prof "

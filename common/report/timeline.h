@@ -27,6 +27,16 @@ struct TimelineOptions {
 // At most this many buckets per source: a bucket so small that a source needs more is refused.
 inline constexpr int64_t kMaxTimelineBuckets = 100000;
 
+// At most this many (sample, bucket) shares in all: a long sample is cut into one share per
+// bucket it spans, so tiny buckets under many long samples would take hours. (The automatic
+// bucket keeps every sample within 41 buckets.)
+inline constexpr uint64_t kMaxTimelineShares = 200000000;
+
+// An upper bound of the shares a sample of `duration` makes with buckets of `bucket` ns.
+inline uint64_t TimelineShares(int64_t duration, int64_t bucket) {
+  return duration <= 0 ? 1 : static_cast<uint64_t>(duration / bucket) + 2;
+}
+
 // A bucket of 1, 2 or 5 × 10^k ns that cuts the longest span into at most 40 buckets.
 int64_t AutomaticBucket(const std::map<uint64_t, SourceSpan>& spans);
 
