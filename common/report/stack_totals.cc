@@ -51,7 +51,12 @@ void StackTotals::OnSample(const Sample& sample) {
   for (size_t i = 0; i < sample.values.size() && i < total_values_.size(); ++i) {
     AddMagnitudeSaturating(&total_values_[i], sample.values[i]);
   }
-  Entry& entry = EntryOf(sample.stack_id, by_labels_ ? TraceLabels(sample.labels) : std::string());
+  if (by_labels_ && sample.labels != last_labels_) {
+    // Consecutive samples mostly share their labels (a thread's samples): render once.
+    last_labels_ = sample.labels;
+    last_rendered_ = TraceLabels(sample.labels);
+  }
+  Entry& entry = EntryOf(sample.stack_id, last_rendered_);
   ++entry.samples;
   for (size_t i = 0; i < sample.values.size() && i < entry.values.size(); ++i) {
     entry.values[i] += sample.values[i];
@@ -61,9 +66,9 @@ void StackTotals::OnSample(const Sample& sample) {
 StackTotals::Entry& StackTotals::EntryOf(uint64_t stack_id, const std::string& labels) {
   uint64_t index;
   if (by_labels_) {
-    std::string key(reinterpret_cast<const char*>(&stack_id), sizeof stack_id);
-    key += labels;
-    auto [it, added] = labeled_index_.try_emplace(std::move(key), entries_.size());
+    auto label = label_ids_.try_emplace(labels, label_ids_.size()).first;
+    auto [it, added] =
+        labeled_index_.try_emplace(std::make_pair(stack_id, label->second), entries_.size());
     index = it->second;
     if (!added) return entries_[index];
   } else if (index_.Find(stack_id, &index)) {

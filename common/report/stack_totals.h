@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/base/id_table.h"
@@ -60,7 +61,16 @@ class StackTotals : public DefinitionKeepingSink {
   uint64_t total_samples_ = 0;
   bool is_diff_ = false;
   bool by_labels_ = false;
-  std::unordered_map<std::string, size_t> labeled_index_;  // stack id bytes + labels -> entry
+  struct PairHash {
+    size_t operator()(const std::pair<uint64_t, uint64_t>& p) const {
+      return std::hash<uint64_t>()(p.first * 0x9e3779b97f4a7c15ULL ^ p.second);
+    }
+  };
+  std::unordered_map<std::string, uint64_t> label_ids_;  // rendered labels -> a number
+  // (stack id, labels' number) -> entry
+  std::unordered_map<std::pair<uint64_t, uint64_t>, size_t, PairHash> labeled_index_;
+  std::vector<Label> last_labels_;  // the last sample's labels, rendered:
+  std::string last_rendered_;
 
   Entry& EntryOf(uint64_t stack_id, const std::string& labels);
 };
