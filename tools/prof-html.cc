@@ -74,10 +74,7 @@ int Main(int argc, char** argv) {
   }
   SampleTimeline totals(first, width, bins);
   options.timeline = &totals;
-  FilterResult filtered = ReadFiltered(kProgram, &inputs, spec, &totals, Reading::kAsReport);
-  if (filtered.filtered) {
-    totals.SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames));
-  }
+  ReadStackTotals(kProgram, &inputs, spec, &totals);
   options.value_index = ResolveValueIndex(totals.header(), value);
   WriteHtmlReport(totals, options, &output);
   output.Commit();

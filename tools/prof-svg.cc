@@ -149,10 +149,7 @@ int Main(int argc, char** argv) {
   ProfileInputs inputs(cli.Inputs(), cli.MaxInputSize());
   Output output(cli.OutputPath());
   StackTotals totals;
-  FilterResult filtered = ReadFiltered(kProgram, &inputs, spec, &totals, Reading::kAsReport);
-  if (filtered.filtered) {
-    totals.SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames));
-  }
+  ReadStackTotals(kProgram, &inputs, spec, &totals);
   tree_options.value_index = ResolveValueIndex(totals.header(), value);
   svg.unit = totals.header().types[tree_options.value_index].unit;
   svg.subtitle = cli.Has("subtitle") ? cli.Get<std::string>("subtitle")
@@ -165,7 +162,7 @@ int Main(int argc, char** argv) {
   }
   if (svg.differential) {
     ProfileInputs base_inputs(cli.GetAll("diff-base"), cli.MaxInputSize());
-    ReadFiltered(kProgram, &base_inputs, spec, &base, Reading::kAsReport);
+    ReadStackTotals(kProgram, &base_inputs, spec, &base);
     base_index = BaseTypeIndex(totals.header(), base.header(), tree_options.value_index);
     if (cli.Has("normalize") && base.total_values()[base_index] != 0) {
       tree_options.base_scale =

@@ -56,15 +56,6 @@ void CheckOptionApplies(const CommandLine& cli, const char* option, Mode chosen,
   }
 }
 
-// Reads `inputs` through the filter into `totals`.
-void ReadTotals(ProfileInputs* inputs, const FilterSpec& spec, StackTotals* totals) {
-  FilterResult filtered = ReadFiltered(kProgram, inputs, spec, totals, Reading::kAsReport);
-  // Percentages of the profile before frame filters dropped samples, as pprof's -focus.
-  if (filtered.filtered) {
-    totals->SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames));
-  }
-}
-
 // --diff-base FILE: the base, read through the same filter as the profile (as pprof filters
 // the profile it combined from both).
 struct DiffBase {
@@ -78,13 +69,13 @@ void Report(ProfileInputs* inputs, const FilterSpec& spec, Mode mode, const std:
   // --traces shows each label set apart, as pprof's -traces does.
   const bool by_labels = mode == Mode::kTraces;
   StackTotals profile(by_labels);
-  ReadTotals(inputs, spec, &profile);
+  ReadStackTotals(kProgram, inputs, spec, &profile);
   options.value_index = ResolveValueIndex(profile.header(), value);
   StackTotals diff(by_labels);
   if (!diff_base.paths.empty()) {
     ProfileInputs base_inputs(diff_base.paths, max_input_size);
     StackTotals base(by_labels);
-    ReadTotals(&base_inputs, spec, &base);
+    ReadStackTotals(kProgram, &base_inputs, spec, &base);
     DiffStackTotals(profile, base, options.value_index, diff_base.normalize, &diff);
   }
   const StackTotals& totals = diff_base.paths.empty() ? profile : diff;

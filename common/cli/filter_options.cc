@@ -205,4 +205,12 @@ FilterResult ReadFiltered(const char* program, ProfileInputs* inputs, const Filt
   return result;
 }
 
+void ReadStackTotals(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
+                     StackTotals* totals) {
+  FilterResult filtered = ReadFiltered(program, inputs, spec, totals, Reading::kAsReport);
+  if (filtered.filtered) {
+    totals->SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames));
+  }
+}
+
 }  // namespace proftools

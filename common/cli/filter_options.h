@@ -12,6 +12,7 @@
 #include "common/cli/profile_inputs.h"
 #include "common/filter/filter_spec.h"
 #include "common/model/sink.h"
+#include "common/report/stack_totals.h"
 
 namespace proftools {
 
@@ -36,6 +37,11 @@ struct FilterResult {
 // one) into `sink`. Warns (as `program`) when the selection keeps no sample.
 FilterResult ReadFiltered(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
                           ProfileSink* sink, Reading reading = Reading::kAsProfile);
+
+// ReadFiltered for a report: into `totals`, whose totals then are those from before the frame
+// filters dropped samples, as pprof gives -focus's percentages of the whole profile.
+void ReadStackTotals(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
+                     StackTotals* totals);
 
 }  // namespace proftools
 
