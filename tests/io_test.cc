@@ -103,6 +103,30 @@ TEST(LineReader, ReportsWhetherTheLastLineHadANewline) {
   EXPECT_FALSE(reader.Next(&line));
 }
 
+TEST(LineReader, OverMemoryTheLinesAreViewsOfTheTextNumberedOn) {
+  const std::string text = "a\r\nbb\n\nlast";
+  LineReader reader(std::string_view(text), 40);
+  std::string_view line;
+  ASSERT_TRUE(reader.Next(&line));
+  EXPECT_EQ(line, "a");
+  EXPECT_EQ(line.data(), text.data());  // not a copy
+  EXPECT_EQ(reader.line_number(), 41u);
+  ASSERT_TRUE(reader.Next(&line));
+  EXPECT_EQ(line, "bb");
+  EXPECT_EQ(line.data(), text.data() + 3);
+  ASSERT_TRUE(reader.Next(&line));
+  EXPECT_EQ(line, "");
+  ASSERT_TRUE(reader.Next(&line));
+  EXPECT_EQ(line, "last");
+  EXPECT_FALSE(reader.had_newline());
+  EXPECT_EQ(reader.line_number(), 44u);
+  EXPECT_FALSE(reader.Next(&line));
+  EXPECT_EQ(reader.buffer_capacity(), 0u);
+  LineReader too_long(std::string_view("ok\nlonger than five\n"), 0, 5);
+  ASSERT_TRUE(too_long.Next(&line));
+  EXPECT_THROW(too_long.Next(&line), LineReader::LineTooLong);
+}
+
 TEST(LineReader, LinesLongerThanTheBufferAndAcrossReadsSurvive) {
   std::mt19937 random(3);
   std::string data;

@@ -148,6 +148,16 @@ LineReader::LineTooLong::LineTooLong(const std::string& name, uint64_t line, siz
 LineReader::LineReader(ByteStream* stream, size_t max_line, std::string name)
     : stream_(stream), max_line_(max_line), name_(std::move(name)) {}
 
+LineReader::LineReader(std::string_view text, uint64_t lines_before, size_t max_line,
+                       std::string name)
+    : stream_(nullptr),
+      max_line_(max_line),
+      name_(std::move(name)),
+      data_(text.data()),
+      end_(text.size()),
+      eof_(true),
+      line_number_(lines_before) {}
+
 void LineReader::Grow() {
   size_t grown = capacity_ == 0 ? kFirstChunk : capacity_ * 2;
   if (grown > max_line_ + 2) grown = max_line_ + 2;
@@ -158,6 +168,7 @@ void LineReader::Grow() {
   std::unique_ptr<char[]> bigger(new char[grown]);
   if (end_ > 0) std::memcpy(bigger.get(), buffer_.get(), end_);
   buffer_ = std::move(bigger);
+  data_ = buffer_.get();
   capacity_ = grown;
 }
 
@@ -185,7 +196,7 @@ bool LineReader::Fill() {
 bool LineReader::Next(std::string_view* line) {
   size_t scanned = begin_;
   while (true) {
-    const char* base = buffer_.get();
+    const char* base = data_;
     // (No buffer before the first Fill: memchr must not see a null pointer.)
     const void* found =
         end_ > scanned ? std::memchr(base + scanned, '\n', end_ - scanned) : nullptr;
@@ -204,7 +215,7 @@ bool LineReader::Next(std::string_view* line) {
     const size_t tail = end_ - begin_;
     if (!Fill()) {
       if (end_ == begin_) return false;
-      *line = std::string_view(buffer_.get() + begin_, end_ - begin_);
+      *line = std::string_view(data_ + begin_, end_ - begin_);
       begin_ = end_;
       ++line_number_;
       had_newline_ = false;

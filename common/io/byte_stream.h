@@ -94,6 +94,10 @@ class LineReader {
 
   // `name` names the stream in LineTooLong's message.
   explicit LineReader(ByteStream* stream, size_t max_line = kDefaultMaxLine, std::string name = "");
+  // Over bytes already in memory, which must outlive the reader: the lines returned are views
+  // of `text` itself (no copy, valid as long as it), numbered from `lines_before` + 1.
+  LineReader(std::string_view text, uint64_t lines_before, size_t max_line = kDefaultMaxLine,
+             std::string name = "");
 
   // Returns the next line, or false at the end of the stream. The view stays valid until the
   // next call. Throws LineTooLong when a line exceeds the maximum.
@@ -127,6 +131,7 @@ class LineReader {
   size_t max_line_;
   std::string name_;
   std::unique_ptr<char[]> buffer_;
+  const char* data_ = nullptr;  // buffer_, or the text of a reader over memory
   size_t capacity_ = 0;
   bool last_read_filled_ = false;  // the last Read filled all the room there was
   size_t begin_ = 0;               // start of unconsumed data

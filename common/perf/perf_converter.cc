@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <thread>
 #include <unordered_set>
 
 #include "common/base/counted.h"
@@ -13,6 +14,7 @@
 #include "common/io/spool.h"
 #include "common/perf/perf_events.h"
 #include "common/perf/perf_offcpu.h"
+#include "common/perf/perf_pipeline.h"
 #include "common/perf/perf_reader.h"
 #include "common/perf/perf_records.h"
 #include "common/perf/perf_script.h"
@@ -555,7 +557,8 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
     }
   };
 
-  auto convert_lines = [&](PerfScriptReader& reader) {
+  // A PerfScriptReader, or a PerfPipelinedReader: the same lines either way.
+  auto convert_lines = [&](auto& reader) {
     while (reader.Next()) {
       switch (reader.kind()) {
         case PerfScriptReader::Kind::kFrame:
@@ -664,8 +667,14 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
     }
   };
   try {
-    PerfScriptReader reader(&limited);
-    convert_lines(reader);
+    if (input.plan.bytes >= options_.pipeline_min_bytes &&
+        std::thread::hardware_concurrency() != 1) {
+      PerfPipelinedReader reader(&limited, options_.pipeline_block_bytes);
+      convert_lines(reader);
+    } else {
+      PerfScriptReader reader(&limited);
+      convert_lines(reader);
+    }
   } catch (const LineReader::LineTooLong& e) {
     throw ProfError(Diagnostic{Rule::kInput, input.name, e.line_number,
                                "line longer than 64 MiB: this is not perf script output"});

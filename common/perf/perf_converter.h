@@ -76,6 +76,11 @@ struct PerfInput {
 struct PerfOptions {
   bool strict = false;   // a line that is not perf script is an error, not a warning
   bool off_cpu = false;  // off-CPU time from sched_switch samples (perf_offcpu.h)
+  // Inputs of at least this many bytes are read and classified on a thread of their own
+  // (perf_pipeline.h), in blocks of pipeline_block_bytes; smaller ones on the converter's.
+  // The output is the same either way (tests set these to force either path).
+  uint64_t pipeline_min_bytes = uint64_t{4} << 20;
+  size_t pipeline_block_bytes = size_t{1} << 20;
 };
 
 // The preamble for converting `inputs`: a source per input, the value types of every event.

@@ -39,6 +39,14 @@ class PerfScriptReader {
   // that a full read would find to be a header is an odd line the second pass reports.
   explicit PerfScriptReader(ByteStream* stream, bool headers_only = false)
       : lines_(stream), headers_only_(headers_only) {}
+  // A reader of blocks of whole lines handed in by ContinueWith (perf_pipeline.h), which carry
+  // the context (and the line numbers) of the blocks before.
+  PerfScriptReader() : lines_(std::string_view(), 0), headers_only_(false) {}
+  // Reads `block` next; it must outlive the lines read from it. A block holds whole lines but
+  // may end anywhere in a sample. A line longer than `max_line` throws LineReader::LineTooLong.
+  void ContinueWith(std::string_view block, size_t max_line = LineReader::kDefaultMaxLine) {
+    lines_ = LineReader(block, lines_.line_number(), max_line);
+  }
 
   // Reads and classifies the next line; false at the end of the input.
   bool Next();

@@ -89,6 +89,8 @@ bool ParsePerfRecord(std::string_view line, PerfRecordLine* out) {
   head += "record:";
   PerfHeader header;
   if (!ParsePerfHeader(head, &header)) return false;
+  // Nothing of an earlier record stays: its views may point into bytes that are gone.
+  *out = PerfRecordLine();
   out->header = header;
   if (!header.comm.empty()) {  // a view into `head`, which holds the same bytes as `line`
     out->header.comm =

@@ -126,8 +126,10 @@ inline bool ValidateAndCanonicalAgree(std::string_view bytes, std::string* canon
 // `bytes`: first pass `scan(stream, name)`, second pass ConvertScanned into canonical text,
 // which must read back to itself. The converter's checker must never refuse what the converter
 // wrote: its messages carry a format rule, the converters' own input errors Rule::kInput.
+// Returns what came out: the canonical text, or the error's message, for harnesses that
+// compare two ways of converting.
 template <typename Converter, typename Scanned, typename Options, typename Scan>
-void ConvertTwoPasses(std::string_view bytes, const Options& options, Scan scan) {
+std::string ConvertTwoPasses(std::string_view bytes, const Options& options, Scan scan) {
   std::string canonical;
   const Outcome outcome = OnlyOurErrors([&] {
     Input first = OpenBytes(bytes);
@@ -144,9 +146,10 @@ void ConvertTwoPasses(std::string_view bytes, const Options& options, Scan scan)
   if (outcome.failed) {
     Require(outcome.diagnostic.rule == Rule::kInput,
             "the converter's output breaks a rule: " + outcome.diagnostic.Format());
-    return;
+    return "error: " + outcome.diagnostic.Format();
   }
   if (!canonical.empty()) RequireCanonicalRoundTrip(canonical);
+  return canonical;
 }
 
 }  // namespace fuzz

@@ -4,7 +4,11 @@
 # tests/fuzz/dict/NAME.dict when there is one. Findings (crashes, leaks, timeouts) are written
 # to build/fuzz/findings/NAME/; the last line of each run (execs, cov, ft) goes to
 # build/fuzz/NAME.log. Usage: tests/fuzz/run.sh SECONDS NAME...
+# FUZZ_TIMEOUT (default 20 s) is libFuzzer's -timeout, which counts wall time: a run that shares
+# the machine with builds and benchmarks (stopped with SIGSTOP while they are timed) needs a
+# longer one, or every pause is reported as a hang. Slow units (over 10 s) are still reported.
 set -u
+timeout_seconds=${FUZZ_TIMEOUT:-20}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=$1
 shift
@@ -22,7 +26,7 @@ for name in "$@"; do
   TIMEFORMAT="fuzz: $name: %R s wall, %U s user, %S s sys"
   time {
     if ! ASAN_OPTIONS=detect_leaks=1 "$root/build/fuzz/$name" -max_total_time="$seconds" \
-        -max_len=8192 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
+        -max_len=8192 -timeout="$timeout_seconds" -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
         -artifact_prefix="$findings/" "$corpus" >"$root/build/fuzz/$name.log" 2>&1; then
       status=1
       echo "fuzz: $name: FINDING, see build/fuzz/$name.log and $findings/"
