@@ -61,6 +61,10 @@ check_html prof-html-worked 0 "$root/golden/inputs/worked-example.prof"
 grep -v '^sample 1 3 - -' "$root/golden/inputs/worked-example.prof" >"$out/worked-timed.prof"
 check_html prof-html-timed 0 "$out/worked-timed.prof"
 check_html prof-html-perf 0 "$perf_profile"
+# Recursion (the sequence view collapses repeated cycles as --peek-seq does) and odd names (a
+# comma in a C++ template must not split the sequence in the URL).
+check_html prof-html-recursive 0 "$root/golden/filter/inputs/frames-basic.prof"
+check_html prof-html-names 0 "$root/golden/inputs/names.prof"
 
 if [ "$failures" -gt 0 ]; then
   echo "browser: $failures check(s) failed"

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/filter/collapse_recursion.h"
 #include "common/report/flame_svg.h"
 #include "common/report/reports.h"
 #include "common/report/web_assets.h"
@@ -84,7 +85,15 @@ class DataWriter {
       for (size_t t = 0; t < values_[i].size(); ++t) {
         json += (t ? "," : "") + std::to_string(values_[i][t]);
       }
-      json += "]]";
+      json += "]";
+      if (!collapsed_[i].empty()) {  // the sequence view's frames, when they differ
+        json += ",[";
+        for (size_t f = 0; f < collapsed_[i].size(); ++f) {
+          json += (f ? "," : "") + std::to_string(collapsed_[i][f]);
+        }
+        json += "]";
+      }
+      json += "]";
     }
     json += "]";
     if (options_.timeline != nullptr && options_.timeline->timed_samples() > 0) json += Timeline();
@@ -132,6 +141,7 @@ class DataWriter {
     std::map<std::vector<uint32_t>, size_t> stack_index;
     std::vector<const Frame*> frames;
     std::vector<uint32_t> path;
+    std::vector<uint64_t> keys;
     for (const StackTotals::Entry& entry : totals_.entries()) {
       frames.clear();
       expander.StackFrames(entry.stack_id, &frames);  // leaf first
@@ -150,6 +160,14 @@ class DataWriter {
       if (added) {
         stacks_.push_back(path);
         values_.emplace_back(entry.values.size(), 0);
+        // The sequence view reads stacks as prof-text's sequence reports do, with directly
+        // repeated cycles collapsed (sequence_stacks.h); only recursive stacks differ.
+        keys.assign(path.begin(), path.end());
+        const std::vector<size_t> kept = CollapseRepeats(keys);
+        collapsed_.emplace_back();
+        if (kept.size() != path.size()) {
+          for (size_t k : kept) collapsed_.back().push_back(path[k]);
+        }
       }
       for (size_t t = 0; t < entry.values.size(); ++t) values_[at->second][t] += entry.values[t];
     }
@@ -160,6 +178,7 @@ class DataWriter {
   std::vector<std::string> names_, sources_;
   std::vector<FrameKind> kinds_;
   std::vector<std::vector<uint32_t>> stacks_;
+  std::vector<std::vector<uint32_t>> collapsed_;  // per stack: empty when no cycle repeats
   std::vector<std::vector<int64_t>> values_;
   std::unordered_map<uint64_t, size_t> stack_of_id_;  // input stack id -> index in stacks_
 };

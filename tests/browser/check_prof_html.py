@@ -62,6 +62,75 @@ def check_formatting(browser):
     return checked
 
 
+def peek_numbers(source, names, type_index):
+    """prof-text --peek-seq's numbers for a sequence: cum, self, and the values of its callers
+    and of its callees, sorted ([root] and [self] among them)."""
+    run = subprocess.run(["prof-text", "--peek-seq", ";".join(names), "--raw-values", "--value",
+                          str(type_index), source], capture_output=True, text=True, check=True)
+    cum = self_value = 0
+    callers, callees = [], []
+    side = None
+    for line in run.stdout.split("\n"):
+        fields = line.split()
+        if len(fields) == 3 and fields[2] in ("cum", "self"):
+            if fields[2] == "cum":
+                cum = int(fields[0])
+            else:
+                self_value = int(fields[0])
+        elif line.startswith("  callers"):
+            side = callers
+        elif line.startswith("  callees"):
+            side = callees
+        elif line.startswith("---"):
+            side = None
+        elif side is not None and fields:
+            side.append(int(fields[0]))
+    return cum, self_value, sorted(callers), sorted(callees)
+
+
+def check_sequences(browser, source):
+    """The sequence view of single frames, and of runs of two and three frames taken from the
+    stacks as they are (recursion included), against prof-text --peek-seq: the same cum, self,
+    callers and callees (stacks read with directly repeated cycles collapsed). Frames whose
+    names --peek-seq would spell otherwise (';', '\\', not printable ASCII) are left out."""
+    data = browser.evaluate("JSON.parse(document.getElementById('profile-data').textContent)")
+    names = [f[0] for f in data["frames"]]
+    simple = [all(32 <= ord(c) < 127 for c in n) and ";" not in n and "\\" not in n
+              for n in names]
+    wanted = [[i] for i in range(len(names))][:30]
+    for length in (2, 3):
+        runs = []
+        for stack in data["stacks"]:
+            frames = stack[0]
+            for start in range(len(frames) - length + 1):
+                run = frames[start:start + length]
+                if run not in runs:
+                    runs.append(run)
+        wanted += runs[:20]
+    type_index = data["valueIndex"]
+    checked = 0
+    for ids in wanted:
+        if not all(simple[i] for i in ids):
+            continue
+        seq = [names[i] for i in ids]
+        browser.evaluate(f"location.hash = '#view=seq&type={type_index}&seq=' + {seq!r}"
+                         ".map(n => encodeURIComponent(encodeURIComponent(n))).join(',')")
+        browser.pump(0.05)
+        shown = browser.evaluate("document.querySelectorAll('#seq-path a.frame').length")
+        check(shown == len(seq), f"sequence {seq}: the page shows {shown} frames")
+        got = browser.evaluate(
+            "(() => { const v = id => Array.from(document.querySelectorAll(id + ' tr'))"
+            ".map(tr => Number(tr.dataset.v)).sort((a, b) => a - b); const d = document."
+            "getElementById('seq-values').dataset; return [Number(d.cum), Number(d.self), "
+            "v('#seq-callers'), v('#seq-callees')]; })()")
+        expected = list(peek_numbers(source, seq, type_index))
+        check(got == expected, f"sequence {seq}: page {got}, prof-text --peek-seq {expected}")
+        checked += 1
+    browser.evaluate("location.hash = '#view=top'")
+    browser.pump(0.1)
+    return checked
+
+
 def check_brush(browser, source, shots):
     """Drags across the middle of the timeline; compares the total with prof-text --time."""
     timeline = browser.evaluate("JSON.parse(document.getElementById('profile-data').textContent)"
@@ -185,6 +254,9 @@ def main():
         check(zoomed[0] == target["name"] and abs(zoomed[1] - full) < 0.02,
               f"a click did not zoom {target['name']}: {zoomed}, full width {full}")
         check("zoom=" in browser.evaluate("location.hash"), "the zoom is not in the URL")
+        # The search, over the whole graph (the frame zoomed into need not hold the name).
+        browser.evaluate("location.hash = '#view=flame'")
+        browser.pump(0.2)
         browser.evaluate("(() => { const s = document.getElementById('flame-search'); s.value = "
                          f"{name!r}.replace(/[.*+?^${{}}()|[\\]\\\\]/g, '\\\\$&'); "
                          "s.dispatchEvent(new Event('change')); })()")
@@ -193,11 +265,13 @@ def main():
             "document.querySelectorAll('#flame rect[fill=\"rgb(230,0,230)\"]').length")
         check(highlighted > 0, "search highlighted nothing")
         browser.screenshot(shots + "-flame-search.png")
+        sequences = check_sequences(browser, source)
         formatted = check_formatting(browser)
         brushed = check_brush(browser, source, shots)
         problems = browser.problems()
         check(not problems, "the page misbehaved: " + "; ".join(problems))
-        print(f"ok: {page}: {len(self_rows)} rows, {formatted} values formatted as in C++, "
+        print(f"ok: {page}: {len(self_rows)} rows, {sequences} sequences as prof-text's, "
+              f"{formatted} values formatted as in C++, "
               f"{brushed}, loaded in {seconds:.2f}s")
     finally:
         browser.close()

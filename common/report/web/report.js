@@ -5,7 +5,11 @@
   'use strict';
   const data = JSON.parse(document.getElementById('profile-data').textContent);
   const frames = data.frames.map(function (f) { return {name: f[0], kind: f[1], source: f[2]}; });
-  const stacks = data.stacks.map(function (s) { return {frames: s[0], values: s[1]}; });
+  // seq: the frames the sequence view reads, directly repeated cycles collapsed as prof-text
+  // --peek-seq reads them (sent only when they differ).
+  const stacks = data.stacks.map(function (s) {
+    return {frames: s[0], values: s[1], seq: s[2] || s[0]};
+  });
   const idByName = new Map(frames.map(function (f, i) { return [f.name, i]; }));
   const $ = function (id) { return document.getElementById(id); };
 
@@ -75,8 +79,12 @@
   function link(changes) {
     const state = Object.assign(readState(), changes);
     const parts = ['view=' + state.view, 'type=' + state.type];
+    // Encoded twice: URLSearchParams decodes once, and a name may hold a comma (C++ templates),
+    // which must not split the list.
     const ids = function (list) {
-      return list.map(function (i) { return encodeURIComponent(frames[i].name); }).join(',');
+      return list.map(function (i) {
+        return encodeURIComponent(encodeURIComponent(frames[i].name));
+      }).join(',');
     };
     if (state.seq.length) parts.push('seq=' + ids(state.seq));
     if (state.zoom.length) parts.push('zoom=' + ids(state.zoom));
@@ -109,7 +117,9 @@
       }
     });
     const list = Array.from(byStack.keys()).sort(function (a, b) { return a - b; })
-      .map(function (id) { return {frames: stacks[id].frames, values: byStack.get(id)}; });
+      .map(function (id) {
+        return {frames: stacks[id].frames, values: byStack.get(id), seq: stacks[id].seq};
+      });
     return {stacks: list, totals: totals};
   }
 
@@ -389,12 +399,13 @@
     const callers = new Map(), callees = new Map();
     active.stacks.forEach(function (s) {
       const v = s.values[state.type];
-      const at = occurrences(s.frames, seq);
+      if (v === 0) return;  // as prof-text, which leaves out stacks of value 0
+      const at = occurrences(s.seq, seq);
       if (!at) return;
       cum += v;
-      const before = at[0] > 0 ? s.frames[at[0] - 1] : -1;
+      const before = at[0] > 0 ? s.seq[at[0] - 1] : -1;
       const afterIndex = at[1] + seq.length;
-      const after = afterIndex < s.frames.length ? s.frames[afterIndex] : -2;
+      const after = afterIndex < s.seq.length ? s.seq[afterIndex] : -2;
       if (after === -2) self += v;
       callers.set(before, (callers.get(before) || 0) + v);
       callees.set(after, (callees.get(after) || 0) + v);
