@@ -17,7 +17,7 @@ cd "$root/tests/browser"
 
 # The sum of the folded lines' values: what a flame graph of the same options draws.
 folded_sum() {
-  prof-text --folded --raw-values "$@" | awk '{ s += $NF } END { printf "%d\n", s }'
+  prof-text --folded --raw-values "$@" | awk '{ s += $NF } END { printf "%.0f\n", s }'
 }
 
 failures=0
@@ -61,6 +61,16 @@ check_html prof-html-worked 0 "$root/golden/inputs/worked-example.prof"
 grep -v '^sample 1 3 - -' "$root/golden/inputs/worked-example.prof" >"$out/worked-timed.prof"
 check_html prof-html-timed 0 "$out/worked-timed.prof"
 check_html prof-html-perf 0 "$perf_profile"
+# Two sources whose clocks differ: the brush is on the sources' clock, as prof-text --time @.
+gen-profile --samples 3000 --stacks 40 --seed 3 -o "$out/gen-a.prof"
+# The second recorded elsewhere 5 s later: its own source, every time moved by 5 s (exactly:
+# the seconds and nanoseconds of the 19-digit times are added apart).
+gen-profile --samples 2000 --stacks 30 --seed 4 |
+  awk '$1 == "source" { $4 = "other-host"; $5 = substr($5, 1, 10) + 5 substr($5, 11) }
+       $1 == "sample" && $4 ~ /^[0-9]+$/ && length($4) == 19 { $4 = substr($4, 1, 10) + 5 substr($4, 11) }
+       { print }' >"$out/gen-b.prof"
+prof-merge "$out/gen-a.prof" "$out/gen-b.prof" -o "$out/two-sources.prof"
+check_html prof-html-two-sources 1 "$out/two-sources.prof"
 # Recursion (the sequence view collapses repeated cycles as --peek-seq does) and odd names (a
 # comma in a C++ template must not split the sequence in the URL).
 check_html prof-html-recursive 0 "$root/golden/filter/inputs/frames-basic.prof"

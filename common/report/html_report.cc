@@ -103,11 +103,13 @@ class DataWriter {
 
  private:
   // The timeline: bins from `origin` of `width` ns, rows by source and thread, and entries
-  // [row, bin, stack, values...].
+  // [row, bin, stack, values...]. The origin (nanoseconds since 1970) is a string: past 2^53 a
+  // JavaScript number is no longer exact, and the page shows the window's ends to the
+  // nanosecond (BigInt).
   std::string Timeline() const {
     const SampleTimeline& timeline = *options_.timeline;
-    std::string json = ",\"timeline\":{\"origin\":" + std::to_string(timeline.origin()) +
-                       ",\"width\":" + std::to_string(timeline.width()) +
+    std::string json = ",\"timeline\":{\"origin\":\"" + std::to_string(timeline.origin()) +
+                       "\",\"width\":" + std::to_string(timeline.width()) +
                        ",\"bins\":" + std::to_string(timeline.bins()) +
                        ",\"samples\":" + std::to_string(timeline.timed_samples()) + ",\"rows\":[";
     for (size_t i = 0; i < timeline.rows().size(); ++i) {

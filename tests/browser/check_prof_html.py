@@ -5,8 +5,9 @@ folded total and a click zooms; the search highlights; clicking a frame opens it
 whose callers and callees each add up to its cumulative value (prof-text's cum); adding a caller
 extends the sequence and the back button returns. Writes screenshots.
 
-A drag across the timeline selects bins; the page's total is then `prof-text --time` on the
-same edges (the profile must have one source: offsets count from its first sample).
+A drag across the timeline selects bins; the page states the window on the sources' clock
+(`--time @Ans..@Bns`), and its total is then `prof-text --time` on that window (with one source
+also on the same edges as offsets from its first sample).
 
 Usage: check_prof_html.py HTML TOP_FILE TOP_CUM_FILE OTHER_TYPE OTHER_TOP_FILE FOLDED_TOTAL SHOTS
                           INPUT"""
@@ -154,18 +155,32 @@ def check_brush(browser, source, shots):
     check(match, "dragging across the timeline selected nothing")
     a, b = int(match.group(1)), int(match.group(2))
     width = timeline["width"]
-    window = f"{a * width}ns.." + (f"{b * width}ns" if b < timeline["bins"] else "")
+    origin = int(timeline["origin"])
+    # The window the page states, on the sources' clock, which is what it sums: with several
+    # sources too. With one source, also as offsets from its first sample.
+    command = browser.evaluate("document.getElementById('timeline-note').dataset.time")
+    end = f"@{origin + b * width}ns" if b < timeline["bins"] else ""
+    check(command == f"--time @{origin + a * width}ns..{end}",
+          f"the page states {command!r} for bins {a}..{b}")
+    windows = [command.split(" ", 1)[1]]
+    sources = browser.evaluate("JSON.parse(document.getElementById('profile-data').textContent)"
+                               ".sources.length")
+    if sources == 1:
+        windows.append(f"{a * width}ns.." + (f"{b * width}ns" if b < timeline["bins"] else ""))
     type_index = browser.evaluate("document.getElementById('type').value")
-    run = subprocess.run(["prof-text", "--top", "--no-trim", "--raw-values", "--value",
-                          type_index, "--time", window, source], capture_output=True, text=True)
-    if run.returncode != 0 and "has no time" in run.stderr:
-        browser.evaluate("history.back()")
-        return "brush not compared (prof-text --time refuses untimed samples)"
-    check(run.returncode == 0, f"prof-text --time {window}: {run.stderr}")
-    report = run.stdout
-    expected = re.search(r"of (-?\d+) total", report).group(1)
     got = browser.evaluate("document.getElementById('summary').dataset.total")
-    check(got == expected, f"brushed {window}: the page says {got}, prof-text --time {expected}")
+    for window in windows:
+        run = subprocess.run(["prof-text", "--top", "--no-trim", "--raw-values", "--value",
+                              type_index, "--time", window, source], capture_output=True,
+                             text=True)
+        if run.returncode != 0 and "has no time" in run.stderr:
+            browser.evaluate("history.back()")
+            return "brush not compared (prof-text --time refuses untimed samples)"
+        check(run.returncode == 0, f"prof-text --time {window}: {run.stderr}")
+        expected = re.search(r"of (-?\d+) total", run.stdout).group(1)
+        check(got == expected,
+              f"brushed {window}: the page says {got}, prof-text --time {expected}")
+    window = " and ".join(windows)
     browser.screenshot(shots + "-brushed.png")
     browser.evaluate("history.back()")
     browser.pump(0.2)

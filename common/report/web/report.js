@@ -504,9 +504,18 @@
                    class: 'brush'});
     }
     const offset = function (bin) { return formatValue(bin * timeline.width, 'nanoseconds'); };
+    // The window on the sources' clock, as prof-filter --time takes it (the last bin also holds
+    // what comes later: an open end).
+    const at = function (bin) {
+      return '@' + (BigInt(timeline.origin) + BigInt(bin) * BigInt(timeline.width)) + 'ns';
+    };
+    const command = state.t ? '--time ' + at(state.t[0]) + '..' +
+      (state.t[1] < timeline.bins ? at(state.t[1]) : '') : '';
     $('timeline-note').textContent = timeline.samples + ' timed samples in ' + timeline.bins +
       ' bins of ' + offset(1) + ' per row (binned).' + (state.t ? ' Selected: ' + offset(state.t[0]) +
-      '..' + offset(state.t[1]) + ' from the first sample.' : ' Drag across to select a time range.');
+      '..' + offset(state.t[1]) + ' from the first sample (' + command + ').' :
+      ' Drag across to select a time range.');
+    $('timeline-note').dataset.time = command;
     $('timeline-clear').classList.toggle('hide', !state.t);
     $('timeline-clear').href = link({t: null});
     // The brush: bins under the drag, snapped to bin edges.
