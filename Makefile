@@ -278,6 +278,23 @@ $(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay_
 	@mkdir -p $(dir $@)
 	$(CXX) $(OPTFLAGS) -o $@ $^ $(PKG_LIBS) $(LDFLAGS)
 
+# The sqlite harness also links the SQLite layer and SQLite itself.
+FUZZ_SQLITE_LIB := $(BUILD)/fuzz/libproftools-sqlite.a
+$(SQLITE_LIB_SRCS:%.cc=$(BUILD)/fuzz/obj/%.o) $(BUILD)/fuzz/obj/tests/fuzz/fuzz_sqlite.o \
+  $(BUILD)/tests/fuzz/fuzz_sqlite.o: CXXFLAGS_ALL += $(SQLITE_CFLAGS)
+$(FUZZ_SQLITE_LIB): $(SQLITE_LIB_SRCS:%.cc=$(BUILD)/fuzz/obj/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/fuzz/sqlite: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_sqlite.o $(FUZZ_SQLITE_LIB) \
+    $(BUILD)/fuzz/libproftools.a
+	$(FUZZ_CXX) -g $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) $(SQLITE_LIBS)
+
+$(BUILD)/fuzz-replay/sqlite: $(BUILD)/tests/fuzz/fuzz_sqlite.o $(BUILD)/tests/fuzz/replay_main.o \
+    $(SQLITE_LIB) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(OPTFLAGS) -o $@ $^ $(PKG_LIBS) $(SQLITE_LIBS) $(LDFLAGS)
+
 fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
 
 fuzz: deps-fuzz

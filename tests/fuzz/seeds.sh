@@ -49,6 +49,30 @@ case $name in
         n=$((n + 1))
       done
     done ;;
+  sqlite)
+    # A profile, the separator, and an edit such as users make with sqlite3 (fuzz_sqlite.cc);
+    # the database files themselves are over libFuzzer's 8 KiB (a page per table).
+    edits=("DELETE FROM samples WHERE sample_id % 2 = 0;"
+           "UPDATE samples SET stack_id = stack_id + 1;"
+           "DELETE FROM functions WHERE function_id = 1;"
+           "INSERT INTO labels SELECT * FROM labels;"
+           "UPDATE sample_types SET type = 'x';"
+           "DELETE FROM stacks;"
+           "UPDATE meta SET value = '2' WHERE key = 'schema_version';"
+           "DROP VIEW stack_self; CREATE TABLE stack_self AS SELECT 1 AS x;"
+           "UPDATE locations SET mapping_id = 7;"
+           "INSERT INTO sources (source_type, source_uri) VALUES ('t', 'u');"
+           "UPDATE sample_values SET value = 9223372036854775807;"
+           "")
+    i=0
+    for f in golden/inputs/*.prof golden/filter/inputs/*.prof; do
+      for edit in "${edits[@]}"; do
+        i=$((i + 1))
+        [ "$(wc -c <"$f")" -le 7000 ] || continue  # whole profiles only: a cut one makes no database
+        { cat "$f"; printf '\n--- sql ---\n%s\n' "$edit"; } > "$dir/seed-sqlite-$i"
+        n=$((n + 1))
+      done
+    done ;;
 esac
 # The regressions are seeds too: the neighbourhood of a past fault is worth exploring.
 [ -d "tests/fuzz/regressions/$name" ] && cp tests/fuzz/regressions/"$name"/* "$dir"/ 2>/dev/null
