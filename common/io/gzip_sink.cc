@@ -154,6 +154,9 @@ struct GzipSink::State {
   std::deque<std::unique_ptr<Block>> in_flight;  // in stream order
   std::deque<Block*> to_do;
   bool stopping = false;
+  // Started with the first full block: an output of one block (most profiles) is deflated on
+  // the caller's thread, without starting threads for it.
+  unsigned threads = 1;
   std::vector<std::thread> workers;
 
   void Work() {
@@ -207,10 +210,9 @@ GzipSink::GzipSink(ByteSink* out, int level, unsigned threads) : state_(std::mak
   s.out = out;
   s.level = level;
   if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+  s.threads = threads;
   s.max_in_flight = 2 * threads + 1;  // enough to keep every worker busy; bounds memory
   s.crc = crc32(0L, Z_NULL, 0);
-  pending_.reserve(kBlock);
-  for (unsigned i = 0; i < threads; ++i) s.workers.emplace_back([&s] { s.Work(); });
 }
 
 GzipSink::~GzipSink() {
@@ -234,6 +236,22 @@ void GzipSink::Write(std::string_view data) {
 
 void GzipSink::Submit(bool last) {
   State& s = *state_;
+  if (s.workers.empty()) {
+    if (last) {  // the whole output in one block: deflated here
+      auto block = std::make_unique<Block>();
+      block->last = true;
+      block->size = pending_.size();
+      s.total += pending_.size();
+      block->input = std::move(pending_);
+      pending_.clear();
+      Deflaters deflaters(s.level);
+      block->failed = !(deflaters.ready && DeflateBlock(&deflaters, s.level == 1, block.get()));
+      block->done = true;
+      s.in_flight.push_back(std::move(block));
+      return;
+    }
+    for (unsigned i = 0; i < s.threads; ++i) s.workers.emplace_back([&s] { s.Work(); });
+  }
   while (s.in_flight.size() >= s.max_in_flight) s.WriteOldest();
   auto block = std::make_unique<Block>();
   block->last = last;

@@ -10,6 +10,8 @@
 // to deflate as to produce; with the blocks spread over the cores, the two overlap, and the
 // deflating after the last byte (all of it, for an aggregating writer) is shared out. At level
 // 1, a block in which LZ77 finds almost nothing is stored uncompressed (GzipBlockIsStored).
+// The workers start with the first full block: an output of one block (most profiles, and
+// every input of a fuzzer) is deflated on the caller's thread, with the same bytes.
 #ifndef PROFTOOLS_COMMON_IO_GZIP_SINK_H_
 #define PROFTOOLS_COMMON_IO_GZIP_SINK_H_
 
