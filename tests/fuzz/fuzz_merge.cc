@@ -12,12 +12,9 @@ constexpr const char* kMerged = "(merged profile)";
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace proftools;
   using namespace proftools::fuzz;
-  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  const size_t split = bytes.find(kSeparator);
-  const std::string_view first =
-      split == std::string_view::npos ? bytes : bytes.substr(0, split + 1);
-  const std::string_view second =
-      split == std::string_view::npos ? bytes : bytes.substr(split + kSeparator.size());
+  const TwoParts parts =
+      SplitAtLine(std::string_view(reinterpret_cast<const char*>(data), size), kSeparator);
+  const std::string_view first = parts.first, second = parts.second;
   MergeOptions options;
   options.aggregate = size % 2 == 1;  // both ways, decided by the input
   options.drop_sources = size % 3 == 1;

@@ -120,17 +120,15 @@ void MakeDatabase(const std::string& path, std::string_view profile, std::string
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace proftools;
   using namespace proftools::fuzz;
-  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  const size_t split = bytes.find(kSeparator);
+  const TwoParts parts =
+      SplitAtLine(std::string_view(reinterpret_cast<const char*>(data), size), kSeparator);
   ScratchFile file;
-  if (split == std::string_view::npos) {
-    file.Write(bytes);
+  if (!parts.found) {
+    file.Write(parts.first);
   } else {
     // A profile the library refuses makes no database: nothing to read.
-    const Outcome made = OnlyOurErrors([&] {
-      MakeDatabase(file.path(), bytes.substr(0, split + 1),
-                   bytes.substr(split + kSeparator.size()));
-    });
+    const Outcome made =
+        OnlyOurErrors([&] { MakeDatabase(file.path(), parts.first, parts.second); });
     if (made.failed) return 0;
   }
   std::string canonical;

@@ -38,6 +38,18 @@ inline void Require(bool condition, const std::string& what) {
   if (!condition) Fail(what);
 }
 
+// An input of two parts: what comes before the first `separator` (a line of its own, given with
+// the newlines around it: the first part keeps its last newline) and what comes after.
+struct TwoParts {
+  bool found = false;
+  std::string_view first, second;  // without a separator: both the whole input
+};
+inline TwoParts SplitAtLine(std::string_view bytes, std::string_view separator) {
+  const size_t at = bytes.find(separator);
+  if (at == std::string_view::npos) return TwoParts{false, bytes, bytes};
+  return TwoParts{true, bytes.substr(0, at + 1), bytes.substr(at + separator.size())};
+}
+
 // Opens bytes as a program opens a file: gunzipped and sniffed.
 inline Input OpenBytes(std::string_view bytes, const std::string& name = "fuzz") {
   return OpenInputStream(std::make_unique<MemoryStream>(std::string(bytes)), name, kMaxInflate);
