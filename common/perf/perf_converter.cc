@@ -278,6 +278,7 @@ PerfConverter::PerfConverter(ProfileSink* sink, const std::vector<PerfInput>& in
       header_(MakePerfHeader(inputs, options)),
       interner_(sink) {
   PerfValueTypes types = NamePerfValueTypes(inputs, options);
+  for (const PerfInput& input : inputs) input_bytes_ = std::max(input_bytes_, input.plan.bytes);
   event_index_ = std::move(types.first_type);
   off_cpu_type_ = types.off_cpu;
   if (options_.off_cpu && !off_cpu_type_) {
@@ -420,18 +421,25 @@ uint64_t PerfConverter::FrameLocation(const FrameView* frames, size_t count, boo
 }
 
 uint64_t PerfConverter::MemoizedFrameLocation(std::string_view frame_text) {
-  constexpr size_t kMemoSlots = size_t{1} << 16;
+  // At most 64 Ki slots (about 2.5 MB), fewer for a small input: one slot per 256 bytes of
+  // it, at least 256 (a fuzzer's thousands of small inputs each paid for 64 Ki strings).
+  constexpr size_t kMemoSlotsMax = size_t{1} << 16;
+  constexpr size_t kMemoSlotsMin = size_t{1} << 8;
   // Long lines (Java signatures can run to kilobytes) skip the memo, which so stays under
-  // kMemoSlots * kMemoMaxText bytes.
+  // kMemoSlotsMax * kMemoMaxText bytes.
   constexpr size_t kMemoMaxText = 256;
   FrameView view;
   view.text = frame_text;
   if (frame_text.size() > kMemoMaxText) return FrameLocation(&view, 1, false);
-  if (memo_.empty()) memo_.resize(kMemoSlots);
+  if (memo_.empty()) {
+    size_t slots = kMemoSlotsMin;
+    while (slots < kMemoSlotsMax && slots * 256 < input_bytes_) slots *= 2;
+    memo_.resize(slots);
+  }
   uint64_t head[2] = {0, 0};
   std::memcpy(head, frame_text.data(), frame_text.size() < 16 ? frame_text.size() : 16);
   uint64_t h = (head[0] ^ (head[1] * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
-  MemoSlot& slot = memo_[(h >> 40) & (kMemoSlots - 1)];
+  MemoSlot& slot = memo_[(h >> 40) & (memo_.size() - 1)];
   if (slot.location != 0 && slot.text == frame_text) return slot.location;
   slot.location = FrameLocation(&view, 1, false);
   slot.text.assign(frame_text.data(), frame_text.size());

@@ -162,7 +162,8 @@ class PerfConverter {
     std::string text;
     uint64_t location = 0;
   };
-  std::vector<MemoSlot> memo_;
+  std::vector<MemoSlot> memo_;  // sized at the first frame after input_bytes_
+  uint64_t input_bytes_ = 0;    // of the largest input
   // The location of a frame line without srcline, through the memo.
   uint64_t MemoizedFrameLocation(std::string_view frame_text);
   size_t location_key_bytes_ = 0;
