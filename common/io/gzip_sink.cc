@@ -236,20 +236,9 @@ void GzipSink::Write(std::string_view data) {
 
 void GzipSink::Submit(bool last) {
   State& s = *state_;
-  if (s.workers.empty()) {
-    if (last) {  // the whole output in one block: deflated here
-      auto block = std::make_unique<Block>();
-      block->last = true;
-      block->size = pending_.size();
-      s.total += pending_.size();
-      block->input = std::move(pending_);
-      pending_.clear();
-      Deflaters deflaters(s.level);
-      block->failed = !(deflaters.ready && DeflateBlock(&deflaters, s.level == 1, block.get()));
-      block->done = true;
-      s.in_flight.push_back(std::move(block));
-      return;
-    }
+  // The whole output in one block (most profiles): deflated here, without starting threads.
+  const bool here = last && s.workers.empty();
+  if (!here && s.workers.empty()) {
     for (unsigned i = 0; i < s.threads; ++i) s.workers.emplace_back([&s] { s.Work(); });
   }
   while (s.in_flight.size() >= s.max_in_flight) s.WriteOldest();
@@ -263,12 +252,17 @@ void GzipSink::Submit(bool last) {
   block->input = std::move(pending_);
   pending_.clear();
   pending_.reserve(kBlock);
+  if (here) {
+    Deflaters deflaters(s.level);
+    block->failed = !(deflaters.ready && DeflateBlock(&deflaters, s.level == 1, block.get()));
+    block->done = true;
+  }
   {
     std::lock_guard<std::mutex> lock(s.mutex);
-    s.to_do.push_back(block.get());
+    if (!here) s.to_do.push_back(block.get());
     s.in_flight.push_back(std::move(block));
   }
-  s.work_ready.notify_one();
+  if (!here) s.work_ready.notify_one();
 }
 
 void GzipSink::Finish() {
