@@ -1,0 +1,65 @@
+// What a codec tells the registry about a reader (common/load/readers.cc holds the one table):
+// its name, how to recognise its first bytes, how it reads, and what it reads into a sink.
+// Adding a reader is a folder common/NAME/ with a `const ReaderSpec kNameReader` and one line
+// in that table.
+#ifndef PROFTOOLS_COMMON_MODEL_READER_SPEC_H_
+#define PROFTOOLS_COMMON_MODEL_READER_SPEC_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/base/diagnostics.h"
+#include "common/io/input.h"
+#include "common/model/sink.h"
+
+namespace proftools {
+
+// How a reader goes through its input; said in --help and the README, and what the memory
+// rule allows it.
+enum class ReaderShape {
+  kStreaming,   // one pass; memory grows with distinct definitions
+  kWholeInput,  // the whole (inflated) input in memory, capped by --max-input-size
+  kTwoPasses,   // a first pass learns the preamble; a pipe is spooled to disk for the second
+};
+
+const char* ReaderShapeName(ReaderShape shape);
+
+// How sure a sniffer is that the first bytes are its format. The registry takes the most
+// confident reader; 0 is "not mine".
+enum SniffConfidence : int {
+  kNotMine = 0,
+  kPlausible = 10,  // text that merely parses (folded stacks: "a;b 1")
+  kLikely = 50,     // the shape of the format, without a signature
+  kCertain = 100,   // a magic number or a signature line
+};
+
+// What a reader needs besides its input, the same for every reader: the program's input policy
+// (cli/ fills it from --max-input-size and --allow-empty) and where diagnostics go.
+struct ReadContext {
+  std::string uri;  // the URI of the input's source: its path, "" for standard input
+  uint64_t max_input_size = uint64_t{1} << 30;  // whole-input readers refuse more (0: no cap)
+  bool allow_empty = false;  // an input without samples gives a profile without samples
+  DiagnosticHandler* violations = nullptr;  // format rules broken (nullptr: throw at the first)
+  DiagnosticHandler* warnings = nullptr;    // converters' warnings (nullptr: dropped)
+};
+
+struct ReaderSpec {
+  const char* name;     // for --input-format NAME, and the source type of inputs without sources
+  const char* summary;  // one line for --help and messages ("perf script output")
+  ReaderShape shape;
+  // The program that converts this format with options of its own (e.g. "perf2prof"), or null.
+  const char* converter;
+  // The confidence that `head` (the first bytes of the decompressed input, up to 4 KiB; `text`:
+  // no control bytes but TAB, CR, LF) is this format.
+  int (*sniff)(std::string_view head, bool text);
+  // Reads `input` into `sink` (OnHeader ... OnEnd). Throws ProfError for input it cannot read.
+  // Whether what it delivers keeps the format's rules is the registry's to check, not its own,
+  // unless `checks_itself`.
+  void (*read)(Input& input, const ReadContext& context, ProfileSink* sink);
+  bool checks_itself = false;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_MODEL_READER_SPEC_H_
