@@ -197,21 +197,11 @@ TEST(LineReader, ThrowsAtALineLongerThanTheMaximum) {
   EXPECT_EQ(Lines(std::string(4096, 'x') + "\n", 4096).size(), 1u);
 }
 
-TEST(Sniff, RecognisesFormatsFromContent) {
-  EXPECT_EQ(SniffFormat("").format, InputFormat::kEmpty);
-  EXPECT_EQ(SniffFormat("proftext 1.0\n").format, InputFormat::kProfText);
-  // A pprof Profile starts with sample_type (field 1, length-delimited).
-  EXPECT_EQ(SniffFormat(std::string("\x0a\x04\x08\x01\x10\x02\x32\x00", 8)).format,
-            InputFormat::kPprof);
-  const Sniffed rprof = SniffFormat("memory profiling: sample.interval=20000\n\"f\" \n");
-  EXPECT_EQ(rprof.format, InputFormat::kOther);
-  EXPECT_NE(rprof.hint.find("rprof2prof"), std::string::npos);
-  const Sniffed perf = SniffFormat("x 12 1.0: cycles:\n\t    4005d0 main+0x1 (/bin/x)\n");
-  EXPECT_NE(perf.hint.find("perf2prof"), std::string::npos);
-  // Text that happens to start with a byte that is a valid protobuf tag stays text.
-  EXPECT_EQ(SniffFormat("\nproftext 1.0\n").format, InputFormat::kOther);
-  EXPECT_TRUE(SniffFormat("\nproftext 1.0\n").text);
-  EXPECT_FALSE(SniffFormat(std::string("\xff\xfe\x00", 3)).text);
+TEST(LooksLikeText, OnlyTabCrAndLfAmongControlBytes) {
+  EXPECT_TRUE(LooksLikeText("\nproftext 1.0\r\n\tx"));
+  EXPECT_TRUE(LooksLikeText(""));
+  EXPECT_FALSE(LooksLikeText(std::string("\xff\xfe\x00", 3)));
+  EXPECT_FALSE(LooksLikeText("a\x01"));
 }
 
 class TempDir : public ::testing::Test {
@@ -395,7 +385,8 @@ TEST_F(Inputs, OpenInputGunzipsAndSniffsTheInnerContent) {
   { std::ofstream(Path("p.gz"), std::ios::binary) << Gzip("proftext 1.0\nrest\n"); }
   Input input = OpenInput(Path("p.gz"));
   EXPECT_TRUE(input.gzipped);
-  EXPECT_EQ(input.format, InputFormat::kProfText);
+  EXPECT_EQ(input.head, "proftext 1.0\nrest\n");
+  EXPECT_EQ(input.reopen_path, Path("p.gz"));  // a regular file can be read again
   EXPECT_EQ(ReadAll(input.stream.get()), "proftext 1.0\nrest\n");
 }
 
@@ -404,12 +395,13 @@ TEST(OpenInputStream, GunzipsAndSniffsBytesInMemory) {
       OpenInputStream(std::make_unique<MemoryStream>(Gzip("proftext 1.0\nrest\n")), "mem");
   EXPECT_EQ(input.name, "mem");
   EXPECT_TRUE(input.gzipped);
-  EXPECT_EQ(input.format, InputFormat::kProfText);
+  EXPECT_EQ(input.head, "proftext 1.0\nrest\n");
+  EXPECT_TRUE(input.text);
+  EXPECT_EQ(input.reopen_path, "");  // bytes in memory cannot be opened again
   EXPECT_EQ(ReadAll(input.stream.get()), "proftext 1.0\nrest\n");
   Input plain = OpenInputStream(std::make_unique<MemoryStream>("sample.interval=20\n"), "r");
   EXPECT_FALSE(plain.gzipped);
-  EXPECT_EQ(plain.format, InputFormat::kOther);
-  EXPECT_NE(plain.hint.find("rprof2prof"), std::string::npos);
+  EXPECT_EQ(plain.head, "sample.interval=20\n");
   // The sniffing reads through gzip at once: a cut member is refused when opened.
   EXPECT_THROW(OpenInputStream(std::make_unique<MemoryStream>(Gzip("x").substr(0, 12)), "cut"),
                ProfError);

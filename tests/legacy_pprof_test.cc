@@ -1,4 +1,4 @@
-// Recognising pprof's legacy formats (common/io/legacy_pprof.h) through SniffFormat: each kind
+// Recognising pprof's legacy formats (common/pprof/legacy_pprof.h) through the registry: each kind
 // by its header, look-alikes left alone, and every legacy file of pprof's own test data.
 #include <dirent.h>
 #include <gtest/gtest.h>
@@ -8,7 +8,10 @@
 #include <vector>
 
 #include "common/io/input.h"
-#include "common/io/legacy_pprof.h"
+#include "common/load/read_profile.h"
+#include "common/load/readers.h"
+#include "common/pprof/legacy_pprof.h"
+#include "common/pprof/pprof_codec.h"
 
 namespace proftools {
 namespace {
@@ -83,16 +86,37 @@ TEST(LegacyPprof, LookAlikesAreNotLegacy) {
   }
 }
 
+// The registry's reader for what a program opens (common/load/readers.h).
+const ReaderSpec* Sniffed(const std::string& head) {
+  Input input;
+  input.head = head;
+  input.text = LooksLikeText(head);
+  return SniffReader(input);
+}
+
+std::string Advice(const std::string& head) {
+  Input input;
+  input.name = "x";
+  input.head = head;
+  input.text = LooksLikeText(head);
+  try {
+    ReadProfile(input, nullptr);
+  } catch (const ProfError& e) {
+    return e.diagnostic().message;
+  }
+  return "";
+}
+
 TEST(LegacyPprof, SniffNamesTheFormatAndTheConversion) {
-  const Sniffed sniffed = SniffFormat("heap profile: 1: 2 [3: 4] @ heap/1048576\n");
-  EXPECT_EQ(sniffed.format, InputFormat::kLegacyPprof);
-  EXPECT_EQ(sniffed.hint,
+  const std::string heap = "heap profile: 1: 2 [3: 4] @ heap/1048576\n";
+  EXPECT_EQ(Sniffed(heap), &kLegacyPprofReader);
+  EXPECT_EQ(Advice(heap),
             "this is a heap profile (pprof's legacy heapz text format), which only pprof reads: "
             "convert it with 'pprof -proto FILE > FILE.pb.gz' and use FILE.pb.gz");
-  EXPECT_EQ(SniffFormat(Words({0, 3, 0, 10000, 0}, 8, false)).format, InputFormat::kLegacyPprof);
+  EXPECT_EQ(Sniffed(Words({0, 3, 0, 10000, 0}, 8, false)), &kLegacyPprofReader);
   // A profile.proto never starts with a zero byte (field 0 does not exist), so the binary
   // header cannot hide a pprof profile.
-  EXPECT_EQ(SniffFormat(std::string("\x0a\x04\x08\x01\x10\x02", 6)).format, InputFormat::kPprof);
+  EXPECT_EQ(Sniffed(std::string("\x0a\x04\x08\x01\x10\x02", 6)), &kPprofReader);
 }
 
 // Every legacy input of pprof's own tests (profile/profile_test.go, TestParse: the files
@@ -115,9 +139,8 @@ TEST(LegacyPprof, EveryFileOfPprofsTestDataIsNamed) {
     std::string head(4096, '\0');
     file.read(&head[0], static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<size_t>(file.gcount()));
-    const Sniffed sniffed = SniffFormat(head);
-    EXPECT_EQ(sniffed.format, InputFormat::kLegacyPprof) << name;
-    EXPECT_NE(sniffed.hint.find("pprof -proto"), std::string::npos) << name;
+    EXPECT_EQ(Sniffed(head), &kLegacyPprofReader) << name;
+    EXPECT_NE(Advice(head).find("pprof -proto"), std::string::npos) << name;
   }
 }
 

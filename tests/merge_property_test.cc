@@ -60,8 +60,10 @@ std::vector<NamedText> RandomInputs(testing::RandomProfileGenerator* generator,
   return inputs;
 }
 
-const MergeOptions kAllOptions[] = {
-    {false, false, false}, {true, false, false}, {false, true, false}, {true, true, false}};
+const MergeOptions kAllOptions[] = {{false, false, false, {}},
+                                    {true, false, false, {}},
+                                    {false, true, false, {}},
+                                    {true, true, false, {}}};
 
 std::string Name(const MergeOptions& o) {
   return std::string(o.aggregate ? "--aggregate " : "") + (o.drop_sources ? "--drop-sources" : "");
@@ -107,8 +109,8 @@ TEST(MergeProperty, PprofIsTheBytesOfBothPipelines) {
   for (int round = 0; round < 200; ++round) {
     const std::vector<NamedText> in = RandomInputs(&generator, &random);
     for (const bool drop_sources : {false, true}) {
-      const MergeOptions raw{false, drop_sources, false};
-      const MergeOptions aggregate{true, drop_sources, false};
+      const MergeOptions raw{false, drop_sources, false, {}};
+      const MergeOptions aggregate{true, drop_sources, false, {}};
       std::string direct;
       try {
         direct = testing::MergeTextsToPprof(in, raw);
@@ -149,7 +151,7 @@ std::string Preamble(const std::string& text) {
 TEST(MergeProperty, PreambleDoesNotDependOnInputOrder) {
   testing::RandomProfileGenerator generator(99);
   std::mt19937_64 random(3);
-  const MergeOptions drop{false, true, false};
+  const MergeOptions drop{false, true, false, {}};
   for (int round = 0; round < 300; ++round) {
     std::vector<NamedText> in = RandomInputs(&generator, &random);
     std::string forward;

@@ -66,7 +66,7 @@ TEST(Merge, IdenticalDefinitionsAndSourcesAreStoredOnce) {
 
 TEST(Merge, AggregateWithDroppedSourcesDoublesAProfileMergedWithItself) {
   const std::string a = OneSample("type samples count\ntype cpu nanoseconds\n", "3 30");
-  const Profile p = testing::Parse(MergeTexts({{"a", a}, {"a", a}}, {true, true, false}));
+  const Profile p = testing::Parse(MergeTexts({{"a", a}, {"a", a}}, {true, true, false, {}}));
   ASSERT_EQ(p.samples.size(), 1u);
   EXPECT_EQ(p.samples[0].values, (std::vector<int64_t>{6, 60}));
   EXPECT_FALSE(p.samples[0].time_nanos);
@@ -79,7 +79,7 @@ TEST(Merge, AggregateKeepsDifferentLabelsAndSourcesApart) {
       testing::Preamble() +
       "source 2 perf b -\nfunction 1 f \"\" \"\" 0\nlocation 1 - 0x1 - 1:0\nstack 1 1\n"
       "sample 1 1 - - 1 t=1\nsample 1 1 - - 1 t=2\nsample 2 1 - - 1 t=1\nsample 1 1 - - 1 t=1\n";
-  const Profile p = testing::Parse(MergeTexts({{"a", text}}, {true, false, false}));
+  const Profile p = testing::Parse(MergeTexts({{"a", text}}, {true, false, false, {}}));
   ASSERT_EQ(p.samples.size(), 3u);
   EXPECT_EQ(p.samples[0].values[0], 2);  // first key first
   EXPECT_EQ(p.samples[1].labels[0].num, 2);
@@ -147,14 +147,13 @@ TEST(Merge, AFailedInputLeavesARecoverableMergeAsItWas) {
   const std::string good = OneSample("type samples count\n", "1");
   const std::string other = OneSample("type samples count\ntype wall seconds\n", "1 2",
                                       "source 1 perf other -\n", "other_function");
-  const MergeOptions recoverable{false, false, true};
+  const MergeOptions recoverable{false, false, true, {}};
   for (const std::string& bad : {other.substr(0, other.size() - 4) + "x\n",    // a bad last sample
                                  OneSample("type samples widgets\n", "1")}) {  // a unit conflict
     Merger merger(recoverable);
     for (const std::string& text : {good, bad}) {
       Input input;
       input.name = "in";
-      input.format = InputFormat::kProfText;
       input.stream = std::make_unique<MemoryStream>(text);
       try {
         merger.Add(input, "in");

@@ -26,7 +26,6 @@ inline void AddTexts(const std::vector<NamedText>& inputs, Merger* merger) {
   for (const NamedText& in : inputs) {
     Input input;
     input.name = in.name;
-    input.format = InputFormat::kProfText;
     input.text = true;
     input.stream = std::make_unique<MemoryStream>(in.text);
     merger->Add(input, in.name);

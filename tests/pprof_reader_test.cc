@@ -402,10 +402,10 @@ TEST(PprofReader, InflatedSizeIsCapped) {
   ASSERT_EQ(write(fd, gz.text().data(), gz.text().size()), static_cast<ssize_t>(gz.text().size()));
   close(fd);
   Input input = OpenInput(path);
-  input.format = InputFormat::kPprof;
   ProfileBuilder builder;
   ReadOptions options;
-  options.max_pprof_size = 1 << 20;
+  options.format = "pprof";  // zeros: no sniffer claims them
+  options.max_input_size = 1 << 20;
   try {
     ReadProfile(input, &builder, options);
     ADD_FAILURE() << "accepted";

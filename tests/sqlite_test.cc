@@ -387,7 +387,7 @@ TEST(SqliteProperty, DamagedFilesAreReadOrRefused) {
   EXPECT_GT(refused, 10);
 }
 
-TEST(SqliteFiles, WhatIsNotADatabaseIsNamed) {
+TEST(SqliteFiles, WhatIsNotADatabaseIsRefusedSayingHowToMakeOne) {
   TemporaryDatabase path;
   {
     FILE* f = fopen(path.path().c_str(), "w");
@@ -399,7 +399,7 @@ TEST(SqliteFiles, WhatIsNotADatabaseIsNamed) {
     FAIL() << "read prof text as a database";
   } catch (const ProfError& e) {
     EXPECT_EQ(e.diagnostic().message,
-              "is a profile (prof text), not a database: load it with prof2sqlite");
+              "not a SQLite database (prof2sqlite loads a profile into one)");
   }
   try {
     DatabaseFile file(path.path() + ".absent");

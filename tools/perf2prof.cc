@@ -3,53 +3,13 @@
 #include <vector>
 
 #include "common/cli/cli.h"
-#include "common/cli/two_pass_conversion.h"
-#include "common/io/input.h"
-#include "common/io/spool.h"
-#include "common/perf/perf_converter.h"
+#include "common/load/two_pass_conversion.h"
+#include "common/perf/perf_codec.h"
 
 namespace proftools {
 namespace {
 
 constexpr const char* kProgram = "perf2prof";
-
-struct ScanOptions {
-  bool allow_empty = false;  // an input without samples gives a profile without samples
-  std::string source_uri;    // --source-uri, in place of the path
-  bool has_source_uri = false;
-};
-
-// Opens `path`, refuses other profile formats, and scans it.
-PerfInput Scan(const std::string& path, TwoPassInput* passes, const ScanOptions& options) {
-  Input input = OpenInput(path);
-  switch (input.format) {
-    case InputFormat::kProfText:
-      throw ProfError(input.name, "is already a prof text profile (read it with prof-text)");
-    case InputFormat::kPprof:
-      throw ProfError(input.name, "is a pprof protobuf profile, not perf script output");
-    case InputFormat::kLegacyPprof:
-      throw ProfError(input.name, input.hint);
-    case InputFormat::kEmpty:
-    case InputFormat::kOther:
-      break;
-  }
-  PerfInput scanned;
-  scanned.name = input.name;
-  scanned.uri = options.has_source_uri ? options.source_uri : path == "-" ? "" : path;
-  scanned.plan = ScanPerfScript(input.stream.get(), input.name, passes->spool_fd());
-  if (scanned.plan.samples == 0 && scanned.plan.unknown_lines > 0) {
-    throw ProfError(input.name,
-                    "not perf script output: no line is a sample header such as "
-                    "'comm 1234 [000] 12.345678: 250000 cpu-clock:'");
-  }
-  // A failed recording prints nothing: that must not pass for a valid empty profile.
-  if (scanned.plan.samples == 0 && !options.allow_empty) {
-    throw ProfError(input.name,
-                    "no samples: is the input perf script output? (--allow-empty converts it "
-                    "to a profile without samples)");
-  }
-  return scanned;
-}
 
 int Main(int argc, char** argv) {
   CommandLine cli(
@@ -77,6 +37,7 @@ int Main(int argc, char** argv) {
       "switched out, as samples of the type 'off-cpu nanoseconds' at its switch-out stack")(
       "source-uri", "the URI recorded for the input's source, in place of its path",
       cxxopts::value<std::string>(), "URI");
+  cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -84,23 +45,21 @@ int Main(int argc, char** argv) {
   PerfOptions options;
   options.strict = cli.Has("strict");
   options.off_cpu = cli.Has("off-cpu");
-  ScanOptions scan_options;
-  scan_options.allow_empty = cli.Has("allow-empty");
+  ReadOptions read = cli.InputReadOptions();
   if (cli.Has("source-uri")) {
     if (cli.Inputs().size() > 1) {
       throw UsageError("--source-uri names the source of one input; " +
                        std::to_string(cli.Inputs().size()) + " inputs were given");
     }
-    scan_options.has_source_uri = true;
-    scan_options.source_uri = cli.Get<std::string>("source-uri");
+    read.uri = cli.Get<std::string>("source-uri");
   }
 
   // First pass: the events of every input, so that the preamble declares every value type before
   // the first sample.
   ConvertInTwoPasses<PerfConverter>(
-      kProgram, cli.Inputs(),
-      [&](const std::string& path, TwoPassInput* passes) {
-        return Scan(path, passes, scan_options);
+      kPerfScriptReader, cli.Inputs(), read,
+      [&](Input& input, const std::string& uri, int spool_fd) {
+        return ScanPerfInput(input, uri, read.allow_empty, spool_fd);
       },
       options, cli.OutputPath());
   return kExitOk;

@@ -2,10 +2,13 @@
 #include <string>
 #include <vector>
 
+#include "common/base/text_syntax.h"
 #include "common/cli/cli.h"
 #include "common/io/input.h"
 #include "common/io/output.h"
 #include "common/load/read_profile.h"
+#include "common/load/readers.h"
+#include "common/pprof/pprof_codec.h"
 #include "common/text/text_writer.h"
 
 namespace proftools {
@@ -27,33 +30,26 @@ int Main(int argc, char** argv) {
       "  pprof2prof -o heap.prof heap.pb.gz        write a file atomically\n"
       "  pprof2prof cpu.pb.gz | prof-text --folded | flamegraph.pl > cpu.svg\n");
   cli.AddMaxInputSizeOption();
+  cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
 
   const std::vector<std::string> inputs = cli.Inputs();
   if (inputs.size() > 1) throw UsageError("one input at a time; combine profiles with prof-merge");
-  WarningPrinter handler(kProgram);
-  ReadOptions options;
-  options.handler = &handler;
-  options.max_pprof_size = cli.MaxInputSize();
-
+  ReadOptions options = cli.InputReadOptions();
+  options.handler = cli.warnings();  // throws at the first violation, after printing warnings
   Input input = OpenInput(inputs[0]);
-  // Binary data the sniffer found implausible is decoded anyway: the user says it is pprof, and
-  // the decoder names what is wrong with it (and applies the size cap to a gzip bomb).
-  if (input.format == InputFormat::kOther && !input.text) input.format = InputFormat::kPprof;
-  switch (input.format) {
-    case InputFormat::kPprof:
-      break;
-    case InputFormat::kProfText:
-      throw ProfError(input.name, "is already prof text (read it with prof-text)");
-    case InputFormat::kLegacyPprof:
-      throw ProfError(input.name, input.hint);
-    case InputFormat::kEmpty:
-      throw ProfError(input.name, "empty input: not a pprof profile");
-    case InputFormat::kOther:
-      throw ProfError(input.name, "not a pprof profile: " + input.hint);
+  RequireFormat(input, kPprofReader, options.format);
+  if (input.head.empty()) throw ProfError(input.name, "empty input: not a pprof profile");
+  if (options.format.empty() && input.text && SniffReader(input) == nullptr) {
+    throw ProfError(Diagnostic{Rule::kInput, input.name, 1,
+                               "not a pprof profile: it is text, and its first line is " +
+                                   Printable(FirstLine(input.head).substr(0, 60))});
   }
+  // Binary data no sniffer claims is decoded as pprof anyway: the user says it is pprof, and the
+  // decoder names what is wrong with it (and applies the size cap to a gzip bomb).
+  options.format = kPprofReader.name;
   Output output(cli.OutputPath());
   CanonicalWriter writer(&output);
   ReadProfile(input, &writer, options);

@@ -28,12 +28,13 @@ int Main(int argc, char** argv) {
       "  prof-filter --derive live=alloc_space-free_space --types live heap.prof\n");
   AddFilterOptions(&cli);
   cli.AddMaxInputSizeOption();
+  cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
   const FilterSpec spec = ParseFilterOptions(cli);
 
-  ProfileInputs inputs(cli.Inputs(), cli.MaxInputSize());
+  ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());
   Output output(cli.OutputPath());
   CanonicalWriter writer(&output);
   DiagnosticHandler throw_on_violation;  // a violation here is a bug of this program

@@ -46,6 +46,7 @@ int Main(int argc, char** argv) {
                                           cxxopts::value<std::string>(), "TEXT");
   AddFilterOptions(&cli);
   cli.AddMaxInputSizeOption();
+  cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -57,7 +58,7 @@ int Main(int argc, char** argv) {
   const FilterSpec spec = ParseFilterOptions(cli);
   options.filter_description = spec.description;
 
-  ProfileInputs inputs(cli.Inputs(), cli.MaxInputSize());
+  ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());
   Output output(cli.OutputPath());
   // A first pass over the sample times (only scanned in prof text) sets the timeline's bins.
   int64_t first = INT64_MAX, last = INT64_MIN;

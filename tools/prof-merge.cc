@@ -45,6 +45,7 @@ int Main(int argc, char** argv) {
       "'prof-merge --aggregate ... | prof2pprof', without the text in between (implies "
       "--aggregate)")("force", "with --pprof, write binary output even to a terminal");
   cli.AddMaxInputSizeOption();
+  cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -56,7 +57,7 @@ int Main(int argc, char** argv) {
   options.drop_sources = cli.Has("drop-sources");
   const bool skip_bad = cli.Has("skip-bad");
   options.recoverable = skip_bad;
-  options.max_pprof_size = cli.MaxInputSize();
+  options.read = cli.InputReadOptions();
 
   const bool pprof = cli.Has("pprof");
   Output output(cli.OutputPath());
@@ -75,7 +76,7 @@ int Main(int argc, char** argv) {
     }
   }
   if (merger.input_count() == 0) {
-    throw std::runtime_error("no input could be merged (every one was skipped)");
+    throw ProfError("", "no input could be merged (every one was skipped)");
   }
 
   if (pprof) {

@@ -108,6 +108,7 @@ int Main(int argc, char** argv) {
   cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
   AddFilterOptions(&cli);
   cli.AddMaxInputSizeOption();
+  cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -146,7 +147,7 @@ int Main(int argc, char** argv) {
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
   const FilterSpec spec = ParseFilterOptions(cli);
 
-  ProfileInputs inputs(cli.Inputs(), cli.MaxInputSize());
+  ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());
   Output output(cli.OutputPath());
   StackTotals totals;
   ReadStackTotals(kProgram, &inputs, spec, &totals);
@@ -161,7 +162,7 @@ int Main(int argc, char** argv) {
     throw UsageError("--normalize goes with --diff-base");
   }
   if (svg.differential) {
-    ProfileInputs base_inputs(cli.GetAll("diff-base"), cli.MaxInputSize());
+    ProfileInputs base_inputs(cli.GetAll("diff-base"), cli.InputReadOptions());
     ReadStackTotals(kProgram, &base_inputs, spec, &base);
     base_index = BaseTypeIndex(totals.header(), base.header(), tree_options.value_index);
     if (cli.Has("normalize") && base.total_values()[base_index] != 0) {

@@ -64,7 +64,7 @@ struct DiffBase {
 };
 
 void Report(ProfileInputs* inputs, const FilterSpec& spec, Mode mode, const std::string& value,
-            const DiffBase& diff_base, uint64_t max_input_size, ReportOptions options,
+            const DiffBase& diff_base, const ReadOptions& read, ReportOptions options,
             ByteSink* out) {
   // --traces shows each label set apart, as pprof's -traces does.
   const bool by_labels = mode == Mode::kTraces;
@@ -73,7 +73,7 @@ void Report(ProfileInputs* inputs, const FilterSpec& spec, Mode mode, const std:
   options.value_index = ResolveValueIndex(profile.header(), value);
   StackTotals diff(by_labels);
   if (!diff_base.paths.empty()) {
-    ProfileInputs base_inputs(diff_base.paths, max_input_size);
+    ProfileInputs base_inputs(diff_base.paths, read);
     StackTotals base(by_labels);
     ReadStackTotals(kProgram, &base_inputs, spec, &base);
     DiffStackTotals(profile, base, options.value_index, diff_base.normalize, &diff);
@@ -218,6 +218,7 @@ int Main(int argc, char** argv) {
       "WHAT")("unknown-addresses", "unknown frames as [DSO <ADDR>] instead of [DSO]");
   cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
   cli.AddMaxInputSizeOption();
+  cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -340,7 +341,7 @@ int Main(int argc, char** argv) {
         "--annotate, --unknown-addresses), --sequences, --peek and --peek-seq");
   }
 
-  ProfileInputs inputs(cli.Inputs(), cli.MaxInputSize());
+  ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());
   Output output(cli.OutputPath());
   if (mode == Mode::kCanonical) {
     CanonicalWriter writer(&output);
@@ -356,7 +357,7 @@ int Main(int argc, char** argv) {
     ReadFiltered(kProgram, &inputs, spec, &folded, Reading::kAsReport);
     folded.Write(&output);
   } else {
-    Report(&inputs, spec, mode, value, diff_base, cli.MaxInputSize(), options, &output);
+    Report(&inputs, spec, mode, value, diff_base, cli.InputReadOptions(), options, &output);
   }
   output.Commit();
   return kExitOk;

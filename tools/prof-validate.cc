@@ -65,17 +65,14 @@ class CountingSink : public ProfileSink {
 };
 
 // Validates one input; true when it is valid.
-bool ValidateOne(const std::string& path, size_t max_errors, uint64_t max_input_size,
-                 bool verbose) {
+bool ValidateOne(const std::string& path, size_t max_errors, ReadOptions options, bool verbose) {
   PrintingHandler handler(max_errors);
   CountingSink counts;
   std::string name = path;
   try {
     Input input = OpenInput(path);
     name = input.name;
-    ReadOptions options;
     options.handler = &handler;
-    options.max_pprof_size = max_input_size;
     ReadProfile(input, &counts, options);
   } catch (const PrintingHandler::TooMany&) {
     std::fprintf(stderr, "%s: %s: stopped after %s (--max-errors)\n", kProgram, name.c_str(),
@@ -102,13 +99,15 @@ int Main(int argc, char** argv) {
   cli.AddOptions()("v,verbose", "print a one-line summary of each valid input")(
       "max-errors", "report at most N violations per input", cxxopts::value<std::string>(), "N");
   cli.AddMaxInputSizeOption();
+  cli.AddInputFormatOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
   const size_t max_errors = cli.Has("max-errors") ? cli.Get<size_t>("max-errors") : 20;
   if (max_errors == 0) throw UsageError("--max-errors must be at least 1");
   bool all_valid = true;
   for (const std::string& path : cli.Inputs()) {
-    all_valid = ValidateOne(path, max_errors, cli.MaxInputSize(), cli.Has("verbose")) && all_valid;
+    all_valid =
+        ValidateOne(path, max_errors, cli.InputReadOptions(), cli.Has("verbose")) && all_valid;
   }
   return all_valid ? kExitOk : kExitFailure;
 }

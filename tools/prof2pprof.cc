@@ -38,14 +38,14 @@ int Main(int argc, char** argv) {
       "block is compressed (at 1, blocks that hardly compress are stored): smaller, slower",
       cxxopts::value<std::string>(), "N")("force", "write binary output even to a terminal");
   cli.AddMaxInputSizeOption();
+  cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
 
   const std::vector<std::string> inputs = cli.Inputs();
   if (inputs.size() > 1) throw UsageError("one input at a time; combine profiles with prof-merge");
-  ReadOptions read_options;
-  read_options.max_pprof_size = cli.MaxInputSize();
+  const ReadOptions read_options = cli.InputReadOptions();
   PprofWriteOptions options;
   options.keep_samples = cli.Has("keep-samples");
   int level = 1;

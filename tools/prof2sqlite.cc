@@ -42,6 +42,7 @@ int Main(int argc, char** argv) {
                    "replaced atomically (and created when it does not exist)")(
       "force", "write the database even to a terminal");
   cli.AddMaxInputSizeOption();
+  cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -73,7 +74,7 @@ int Main(int argc, char** argv) {
     CheckingSink checked(&writer, &refuse, "(database)");
     if (existing) {
       MergeOptions options;
-      options.max_pprof_size = cli.MaxInputSize();
+      options.read = cli.InputReadOptions();
       Merger merger(options);
       merger.Add(existing->input(), output_path);
       for (const std::string& path : paths) {
@@ -82,7 +83,7 @@ int Main(int argc, char** argv) {
       }
       merger.Finish(&checked);
     } else {
-      ProfileInputs inputs(paths, cli.MaxInputSize());
+      ProfileInputs inputs(paths, cli.InputReadOptions());
       inputs.Read(&checked);
     }
   }

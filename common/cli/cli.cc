@@ -1,5 +1,7 @@
 #include "common/cli/cli.h"
 
+#include "common/load/readers.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -83,6 +85,7 @@ CommandLine::CommandLine(std::string program, std::string synopsis, std::string 
       description_(std::move(description)),
       epilog_(std::move(epilog)),
       options_(program_, "") {
+  warnings_.set_program(program_.c_str());
   options_.set_width(100);
   AddOptions()("h,help", "print this help and exit")("version", "print the version and exit");
 }
@@ -107,8 +110,27 @@ void CommandLine::AddMaxInputSizeOption() {
 }
 
 uint64_t CommandLine::MaxInputSize() const {
-  if (!Has("max-input-size")) return kDefaultMaxPprofSize;
+  if (!Has("max-input-size")) return kDefaultMaxInputSize;
   return ParseByteSizeOption(DisplayName("max-input-size"), Get<std::string>("max-input-size"));
+}
+
+void CommandLine::AddInputFormatOption() {
+  AddOptions()("input-format",
+               "read every input as FORMAT instead of recognising its format by its content: " +
+                   ReaderNames(),
+               cxxopts::value<std::string>(), "FORMAT");
+}
+
+ReadOptions CommandLine::InputReadOptions() {
+  ReadOptions options;
+  options.handler = nullptr;
+  options.warnings = &warnings_;
+  if (Details("max-input-size") != nullptr) options.max_input_size = MaxInputSize();
+  if (Details("input-format") != nullptr && Has("input-format")) {
+    options.format = ReaderNamed(Get<std::string>("input-format")).name;
+  }
+  if (Details("allow-empty") != nullptr) options.allow_empty = Has("allow-empty");
+  return options;
 }
 
 void CommandLine::AddInputs() {

@@ -16,12 +16,28 @@
 
 #include "common/base/diagnostics.h"
 #include "common/cli/option_values.h"
+#include "common/load/read_profile.h"
 
 namespace proftools {
 
 inline constexpr const char* kProftoolsVersion = "0.1.0";
 
 enum ExitStatus { kExitOk = 0, kExitFailure = 1, kExitUsage = 2 };
+
+// "PROGRAM: warning: MESSAGE" on stderr.
+void Warn(const std::string& program, const std::string& message);
+
+// A DiagnosticHandler that prints warnings as "PROGRAM: warning: FILE:LINE: message" and, as
+// every handler does by default, throws on errors.
+class WarningPrinter : public DiagnosticHandler {
+ public:
+  explicit WarningPrinter(const char* program) : program_(program) {}
+  void set_program(const char* program) { program_ = program; }
+  void Warning(const Diagnostic& diagnostic) override { Warn(program_, diagnostic.Format()); }
+
+ private:
+  const char* program_;
+};
 
 class CommandLine {
  public:
@@ -41,6 +57,14 @@ class CommandLine {
   void AllowRepeated(const std::string& option) { repeatable_.insert(option); }
   // Adds -o/--output FILE.
   void AddOutputOption();
+  // Adds --input-format FORMAT: a reader's name (common/load/readers.h), instead of sniffing.
+  void AddInputFormatOption();
+  // How the program's inputs are read, from the input options it has (--max-input-size,
+  // --input-format, --allow-empty); converters' warnings are printed as "PROGRAM: warning: ...".
+  // Call after Parse.
+  ReadOptions InputReadOptions();
+  DiagnosticHandler* warnings() { return &warnings_; }
+
   // Adds positional FILE... arguments.
   void AddInputs();
   // Adds --max-input-size SIZE, the cap on a pprof input's inflated size (for programs that
@@ -110,25 +134,12 @@ class CommandLine {
   cxxopts::ParseResult result_;
   bool has_inputs_ = false;
   std::set<std::string> repeatable_;
+  WarningPrinter warnings_{nullptr};
 };
 
 // Runs `body` and maps what it throws to a message on stderr, prefixed "PROGRAM: ", and an exit
 // status: ProfError -> 1, UsageError -> 2 (with a pointer to --help), anything else -> 1.
 int RunProgram(const std::string& program, const std::function<int()>& body);
-
-// "PROGRAM: warning: MESSAGE" on stderr.
-void Warn(const std::string& program, const std::string& message);
-
-// A DiagnosticHandler that prints warnings as "PROGRAM: warning: FILE:LINE: message" and, as
-// every handler does by default, throws on errors.
-class WarningPrinter : public DiagnosticHandler {
- public:
-  explicit WarningPrinter(const char* program) : program_(program) {}
-  void Warning(const Diagnostic& diagnostic) override { Warn(program_, diagnostic.Format()); }
-
- private:
-  const char* program_;
-};
 
 }  // namespace proftools
 

@@ -6,13 +6,14 @@
 #include "common/load/read_profile.h"
 #include "common/merge/merger.h"
 #include "common/text/sample_times.h"
+#include "common/text/text_codec.h"
 #include "common/text/text_reader.h"
 #include "common/text/text_writer.h"
 
 namespace proftools {
 
-ProfileInputs::ProfileInputs(std::vector<std::string> paths, uint64_t max_pprof_size)
-    : paths_(std::move(paths)), max_pprof_size_(max_pprof_size) {}
+ProfileInputs::ProfileInputs(std::vector<std::string> paths, ReadOptions options)
+    : paths_(std::move(paths)), options_(std::move(options)) {}
 
 ProfileInputs::~ProfileInputs() = default;
 
@@ -23,7 +24,7 @@ std::string ProfileInputs::name() const {
 
 void ProfileInputs::Merge(ProfileSink* sink) {
   MergeOptions options;
-  options.max_pprof_size = max_pprof_size_;
+  options.read = options_;
   Merger merger(options);
   for (const std::string& path : paths_) {
     Input input = OpenInput(path);
@@ -48,10 +49,8 @@ void ProfileInputs::Read(ProfileSink* sink, bool again) {
     std::unique_ptr<ByteStream> stream = spool_->Reopen(name());
     ReadText(stream.get(), name(), sink, nullptr);
   } else if (paths_.size() == 1) {
-    ReadOptions options;
-    options.max_pprof_size = max_pprof_size_;
     Input input = OpenInput(paths_[0]);
-    ReadProfile(input, sink, options);
+    ReadProfile(input, sink, options_);
   } else {
     Merge(sink);
   }
@@ -59,7 +58,7 @@ void ProfileInputs::Read(ProfileSink* sink, bool again) {
 
 namespace {
 
-// Passes each sample's times on, for inputs that must be parsed (pprof).
+// Passes each sample's times on, for inputs that must be parsed (any format but prof text).
 class SampleTimesSink : public DiscardingSink {
  public:
   explicit SampleTimesSink(const std::function<void(uint64_t, int64_t, int64_t)>& on_sample)
@@ -85,14 +84,12 @@ void ProfileInputs::ScanSampleTimes(
     return;
   }
   Input input = OpenInput(paths_[0]);
-  if (input.format == InputFormat::kProfText) {
+  if (&ReaderFor(input, options_) == &kProfTextReader) {
     proftools::ScanSampleTimes(input.stream.get(), on_sample);
     return;
   }
   SampleTimesSink sink(on_sample);
-  ReadOptions options;
-  options.max_pprof_size = max_pprof_size_;
-  ReadProfile(input, &sink, options);
+  ReadProfile(input, &sink, options_);
 }
 
 }  // namespace proftools

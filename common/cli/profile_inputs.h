@@ -13,13 +13,14 @@
 #include <vector>
 
 #include "common/io/spool.h"
+#include "common/load/read_profile.h"
 #include "common/model/sink.h"
 
 namespace proftools {
 
 class ProfileInputs {
  public:
-  ProfileInputs(std::vector<std::string> paths, uint64_t max_pprof_size);
+  ProfileInputs(std::vector<std::string> paths, ReadOptions options);
   ~ProfileInputs();
 
   // The name of the profile in messages: the input's, or "(merged profile)".
@@ -40,7 +41,7 @@ class ProfileInputs {
   void MakeReplayable();
 
   std::vector<std::string> paths_;
-  uint64_t max_pprof_size_;
+  ReadOptions options_;
   std::unique_ptr<SpoolFile> spool_;
 };
 

@@ -1,6 +1,5 @@
-// Opening a program's inputs: a path or "-" for stdin, gunzipping, and content sniffing (prof
-// text, pprof protobuf, or something else, with a hint at the program that reads it). Reading
-// the profile inside is common/load/read_profile.h.
+// Opening a program's inputs: a path or "-" for stdin, gunzipping, and the first bytes kept for
+// the registry's sniffers. Reading the profile inside is common/load/read_profile.h.
 #ifndef PROFTOOLS_COMMON_IO_INPUT_H_
 #define PROFTOOLS_COMMON_IO_INPUT_H_
 
@@ -14,27 +13,20 @@
 
 namespace proftools {
 
-enum class InputFormat {
-  kEmpty,        // no bytes at all
-  kProfText,     // starts with "proftext "
-  kPprof,        // looks like a serialized perftools.profiles.Profile
-  kLegacyPprof,  // one of the older formats pprof reads (legacy_pprof.h); hint says what to do
-  kOther,        // text or binary of another kind
-};
-
-const char* InputFormatName(InputFormat format);
-
-// An opened input, decompressed when it was gzipped.
+// An opened input, decompressed when it was gzipped. What format it holds is the registry's to
+// say (common/load/readers.h), from `head`.
 struct Input {
   std::string name;  // as given on the command line; "-" is shown as "<stdin>"
+  // The path to open it again by (a second pass), "" when it cannot be: standard input, a pipe,
+  // bytes in memory.
+  std::string reopen_path;
   bool gzipped = false;
-  InputFormat format = InputFormat::kOther;
-  bool text = false;  // the content is text (not binary)
-  // For kOther: what it looks like and which program reads it, if known. For kLegacyPprof: the
-  // whole message, "this is FORMAT, ...: convert it with ...".
-  std::string hint;
+  std::string head;   // the first bytes of the (decompressed) content, up to kSniffBytes
+  bool text = false;  // `head` has no control bytes but TAB, CR and LF
   std::unique_ptr<ByteStream> stream;  // yields the (decompressed) content from its first byte
 };
+
+inline constexpr size_t kSniffBytes = 4096;
 
 // Opens `path` ("-" is stdin) and sniffs its content. Throws ProfError when it cannot be opened.
 // `max_inflate` caps the size of gzipped content (0: no cap).
@@ -44,14 +36,11 @@ Input OpenInput(const std::string& path, uint64_t max_inflate = 0);
 // fuzzing): gunzips and sniffs `raw`, named `name` in messages.
 Input OpenInputStream(std::unique_ptr<ByteStream> raw, std::string name, uint64_t max_inflate = 0);
 
-struct Sniffed {
-  InputFormat format = InputFormat::kOther;
-  bool text = false;
-  std::string hint;
-};
+// Whether `head` has no control bytes but TAB, CR and LF.
+bool LooksLikeText(std::string_view head);
 
-// Guesses the format of the first bytes of (decompressed) content.
-Sniffed SniffFormat(std::string_view head);
+// The first line of `head` (without its newline), for messages.
+std::string_view FirstLine(std::string_view head);
 
 }  // namespace proftools
 

@@ -1,34 +1,46 @@
-// Reading a profile of any supported format (prof text or pprof, sniffed by OpenInput) into a
-// sink, held to the format's rules: the one entry point of every program that reads profiles.
+// Reading a profile of any format the registry knows (common/load/readers.h) into a sink, held
+// to the format's rules: the one entry point of every program that reads profiles, and where the
+// input policy lives (size caps, --allow-empty, --input-format, the source URI rule).
 #ifndef PROFTOOLS_COMMON_LOAD_READ_PROFILE_H_
 #define PROFTOOLS_COMMON_LOAD_READ_PROFILE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "common/base/diagnostics.h"
 #include "common/io/input.h"
 #include "common/model/model.h"
+#include "common/model/reader_spec.h"
 #include "common/model/sink.h"
 
 namespace proftools {
 
-// The default cap on a pprof input's (inflated) size: pprof input is decoded in memory, so a
+// The default cap on an input read whole (pprof, JSON): such input is decoded in memory, so a
 // gzip bomb or a runaway file must stop early. Every program that reads profiles offers
-// --max-input-size to change it (CommandLine::AddMaxInputSizeOption).
-inline constexpr uint64_t kDefaultMaxPprofSize = uint64_t{1} << 30;  // 1 GiB
+// --max-input-size to change it (CommandLine::AddInputOptions).
+inline constexpr uint64_t kDefaultMaxInputSize = uint64_t{1} << 30;  // 1 GiB
 
 struct ReadOptions {
-  DiagnosticHandler* handler = nullptr;  // nullptr: throw at the first violation
-  uint64_t max_pprof_size = kDefaultMaxPprofSize;
+  DiagnosticHandler* handler = nullptr;   // format violations (nullptr: throw at the first)
+  DiagnosticHandler* warnings = nullptr;  // converters' warnings (nullptr: dropped)
+  uint64_t max_input_size = kDefaultMaxInputSize;
+  std::string format;        // --input-format: a reader's name; "" sniffs
+  bool allow_empty = false;  // a converted input without samples is not an error
+  // The URI of the source an input gets when its format has none of its own: by default its
+  // path ("" for standard input); --source-uri sets it.
+  std::optional<std::string> uri;
 };
 
-// Reads a profile in any supported format from `input` into `sink`. Throws ProfError (or reports
-// to the handler) when the content is not a profile this build can read.
+// Reads a profile in any format from `input` into `sink`. Throws ProfError (or reports to the
+// handler) when the content is not a profile this build can read.
 void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options = {});
 
-// Opens and reads a whole profile into memory.
-Profile LoadProfile(const std::string& path);
+// The reader ReadProfile uses for `input` (ChooseReader with options.format).
+const ReaderSpec& ReaderFor(const Input& input, const ReadOptions& options);
+
+// The URI of the source of an input read from `input` by default: its name, "" for stdin.
+std::string DefaultSourceUri(const Input& input);
 
 }  // namespace proftools
 

@@ -33,12 +33,12 @@ class Merger::SpoolingSink : public ProfileSink {
 // Receives one input: remaps its ids to the merged profile's and parks its records.
 class Merger::InputSink : public ProfileSink {
  public:
-  InputSink(Merger* merger, const Input& input, const std::string& uri)
-      : merger_(merger), input_(input), uri_(uri) {}
+  InputSink(Merger* merger, const Input& input, const char* source_type, const std::string& uri)
+      : merger_(merger), input_(input), source_type_(source_type), uri_(uri) {}
 
   void OnHeader(const ProfileHeader& header) override {
-    const std::vector<uint64_t> numbers = merger_->header_.Add(
-        header, input_.name, input_.format == InputFormat::kPprof ? "pprof" : "prof", uri_);
+    const std::vector<uint64_t> numbers =
+        merger_->header_.Add(header, input_.name, source_type_, uri_);
     uint64_t ignored;
     for (size_t i = 0; i < header.sources.size(); ++i) {
       sources_.Insert(header.sources[i].id, numbers[i], &ignored);
@@ -100,6 +100,7 @@ class Merger::InputSink : public ProfileSink {
 
   Merger* merger_;
   const Input& input_;
+  const char* source_type_;  // of the source an input without sources gets: its reader's name
   const std::string& uri_;
   IdMap sources_, mappings_, functions_, locations_, stacks_;
   uint64_t default_source_ = 0;
@@ -127,15 +128,16 @@ Merger::Merger(MergeOptions options)
 Merger::~Merger() = default;
 
 void Merger::Add(Input& input, const std::string& uri) {
-  ReadOptions read_options;
-  read_options.max_pprof_size = options_.max_pprof_size;
+  ReadOptions read_options = options_.read;
+  read_options.uri = uri;
+  const char* source_type = ReaderFor(input, read_options).name;
   // The input is read (inflated, decoded, checked) on a thread of its own while this one
   // interns and spools what it reads: two cores for one input, the same records in order.
   const auto read = [&](InputSink* sink) {
     ProduceOnThread([&](ProfileSink* out) { ReadProfile(input, out, read_options); }, sink);
   };
   if (!options_.recoverable) {
-    InputSink sink(this, input, uri);
+    InputSink sink(this, input, source_type, uri);
     read(&sink);
     inputs_.push_back(input.name);
     return;
@@ -144,7 +146,7 @@ void Merger::Add(Input& input, const std::string& uri) {
   const uint64_t spooled = spool_.Mark();
   HeaderMerger header = header_;
   try {
-    InputSink sink(this, input, uri);
+    InputSink sink(this, input, source_type, uri);
     read(&sink);
     inputs_.push_back(input.name);
   } catch (...) {

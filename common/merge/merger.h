@@ -31,7 +31,7 @@ struct MergeOptions {
   // An input that fails leaves the merge as it was, so that the caller can skip it and go on.
   // (Off, a failure is final and the merge is not undone, which saves copying state.)
   bool recoverable = false;
-  uint64_t max_pprof_size = kDefaultMaxPprofSize;  // pprof input is decoded in memory
+  ReadOptions read;  // how each input is read (its uri is Add's)
 };
 
 class Merger {

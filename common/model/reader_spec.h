@@ -46,7 +46,7 @@ struct ReadContext {
 
 struct ReaderSpec {
   const char* name;     // for --input-format NAME, and the source type of inputs without sources
-  const char* summary;  // one line for --help and messages ("perf script output")
+  const char* summary;  // a noun phrase for messages ("perf script output", "an Rprof file")
   ReaderShape shape;
   // The program that converts this format with options of its own (e.g. "perf2prof"), or null.
   const char* converter;
@@ -58,6 +58,9 @@ struct ReaderSpec {
   // unless `checks_itself`.
   void (*read)(Input& input, const ReadContext& context, ProfileSink* sink);
   bool checks_itself = false;
+  // A format recognised only to say how to convert it (pprof's legacy formats, perf.data): `read`
+  // throws that advice.
+  bool only_advises = false;
 };
 
 }  // namespace proftools

@@ -10,11 +10,10 @@
 #include "common/base/diagnostics.h"
 #include "common/io/input.h"
 #include "common/io/spool.h"
+#include "common/sqlite/sqlite_format.h"
 
 namespace proftools {
 namespace {
-
-constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
 
 // "file:PATH" with the bytes a URI reserves escaped.
 std::string FileUri(const std::string& path, const char* query) {
@@ -33,10 +32,6 @@ std::string FileUri(const std::string& path, const char* query) {
 }
 
 }  // namespace
-
-bool IsSqliteHeader(const std::string& head) {
-  return std::string_view(head).substr(0, kSqliteMagic.size()) == kSqliteMagic;
-}
 
 DatabaseFile::DatabaseFile(const std::string& path) {
   Input input = OpenInput(path);  // no gunzip cap needed: a database is never gzipped
@@ -69,16 +64,8 @@ DatabaseFile::DatabaseFile(const std::string& path) {
   }
   head.resize(got);
   if (!IsSqliteHeader(head)) {
-    switch (input.format) {
-      case InputFormat::kEmpty:
-        throw ProfError(name_, "empty input: not a database");
-      case InputFormat::kProfText:
-      case InputFormat::kPprof:
-        throw ProfError(name_, std::string("is a profile (") + InputFormatName(input.format) +
-                                   "), not a database: load it with prof2sqlite");
-      default:
-        throw ProfError(name_, "not a SQLite database");
-    }
+    if (head.empty()) throw ProfError(name_, "empty input: not a database");
+    throw ProfError(name_, "not a SQLite database (prof2sqlite loads a profile into one)");
   }
   if (regular) {
     uri_ = FileUri(path, "?mode=ro");

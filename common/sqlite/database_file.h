@@ -29,9 +29,6 @@ class DatabaseFile {
   std::unique_ptr<TemporaryDatabase> copy_;
 };
 
-// Whether `head` (a file's first bytes) starts like a SQLite database.
-bool IsSqliteHeader(const std::string& head);
-
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_SQLITE_DATABASE_FILE_H_

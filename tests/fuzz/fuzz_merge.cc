@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   MergeOptions options;
   options.aggregate = size % 2 == 1;  // both ways, decided by the input
   options.drop_sources = size % 3 == 1;
-  options.max_pprof_size = kMaxInflate;
+  options.read.max_input_size = kMaxInflate;
   std::string canonical;
   const Outcome outcome = OnlyOurErrors([&] {
     Merger merger(options);

@@ -80,7 +80,7 @@ void MakeDatabase(const std::string& path, std::string_view profile, std::string
     CheckingSink checked(&writer, &throw_on_violation, "(database)");
     Input input = fuzz::OpenBytes(profile);
     ReadOptions options;
-    options.max_pprof_size = fuzz::kMaxInflate;
+    options.max_input_size = fuzz::kMaxInflate;
     ReadProfile(input, &checked, options);
   }
   sqlite3* db = nullptr;

@@ -16,11 +16,12 @@
 #include <vector>
 
 #include "common/base/diagnostics.h"
-#include "common/cli/two_pass_conversion.h"
 #include "common/io/byte_stream.h"
 #include "common/io/input.h"
 #include "common/load/read_profile.h"
+#include "common/load/readers.h"
 #include "common/model/checker.h"
+#include "common/model/two_pass.h"
 #include "common/text/text_writer.h"
 
 namespace proftools {
@@ -134,19 +135,20 @@ inline bool ValidateAndCanonicalAgree(std::string_view bytes, std::string* canon
   return valid;
 }
 
-// Runs a two-pass converter as perf2prof and rprof2prof do (cli/two_pass_conversion.h) on
+// Runs a two-pass converter as perf2prof and rprof2prof do (load/two_pass_conversion.h) on
 // `bytes`: first pass `scan(stream, name)`, second pass ConvertScanned into canonical text,
 // which must read back to itself. The converter's checker must never refuse what the converter
 // wrote: its messages carry a format rule, the converters' own input errors Rule::kInput.
 // Returns what came out: the canonical text, or the error's message, for harnesses that
 // compare two ways of converting.
 template <typename Converter, typename Scanned, typename Options, typename Scan>
-std::string ConvertTwoPasses(std::string_view bytes, const Options& options, Scan scan) {
+std::string ConvertTwoPasses(std::string_view bytes, const ReaderSpec& format,
+                             const Options& options, Scan scan) {
   std::string canonical;
   const Outcome outcome = OnlyOurErrors([&] {
     Input first = OpenBytes(bytes);
-    // The programs refuse these before scanning (tools/perf2prof.cc, tools/rprof2prof.cc).
-    if (first.format == InputFormat::kProfText || first.format == InputFormat::kPprof) return;
+    // As the programs refuse another format before scanning (load/two_pass_conversion.h).
+    RequireFormat(first, format, "");
     std::vector<Scanned> inputs{scan(first.stream.get(), first.name)};
     Input second = OpenBytes(bytes);
     NullHandler warnings;

@@ -3,8 +3,8 @@
 // contentionz) so that a program can name the format and say how to convert it, instead of
 // refusing it as a broken prof text or protobuf. The rules follow pprof's own
 // (profile/legacy_profile.go and legacy_java_profile.go: parseLegacy tries them in this order).
-#ifndef PROFTOOLS_COMMON_IO_LEGACY_PPROF_H_
-#define PROFTOOLS_COMMON_IO_LEGACY_PPROF_H_
+#ifndef PROFTOOLS_COMMON_PPROF_LEGACY_PPROF_H_
+#define PROFTOOLS_COMMON_PPROF_LEGACY_PPROF_H_
 
 #include <string>
 #include <string_view>
@@ -21,4 +21,4 @@ std::string LegacyPprofAdvice(const std::string& format);
 
 }  // namespace proftools
 
-#endif  // PROFTOOLS_COMMON_IO_LEGACY_PPROF_H_
+#endif  // PROFTOOLS_COMMON_PPROF_LEGACY_PPROF_H_

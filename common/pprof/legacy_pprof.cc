@@ -1,4 +1,4 @@
-#include "common/io/legacy_pprof.h"
+#include "common/pprof/legacy_pprof.h"
 
 #include <cctype>
 #include <cstdint>

@@ -1,0 +1,103 @@
+#include "common/load/readers.h"
+
+#include "common/base/diagnostics.h"
+#include "common/base/text_syntax.h"
+#include "common/perf/perf_codec.h"
+#include "common/pprof/pprof_codec.h"
+#include "common/rprof/rprof_codec.h"
+#include "common/sqlite/sqlite_format.h"
+#include "common/text/text_codec.h"
+
+namespace proftools {
+
+const std::vector<const ReaderSpec*>& Readers() {
+  // Adding a reader: its codec folder, and one line here.
+  static const std::vector<const ReaderSpec*> kReaders = {
+      &kProfTextReader,     // proftext 1.0
+      &kPprofReader,        // profile.proto, gzipped or not
+      &kLegacyPprofReader,  // refused with the pprof command that converts them
+      &kPerfScriptReader,   // perf script
+      &kPerfDataReader,     // refused with the perf script command
+      &kRprofReader,        // R's Rprof()
+      &kSqliteHintReader,   // read by sqlite2prof
+  };
+  return kReaders;
+}
+
+const ReaderSpec* FindReader(std::string_view name) {
+  for (const ReaderSpec* reader : Readers()) {
+    if (name == reader->name) return reader;
+  }
+  return nullptr;
+}
+
+std::string ReaderNames() {
+  std::string names;
+  for (const ReaderSpec* reader : Readers()) {
+    if (!reader->only_advises) names += (names.empty() ? "" : ", ") + std::string(reader->name);
+  }
+  return names;
+}
+
+const ReaderSpec& ReaderNamed(const std::string& format) {
+  const ReaderSpec* reader = FindReader(format);
+  if (reader == nullptr || reader->only_advises) {
+    throw UsageError("--input-format " + Printable(format) + ": no such format (the formats are " +
+                     ReaderNames() + ")");
+  }
+  return *reader;
+}
+
+const ReaderSpec* SniffReader(const Input& input) {
+  const ReaderSpec* best = nullptr;
+  int best_confidence = kNotMine;
+  for (const ReaderSpec* reader : Readers()) {
+    const int confidence = reader->sniff(input.head, input.text);
+    if (confidence > best_confidence) {
+      best = reader;
+      best_confidence = confidence;
+    }
+  }
+  return best;
+}
+
+const ReaderSpec& ChooseReader(const Input& input, const std::string& format) {
+  if (!format.empty()) return ReaderNamed(format);
+  if (const ReaderSpec* reader = SniffReader(input)) return *reader;
+  if (input.head.empty()) return kProfTextReader;
+  if (input.text) {
+    throw ProfError(Diagnostic{Rule::kInput, input.name, 1,
+                               "not a profile of any format proftools reads: its first line is " +
+                                   Printable(FirstLine(input.head).substr(0, 60)) +
+                                   " (the formats are " + ReaderNames() +
+                                   "; --input-format NAME reads it as one of them)"});
+  }
+  throw ProfError(input.name, "binary data of no format proftools reads (the formats are " +
+                                  ReaderNames() + "; --input-format NAME reads it as one of them)");
+}
+
+void RequireFormat(Input& input, const ReaderSpec& expected, const std::string& format) {
+  if (!format.empty()) {
+    const ReaderSpec& named = ReaderNamed(format);
+    if (&named != &expected) {
+      throw UsageError(std::string("--input-format ") + named.name + ": this program reads " +
+                       expected.summary + " only");
+    }
+    return;
+  }
+  const ReaderSpec* sniffed = SniffReader(input);
+  if (sniffed == nullptr || sniffed == &expected) return;
+  if (sniffed->only_advises) {
+    sniffed->read(input, ReadContext{}, nullptr);  // throws its advice
+  }
+  std::string what = std::string("is ") + sniffed->summary + ", not " + expected.summary;
+  if (sniffed == &kProfTextReader) {
+    what += ": read it with prof-text";
+  } else if (sniffed->converter != nullptr) {
+    what += ": convert it with " + std::string(sniffed->converter) +
+            " (any proftools program reads it too)";
+  }
+  throw ProfError(input.name, what);
+}
+
+}  // namespace proftools

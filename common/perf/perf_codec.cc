@@ -1,0 +1,89 @@
+#include "common/perf/perf_codec.h"
+
+#include <cctype>
+#include <vector>
+
+#include "common/io/spool.h"
+#include "common/model/two_pass.h"
+
+namespace proftools {
+namespace {
+
+int SniffPerfScript(std::string_view head, bool text) {
+  return text && LooksLikePerfScript(head) ? kLikely : kNotMine;
+}
+
+// One input read twice: a regular file is opened again, anything else spooled as it is scanned.
+void ReadPerfScriptInput(Input& input, const ReadContext& context, ProfileSink* sink) {
+  TwoPassInput passes(input.reopen_path);
+  const std::vector<PerfInput> inputs{
+      ScanPerfInput(input, context.uri, context.allow_empty, passes.spool_fd())};
+  DiagnosticHandler dropped;
+  ConvertScanned<PerfConverter>(inputs, {passes.Again(input.name)}, PerfOptions{},
+                                context.warnings != nullptr ? context.warnings : &dropped, sink);
+}
+
+// perf record's binary file: "PERFILE2" (perf's current header) or "PERFFILE" (the first one).
+int SniffPerfData(std::string_view head, bool) {
+  return head.substr(0, 8) == "PERFILE2" || head.substr(0, 8) == "PERFFILE" ? kCertain : kNotMine;
+}
+
+[[noreturn]] void RefusePerfData(Input& input, const ReadContext&, ProfileSink*) {
+  throw ProfError(input.name,
+                  "is a perf.data file (perf record's binary format), which only perf reads: "
+                  "convert it with 'perf script -i " +
+                      (input.reopen_path.empty() ? std::string("FILE") : input.reopen_path) +
+                      " | perf2prof'");
+}
+
+}  // namespace
+
+bool LooksLikePerfScript(std::string_view head) {
+  if (head.substr(0, 10) == "# ========") return true;
+  // A stack line: a tab, then a hex address, then a symbol.
+  for (size_t pos = head.find("\n\t"); pos != std::string_view::npos;
+       pos = head.find("\n\t", pos + 1)) {
+    size_t i = pos + 2;
+    while (i < head.size() && head[i] == ' ') ++i;
+    size_t digits = 0;
+    while (i + digits < head.size() &&
+           std::isxdigit(static_cast<unsigned char>(head[i + digits]))) {
+      ++digits;
+    }
+    if (digits >= 4 && i + digits < head.size() && head[i + digits] == ' ') return true;
+  }
+  return false;
+}
+
+PerfInput ScanPerfInput(Input& input, const std::string& uri, bool allow_empty, int spool_fd) {
+  PerfInput scanned;
+  scanned.name = input.name;
+  scanned.uri = uri;
+  scanned.plan = ScanPerfScript(input.stream.get(), input.name, spool_fd);
+  if (scanned.plan.samples == 0 && scanned.plan.unknown_lines > 0) {
+    throw ProfError(input.name,
+                    "not perf script output: no line is a sample header such as "
+                    "'comm 1234 [000] 12.345678: 250000 cpu-clock:'");
+  }
+  // A failed recording prints nothing: that must not pass for a valid empty profile.
+  if (scanned.plan.samples == 0 && !allow_empty) {
+    throw ProfError(input.name,
+                    "no samples: is the input perf script output? (--allow-empty converts it "
+                    "to a profile without samples)");
+  }
+  return scanned;
+}
+
+const ReaderSpec kPerfScriptReader{"perf",
+                                   "perf script output",
+                                   ReaderShape::kTwoPasses,
+                                   "perf2prof",
+                                   SniffPerfScript,
+                                   ReadPerfScriptInput,
+                                   /*checks_itself=*/true};
+
+const ReaderSpec kPerfDataReader{
+    "perf.data",   "a perf.data file", ReaderShape::kStreaming, nullptr,
+    SniffPerfData, RefusePerfData,     /*checks_itself=*/true,  /*only_advises=*/true};
+
+}  // namespace proftools

@@ -1,0 +1,62 @@
+#include "common/rprof/rprof_codec.h"
+
+#include <vector>
+
+#include "common/io/spool.h"
+#include "common/model/two_pass.h"
+#include "common/rprof/rprof_scan.h"
+
+namespace proftools {
+namespace {
+
+int SniffRprof(std::string_view head, bool text) {
+  return text && LooksLikeRprof(head) ? kCertain : kNotMine;
+}
+
+// One input read twice: a regular file is opened again, anything else spooled as it is scanned.
+void ReadRprofInput(Input& input, const ReadContext& context, ProfileSink* sink) {
+  TwoPassInput passes(input.reopen_path);
+  const std::vector<RprofInput> inputs{
+      ScanRprofInput(input, context.uri, context.allow_empty, passes.spool_fd())};
+  DiagnosticHandler dropped;
+  ConvertScanned<RprofConverter>(inputs, {passes.Again(input.name)}, RprofOptions{},
+                                 context.warnings != nullptr ? context.warnings : &dropped, sink);
+}
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+bool LooksLikeRprof(std::string_view head) {
+  std::string_view line = FirstLine(head);
+  for (std::string_view prefix : {"memory profiling: ", "GC profiling: ", "line profiling: "}) {
+    if (StartsWith(line, prefix)) line.remove_prefix(prefix.size());
+  }
+  return StartsWith(line, "sample.interval=");
+}
+
+RprofInput ScanRprofInput(Input& input, const std::string& uri, bool allow_empty, int spool_fd) {
+  RprofInput scanned;
+  scanned.name = input.name;
+  scanned.uri = uri;
+  if (input.head.empty()) {
+    if (allow_empty) return scanned;  // no session
+    throw ProfError(input.name,
+                    "empty input: an Rprof file starts with a header line (--allow-empty "
+                    "converts it to a profile without samples)");
+  }
+  scanned.plan = ScanRprof(input.stream.get(), input.name, spool_fd);
+  return scanned;
+}
+
+const ReaderSpec kRprofReader{"rprof",
+                              "an Rprof file (R's Rprof())",
+                              ReaderShape::kTwoPasses,
+                              "rprof2prof",
+                              SniffRprof,
+                              ReadRprofInput,
+                              /*checks_itself=*/true};
+
+}  // namespace proftools

@@ -1,0 +1,30 @@
+#include "common/text/text_codec.h"
+
+#include "common/text/text_reader.h"
+
+namespace proftools {
+namespace {
+
+// A header line further down is a prof text file with something before its header (a
+// comment, a blank line): the text reader says what is wrong with it.
+int SniffProfText(std::string_view head, bool text) {
+  if (head.substr(0, 9) == "proftext ") return kCertain;
+  return text && head.find("\nproftext ") != std::string_view::npos ? kLikely : kNotMine;
+}
+
+// The text reader checks every rule itself (with the handler, it reports them all).
+void ReadProfTextInput(Input& input, const ReadContext& context, ProfileSink* sink) {
+  ReadText(input.stream.get(), input.name, sink, context.violations);
+}
+
+}  // namespace
+
+const ReaderSpec kProfTextReader{"prof",
+                                 "prof text",
+                                 ReaderShape::kStreaming,
+                                 nullptr,
+                                 SniffProfText,
+                                 ReadProfTextInput,
+                                 /*checks_itself=*/true};
+
+}  // namespace proftools

@@ -1,0 +1,43 @@
+// Fuzzes every reader of the registry (common/load/readers.h) through ReadProfile, as every
+// program reads its inputs: the first byte picks a reader by its place in the table (or, past
+// the table, lets the sniffers choose), the rest is the input. A new codec is fuzzed here from
+// its first commit. Checks: nothing but the library's errors escapes; a reader that does not
+// check itself never delivers what breaks a format rule (the registry's checker throws a rule
+// other than `input`: a bug of the reader); what is read has canonical text that reads back to
+// itself; sniffing is a function of the first bytes (the same reader twice).
+#include "tests/fuzz/fuzz_util.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace proftools;
+  if (size == 0) return 0;
+  const std::vector<const ReaderSpec*>& readers = proftools::Readers();
+  const std::string_view bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
+  const ReaderSpec* chosen = data[0] < readers.size() ? readers[data[0]] : nullptr;
+  if (chosen != nullptr && chosen->only_advises) chosen = nullptr;  // nothing to read it as
+
+  ReadOptions options;
+  options.max_input_size = fuzz::kMaxInflate;
+  if (chosen != nullptr) options.format = chosen->name;
+  const ReaderSpec* reader = chosen;
+  std::string canonical;
+  const fuzz::Outcome outcome = fuzz::OnlyOurErrors([&] {
+    Input input = fuzz::OpenBytes(bytes);
+    reader = &ReaderFor(input, options);
+    Input again = fuzz::OpenBytes(bytes);
+    fuzz::Require(&ReaderFor(again, options) == reader, "the same bytes sniff as another reader");
+    StringSink text;
+    CanonicalWriter writer(&text);
+    ReadProfile(input, &writer, options);
+    canonical = text.text();
+  });
+  if (outcome.failed) {
+    if (reader != nullptr && !reader->checks_itself) {
+      fuzz::Require(outcome.diagnostic.rule == Rule::kInput,
+                    std::string("reader '") + reader->name +
+                        "' delivered what breaks a rule: " + outcome.diagnostic.Format());
+    }
+    return 0;
+  }
+  fuzz::RequireCanonicalRoundTrip(canonical);
+  return 0;
+}

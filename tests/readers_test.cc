@@ -1,0 +1,199 @@
+// The codec test kit: every reader of the registry (common/load/readers.h), parametrised over
+// the table, so that a new codec is held to the same rules from its first commit. Each reader
+// has sample inputs (kSamples below: a reader without one fails ReadersHaveSamples); each sample
+// is sniffed by its own reader and by no other as confidently; what a reader delivers passes
+// the checker and reads back from canonical text to the same text.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/io/byte_stream.h"
+#include "common/io/input.h"
+#include "common/load/read_profile.h"
+#include "common/load/readers.h"
+#include "common/model/checker.h"
+#include "common/text/text_reader.h"
+#include "common/text/text_writer.h"
+
+namespace proftools {
+namespace {
+
+// Sample inputs per reader: files of the repository (paths from its top, where the unit tests
+// run), or bytes written here for formats that are only recognised.
+struct Sample {
+  std::string path;   // a file, or "" for `bytes`
+  std::string bytes;  // the content when no path
+};
+
+const std::map<std::string, std::vector<Sample>>& Samples() {
+  static const auto* samples = new std::map<std::string, std::vector<Sample>>{
+      {"prof", {{"golden/inputs/worked-example.prof", ""}, {"golden/inputs/names.prof", ""}}},
+      {"pprof", {{"golden/pprof/corpus/ok-inline.pb.gz", ""}}},
+      {"legacy-pprof", {{"", "heap profile: 1: 2 [3: 4] @ heap/1048576\n"}}},
+      {"perf", {{"golden/format/perf-script-input-read/perf.txt", ""}}},
+      {"perf.data", {{"", std::string("PERFILE2\x68\0\0\0\0\0\0\0", 16)}}},
+      {"rprof", {{"golden/format/rprof-input-read/Rprof.out", ""}}},
+      {"sqlite", {{"", std::string("SQLite format 3\0\x10\0\x01\x01", 20)}}},
+  };
+  return *samples;
+}
+
+Input OpenSample(const Sample& sample) {
+  if (!sample.path.empty()) return OpenInput(sample.path);
+  return OpenInputStream(std::make_unique<MemoryStream>(sample.bytes), "sample");
+}
+
+std::string SampleName(const Sample& sample) {
+  return sample.path.empty() ? "(bytes)" : sample.path;
+}
+
+class ReaderTest : public ::testing::TestWithParam<const ReaderSpec*> {};
+
+TEST_P(ReaderTest, HasSamples) {
+  const ReaderSpec& reader = *GetParam();
+  ASSERT_TRUE(Samples().count(reader.name))
+      << "reader '" << reader.name << "' has no sample input in tests/readers_test.cc";
+}
+
+TEST_P(ReaderTest, ItsSamplesAreSniffedAsItsOwnAndNoOtherAsConfidently) {
+  const ReaderSpec& reader = *GetParam();
+  if (!Samples().count(reader.name)) GTEST_SKIP();
+  for (const Sample& sample : Samples().at(reader.name)) {
+    const Input input = OpenSample(sample);
+    const int own = reader.sniff(input.head, input.text);
+    EXPECT_GT(own, kNotMine) << SampleName(sample);
+    for (const ReaderSpec* other : Readers()) {
+      if (other == &reader) continue;
+      EXPECT_LT(other->sniff(input.head, input.text), own)
+          << SampleName(sample) << " is claimed as confidently by '" << other->name << "'";
+    }
+    EXPECT_EQ(SniffReader(input), &reader) << SampleName(sample);
+  }
+}
+
+// What a reader delivers keeps every rule of the format, and its canonical text reads back to
+// itself; a reader that only advises throws its advice, naming the input.
+TEST_P(ReaderTest, ReadsIntoCheckedCanonicalTextOrAdvises) {
+  const ReaderSpec& reader = *GetParam();
+  if (!Samples().count(reader.name)) GTEST_SKIP();
+  for (const Sample& sample : Samples().at(reader.name)) {
+    Input input = OpenSample(sample);
+    StringSink text;
+    CanonicalWriter writer(&text);
+    DiagnosticHandler throw_on_violation;
+    CheckingSink checked(&writer, &throw_on_violation, input.name);
+    ReadOptions options;
+    options.format = reader.only_advises ? "" : reader.name;
+    if (reader.only_advises) {
+      try {
+        ReadProfile(input, &checked, options);
+        ADD_FAILURE() << reader.name << " read " << SampleName(sample) << " instead of advising";
+      } catch (const ProfError& e) {
+        EXPECT_EQ(e.diagnostic().file, input.name);
+        EXPECT_FALSE(e.diagnostic().message.empty());
+      }
+      continue;
+    }
+    ReadProfile(input, &checked, options);
+    ASSERT_FALSE(text.text().empty()) << SampleName(sample);
+    MemoryStream again(text.text());
+    StringSink text2;
+    CanonicalWriter writer2(&text2);
+    ReadText(&again, "canonical", &writer2, nullptr);
+    EXPECT_EQ(text2.text(), text.text()) << SampleName(sample);
+  }
+}
+
+// The same input read by name (--input-format) and sniffed gives the same bytes.
+TEST_P(ReaderTest, ChoosingByNameAndBySniffingAgree) {
+  const ReaderSpec& reader = *GetParam();
+  if (!Samples().count(reader.name) || reader.only_advises) GTEST_SKIP();
+  for (const Sample& sample : Samples().at(reader.name)) {
+    std::string outputs[2];
+    for (int by_name = 0; by_name < 2; ++by_name) {
+      Input input = OpenSample(sample);
+      StringSink text;
+      CanonicalWriter writer(&text);
+      ReadOptions options;
+      if (by_name) options.format = reader.name;
+      ReadProfile(input, &writer, options);
+      outputs[by_name] = text.text();
+    }
+    EXPECT_EQ(outputs[0], outputs[1]) << SampleName(sample);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, ReaderTest, ::testing::ValuesIn(Readers()),
+                         [](const ::testing::TestParamInfo<const ReaderSpec*>& info) {
+                           std::string name;
+                           for (char c : std::string(info.param->name)) {
+                             name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           }
+                           return name;
+                         });
+
+TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
+  std::map<std::string, int> seen;
+  for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
+  EXPECT_EQ(ReaderNames(), "prof, pprof, perf, rprof");
+  EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
+  EXPECT_THROW(ReaderNamed("nope"), UsageError);
+  EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as
+}
+
+Input Bytes(const std::string& bytes) {
+  return OpenInputStream(std::make_unique<MemoryStream>(bytes), "in");
+}
+
+TEST(Registry, SniffsByContentNotByName) {
+  EXPECT_EQ(SniffReader(Bytes("proftext 1.0\n")), FindReader("prof"));
+  EXPECT_EQ(SniffReader(Bytes("memory profiling: sample.interval=20000\n\"f\" \n")),
+            FindReader("rprof"));
+  EXPECT_EQ(SniffReader(Bytes("x 12 1.0: cycles:\n\t    4005d0 main+0x1 (/bin/x)\n")),
+            FindReader("perf"));
+  // A header after something else is still prof text, for the text reader to say what is wrong.
+  EXPECT_EQ(SniffReader(Bytes("# comment\nproftext 1.0\n")), FindReader("prof"));
+  EXPECT_EQ(SniffReader(Bytes("hello\n")), nullptr);
+  EXPECT_EQ(SniffReader(Bytes("")), nullptr);
+}
+
+TEST(Registry, WhatNoReaderClaimsIsRefusedSayingWhatItLooksLike) {
+  try {
+    ChooseReader(Bytes("hello world\n"), "");
+    ADD_FAILURE() << "chosen";
+  } catch (const ProfError& e) {
+    EXPECT_EQ(e.diagnostic().line, 1u);
+    EXPECT_NE(e.diagnostic().message.find("hello world"), std::string::npos);
+    EXPECT_NE(e.diagnostic().message.find("--input-format"), std::string::npos);
+  }
+  EXPECT_THROW(ChooseReader(Bytes(std::string("\x01\x02\x03", 3)), ""), ProfError);
+  // An empty input goes to the text reader, which says what a profile starts with.
+  EXPECT_EQ(&ChooseReader(Bytes(""), ""), FindReader("prof"));
+}
+
+TEST(Registry, ConvertersRefuseOtherFormatsNamingBoth) {
+  Input text = Bytes("proftext 1.0\n");
+  try {
+    RequireFormat(text, *FindReader("perf"), "");
+    ADD_FAILURE() << "accepted";
+  } catch (const ProfError& e) {
+    EXPECT_EQ(e.diagnostic().message,
+              "is prof text, not perf script output: read it with prof-text");
+  }
+  Input legacy = Bytes("heap profile: 1: 2 [3: 4] @ heap/1048576\n");
+  try {
+    RequireFormat(legacy, *FindReader("rprof"), "");
+    ADD_FAILURE() << "accepted";
+  } catch (const ProfError& e) {
+    EXPECT_NE(e.diagnostic().message.find("pprof -proto"), std::string::npos);
+  }
+  Input unknown = Bytes("hello\n");
+  EXPECT_NO_THROW(RequireFormat(unknown, *FindReader("perf"), ""));  // the converter says more
+  EXPECT_THROW(RequireFormat(unknown, *FindReader("perf"), "rprof"), UsageError);
+}
+
+}  // namespace
+}  // namespace proftools
