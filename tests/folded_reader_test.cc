@@ -190,7 +190,7 @@ TEST(FoldedReader, AnnotationsBecomeKinds) {
   const Profile p = Read("java;Interp_[0];C1_[1];jit_[j];sys_[k];wake_[w] 1\n");
   EXPECT_EQ(Samples(p), (Strings{"|java;Interp{[interpreted]};C1{[jit]};jit{[jit]};"
                                  "sys{[kernel.kallsyms]};wake{[waker]} 1"}));
-  for (const auto& [id, mapping] : p.defs.mappings) {
+  for (const Mapping& mapping : p.defs.mappings.items()) {
     EXPECT_NE(CodeKindOfMapping(mapping.file), CodeKind::kNative);
   }
 }
@@ -248,8 +248,11 @@ TEST(FoldedReader, PySpyFramesSplitUnlessPlain) {
 }
 
 TEST(FoldedReader, LineEndsBomAndBlankAndCommentLines) {
-  EXPECT_EQ(Samples(Read("\xef\xbb\xbf# made by hand\r\n\r\na;b 1\r\n   \n#x 5\na;b 2")),
+  EXPECT_EQ(Samples(Read("\xef\xbb\xbf# made by hand\r\n\r\na;b 1\r\n   \n# x\na;b 2")),
             (Strings{"|a;b 3"}));
+  // A `#` line that is a stack is one (flamegraph.pl reads it so; prof-text --folded writes
+  // frames starting with `#` as they are).
+  EXPECT_EQ(Samples(Read("#1;f 2\n")), (Strings{"|#1;f 2"}));
 }
 
 TEST(FoldedReader, Utf16WithBomIsConverted) {
@@ -289,8 +292,8 @@ TEST(FoldedReader, EscapesOfPropTextFoldedAreUndone) {
 
 TEST(FoldedReader, InvalidLinesAreFileLineErrors) {
   EXPECT_EQ(Error("a;b 1\na;b\n"),
-            "in1.txt:2: the line does not end with a value (`frame;frame;... COUNT`) (not folded "
-            "stacks: `frame;frame;... COUNT`)");
+            "in1.txt:2: no value at the end of the line (not folded stacks: "
+            "`frame;frame;... COUNT`)");
   EXPECT_EQ(Error("a;b 1\n{\"json\": 1}\n").substr(0, 10), "in1.txt:2:");
   EXPECT_EQ(Error("{\"traceEvents\": []}\n").substr(0, 10), "in1.txt:1:");
   EXPECT_EQ(Error("a;;b 1\n").substr(0, 31), "in1.txt:1: an empty frame (`;;`");

@@ -53,7 +53,7 @@ TEST(FoldedRoundTrip, FoldedTextReadsBackToTheSameText) {
       // Folded stacks carry no negative counts, and sums must not saturate.
       for (int64_t& value : sample.values) value = std::llabs(value % 1000000000);
     }
-    for (auto& [id, function] : profile.defs.functions) {
+    for (Function& function : const_cast<std::vector<Function>&>(profile.defs.functions.items())) {
       // A leaf ending in ` DIGITS` on the first line would read as difffolded.pl's two
       // columns: the one ambiguity of the format (man/folded2prof.1).
       if (!function.name.empty() && function.name.back() >= '0' && function.name.back() <= '9') {

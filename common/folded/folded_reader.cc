@@ -196,13 +196,18 @@ void FoldedReader::Impl::Add(Input& input, const std::string& uri) {
                            std::to_string(static_cast<const char*>(nul) - line.data() + 1) +
                            "): binary data, not folded stacks"});
       }
-      if (line.empty() || line[0] == '#' || IsBlankLine(line)) continue;
+      if (line.empty() || IsBlankLine(line)) continue;
       if (reader.line_number() == 1 && line.substr(0, 9) == "proftext ") {
         throw ProfError(name, "is already a prof text profile (read it with prof-text)");
       }
       try {
         // The input's first line decides how many values its lines have.
-        if (!SplitFoldedLine(line, value_count, &parts, &why)) throw InvalidLine{why};
+        if (!SplitFoldedLine(line, value_count, &parts, &why)) {
+          // A comment is a `#` line that is not a stack: prof-text --folded writes frames
+          // starting with `#` as they are, and flamegraph.pl reads `#a;b 1` as a stack.
+          if (line[0] == '#') continue;
+          throw InvalidLine{why};
+        }
         if (value_count == 0) {
           value_count = parts.value_count;
           if (!table_) {

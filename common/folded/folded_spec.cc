@@ -48,7 +48,7 @@ int SniffFolded(std::string_view raw_head, bool text) {
     const bool cut = end == std::string_view::npos && !whole;
     head = end == std::string_view::npos ? std::string_view() : head.substr(end + 1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos || line[0] == '#') continue;
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     if (HasControlBytes(line)) return kNotMine;
     if (cut) {
       // Not held against it, nor for it unless nothing else was seen: a frame list so far.
@@ -57,7 +57,10 @@ int SniffFolded(std::string_view raw_head, bool text) {
     }
     FoldedLine parts;
     std::string why;
-    if (!SplitFoldedLine(line, 0, &parts, &why)) return kNotMine;
+    if (!SplitFoldedLine(line, 0, &parts, &why)) {
+      if (line[0] == '#') continue;  // a comment (a `#` line that is a stack counts)
+      return kNotMine;
+    }
     ++judged;
   }
   return judged > 0 || cut_line_plausible ? kPlausible : kNotMine;

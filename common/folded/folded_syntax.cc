@@ -73,11 +73,13 @@ bool SplitFoldedLine(std::string_view line, int value_count, FoldedLine* out, st
   std::string_view rest;
   const std::string_view last = LastToken(line, &rest);
   if (rest.empty()) {
-    *why = last.empty() ? "an empty line" : "no stack before the value, or no value after it";
+    *why = last.empty()                 ? "an empty line"
+           : LooksLikeFoldedValue(last) ? "a value without a stack"
+                                        : "no value at the end of the line";
     return false;
   }
   if (!LooksLikeFoldedValue(last)) {
-    *why = "the line does not end with a value (`frame;frame;... COUNT`)";
+    *why = "no value at the end of the line";
     return false;
   }
   std::string_view stack;
