@@ -35,7 +35,8 @@ FoldedUnit UnitForDecimals(const std::string& unit, int decimals) {
       out.unit = kTimeUnits[i];
       out.multiply = ratio / scale;
       if (out.unit != unit) {
-        out.note = "values with " + std::to_string(decimals) + " decimal places of " + unit +
+        out.note = "values with " + std::to_string(decimals) +
+                   (decimals == 1 ? " decimal place of " : " decimal places of ") + unit +
                    " are kept exactly as " + out.unit;
       }
       return out;
