@@ -5,6 +5,7 @@
 
 #include "common/base/diagnostics.h"
 #include "common/base/text_syntax.h"
+#include "common/model/frame_kind.h"
 #include "common/perf/perf_script.h"
 #include "common/report/frames.h"
 #include "common/report/reports.h"
@@ -189,8 +190,11 @@ const std::vector<uint32_t>& FoldedView::LocationFrames(uint64_t location_id, bo
                                : nullptr;
   const std::string dso = mapping != nullptr ? mapping->file : "";
   std::string suffix;
-  if (options_.annotate_kernel && IsKernelDso(dso)) suffix += "_[k]";
-  if (options_.annotate_jit && IsJitDso(dso)) suffix += "_[j]";
+  // The one classifier (model/frame_kind.h): it also knows the "[jit]" mapping folded2prof
+  // gives `_[j]` frames, so that their annotation comes back.
+  const CodeKind kind = CodeKindOfMapping(dso);
+  if (options_.annotate_kernel && kind == CodeKind::kKernel) suffix += "_[k]";
+  if (options_.annotate_jit && kind == CodeKind::kJit) suffix += "_[j]";
   if (location == nullptr || location->lines.empty()) {
     std::string name = dso.empty() ? "[unknown" : "[" + BaseName(dso);
     if (options_.unknown_addresses) {

@@ -30,6 +30,12 @@ case $name in
     for f in $(find golden/perf -type f -name '*.txt.gz' ! -path '*/results/*'); do
       add "$f" zcat
     done ;;
+  folded)
+    # Hand-written producers' shapes and stackcollapse-perf.pl's real outputs.
+    for f in golden/folded/inputs/*.txt; do add "$f"; done
+    for f in $(find golden/perf/corpus -path '*/results/*' -name '*-collapsed-*.txt.gz' | sort | head -40); do
+      add "$f" zcat
+    done ;;
   rprof)
     for f in $(find golden/rprof -type f -name '*.out'); do add "$f"; done
     for f in $(find golden/rprof -type f -name '*.out.gz'); do add "$f" zcat; done ;;

@@ -1,0 +1,116 @@
+// folded2prof: FlameGraph's folded stacks (`frame;frame;... COUNT` lines) -> prof text.
+#include <string>
+#include <vector>
+
+#include "common/cli/cli.h"
+#include "common/folded/folded_reader.h"
+#include "common/io/input.h"
+#include "common/io/output.h"
+#include "common/model/checker.h"
+#include "common/text/text_writer.h"
+
+namespace proftools {
+namespace {
+
+constexpr const char* kProgram = "folded2prof";
+
+// Opens `path` and refuses what is certainly not folded stacks before reading a line of it.
+Input OpenFolded(const std::string& path) {
+  Input input = OpenInput(path);
+  switch (input.format) {
+    case InputFormat::kProfText:
+      throw ProfError(input.name, "is already a prof text profile (read it with prof-text)");
+    case InputFormat::kPprof:
+      throw ProfError(input.name,
+                      "is a pprof protobuf profile, not folded stacks (convert it "
+                      "with pprof2prof)");
+    case InputFormat::kLegacyPprof:
+      throw ProfError(input.name, input.hint);
+    case InputFormat::kEmpty:
+    case InputFormat::kOther:
+      break;
+  }
+  return input;
+}
+
+int Main(int argc, char** argv) {
+  CommandLine cli(
+      kProgram, "[OPTION...] [FILE...]",
+      "Convert folded stacks, the input of FlameGraph's flamegraph.pl (lines 'frame;frame;...;leaf "
+      "COUNT', root first, as stackcollapse-*.pl, inferno, async-profiler -o collapsed, py-spy "
+      "--format raw, bpftrace and bcc's profile -f and prof-text --folded write them), into a "
+      "prof text profile: one sample per distinct stack with the sum of its counts. Several "
+      "FILEs are one profile with a source each. Lines with two counts (difffolded.pl) give the "
+      "types 'before' and 'after'. Frame annotations (_[k] kernel, _[j] and _[1] JIT, _[0] "
+      "interpreted, _[w] waker, _[i] inlined) become the frame's kind; py-spy's 'name "
+      "(file:line)' frames are split; prof-text --folded's escapes are undone. A line that does "
+      "not parse is an error naming it. With no FILE, or when FILE is -, reads standard input.",
+      "Examples:\n"
+      "  stackcollapse-perf.pl out.perf | folded2prof > cpu.prof\n"
+      "  folded2prof --thread-root --type cpu/nanoseconds collapsed.txt | prof-text\n"
+      "  py-spy record --format raw -o py.txt -- python app.py; folded2prof py.txt | prof-svg > "
+      "py.svg\n"
+      "  prof-text --folded a.prof | folded2prof | prof-text     the same stacks back\n");
+  cli.AddOptions()("type", "the value type of the counts (default samples/count)",
+                   cxxopts::value<std::string>(), "NAME/UNIT")(
+      "thread-root",
+      "the root frame names a thread or process: labels comm, pid, tid, thread instead of a "
+      "frame (stackcollapse-perf's COMM, COMM-PID, COMM-PID/TID; async-profiler's [NAME tid=N]; "
+      "py-spy's process N:\"CMD\" and thread (ID))")(
+      "keep-annotations", "keep _[k], _[j], _[i] and the like as part of the frame's name")(
+      "frames", "py-spy's 'name (file:line)' frames: split (default) or plain (kept whole)",
+      cxxopts::value<std::string>(), "split|plain")(
+      "raw-names", "do not undo prof-text --folded's escapes (\\\\, \\xHH, \\n, \\r, \\t)")(
+      "skip-invalid", "skip lines that are not folded stacks (counted in one warning per input)")(
+      "allow-empty", "an input without stacks gives a profile without samples, not an error")(
+      "source-uri", "the URI recorded for the input's source, in place of its path",
+      cxxopts::value<std::string>(), "URI");
+  cli.AddOutputOption();
+  cli.AddInputs();
+  cli.Parse(argc, argv);
+
+  FoldedOptions options;
+  if (cli.Has("type")) options.type = ParseFoldedType(cli.Get<std::string>("type"));
+  options.thread_root = cli.Has("thread-root");
+  options.keep_annotations = cli.Has("keep-annotations");
+  options.raw_names = cli.Has("raw-names");
+  options.skip_invalid = cli.Has("skip-invalid");
+  options.allow_empty = cli.Has("allow-empty");
+  if (cli.Has("frames")) {
+    const std::string frames = cli.Get<std::string>("frames");
+    if (frames != "split" && frames != "plain") {
+      throw UsageError("--frames: '" + frames + "' is neither split nor plain");
+    }
+    options.plain_frames = frames == "plain";
+  }
+  const std::vector<std::string> inputs = cli.Inputs();
+  if (cli.Has("source-uri") && inputs.size() > 1) {
+    throw UsageError("--source-uri names the source of one input; " +
+                     std::to_string(inputs.size()) + " inputs were given");
+  }
+
+  WarningPrinter warnings(kProgram);
+  FoldedReader reader(options, &warnings);
+  for (const std::string& path : inputs) {
+    Input input = OpenFolded(path);
+    const std::string uri = cli.Has("source-uri") ? cli.Get<std::string>("source-uri")
+                            : path == "-"         ? ""
+                                                  : path;
+    reader.Add(input, uri);
+  }
+  Output output(cli.OutputPath());
+  CanonicalWriter writer(&output);
+  // What the reader delivers must keep the format's rules: a violation is our bug, and throws.
+  DiagnosticHandler bugs;
+  CheckingSink checked(&writer, &bugs, kProgram);
+  reader.Finish(&checked);
+  output.Commit();
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace proftools
+
+int main(int argc, char** argv) {
+  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+}
