@@ -37,6 +37,11 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
       {"perf.data", {{"", std::string("PERFILE2\x68\0\0\0\0\0\0\0", 16)}}},
       {"rprof", {{"golden/format/rprof-input-read/Rprof.out", ""}}},
       {"sqlite", {{"", std::string("SQLite format 3\0\x10\0\x01\x01", 20)}}},
+      {"folded",
+       {{"golden/folded/inputs/async-profiler-collapsed.txt", ""},
+        {"golden/folded/inputs/py-spy-raw.txt", ""},
+        {"golden/folded/inputs/difffolded.txt", ""},
+        {"golden/perf/corpus/flamegraph/results/perf-java-stacks-01-collapsed-all.txt.gz", ""}}},
   };
   return *samples;
 }
@@ -138,7 +143,7 @@ INSTANTIATE_TEST_SUITE_P(Registry, ReaderTest, ::testing::ValuesIn(Readers()),
 TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   std::map<std::string, int> seen;
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
-  EXPECT_EQ(ReaderNames(), "prof, pprof, perf, rprof");
+  EXPECT_EQ(ReaderNames(), "prof, pprof, perf, rprof, folded");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as

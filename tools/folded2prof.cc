@@ -7,31 +7,14 @@
 #include "common/io/input.h"
 #include "common/io/output.h"
 #include "common/model/checker.h"
+#include "common/load/read_profile.h"
+#include "common/load/readers.h"
 #include "common/text/text_writer.h"
 
 namespace proftools {
 namespace {
 
 constexpr const char* kProgram = "folded2prof";
-
-// Opens `path` and refuses what is certainly not folded stacks before reading a line of it.
-Input OpenFolded(const std::string& path) {
-  Input input = OpenInput(path);
-  switch (input.format) {
-    case InputFormat::kProfText:
-      throw ProfError(input.name, "is already a prof text profile (read it with prof-text)");
-    case InputFormat::kPprof:
-      throw ProfError(input.name,
-                      "is a pprof protobuf profile, not folded stacks (convert it "
-                      "with pprof2prof)");
-    case InputFormat::kLegacyPprof:
-      throw ProfError(input.name, input.hint);
-    case InputFormat::kEmpty:
-    case InputFormat::kOther:
-      break;
-  }
-  return input;
-}
 
 int Main(int argc, char** argv) {
   CommandLine cli(
@@ -65,6 +48,7 @@ int Main(int argc, char** argv) {
       "allow-empty", "an input without stacks gives a profile without samples, not an error")(
       "source-uri", "the URI recorded for the input's source, in place of its path",
       cxxopts::value<std::string>(), "URI");
+  cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
@@ -89,14 +73,14 @@ int Main(int argc, char** argv) {
                      std::to_string(inputs.size()) + " inputs were given");
   }
 
-  WarningPrinter warnings(kProgram);
-  FoldedReader reader(options, &warnings);
+  const ReadOptions read = cli.InputReadOptions();
+  FoldedReader reader(options, read.warnings);
   for (const std::string& path : inputs) {
-    Input input = OpenFolded(path);
-    const std::string uri = cli.Has("source-uri") ? cli.Get<std::string>("source-uri")
-                            : path == "-"         ? ""
-                                                  : path;
-    reader.Add(input, uri);
+    Input input = OpenInput(path);
+    // What is certainly another format is refused before a line of it is read.
+    RequireFormat(input, kFoldedReader, read.format);
+    reader.Add(input, cli.Has("source-uri") ? cli.Get<std::string>("source-uri")
+                                            : DefaultSourceUri(input));
   }
   Output output(cli.OutputPath());
   CanonicalWriter writer(&output);

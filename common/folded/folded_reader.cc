@@ -168,7 +168,7 @@ uint32_t FoldedReader::Impl::NewEntry(std::string_view stack, uint32_t source) {
 
 void FoldedReader::Impl::Add(Input& input, const std::string& uri) {
   const std::string& name = input.name;
-  if (input.format == InputFormat::kProfText) {
+  if (input.head.substr(0, 9) == "proftext ") {
     throw ProfError(name, "is already a prof text profile (read it with prof-text)");
   }
   const uint32_t source = static_cast<uint32_t>(sources_.size());

@@ -68,7 +68,7 @@ int SniffFolded(std::string_view raw_head, bool text) {
 
 const ReaderSpec kFoldedReader = {
     "folded",
-    "FlameGraph folded stacks (frame;frame;... COUNT)",
+    "folded stacks (FlameGraph's frame;frame;... COUNT lines)",
     ReaderShape::kStreaming,
     "folded2prof",
     SniffFolded,

@@ -2,6 +2,7 @@
 
 #include "common/base/diagnostics.h"
 #include "common/base/text_syntax.h"
+#include "common/folded/folded_reader.h"
 #include "common/perf/perf_codec.h"
 #include "common/pprof/pprof_codec.h"
 #include "common/rprof/rprof_codec.h"
@@ -20,6 +21,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kPerfDataReader,     // refused with the perf script command
       &kRprofReader,        // R's Rprof()
       &kSqliteHintReader,   // read by sqlite2prof
+      &kFoldedReader,       // FlameGraph's folded stacks
   };
   return kReaders;
 }
