@@ -209,18 +209,6 @@ TEST(PerfFrameTest, InlinedTag) {
   EXPECT_FALSE(f.inlined);
 }
 
-TEST(PerfDsoTest, KernelAndJit) {
-  EXPECT_TRUE(IsKernelDso("[kernel.kallsyms]"));
-  EXPECT_TRUE(IsKernelDso("/lib/modules/4.1.0-virtual/build/vmlinux"));
-  EXPECT_TRUE(IsKernelDso("/usr/lib/debug/boot/vmlinux-5.4.14-cloudflare-2020.1.11"));
-  EXPECT_TRUE(IsKernelDso("/lib/modules/5.4/kernel/net/nf_tables.ko"));
-  EXPECT_FALSE(IsKernelDso("[unknown]"));
-  EXPECT_FALSE(IsKernelDso("/usr/lib/libc.so.6"));
-  EXPECT_TRUE(IsJitDso("/tmp/perf-10939.map"));
-  EXPECT_TRUE(IsJitDso("/tmp/jitted-31714-4145673320.so"));
-  EXPECT_FALSE(IsJitDso("/tmp/perf-x.map"));
-  EXPECT_FALSE(IsJitDso("/usr/bin/perf"));
-}
 
 TEST(PerfSymbolTest, Demangling) {
   PerfSymbol cxx = DemanglePerfSymbol("_ZN3app4work8dispatchEj");

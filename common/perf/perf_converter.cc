@@ -12,6 +12,7 @@
 #include "common/base/counted.h"
 #include "common/base/text_syntax.h"
 #include "common/io/spool.h"
+#include "common/model/frame_kind.h"
 #include "common/perf/perf_events.h"
 #include "common/perf/perf_offcpu.h"
 #include "common/perf/perf_pipeline.h"
@@ -388,7 +389,7 @@ uint64_t PerfConverter::FrameLocation(const FrameView* frames, size_t count, boo
     // (`Interpret->`) separates nothing: it stays in the name, which must not be empty.
     std::vector<std::string_view> parts;
     std::string_view symbol = frame.symbol;
-    if (IsJitDso(frame.dso)) {
+    if (CodeKindOfMapping(frame.dso) == CodeKind::kJit) {
       size_t arrow;
       while ((arrow = symbol.find("->")) != std::string_view::npos && arrow > 0 &&
              arrow + 2 < symbol.size()) {

@@ -316,23 +316,4 @@ bool ParsePerfSrcline(std::string_view line, std::string_view* file, int64_t* li
   return false;
 }
 
-bool IsKernelDso(std::string_view dso) {
-  if (dso.empty() || dso == "[unknown]") return false;
-  if (dso.front() == '[') return true;
-  if (dso.size() > 3 && dso.substr(dso.size() - 3) == ".ko") return true;
-  const size_t slash = dso.rfind('/');
-  const std::string_view base = slash == std::string_view::npos ? dso : dso.substr(slash + 1);
-  return base == "vmlinux" || base.substr(0, 8) == "vmlinux-";
-}
-
-bool IsJitDso(std::string_view dso) {
-  const size_t slash = dso.rfind('/');
-  const std::string_view base = slash == std::string_view::npos ? dso : dso.substr(slash + 1);
-  if (base.substr(0, 5) == "perf-" && base.size() > 9 && base.substr(base.size() - 4) == ".map") {
-    return AllDigits(base.substr(5, base.size() - 9));
-  }
-  return base.substr(0, 7) == "jitted-" && base.size() > 10 &&
-         base.substr(base.size() - 3) == ".so";
-}
-
 }  // namespace proftools

@@ -68,13 +68,6 @@ bool ParsePerfInteger(std::string_view text, int64_t* out);
 // Blanks (SP, HT) and a CR at either end removed.
 std::string_view TrimPerfLine(std::string_view line);
 
-// Whether a DSO is kernel code: `[kernel.kallsyms]` and other `[...]` names (modules), a
-// `vmlinux` path (possibly versioned: `vmlinux-5.4.14`), or a `.ko` module.
-bool IsKernelDso(std::string_view dso);
-// Whether a DSO is JIT code: a perf map (`/tmp/perf-PID.map`) or a jitdump object
-// (`/tmp/jitted-PID-N.so`).
-bool IsJitDso(std::string_view dso);
-
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_PERF_PERF_SCRIPT_H_

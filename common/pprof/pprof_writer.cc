@@ -13,6 +13,7 @@
 #include "common/base/diagnostics.h"
 #include "common/base/id_table.h"
 #include "common/base/view_index.h"
+#include "common/model/frame_kind.h"
 #include "common/pprof/pprof_conventions.h"
 #include "formats/profile.pb.h"
 
@@ -84,27 +85,6 @@ uint8_t* PutFieldHead(uint8_t* at, int field, size_t size) {
 uint8_t* PutBytes(uint8_t* at, std::string_view bytes) {
   if (!bytes.empty()) std::memcpy(at, bytes.data(), bytes.size());
   return at + bytes.size();
-}
-
-// Whether a mapping's file looks like a program rather than a shared library, the kernel, a
-// module, JIT code or an anonymous region (perf's names for those).
-bool LooksLikeExecutable(std::string_view file) {
-  if (file.empty() || file[0] == '[' || file.substr(0, 2) == "//" || file.find("memfd:") == 0 ||
-      file.find("anon_inode:") == 0) {
-    return false;
-  }
-  const size_t slash = file.rfind('/');
-  const std::string_view base = slash == std::string_view::npos ? file : file.substr(slash + 1);
-  for (size_t at = base.find(".so"); at != std::string_view::npos; at = base.find(".so", at + 1)) {
-    if (at + 3 == base.size() || base[at + 3] == '.') return false;  // lib.so, lib.so.6
-  }
-  const auto ends_with = [&](std::string_view suffix) {
-    return base.size() >= suffix.size() && base.substr(base.size() - suffix.size()) == suffix;
-  };
-  if (ends_with(".ko") || ends_with(".ko.xz") || ends_with(".ko.zst")) return false;
-  if (base.substr(0, 5) == "perf-" && ends_with(".map")) return false;  // perf-PID.map
-  if (base.substr(0, 7) == "jitted-") return false;                     // jitdump code
-  return true;
 }
 
 // pprof takes the first mapping for the profiled program (its "File:" line, the binary it would

@@ -6,7 +6,6 @@
 #include "common/base/diagnostics.h"
 #include "common/base/text_syntax.h"
 #include "common/model/frame_kind.h"
-#include "common/perf/perf_script.h"
 #include "common/report/frames.h"
 #include "common/report/reports.h"
 

@@ -1,7 +1,7 @@
 #include "common/report/frames.h"
 
 #include "common/base/text_syntax.h"
-#include "common/perf/perf_script.h"
+#include "common/model/frame_kind.h"
 
 namespace proftools {
 
@@ -46,8 +46,9 @@ std::vector<Frame> FrameExpander::Expand(const Location& location) const {
   const Mapping* mapping =
       location.mapping_id != 0 ? defs_.mappings.Find(location.mapping_id) : nullptr;
   FrameKind code = FrameKind::kUser;
-  if (mapping != nullptr && IsKernelDso(mapping->file)) code = FrameKind::kKernel;
-  if (mapping != nullptr && IsJitDso(mapping->file)) code = FrameKind::kJit;
+  const CodeKind kind = mapping != nullptr ? CodeKindOfMapping(mapping->file) : CodeKind::kNative;
+  if (kind == CodeKind::kKernel) code = FrameKind::kKernel;
+  if (kind == CodeKind::kJit) code = FrameKind::kJit;
   size_t line_index = 0;
   for (Frame& frame : frames) {
     frame.kind = frame.inlined && code == FrameKind::kUser ? FrameKind::kInlined : code;

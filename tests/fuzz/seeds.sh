@@ -36,6 +36,23 @@ case $name in
     for f in $(find golden/perf/corpus -path '*/results/*' -name '*-collapsed-*.txt.gz' | sort | head -40); do
       add "$f" zcat
     done ;;
+  readers)
+    # The first byte picks the reader by its place in the registry's table (fuzz_readers.cc),
+    # 255 lets the sniffers choose: each codec's inputs under both.
+    seed() {  # seed BYTE FILE [zcat]
+      local out="$dir/seed-readers-$1-$(echo "$2" | tr '/' '_')"
+      { printf "\\$(printf '%03o' "$1")"; if [ "${3:-}" = zcat ]; then zcat "$2"; else cat "$2"; fi; } 2>/dev/null |
+        head -c 8192 >"$out"
+      n=$((n + 1))
+    }
+    for b in 0 255; do seed $b golden/inputs/worked-example.prof; done
+    for b in 1 255; do seed $b golden/pprof/corpus/ok-inline.pb.gz; done
+    for b in 3 255; do seed $b golden/format/perf-script-input-read/perf.txt; done
+    for b in 5 255; do seed $b golden/format/rprof-input-read/Rprof.out; done
+    for f in golden/folded/inputs/*.txt; do
+      for b in 7 255; do seed $b "$f"; done
+    done
+    seed 255 golden/format/legacy-pprof/gobench.heap ;;
   rprof)
     for f in $(find golden/rprof -type f -name '*.out'); do add "$f"; done
     for f in $(find golden/rprof -type f -name '*.out.gz'); do add "$f" zcat; done ;;
