@@ -48,7 +48,9 @@ inline std::string MergeTextsToPprof(const std::vector<NamedText>& inputs, Merge
   Merger merger(options);
   AddTexts(inputs, &merger);
   StringSink out;
-  FinishAsPprof(&merger, &out);
+  GzipSink gzip(&out, 1);
+  FinishAsPprof(&merger, &gzip);
+  gzip.Finish();
   return std::move(out.text());
 }
 

@@ -1,11 +1,10 @@
 // prof-merge: any number of profiles (prof text or pprof, any mix) into one prof text profile.
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "common/cli/cli.h"
 #include "common/io/input.h"
-#include "common/io/output.h"
+#include "common/io/output_target.h"
 #include "common/merge/merge_pprof.h"
 #include "common/merge/merger.h"
 #include "common/model/checker.h"
@@ -60,10 +59,11 @@ int Main(int argc, char** argv) {
   options.read = cli.InputReadOptions();
 
   const bool pprof = cli.Has("pprof");
-  Output output(cli.OutputPath());
-  if (pprof && output.IsTerminal() && !cli.Has("force")) {
-    throw UsageError("will not write binary data to a terminal; use -o FILE, a pipe, or --force");
-  }
+  OutputFormat format;
+  format.binary = pprof;
+  format.force = cli.Has("force");
+  format.gzip = pprof;
+  OutputTarget output(cli.OutputPath(), format);
   Merger merger(options);
   const std::vector<std::string> paths = cli.Inputs();
   for (const std::string& path : paths) {
@@ -80,10 +80,10 @@ int Main(int argc, char** argv) {
   }
 
   if (pprof) {
-    FinishAsPprof(&merger, &output);
+    FinishAsPprof(&merger, output.sink());
   } else {
     DiagnosticHandler throw_on_violation;  // a violation here is a bug of this program
-    CanonicalWriter writer(&output);
+    CanonicalWriter writer(output.sink());
     CheckingSink checked(&writer, &throw_on_violation, "(merged profile)");
     merger.Finish(&checked);
   }

@@ -4,10 +4,8 @@
 #include <vector>
 
 #include "common/cli/cli.h"
-#include "common/io/gzip_sink.h"
-#include "common/io/input.h"
-#include "common/io/output.h"
-#include "common/load/read_profile.h"
+#include "common/cli/profile_inputs.h"
+#include "common/io/output_target.h"
 #include "common/pprof/pprof_writer.h"
 
 namespace proftools {
@@ -17,8 +15,10 @@ constexpr const char* kProgram = "prof2pprof";
 
 int Main(int argc, char** argv) {
   CommandLine cli(
-      kProgram, "[OPTION...] [FILE]",
-      "Convert a profile (prof text, or a pprof profile) into pprof's profile.proto, gzipped "
+      kProgram, "[OPTION...] [FILE...]",
+      "Convert a profile of any format proftools reads (prof text, pprof, perf script output, "
+      "Rprof files, folded stacks; several FILEs are merged into one) into pprof's "
+      "profile.proto, gzipped "
       "(a .pb.gz that pprof reads). Samples that share stack, source and labels are summed, "
       "as pprof does on loading; sample timestamps and durations are not labels and are "
       "dropped then (--keep-samples keeps them). What pprof has no field for (meta and source "
@@ -27,7 +27,8 @@ int Main(int argc, char** argv) {
       "bytes. With no FILE, or when FILE is -, reads standard input.",
       "Examples:\n"
       "  prof2pprof -o cpu.pb.gz cpu.prof          write a file atomically\n"
-      "  rprof2prof Rprof.out | prof2pprof -o r.pb.gz\n"
+      "  prof2pprof -o r.pb.gz Rprof.out             any format proftools reads\n"
+      "  prof2pprof -o fleet.pb.gz host*.prof        several inputs merged\n"
       "  prof2pprof --keep-samples cpu.prof > raw.pb.gz\n");
   cli.AddOptions()("keep-samples",
                    "one pprof sample per text sample, with its timestamp and duration as "
@@ -43,31 +44,22 @@ int Main(int argc, char** argv) {
   cli.AddInputs();
   cli.Parse(argc, argv);
 
-  const std::vector<std::string> inputs = cli.Inputs();
-  if (inputs.size() > 1) throw UsageError("one input at a time; combine profiles with prof-merge");
-  const ReadOptions read_options = cli.InputReadOptions();
   PprofWriteOptions options;
   options.keep_samples = cli.Has("keep-samples");
-  int level = 1;
+  OutputFormat format;
+  format.binary = true;
+  format.force = cli.Has("force");
+  format.gzip = !cli.Has("no-gzip");
   if (cli.Has("gzip-level")) {
     if (cli.Has("no-gzip")) throw UsageError("--gzip-level and --no-gzip exclude each other");
-    level = static_cast<int>(cli.GetInteger("gzip-level", 1, 9));
+    format.gzip_level = static_cast<int>(cli.GetInteger("gzip-level", 1, 9));
   }
 
-  Output output(cli.OutputPath());
-  if (output.IsTerminal() && !cli.Has("force")) {
-    throw UsageError("will not write binary data to a terminal; use -o FILE, a pipe, or --force");
-  }
-  Input input = OpenInput(inputs[0]);
-  if (cli.Has("no-gzip")) {
-    PprofWriter writer(&output, options);
-    ReadProfile(input, &writer, read_options);
-  } else {
-    GzipSink gzip(&output, level);
-    PprofWriter writer(&gzip, options);
-    ReadProfile(input, &writer, read_options);
-    gzip.Finish();
-  }
+  // Several inputs are one profile, merged as prof-merge merges them.
+  ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());
+  OutputTarget output(cli.OutputPath(), format);
+  PprofWriter writer(output.sink(), options);
+  inputs.Read(&writer);
   output.Commit();
   return kExitOk;
 }

@@ -14,8 +14,8 @@
 
 namespace proftools {
 
-// Finishes `merger` (made with MergeOptions::aggregate) into `out`, gzipped at level 1 as
-// prof2pprof writes by default.
+// Finishes `merger` (made with MergeOptions::aggregate) into `out` as pprof's profile.proto (the
+// caller gzips it, as prof2pprof does by default).
 void FinishAsPprof(Merger* merger, ByteSink* out);
 
 }  // namespace proftools
