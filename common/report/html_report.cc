@@ -1,5 +1,7 @@
 #include "common/report/html_report.h"
 
+#include "common/base/json_string.h"
+
 #include <charconv>
 #include <map>
 #include <unordered_map>
@@ -46,34 +48,35 @@ class DataWriter {
     const ProfileHeader& header = totals_.header();
     std::string json = "{\"types\":[";
     for (size_t i = 0; i < header.types.size(); ++i) {
-      json += (i ? "," : "") + std::string("{\"type\":") + JsonString(header.types[i].type) +
-              ",\"unit\":" + JsonString(header.types[i].unit) + "}";
+      json += (i ? "," : "") + std::string("{\"type\":") + PageJsonString(header.types[i].type) +
+              ",\"unit\":" + PageJsonString(header.types[i].unit) + "}";
     }
     json += "],\"valueIndex\":" + std::to_string(options_.value_index) + ",\"totals\":[";
     for (size_t i = 0; i < totals_.total_values().size(); ++i) {
       json += (i ? "," : "") + std::to_string(totals_.total_values()[i]);
     }
     json += "],\"samples\":" + std::to_string(totals_.total_samples()) +
-            ",\"filters\":" + JsonString(options_.filter_description) + ",\"sources\":[";
+            ",\"filters\":" + PageJsonString(options_.filter_description) + ",\"sources\":[";
     for (size_t i = 0; i < header.sources.size(); ++i) {
       const Source& source = header.sources[i];
-      json += (i ? "," : "") + std::string("[") + JsonString(source.type) + "," +
-              JsonString(source.uri) + "," +
+      json += (i ? "," : "") + std::string("[") + PageJsonString(source.type) + "," +
+              PageJsonString(source.uri) + "," +
               (source.time_nanos ? std::to_string(*source.time_nanos) : "null") + "]";
     }
     json += "],\"meta\":[";
     for (size_t i = 0; i < header.meta.size(); ++i) {
-      json += (i ? "," : "") + std::string("[") + JsonString(header.meta[i].key) + "," +
-              JsonString(header.meta[i].value) + "]";
+      json += (i ? "," : "") + std::string("[") + PageJsonString(header.meta[i].key) + "," +
+              PageJsonString(header.meta[i].value) + "]";
     }
     json += "],\"comments\":[";
     for (size_t i = 0; i < header.comments.size(); ++i) {
-      json += (i ? "," : "") + JsonString(header.comments[i]);
+      json += (i ? "," : "") + PageJsonString(header.comments[i]);
     }
     json += "],\"frames\":[";
     for (size_t i = 0; i < names_.size(); ++i) {
-      json += (i ? "," : "") + std::string("[") + JsonString(DisplayFrameName(names_[i])) + ",\"" +
-              KindName(kinds_[i]) + "\"," + JsonString(DisplayFrameName(sources_[i])) + "]";
+      json += (i ? "," : "") + std::string("[") + PageJsonString(DisplayFrameName(names_[i])) +
+              ",\"" + KindName(kinds_[i]) + "\"," + PageJsonString(DisplayFrameName(sources_[i])) +
+              "]";
     }
     json += "],\"stacks\":[";
     for (size_t i = 0; i < stacks_.size(); ++i) {
@@ -113,7 +116,7 @@ class DataWriter {
                        ",\"bins\":" + std::to_string(timeline.bins()) +
                        ",\"samples\":" + std::to_string(timeline.timed_samples()) + ",\"rows\":[";
     for (size_t i = 0; i < timeline.rows().size(); ++i) {
-      json += (i ? "," : "") + JsonString(timeline.rows()[i]);
+      json += (i ? "," : "") + PageJsonString(timeline.rows()[i]);
     }
     json += "],\"entries\":[";
     bool first = true;
@@ -187,24 +190,9 @@ class DataWriter {
 
 }  // namespace
 
-std::string JsonString(const std::string& text) {
-  static const char kHex[] = "0123456789abcdef";
-  const std::string safe = DisplayFrameName(text);  // valid UTF-8, no control bytes but DEL
-  std::string out = "\"";
-  for (char c : safe) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || c == '<' || c == '>' || c == '&' || u == 0x7f) {
-      out += "\\u00";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+std::string PageJsonString(const std::string& text) {
+  // As the page shows names: valid UTF-8, bytes that are not as \xHH, no control bytes.
+  return JsonString(DisplayFrameName(text), /*html_safe=*/true);
 }
 
 void WriteHtmlReport(const StackTotals& totals, const HtmlReportOptions& options, ByteSink* out) {

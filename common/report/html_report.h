@@ -27,7 +27,7 @@ void WriteHtmlReport(const StackTotals& totals, const HtmlReportOptions& options
 // `text` as a JSON string literal, safe inside a <script> element: `<`, `>` and `&` written as
 // \u escapes, control characters escaped; bytes that are not UTF-8 shown as DisplayFrameName
 // shows them.
-std::string JsonString(const std::string& text);
+std::string PageJsonString(const std::string& text);
 
 }  // namespace proftools
 
