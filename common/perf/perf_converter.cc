@@ -13,6 +13,7 @@
 #include "common/base/text_syntax.h"
 #include "common/io/spool.h"
 #include "common/model/frame_kind.h"
+#include "common/model/producer_kit.h"
 #include "common/perf/perf_events.h"
 #include "common/perf/perf_offcpu.h"
 #include "common/perf/perf_pipeline.h"
@@ -198,14 +199,9 @@ ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs, const PerfOpt
 PerfValueTypes NamePerfValueTypes(const std::vector<PerfInput>& inputs,
                                   const PerfOptions& options) {
   PerfValueTypes result;
-  std::unordered_set<std::string> taken;
-  // `wanted`, or when an earlier type has that name, `wanted.N` with the smallest N >= 2 that is
-  // free: events `x` and `x_samples` would both want `x_samples`.
-  auto unique = [&](std::string wanted) {
-    std::string name = wanted;
-    for (uint64_t n = 2; !taken.insert(name).second; ++n) name = wanted + "." + std::to_string(n);
-    return name;
-  };
+  // Events `x` and `x_samples` would both want `x_samples`: the second gets `x_samples.2`.
+  UniqueTypeNames names;
+  auto unique = [&](const std::string& wanted) { return names.Take(wanted); };
   // Events that differ only in their modifiers (`cycles:u`, `cycles:k`) keep them.
   std::unordered_map<std::string_view, std::unordered_set<std::string_view>> by_base;
   for (const PerfInput& input : inputs) {
@@ -639,9 +635,10 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
             any_time = true;
           }
           sample.labels.clear();
-          if (!h.comm.empty()) sample.labels.push_back(Label::String("comm", std::string(h.comm)));
-          if (h.has_pid) sample.labels.push_back(Label::Number("pid", h.pid));
-          sample.labels.push_back(Label::Number("tid", h.tid));
+          if (!h.comm.empty())
+            sample.labels.push_back(Label::String(kCommLabel, std::string(h.comm)));
+          if (h.has_pid) sample.labels.push_back(Label::Number(kPidLabel, h.pid));
+          sample.labels.push_back(Label::Number(kTidLabel, h.tid));
           if (off_cpu && h.has_time) {
             if (sched_switch) {
               // The thread leaving is prev_pid (the header's own thread when perf printed one).
