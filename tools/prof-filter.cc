@@ -6,8 +6,6 @@
 #include "common/cli/filter_options.h"
 #include "common/cli/profile_inputs.h"
 #include "common/io/output.h"
-#include "common/model/checker.h"
-#include "common/text/text_writer.h"
 
 namespace proftools {
 namespace {
@@ -36,10 +34,7 @@ int Main(int argc, char** argv) {
 
   ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());
   Output output(cli.OutputPath());
-  CanonicalWriter writer(&output);
-  DiagnosticHandler throw_on_violation;  // a violation here is a bug of this program
-  CheckingSink checked(&writer, &throw_on_violation, "(filtered profile)");
-  ReadFiltered(kProgram, &inputs, spec, &checked);
+  WriteFilteredText(kProgram, &inputs, spec, &output);
   output.Commit();
   return kExitOk;
 }

@@ -344,8 +344,7 @@ int Main(int argc, char** argv) {
   ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());
   Output output(cli.OutputPath());
   if (mode == Mode::kCanonical) {
-    CanonicalWriter writer(&output);
-    ReadFiltered(kProgram, &inputs, spec, &writer);
+    WriteFilteredText(kProgram, &inputs, spec, &output);
   } else if (mode == Mode::kTags) {
     TagTotals tags(value);
     ReadFiltered(kProgram, &inputs, spec, &tags, Reading::kAsReport);

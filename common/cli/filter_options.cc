@@ -6,6 +6,8 @@
 
 #include "common/base/diagnostics.h"
 #include "common/filter/profile_filter.h"
+#include "common/model/checker.h"
+#include "common/text/text_writer.h"
 
 namespace proftools {
 namespace {
@@ -203,6 +205,14 @@ FilterResult ReadFiltered(const char* program, ProfileInputs* inputs, const Filt
   result.samples_before_frames = filter.samples_before_frames();
   result.values_before_frames = filter.values_before_frames();
   return result;
+}
+
+void WriteFilteredText(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
+                       ByteSink* out) {
+  CanonicalWriter writer(out);
+  DiagnosticHandler throw_on_violation;
+  CheckingSink checked(&writer, &throw_on_violation, "(filtered profile)");
+  ReadFiltered(program, inputs, spec, &checked);
 }
 
 void ReadStackTotals(const char* program, ProfileInputs* inputs, const FilterSpec& spec,

@@ -38,6 +38,11 @@ struct FilterResult {
 FilterResult ReadFiltered(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
                           ProfileSink* sink, Reading reading = Reading::kAsProfile);
 
+// ReadFiltered into canonical text, through the checker (a violation is a bug of the filter: it
+// throws): prof-filter's output and prof-text --canonical's.
+void WriteFilteredText(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
+                       ByteSink* out);
+
 // ReadFiltered for a report: into `totals`, whose totals then are those from before the frame
 // filters dropped samples, as pprof gives -focus's percentages of the whole profile.
 void ReadStackTotals(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
