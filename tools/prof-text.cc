@@ -19,7 +19,6 @@
 #include "common/report/stack_totals.h"
 #include "common/report/tag_totals.h"
 #include "common/report/timeline.h"
-#include "common/text/text_writer.h"
 
 namespace proftools {
 namespace {
