@@ -75,16 +75,30 @@ TEST(DiffStackTotals, NormalizeScalesTheBaseToTheProfilesTotal) {
   EXPECT_EQ(diff.total_values()[0], 100);
 }
 
-TEST(DiffStackTotals, TheReportedTypeMustBeInTheBaseWithItsUnit) {
+// As pprof: a base in another unit of the same dimension is converted to the profile's unit.
+TEST(DiffStackTotals, ABaseInAnotherUnitOfTheDimensionIsConverted) {
+  Totals profile(Profile({{"main", 5000}}));  // nanoseconds
+  Totals micro(Profile({{"main", 2}}, "type cpu microseconds\n"));
+  StackTotals diff;
+  DiffStackTotals(profile.totals, micro.totals, 0, false, &diff);
+  EXPECT_EQ(Entries(diff).at("main"), std::make_pair(int64_t{3000}, int64_t{2000}));
+  EXPECT_EQ(diff.total_values()[0], 2000);
+  const BaseType coarser = MatchBaseType(micro.totals.header(), profile.totals.header(), 0);
+  EXPECT_EQ(coarser.index, 0);
+  EXPECT_DOUBLE_EQ(coarser.scale, 0.001);
+}
+
+TEST(DiffStackTotals, TheReportedTypeMustBeInTheBaseInAConvertibleUnit) {
   Totals profile(Profile({{"main", 1}}));
-  Totals other_unit(Profile({{"main", 1}}, "type cpu microseconds\n"));
+  Totals other_unit(Profile({{"main", 1}}, "type cpu widgets\n"));
   StackTotals diff;
   try {
     DiffStackTotals(profile.totals, other_unit.totals, 0, false, &diff);
     FAIL() << "no error";
   } catch (const UsageError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "--diff-base: the base has no type 'cpu' in nanoseconds (it has it in microseconds)");
+              "--diff-base: the base has type 'cpu' in widgets, which does not convert to "
+              "nanoseconds");
   }
 }
 

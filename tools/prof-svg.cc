@@ -8,6 +8,7 @@
 #include "common/cli/profile_inputs.h"
 #include "common/cli/report_options.h"
 #include "common/io/output.h"
+#include "common/report/diff_totals.h"
 #include "common/report/flame_svg.h"
 #include "common/report/flame_tree.h"
 #include "common/report/reports.h"
@@ -35,15 +36,6 @@ std::string Subtitle(const StackTotals& totals, int value_index, const std::stri
 }
 
 // The base's type matching the drawn one by name and unit (UsageError when it has none).
-int BaseTypeIndex(const ProfileHeader& profile, const ProfileHeader& base, int value_index) {
-  const ValueType& type = profile.types[value_index];
-  for (size_t i = 0; i < base.types.size(); ++i) {
-    if (base.types[i] == type) return static_cast<int>(i);
-  }
-  throw UsageError("--diff-base: the base has no type " + type.type + "/" + type.unit +
-                   ", the one drawn");
-}
-
 // --min-width: pixels ("0.1"), or a percentage of the graph's width ("0.5%").
 double MinWidth(const CommandLine& cli, int width) {
   std::string text = cli.Get<std::string>("min-width");
@@ -164,7 +156,10 @@ int Main(int argc, char** argv) {
   if (svg.differential) {
     ProfileInputs base_inputs(cli.GetAll("diff-base"), cli.InputReadOptions());
     ReadStackTotals(kProgram, &base_inputs, spec, &base);
-    base_index = BaseTypeIndex(totals.header(), base.header(), tree_options.value_index);
+    const BaseType base_type =
+        MatchBaseType(totals.header(), base.header(), tree_options.value_index);
+    base_index = base_type.index;
+    tree_options.base_scale = base_type.scale;  // into this profile's unit
     if (cli.Has("normalize") && base.total_values()[base_index] != 0) {
       tree_options.base_scale =
           static_cast<double>(totals.total_values()[tree_options.value_index]) /

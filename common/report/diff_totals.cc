@@ -1,5 +1,7 @@
 #include "common/report/diff_totals.h"
 
+#include "common/base/units.h"
+
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -43,19 +45,20 @@ IdMap InternDefinitions(const Definitions& defs, Interner* interner) {
   return stacks;
 }
 
-// For each profile type, the base's type of the same name and unit, or -1.
-std::vector<int> MatchTypes(const ProfileHeader& profile, const ProfileHeader& base,
-                            int value_index) {
-  std::vector<int> match;
-  for (const ValueType& type : profile.types) {
-    const int b = base.TypeIndex(type.type);
-    match.push_back(b >= 0 && base.types[b].unit == type.unit ? b : -1);
-  }
-  if (match[value_index] < 0) {
-    const ValueType& type = profile.types[value_index];
-    const int b = base.TypeIndex(type.type);
-    throw UsageError("--diff-base: the base has no type '" + type.type + "' in " + type.unit +
-                     (b >= 0 ? " (it has it in " + base.types[b].unit + ")" : ""));
+// The base's type for each of the profile's types (index -1: none), converted as MatchBaseType.
+std::vector<BaseType> MatchTypes(const ProfileHeader& profile, const ProfileHeader& base,
+                                 int value_index) {
+  std::vector<BaseType> match;
+  for (size_t i = 0; i < profile.types.size(); ++i) {
+    if (static_cast<int>(i) == value_index) {
+      match.push_back(MatchBaseType(profile, base, value_index));
+      continue;
+    }
+    try {
+      match.push_back(MatchBaseType(profile, base, static_cast<int>(i)));
+    } catch (const UsageError&) {
+      match.push_back(BaseType{});  // a type not reported needs no base
+    }
   }
   return match;
 }
@@ -69,18 +72,39 @@ int64_t Scaled(int64_t value, double scale) {
 
 }  // namespace
 
+BaseType MatchBaseType(const ProfileHeader& profile, const ProfileHeader& base, int value_index) {
+  const ValueType& type = profile.types[value_index];
+  const int b = base.TypeIndex(type.type);
+  if (b < 0) {
+    throw UsageError("--diff-base: the base has no type '" + type.type + "' in " + type.unit);
+  }
+  const std::string& base_unit = base.types[b].unit;
+  if (base_unit == type.unit) return BaseType{b, 1.0};
+  if (!UnitsConvertible(base_unit, type.unit)) {
+    throw UsageError("--diff-base: the base has type '" + type.type + "' in " + base_unit +
+                     ", which does not convert to " + type.unit);
+  }
+  // Exact integer factors: one unit is the other times a power of 1000 or 1024 (or 60...).
+  const double scale = FinerUnit(base_unit, type.unit) == type.unit
+                           ? static_cast<double>(ConversionFactor(base_unit, type.unit))
+                           : 1.0 / static_cast<double>(ConversionFactor(type.unit, base_unit));
+  return BaseType{b, scale};
+}
+
 void DiffStackTotals(const StackTotals& profile, const StackTotals& base, int value_index,
                      bool normalize, StackTotals* out) {
   const ProfileHeader& header = profile.header();
-  const std::vector<int> match = MatchTypes(header, base.header(), value_index);
+  const std::vector<BaseType> match = MatchTypes(header, base.header(), value_index);
   const size_t types = header.types.size();
   std::vector<double> scale(types, 1.0);
   std::vector<int64_t> base_totals(types, 0);
   for (size_t i = 0; i < types; ++i) {
-    if (match[i] < 0) continue;
-    base_totals[i] = base.total_values()[match[i]];
-    if (normalize && base_totals[i] != 0) {
-      scale[i] = static_cast<double>(profile.total_values()[i]) / base_totals[i];
+    if (match[i].index < 0) continue;
+    const int64_t base_total = base.total_values()[match[i].index];
+    scale[i] = match[i].scale;  // into the profile's unit
+    base_totals[i] = Scaled(base_total, scale[i]);
+    if (normalize && base_total != 0) {
+      scale[i] = static_cast<double>(profile.total_values()[i]) / static_cast<double>(base_total);
       base_totals[i] = profile.total_values()[i];
     }
   }
@@ -98,7 +122,7 @@ void DiffStackTotals(const StackTotals& profile, const StackTotals& base, int va
   std::vector<int64_t> negated(types), values(types);
   for (const StackTotals::Entry& entry : base.entries()) {
     for (size_t i = 0; i < types; ++i) {
-      values[i] = match[i] < 0 ? 0 : Scaled(entry.values[match[i]], scale[i]);
+      values[i] = match[i].index < 0 ? 0 : Scaled(entry.values[match[i].index], scale[i]);
       negated[i] = values[i] == INT64_MIN ? INT64_MAX : -values[i];
     }
     base_stacks.Find(entry.stack_id, &stack);
