@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "common/io/byte_stream.h"
+#include "common/io/spool.h"
 #include "common/model/checker.h"
+#include "common/model/reader_spec.h"
 
 namespace proftools {
 
@@ -33,6 +35,20 @@ std::unique_ptr<Converter> ConvertScanned(const std::vector<Scanned>& inputs,
   for (size_t i = 0; i < inputs.size(); ++i) converter->Convert(i, contents[i]);
   converter->Finish();
   return converter;
+}
+
+// The registry's read function of a two-pass reader, for one input: `scan(input, uri,
+// allow_empty, spool_fd)` first (a regular file is opened again for the second pass, anything
+// else is spooled as it is scanned), then the conversion with `options` into `sink`.
+template <typename Converter, typename Options, typename Scan>
+void ReadInTwoPasses(Input& input, const ReadContext& context, const Options& options, Scan scan,
+                     ProfileSink* sink) {
+  TwoPassInput passes(input.reopen_path);
+  const std::vector<decltype(scan(input, std::string(), false, -1))> inputs{
+      scan(input, context.uri, context.allow_empty, passes.spool_fd())};
+  DiagnosticHandler dropped;
+  ConvertScanned<Converter>(inputs, {passes.Again(input.name)}, options,
+                            context.warnings != nullptr ? context.warnings : &dropped, sink);
 }
 
 }  // namespace proftools

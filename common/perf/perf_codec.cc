@@ -3,7 +3,6 @@
 #include <cctype>
 #include <vector>
 
-#include "common/io/spool.h"
 #include "common/model/two_pass.h"
 
 namespace proftools {
@@ -13,14 +12,8 @@ int SniffPerfScript(std::string_view head, bool text) {
   return text && LooksLikePerfScript(head) ? kLikely : kNotMine;
 }
 
-// One input read twice: a regular file is opened again, anything else spooled as it is scanned.
 void ReadPerfScriptInput(Input& input, const ReadContext& context, ProfileSink* sink) {
-  TwoPassInput passes(input.reopen_path);
-  const std::vector<PerfInput> inputs{
-      ScanPerfInput(input, context.uri, context.allow_empty, passes.spool_fd())};
-  DiagnosticHandler dropped;
-  ConvertScanned<PerfConverter>(inputs, {passes.Again(input.name)}, PerfOptions{},
-                                context.warnings != nullptr ? context.warnings : &dropped, sink);
+  ReadInTwoPasses<PerfConverter>(input, context, PerfOptions{}, ScanPerfInput, sink);
 }
 
 // perf record's binary file: "PERFILE2" (perf's current header) or "PERFFILE" (the first one).

@@ -2,7 +2,6 @@
 
 #include <vector>
 
-#include "common/io/spool.h"
 #include "common/model/two_pass.h"
 #include "common/rprof/rprof_scan.h"
 
@@ -13,14 +12,8 @@ int SniffRprof(std::string_view head, bool text) {
   return text && LooksLikeRprof(head) ? kCertain : kNotMine;
 }
 
-// One input read twice: a regular file is opened again, anything else spooled as it is scanned.
 void ReadRprofInput(Input& input, const ReadContext& context, ProfileSink* sink) {
-  TwoPassInput passes(input.reopen_path);
-  const std::vector<RprofInput> inputs{
-      ScanRprofInput(input, context.uri, context.allow_empty, passes.spool_fd())};
-  DiagnosticHandler dropped;
-  ConvertScanned<RprofConverter>(inputs, {passes.Again(input.name)}, RprofOptions{},
-                                 context.warnings != nullptr ? context.warnings : &dropped, sink);
+  ReadInTwoPasses<RprofConverter>(input, context, RprofOptions{}, ScanRprofInput, sink);
 }
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
