@@ -202,6 +202,7 @@ FilterResult ReadFiltered(const char* program, ProfileInputs* inputs, const Filt
   result.filtered = true;
   result.samples_before_frames = filter.samples_before_frames();
   result.values_before_frames = filter.values_before_frames();
+  result.samples_with_value_before_frames = filter.samples_with_value_before_frames();
   return result;
 }
 
@@ -209,7 +210,8 @@ void ReadStackTotals(const char* program, ProfileInputs* inputs, const FilterSpe
                      StackTotals* totals) {
   FilterResult filtered = ReadFiltered(program, inputs, spec, totals, Reading::kAsReport);
   if (filtered.filtered) {
-    totals->SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames));
+    totals->SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames),
+                      std::move(filtered.samples_with_value_before_frames));
   }
 }
 
