@@ -102,7 +102,8 @@ void CommandLine::AddOutputOption() {
 void CommandLine::AddMaxInputSizeOption() {
   AddOptions()("max-input-size",
                "refuse a pprof input that is (or inflates to) more than SIZE bytes of protobuf "
-               "(default 1GiB; 0: no limit; units k, M, G, T: 1G or 1GiB is 2^30 bytes, 1GB 10^9)",
+               "(default 1GiB; 0: no limit; units k, M, G, T, with B, iB or neither, are powers of "
+               "1024: 1G, 1GB and 1GiB are all 2^30 bytes)",
                cxxopts::value<std::string>(), "SIZE");
 }
 
