@@ -42,9 +42,16 @@ class SvgWriter {
     const double font = options_.font_size;
     pad_top_ = font * 3 + (options_.subtitle.empty() ? 0 : font * 2);
     pad_bottom_ = font * 2 + 10;
-    height_ = (tree_.max_depth() + 1) * options_.frame_height + pad_top_ + pad_bottom_;
     const int64_t total = tree_.root().value;
     scale_ = total > 0 ? (options_.width - 2 * kPad) / static_cast<double>(total) : 0;
+    // As high as the frames wide enough to draw, as flamegraph.pl sizes it: a deep stack of
+    // slivers (one sample 200 frames deep) must not leave the first screen blank.
+    uint32_t drawn_depth = 0;
+    for (const FlameTree::Node& node : tree_.nodes()) {
+      if (node.value * scale_ >= options_.min_width)
+        drawn_depth = std::max(drawn_depth, node.depth);
+    }
+    height_ = (drawn_depth + 1) * options_.frame_height + pad_top_ + pad_bottom_;
     if (options_.differential) {
       for (const FlameTree::Node& node : tree_.nodes()) {
         max_change_ = std::max(max_change_, std::fabs(static_cast<double>(node.value) - node.base));
@@ -84,7 +91,9 @@ class SvgWriter {
       for (size_t at; (at = notes.find("--")) != std::string::npos;) notes.replace(at, 2, "- -");
       text_ += "<!-- " + notes + " -->\n";
     }
-    text_ += "<svg version=\"1.1\" width=\"" + width + "\" height=\"" + height +
+    // Drawn in a WIDTH x HEIGHT box (data-width for the script) and shown at the window's
+    // width, its height following (opened in a browser, the graph fills the window).
+    text_ += "<svg version=\"1.1\" width=\"100%\" style=\"height: auto\" data-width=\"" + width +
              "\" viewBox=\"0 0 " + width + " " + height +
              "\" xmlns=\"http://www.w3.org/2000/svg\" data-inverted=\"" +
              (options_.inverted ? "1" : "0") + "\" data-pad=\"" + Fixed(kPad, 0) +

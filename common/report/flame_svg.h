@@ -1,6 +1,8 @@
 // A flame graph as one SVG file, drawn as flamegraph.pl draws it (the same layout, sizes and
 // palettes), with the script for hover details, click to zoom, search and reset embedded
-// (common/report/web/flame-svg.js), so that it works opened from disk with no network.
+// (common/report/web/flame-svg.js), so that it works opened from disk with no network. As high
+// as the frames wide enough to draw (as flamegraph.pl); drawn in a `width` x height viewBox and
+// shown at the window's width (data-width gives the script the drawing's width).
 #ifndef PROFTOOLS_COMMON_REPORT_FLAME_SVG_H_
 #define PROFTOOLS_COMMON_REPORT_FLAME_SVG_H_
 

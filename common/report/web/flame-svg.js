@@ -9,7 +9,7 @@
   const total = Number(svg.getAttribute('data-total'));
   const inverted = svg.getAttribute('data-inverted') === '1';
   const nameType = svg.getAttribute('data-name-type');
-  const fullWidth = Number(svg.getAttribute('width')) - 2 * pad;
+  const fullWidth = Number(svg.getAttribute('data-width')) - 2 * pad;
   const details = document.getElementById('details');
   const matched = document.getElementById('matched');
   const resetButton = document.getElementById('reset');
