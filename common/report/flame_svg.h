@@ -37,6 +37,13 @@ struct FlameSvgOptions {
 // Writes the SVG. Throws UsageError for a background that BackgroundColors refuses.
 void WriteFlameSvg(const FlameTree& tree, const FlameSvgOptions& options, ByteSink* out);
 
+// `name` cut to fit `chars` characters (UTF-8 characters, cut between them); "" when fewer than
+// 3 fit. A name with `::` or `<` loses its template arguments first (`std::_Rb_tree<..>::find`),
+// then its middle (`std::..:_M_insert_unique`): the end, the function's own name, stays, where
+// flamegraph.pl cuts from the right and rows of long C++ names read alike. Other names are cut
+// from the right ("main_lo..").
+std::string FitFrameLabel(const std::string& name, size_t chars);
+
 // `text` with &, <, >, " and ' escaped for XML and HTML.
 std::string EscapeXml(const std::string& text);
 
