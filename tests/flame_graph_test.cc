@@ -186,5 +186,31 @@ TEST(FlameSvg, WidthsAreValuesScaledAndNarrowFramesAreLeftOut) {
   EXPECT_NE(narrow.text().find("<title>a\n"), std::string::npos);
 }
 
+// Long C++ names keep their end: rows of std::_Rb_tree<...> must not read alike (flamegraph.pl
+// cuts from the right).
+TEST(FlameSvg, LongNamesLoseTheirTemplateArgumentsAndMiddleNotTheirEnd) {
+  const std::string insert =
+      "std::_Rb_tree<std::string, std::pair<const std::string, int>, "
+      "std::_Select1st<std::pair<const std::string, int>>>::_M_insert_unique";
+  const std::string erase =
+      "std::_Rb_tree<std::string, std::pair<const std::string, int>, "
+      "std::_Select1st<std::pair<const std::string, int>>>::_M_erase";
+  EXPECT_EQ(FitFrameLabel(insert, 200), insert);
+  EXPECT_EQ(FitFrameLabel(insert, 40), "std::_Rb_tree<..>::_M_insert_unique");
+  EXPECT_EQ(FitFrameLabel(erase, 40), "std::_Rb_tree<..>::_M_erase");
+  EXPECT_EQ(FitFrameLabel(insert, 20), "std::_..nsert_unique");
+  EXPECT_EQ(FitFrameLabel(insert, 20).size(), 20u);
+  EXPECT_NE(FitFrameLabel(insert, 20), FitFrameLabel(erase, 20));
+  EXPECT_EQ(FitFrameLabel(insert, 2), "");
+  // operator< is no template argument list; unbalanced brackets are left alone.
+  EXPECT_EQ(FitFrameLabel("Foo::operator<<(std::ostream&, Foo const&)", 30),
+            "Foo::oper..tream&, Foo const&)");
+  EXPECT_EQ(FitFrameLabel("a<b<c>::f_long_name_here", 20), "a<b<c>..ng_name_here");
+  // Other names are cut from the right, as flamegraph.pl cuts them.
+  EXPECT_EQ(FitFrameLabel("worker loop; fast path", 10), "worker l..");
+  // UTF-8 characters count as one and are never split.
+  EXPECT_EQ(FitFrameLabel("été::été::été::fonction", 12), "été..onction");
+}
+
 }  // namespace
 }  // namespace proftools

@@ -24,7 +24,9 @@ done
 # prints nothing for an empty input: --allow-empty.
 profile=$(mktemp)
 trap 'rm -f "$profile"' EXIT
-perf2prof --allow-empty "$input" >"$profile"
+# When perf printed no period, the script counts 1 per sample: so does --period 1 (without it,
+# perf2prof would take a period from the '# event :' header).
+perf2prof --allow-empty --period 1 "$input" >"$profile"
 if [[ " ${view[*]} " != *" --value "* ]]; then
   first=$(awk '$1 == "type" { if (++n == 2) { print $2; exit } }' "$profile")
   [ -n "$first" ] && view+=(--value "$first")

@@ -161,6 +161,30 @@ TEST(SqliteViews, SampleLocationsIsTheSeedsBridgeTable) {
   EXPECT_FALSE(rows.Step());
 }
 
+// The seed's sources table (background document, v2) has source_id, source_type, source_uri and
+// source_timestamp (seconds); R code and any introspection (PRAGMA table_info, which hides
+// generated columns) must find them as stored columns, in that order; the exact time follows.
+TEST(SqliteSchema, SourcesHasTheSeedsColumnsFirst) {
+  TemporaryDatabase path;
+  Write(testing::Parse(kProfile), path.path());
+  SqliteDb db(path.path(), "test.db", SqliteDb::Mode::kCreate);
+  SqliteStatement columns(&db, "SELECT name FROM pragma_table_info('sources') ORDER BY cid");
+  std::vector<std::string> names;
+  while (columns.Step()) names.push_back(columns.Text(0));
+  EXPECT_EQ(names, (std::vector<std::string>{"source_id", "source_type", "source_uri",
+                                             "source_timestamp", "source_time_nanos"}));
+}
+
+// A database whose sources have only the seed's seconds (written by R, say) keeps their time.
+TEST(SqliteEdits, SourceTimestampAloneGivesTheTime) {
+  TemporaryDatabase path;
+  Write(testing::Parse(kProfile), path.path());
+  Edit(path.path(),
+       "UPDATE sources SET source_time_nanos = NULL, source_timestamp = 1700000000.25;");
+  EXPECT_NE(ReadBack(path.path()).find("1700000000250000000"), std::string::npos)
+      << ReadBack(path.path());
+}
+
 TEST(SqliteViews, TimeBucketsSumEachSourcesSecondsFromItsFirstSample) {
   const Profile profile = testing::Parse(kProfile);
   TemporaryDatabase path;
@@ -278,7 +302,8 @@ struct TableColumns {
 
 const std::vector<TableColumns>& EditableTables() {
   static const std::vector<TableColumns> tables = {
-      {"sources", {"source_id", "source_type", "source_uri", "source_time_nanos"}},
+      {"sources",
+       {"source_id", "source_type", "source_uri", "source_timestamp", "source_time_nanos"}},
       {"sample_types", {"type_index", "type", "unit"}},
       {"mappings", {"mapping_id", "memory_start", "filename", "has_functions"}},
       {"functions", {"function_id", "name", "system_name", "filename", "start_line"}},

@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "common/base/quantity.h"
 #include "common/cli/cli.h"
 #include "common/load/two_pass_conversion.h"
 #include "common/perf/perf_codec.h"
@@ -17,7 +18,8 @@ int Main(int argc, char** argv) {
       "Convert the text 'perf script' prints into a prof text profile: one sample per perf "
       "sample, leaf first, with its timestamp and the labels comm, pid, tid and cpu. Each "
       "event gets two value types: EVENT_samples (count) and EVENT (the sum of periods, or 1 "
-      "per sample when perf printed no period); a sample carries 0 in the other events' "
+      "per sample, in unit count, when perf printed no period and neither --period nor perf script "
+      "--header gives it); a sample carries 0 in the other events' "
       "types; event names lose perf's modifiers (cpu-clock:ppp is cpu-clock). Tracepoint "
       "arguments become labels. Frames perf tags (inlined) are inlined lines of their caller's "
       "location; with --show-mmap-events, mappings are real. Lines that are not perf script are "
@@ -29,14 +31,21 @@ int Main(int argc, char** argv) {
       "  perf2prof out.txt | prof-text --folded --flamegraph | flamegraph.pl > cpu.svg\n"
       "  perf2prof out.txt | prof-text --value cycles_samples   count samples, not periods\n"
       "  perf record -e sched:sched_switch -g -a -- ./prog\n"
-      "  perf script | perf2prof --off-cpu | prof-text --value off-cpu   where threads block\n");
+      "  perf script | perf2prof --off-cpu | prof-text   where threads block\n");
   cli.AddOptions()("strict", "a line that is not perf script is an error instead of a warning")(
       "allow-empty", "an input without samples gives a profile without samples, not an error")(
       "off-cpu",
       "from sched:sched_switch samples (or perf's offcpu-time), the time each thread spent "
-      "switched out, as samples of the type 'off-cpu nanoseconds' at its switch-out stack")(
-      "source-uri", "the URI recorded for the input's source, in place of its path",
-      cxxopts::value<std::string>(), "URI");
+      "switched out, as samples of the type 'off-cpu nanoseconds' (the default type) at its "
+      "switch-out stack")("source-uri",
+                          "the URI recorded for the input's source, in place of its path",
+                          cxxopts::value<std::string>(), "URI")(
+      "period",
+      "what one sample is worth when perf printed no period (perf script -F without period): "
+      "a number in the event's unit (nanoseconds for cpu-clock and task-clock, else events) or "
+      "a duration such as 250us. Without it, the period comes from perf script --header's "
+      "'# event :' lines when they give it, else each sample counts 1 (unit count)",
+      cxxopts::value<std::string>(), "N");
   cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
@@ -45,6 +54,20 @@ int Main(int argc, char** argv) {
   PerfOptions options;
   options.strict = cli.Has("strict");
   options.off_cpu = cli.Has("off-cpu");
+  if (cli.Has("period")) {
+    const std::string text = cli.Get<std::string>("period");
+    Quantity period;
+    std::string error;
+    if (!ParseQuantity(text, &period, &error) || period.value <= 0 ||
+        period.kind == UnitKind::kBytes) {
+      throw UsageError(
+          "--period expects a positive number or duration such as 250000 or 250us, "
+          "not '" +
+          text + "'");
+    }
+    options.period = period.value;
+    options.period_is_time = period.kind == UnitKind::kTime;
+  }
   ReadOptions read = cli.InputReadOptions();
   if (cli.Has("source-uri")) {
     if (cli.Inputs().size() > 1) {

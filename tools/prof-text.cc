@@ -212,7 +212,9 @@ int Main(int argc, char** argv) {
       "frame names as stackcollapse-perf.pl writes them, thread name (comm) as the root")(
       "root", "a root frame from labels, e.g. '{comm}-{pid}/{tid}' ('?' for a missing label)",
       cxxopts::value<std::string>(), "TEMPLATE")(
-      "annotate", "suffix kernel frames _[k] (kernel), JIT frames _[j] (jit), or both (all)",
+      "annotate",
+      "suffix kernel frames _[k] (kernel), JIT frames _[j] (jit), inlined frames _[i] (inline), "
+      "or all three (all)",
       cxxopts::value<std::string>(),
       "WHAT")("unknown-addresses", "unknown frames as [DSO <ADDR>] instead of [DSO]");
   cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
@@ -301,7 +303,7 @@ int Main(int argc, char** argv) {
     CheckRootTemplate(view.root);
   }
   if (cli.Has("annotate") && !ParseAnnotate(cli.Get<std::string>("annotate"), &view)) {
-    throw UsageError("--annotate must be kernel, jit or all");
+    throw UsageError("--annotate must be kernel, jit, inline or all");
   }
   view.unknown_addresses = cli.Has("unknown-addresses");
   if (view.Active() && cli.Has("min-percent")) {

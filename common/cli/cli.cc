@@ -105,7 +105,8 @@ void CommandLine::AddOutputOption() {
 void CommandLine::AddMaxInputSizeOption() {
   AddOptions()("max-input-size",
                "refuse a pprof input that is (or inflates to) more than SIZE bytes of protobuf "
-               "(default 1GiB; 0: no limit; units k, M, G, T: 1G or 1GiB is 2^30 bytes, 1GB 10^9)",
+               "(default 1GiB; 0: no limit; units k, M, G, T, with B, iB or neither, are powers of "
+               "1024: 1G, 1GB and 1GiB are all 2^30 bytes)",
                cxxopts::value<std::string>(), "SIZE");
 }
 
@@ -141,6 +142,9 @@ void CommandLine::AddInputs() {
 }
 
 void CommandLine::Parse(int argc, char** argv) {
+  // Before cxxopts, which reads a single-dash word as short options with a glued value.
+  const std::string pprof_word = PprofSpellingHint(argc, argv, /*known_only=*/true);
+  if (!pprof_word.empty()) throw UsageError(pprof_word);
   try {
     result_ = options_.parse(argc, argv);
   } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
@@ -213,18 +217,121 @@ constexpr PprofFlag kPprofFlags[] = {
     {"output", "-o"},
     {"raw", "--canonical"},
     {"proto", "prof2pprof (a program of its own)"},
+    {"text", "--top"},
+    {"svg", "prof-svg (a program of its own)"},
+    {"web", "prof-svg or prof-html (programs of their own)"},
+    {"http", "prof-html (a program of its own: a page that needs no server)"},
 };
+
+// pprof's other flags (pprof -h; internal/driver/flags.go, commands.go): a word spelled as one
+// of these behind one dash is pprof's flag, never short options with a glued value.
+constexpr const char* kPprofFlagNames[] = {
+    "add_comment",
+    "addressnoinlines",
+    "alloc_objects",
+    "alloc_space",
+    "base",
+    "buildid",
+    "call_tree",
+    "callgrind",
+    "comments",
+    "compact_labels",
+    "contentions",
+    "diff_base",
+    "disasm",
+    "divide_by",
+    "dot",
+    "drop_negative",
+    "edgefraction",
+    "eog",
+    "evince",
+    "focus",
+    "gif",
+    "gv",
+    "hide",
+    "http",
+    "ignore",
+    "intel_syntax",
+    "inuse_objects",
+    "inuse_space",
+    "kcachegrind",
+    "list",
+    "mean",
+    "mean_delay",
+    "no_browser",
+    "nodecount",
+    "nodefraction",
+    "noinlines",
+    "normalize",
+    "pdf",
+    "peek",
+    "png",
+    "ps",
+    "relative_percentages",
+    "seconds",
+    "show",
+    "source_path",
+    "svg",
+    "symbolize",
+    "tagleaf",
+    "tagroot",
+    "tags",
+    "text",
+    "timeout",
+    "tls_ca",
+    "tls_cert",
+    "tls_key",
+    "tools",
+    "top",
+    "topproto",
+    "total_delay",
+    "traces",
+    "tree",
+    "trim",
+    "trim_path",
+    "unit",
+    "web",
+    "weblist",
+};
+
+bool IsPprofFlag(std::string_view name) {
+  for (const PprofFlag& flag : kPprofFlags) {
+    if (name == flag.pprof) return true;
+  }
+  for (const char* flag : kPprofFlagNames) {
+    if (name == flag) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
-std::string CommandLine::PprofSpellingHint(int argc, char** argv) const {
+std::string CommandLine::PprofSpellingHint(int argc, char** argv, bool known_only) const {
+  bool option_value = false;  // argv[i] is the value of the option before it
   for (int i = 1; i < argc; ++i) {
     const std::string_view word = argv[i];
     if (word == "--") break;
+    if (option_value) {
+      option_value = false;
+      continue;
+    }
+    // `--focus X` and `-o X`: X is a value, whatever it looks like.
+    if (word.size() >= 2 && word[0] == '-' && word.find('=') == std::string_view::npos) {
+      const cxxopts::HelpOptionDetails* details = word[1] == '-'
+                                                      ? Details(std::string(word.substr(2)))
+                                                  : word.size() == 2 ? ShortDetails(word[1])
+                                                                     : nullptr;
+      option_value = details != nullptr && !details->has_implicit;
+    }
     if (word.size() < 3 || word[0] != '-' || word[1] == '-') continue;
     const std::string_view name = word.substr(1, word.find('=') - 1);
     const std::string_view value =
         word.find('=') == std::string_view::npos ? "" : word.substr(word.find('=') + 1);
+    std::string dashed(name);
+    std::replace(dashed.begin(), dashed.end(), '_', '-');
+    const bool pprof = IsPprofFlag(name);
+    if (known_only && !pprof && name.size() < 2) continue;
+    if (known_only && !pprof && Details(std::string(name)) == nullptr) continue;
     std::string ours;
     for (const PprofFlag& flag : kPprofFlags) {
       if (name != flag.pprof) continue;
@@ -237,12 +344,26 @@ std::string CommandLine::PprofSpellingHint(int argc, char** argv) const {
       if (option.empty() || Details(std::string(option)) != nullptr) ours = flag.ours;
     }
     if (ours.empty() && Details(std::string(name)) != nullptr) ours = "--" + std::string(name);
+    if (ours.empty() && Details(dashed) != nullptr) ours = "--" + dashed;  // diff_base
+    if (ours.empty() && pprof) {
+      return std::string(word) + ": pprof's flag, which " + program_ +
+             " does not have (options take two dashes: see --help)";
+    }
     if (ours.empty()) continue;
-    if (!value.empty()) ours += " " + std::string(value);
+    if (!value.empty() && ours[0] == '-') ours += " " + std::string(value);
     return std::string(word) + ": pprof's spelling; here write " + ours +
            (ours.rfind("--", 0) == 0 ? " (options take two dashes)" : "");
   }
   return "";
+}
+
+const cxxopts::HelpOptionDetails* CommandLine::ShortDetails(char option) const {
+  for (const std::string& group : options_.groups()) {
+    for (const cxxopts::HelpOptionDetails& details : options_.group_help(group).options) {
+      if (details.s.size() == 1 && details.s[0] == option) return &details;
+    }
+  }
+  return nullptr;
 }
 
 const cxxopts::HelpOptionDetails* CommandLine::Details(const std::string& option) const {

@@ -118,10 +118,15 @@ class CommandLine {
  private:
   // cxxopts' description of `option` (a long name), or null.
   const cxxopts::HelpOptionDetails* Details(const std::string& option) const;
+  // The same for a short name (`o`), or null.
+  const cxxopts::HelpOptionDetails* ShortDetails(char option) const;
   [[noreturn]] void ExitWithUsageForTerminal() const;
   // When a word of argv is spelled as pprof spells its flags (`-top`, `-sample_index=1`), what to
-  // type instead; empty otherwise. Consulted only when parsing failed.
-  std::string PprofSpellingHint(int argc, char** argv) const;
+  // type instead; empty otherwise. `known_only`: only for a word that is one of pprof's flags
+  // or one of this program's long options behind one dash (checked before parsing, for every
+  // program: cxxopts would take `-output=x` for `-o utput=x`); otherwise any word (after a
+  // parse failed). A word that is an option's value (`--focus -top`) is not looked at.
+  std::string PprofSpellingHint(int argc, char** argv, bool known_only = false) const;
   // Throws UsageError for an option with a value given more than once, unless AllowRepeated.
   void RefuseRepeatedValues() const;
 

@@ -1,16 +1,80 @@
 #include "common/cli/filter_options.h"
 
+#include <algorithm>
 #include <memory>
+#include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "common/base/diagnostics.h"
+#include "common/base/quantity.h"
 #include "common/filter/profile_filter.h"
+#include "common/filter/time_window.h"
 #include "common/model/checker.h"
+#include "common/report/value_format.h"
 #include "common/text/text_writer.h"
 
 namespace proftools {
 namespace {
+
+// "10%" -> "90%" (100 minus a percentage as typed; the text itself when it is not one).
+std::string PercentComplement(const std::string& percent) {
+  // As parts per billion, exactly: ParseQuantity reads "12.5" as 13, so scale by hand.
+  const std::string number = percent.substr(0, percent.size() - 1);
+  Decimal decimal;
+  if (!ParseDecimal(number, &decimal) || decimal.negative || decimal.scale > 7) return "P%";
+  unsigned __int128 ppb = decimal.digits;
+  for (int i = decimal.scale; i < 7; ++i) ppb *= 10;  // percent -> parts per 10^9
+  if (ppb > 1000000000) return "P%";
+  const uint64_t rest = 1000000000 - static_cast<uint64_t>(ppb);
+  std::string text = std::to_string(rest / 10000000);
+  uint64_t fraction = rest % 10000000;
+  if (fraction != 0) {
+    std::string digits = std::to_string(fraction);
+    digits.insert(0, 7 - digits.size(), '0');
+    while (digits.back() == '0') digits.pop_back();
+    text += "." + digits;
+  }
+  return text + "%";
+}
+
+// Nanoseconds as the seconds --time's @ bounds take: "81356.25".
+std::string Seconds(int64_t nanos) {
+  std::string text = std::to_string(nanos / 1000000000);
+  int64_t fraction = nanos % 1000000000;
+  if (fraction < 0) fraction = -fraction;
+  if (fraction != 0) {
+    std::string digits = std::to_string(fraction);
+    digits.insert(0, 9 - digits.size(), '0');
+    while (digits.back() == '0') digits.pop_back();
+    text += "." + digits;
+  }
+  return text;
+}
+
+// ": the samples span 12s (@81356.25..@81368.25)", per source when there are several (the
+// first few), so that a window past the end says how far the profile goes.
+std::string SpansText(const std::unordered_map<uint64_t, SourceSpan>& spans) {
+  std::vector<uint64_t> ids;
+  for (const auto& [id, span] : spans) {
+    if (!span.empty()) ids.push_back(id);
+  }
+  if (ids.empty()) return ": no sample has a time";
+  std::sort(ids.begin(), ids.end());
+  constexpr size_t kShown = 3;
+  std::string text;
+  for (size_t i = 0; i < ids.size() && i < kShown; ++i) {
+    const SourceSpan& span = spans.at(ids[i]);
+    text += i == 0 ? "" : "; ";
+    if (ids.size() > 1) text += "source " + std::to_string(ids[i]) + " ";
+    text += std::string(ids.size() > 1 ? "spans " : "span ") +
+            FormatValue(span.end - span.first, "nanoseconds", false) + " (@" + Seconds(span.first) +
+            "..@" + Seconds(span.end) + ")";
+  }
+  if (ids.size() > kShown) text += "; ...";
+  return (ids.size() > 1 ? ": " : ": the samples ") + text;
+}
 
 // `--option VALUE` for the meta record: the value quoted for a shell when it needs it.
 void Describe(std::string* description, const std::string& option, const std::string& value) {
@@ -113,7 +177,18 @@ FilterSpec ParseFilterOptions(const CommandLine& cli) {
     const std::string last = cli.Get<std::string>("last");
     int64_t nanos;
     std::string error;
-    if (!ParseDuration(last, &nanos, &error)) throw UsageError("--last: " + error);
+    if (!last.empty() && last.back() == '%') {
+      // A share of the span is what --time's percentages say.
+      throw UsageError("--last takes a duration such as 30s or 250ms, not '" + last +
+                       "'; for the last " + last + " of each source's span write --time " +
+                       PercentComplement(last) + "..");
+    }
+    if (!ParseDuration(last, &nanos, &error)) {
+      throw UsageError(
+          "--last takes a duration such as 30s, 250ms or 2m (units ns, us, ms, s, "
+          "m, h), not '" +
+          last + "'");
+    }
     spec.time.last_nanos = nanos;
     Describe(&d, "last", last);
   }
@@ -199,11 +274,14 @@ FilterResult ReadFiltered(const char* program, ProfileInputs* inputs, const Filt
   ProfileFilter filter(spec, prepass.get(), sink, inputs->name());
   inputs->Read(&filter);
   if (filter.samples_written() == 0 && filter.samples_read() > 0 && spec.active()) {
-    Warn(program, "no sample is left after " + spec.description);
+    Warn(program,
+         "no sample is left after " + spec.description +
+             (prepass != nullptr && spec.time.active() ? SpansText(prepass->spans()) : ""));
   }
   result.filtered = true;
   result.samples_before_frames = filter.samples_before_frames();
   result.values_before_frames = filter.values_before_frames();
+  result.samples_with_value_before_frames = filter.samples_with_value_before_frames();
   return result;
 }
 
@@ -219,7 +297,8 @@ void ReadStackTotals(const char* program, ProfileInputs* inputs, const FilterSpe
                      StackTotals* totals) {
   FilterResult filtered = ReadFiltered(program, inputs, spec, totals, Reading::kAsReport);
   if (filtered.filtered) {
-    totals->SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames));
+    totals->SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames),
+                      std::move(filtered.samples_with_value_before_frames));
   }
 }
 

@@ -31,6 +31,7 @@ struct FilterResult {
   bool filtered = false;                      // the filter ran; then:
   uint64_t samples_before_frames = 0;         // see ProfileFilter::samples_before_frames
   std::vector<int64_t> values_before_frames;  // one per output type
+  std::vector<uint64_t> samples_with_value_before_frames;  // one per output type
 };
 
 // Reads `inputs` as one profile through the filter of `spec` (a first pass when the spec needs

@@ -41,6 +41,7 @@ void ProfileFilter::OnHeader(const ProfileHeader& header) {
   ProfileHeader out = header;
   values_ = std::make_unique<ValuePlan>(spec_.values, header, &out);
   values_before_frames_.assign(out.types.size(), 0);
+  samples_with_value_before_frames_.assign(out.types.size(), 0);
   bool dropped_frames;
   transforms_ = BuildFrameTransforms(spec_.frames, header, name_, &dropped_frames);
   if (!spec_.description.empty()) {
@@ -140,6 +141,7 @@ void ProfileFilter::OnSample(const Sample& sample) {
     ++samples_written_;
     for (size_t i = 0; i < sample.values.size() && i < values_before_frames_.size(); ++i) {
       AddMagnitudeSaturating(&values_before_frames_[i], sample.values[i]);
+      samples_with_value_before_frames_[i] += sample.values[i] != 0;
     }
     next_->OnSample(sample);
     return;
@@ -172,6 +174,7 @@ void ProfileFilter::AfterCoalesce(const Sample& sample) {
   ++samples_before_frames_;
   for (size_t i = 0; i < out_.values.size() && i < values_before_frames_.size(); ++i) {
     AddMagnitudeSaturating(&values_before_frames_[i], out_.values[i]);
+    samples_with_value_before_frames_[i] += out_.values[i] != 0;
   }
   const uint64_t stack_id = OutputStack(current->stack_id);
   if (stack_id == 0) return;

@@ -78,6 +78,10 @@ class ProfileFilter : public DefinitionKeepingSink {
   // percentages of, as pprof does with -focus.
   uint64_t samples_before_frames() const { return samples_before_frames_; }
   const std::vector<int64_t>& values_before_frames() const { return values_before_frames_; }
+  // Per type, those samples whose value of it is not 0 (StackTotals::samples_with_value).
+  const std::vector<uint64_t>& samples_with_value_before_frames() const {
+    return samples_with_value_before_frames_;
+  }
 
  private:
   void AfterCoalesce(const Sample& sample);
@@ -104,6 +108,7 @@ class ProfileFilter : public DefinitionKeepingSink {
   uint64_t samples_written_ = 0;
   uint64_t samples_before_frames_ = 0;
   std::vector<int64_t> values_before_frames_;
+  std::vector<uint64_t> samples_with_value_before_frames_;
   uint64_t untimed_ = 0;
 };
 

@@ -102,6 +102,58 @@ bool RecordingComment(std::string_view comment, MetaEntry* entry) {
   return false;
 }
 
+// The period of every sample of `event` when perf printed none: --period, else what the event's
+// `# event :` header line says (a fixed period; a frequency only for a time event, whose period
+// in nanoseconds it gives: other events' periods vary as the kernel adjusts them). *note says
+// which, or why none.
+std::optional<int64_t> FixedPeriod(const std::vector<PerfInput>& inputs, std::string_view event,
+                                   std::string_view unit, const PerfOptions& options,
+                                   std::string* note) {
+  const bool time_event = unit == "nanoseconds";
+  const std::string units = time_event ? "nanoseconds" : "events";
+  if (options.period) {
+    if (options.period_is_time && !time_event) {
+      throw UsageError("--period: " + EventName(event) +
+                       " counts events, not time: give its period as a number of events");
+    }
+    *note = "each sample is worth " + std::to_string(*options.period) + " " + units +
+            ", as --period says";
+    return options.period;
+  }
+  const std::string_view base = SplitPerfEvent(event).base;
+  for (const PerfInput& input : inputs) {
+    const PerfPlan& plan = input.plan;
+    for (size_t i = 0; i < plan.recorded_events.size() && i < plan.recorded_sampling.size(); ++i) {
+      if (SplitPerfEvent(plan.recorded_events[i]).base != base || !plan.recorded_sampling[i]) {
+        continue;
+      }
+      const PerfEventSampling& sampling = *plan.recorded_sampling[i];
+      const std::string value = std::to_string(sampling.value);
+      if (!sampling.frequency) {
+        if (sampling.value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) break;
+        *note = "each sample is worth its sample_period, " + value + " " + units +
+                ", from the '# event :' header";
+        return static_cast<int64_t>(sampling.value);
+      }
+      if (time_event) {
+        const int64_t nanos =
+            static_cast<int64_t>((1000000000 + sampling.value / 2) / sampling.value);
+        *note = "each sample is worth 1/" + value + " s = " + std::to_string(nanos) +
+                " nanoseconds, from the sample_freq of the '# event :' header";
+        return nanos;
+      }
+      *note = "it was sampled at " + value +
+              " Hz, a period that varies: its type counts samples (unit count); give "
+              "--period to weigh them";
+      return std::nullopt;
+    }
+  }
+  *note =
+      "its type counts samples (unit count); to weigh them, print periods (perf script -F "
+      "+period), or the header (perf script --header), or give --period";
+  return std::nullopt;
+}
+
 }  // namespace
 
 PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_fd) {
@@ -123,10 +175,12 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
             if (inserted.second) {
               plan.events.push_back(last_event);
               plan.event_samples.push_back(0);
+              plan.event_periods.push_back(0);
             }
             last_index = inserted.first->second;
           }
           ++plan.event_samples[last_index];
+          if (reader.header().has_period) ++plan.event_periods[last_index];
           break;
         }
         case PerfScriptReader::Kind::kRecord:
@@ -149,6 +203,10 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
           std::string recorded;
           if (plan.samples == 0 && ParsePerfEventComment(reader.line(), &recorded)) {
             plan.recorded_events.push_back(std::move(recorded));
+            PerfEventSampling sampling;
+            plan.recorded_sampling.push_back(ParsePerfEventSampling(reader.line(), &sampling)
+                                                 ? std::optional<PerfEventSampling>(sampling)
+                                                 : std::nullopt);
           }
           MetaEntry entry;
           if (plan.samples == 0 && RecordingComment(TrimPerfLine(reader.line()), &entry) &&
@@ -210,7 +268,13 @@ PerfValueTypes NamePerfValueTypes(const std::vector<PerfInput>& inputs,
     }
   }
   std::unordered_map<std::string, uint64_t> samples;  // per event, over every input
-  std::vector<std::string_view> order;                // events in order of first appearance
+  std::unordered_map<std::string, uint64_t> periods;  // per event: samples with a period
+  for (const PerfInput& input : inputs) {
+    for (size_t e = 0; e < input.plan.events.size() && e < input.plan.event_periods.size(); ++e) {
+      periods[EventName(input.plan.events[e])] += input.plan.event_periods[e];
+    }
+  }
+  std::vector<std::string_view> order;  // events in order of first appearance
   bool off_cpu_events = false;
   for (const PerfInput& input : inputs) {
     for (size_t e = 0; e < input.plan.events.size(); ++e) {
@@ -224,7 +288,21 @@ PerfValueTypes NamePerfValueTypes(const std::vector<PerfInput>& inputs,
       const bool strip = by_base[split.base].size() == 1;
       const std::string name = strip ? EventName(split.base) : key;
       result.types.push_back(ValueType{unique(name + "_samples"), "count"});
-      result.types.push_back(ValueType{unique(name), EventUnit(event)});
+      const char* unit = EventUnit(event);
+      if (periods[key] == 0) {
+        // perf printed no period: a sample's worth is what we can learn of it, else 1 count.
+        std::string note;
+        const std::optional<int64_t> period = FixedPeriod(inputs, event, unit, options, &note);
+        // Said when it changes what the type claims: a time event's unit, or a count event's
+        // worth per sample (a tracepoint counted 1 per sample says what it always said); not
+        // when --period said it.
+        if (!options.period && (period || std::string_view(unit) == "nanoseconds")) {
+          result.notes.push_back("perf printed no period for " + EventName(event) + ": " + note);
+        }
+        if (!period) unit = "count";
+        result.fixed_period[key] = period.value_or(1);
+      }
+      result.types.push_back(ValueType{unique(name), unit});
       if (strip && !split.modifiers.empty()) {
         result.event_names.push_back(MetaEntry{"perf.event." + result.types.back().type, event});
       }
@@ -233,6 +311,11 @@ PerfValueTypes NamePerfValueTypes(const std::vector<PerfInput>& inputs,
   if (options.off_cpu && off_cpu_events) {
     result.off_cpu = result.types.size();
     result.types.push_back(ValueType{unique("off-cpu"), "nanoseconds"});
+  }
+  // With --off-cpu the off-CPU time is what was asked for: it is the default.
+  if (result.off_cpu) {
+    result.default_type = *result.off_cpu;
+    return result;
   }
   // The default: the event recorded first that has samples, else the one with the most.
   auto period_type = [&](std::string_view event) -> std::optional<size_t> {
@@ -277,6 +360,14 @@ PerfConverter::PerfConverter(ProfileSink* sink, const std::vector<PerfInput>& in
   PerfValueTypes types = NamePerfValueTypes(inputs, options);
   for (const PerfInput& input : inputs) input_bytes_ = std::max(input_bytes_, input.plan.bytes);
   event_index_ = std::move(types.first_type);
+  fixed_period_ = std::move(types.fixed_period);
+  std::string input_names;
+  for (const PerfInput& input : inputs) {
+    input_names += (input_names.empty() ? "" : ", ") + input.name;
+  }
+  for (const std::string& note : types.notes) {
+    warnings_->Warning(Diagnostic{Rule::kInput, input_names, 0, note});
+  }
   off_cpu_type_ = types.off_cpu;
   if (options_.off_cpu && !off_cpu_type_) {
     std::string names;
@@ -518,8 +609,9 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
   bool open = false;  // a sample is being read
   std::string last_event = "\x01";
   size_t type_index = 0;
-  bool sched_switch = false;  // the current event is sched:sched_switch
-  bool offcpu_time = false;   // the current event is perf's offcpu-time
+  int64_t no_period_worth = 1;  // of a sample of the current event without a period
+  bool sched_switch = false;    // the current event is sched:sched_switch
+  bool offcpu_time = false;     // the current event is perf's offcpu-time
   group_size_ = 0;
 
   // --off-cpu: the intervals of threads switched out, and what a switch-out waits for: its
@@ -616,6 +708,8 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
               break;
             }
             type_index = it->second;
+            auto fixed = fixed_period_.find(EventName(h.event));
+            no_period_worth = fixed != fixed_period_.end() ? fixed->second : 1;
             const std::string_view base = SplitPerfEvent(h.event).base;
             sched_switch = base == kSchedSwitch;
             offcpu_time = base == kOffCpuTime;
@@ -626,7 +720,7 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
           tid_ = h.tid;
           sample.values.assign(header_.types.size(), 0);
           sample.values[type_index] = 1;
-          sample.values[type_index + 1] = h.has_period ? h.period : 1;
+          sample.values[type_index + 1] = h.has_period ? h.period : no_period_worth;
           sample.time_nanos.reset();
           sample.duration_nanos.reset();
           if (h.has_time) {

@@ -4,11 +4,15 @@
 //   `# captured on:` header comment); what the other header comments say of the recording
 //   (host, perf version, command line, ...) as meta `perf.KEY.SOURCE`;
 // - two value types per event, in order of first appearance: `EVENT_samples count` (1 per
-//   sample of that event) and `EVENT UNIT` (the sample's period, or 1 when perf printed none;
-//   UNIT is `nanoseconds` for cpu-clock and task-clock, else `count`), EVENT named without
+//   sample of that event) and `EVENT UNIT` (the sample's period; UNIT is `nanoseconds` for
+//   cpu-clock and task-clock, else `count`), EVENT named without
 //   perf's modifiers (perf_events.h; meta `perf.event.EVENT` keeps the name as printed). A
 //   sample carries 0 in the other events' types. The default type is the period type of the
-//   event recorded first (`# event :` lines), else of the event with the most samples;
+//   event recorded first (`# event :` lines), else of the event with the most samples. When
+//   perf printed no period for an event, a sample is worth the period --period gives, else the
+//   one its `# event :` line gives (a fixed period, or 10^9/frequency nanoseconds for a time
+//   event sampled by frequency), else 1 in unit `count`: a count of samples must not pass for
+//   nanoseconds. A warning says which;
 // - one sample per perf sample, leaf first, with its timestamp and the labels comm, pid (when
 //   printed), tid and cpu (when printed), and a tracepoint's arguments (perf_tracepoint.h);
 // - a frame is a location at its address in a mapping named after the DSO (or, with mmap
@@ -40,6 +44,7 @@
 #include "common/model/interner.h"
 #include "common/model/model.h"
 #include "common/model/sink.h"
+#include "common/perf/perf_events.h"
 #include "common/perf/perf_mappings.h"
 #include "common/perf/perf_script.h"
 
@@ -48,7 +53,10 @@ namespace proftools {
 struct PerfPlan {
   std::vector<std::string> events;           // in order of first appearance
   std::vector<uint64_t> event_samples;       // the samples of each of events
+  std::vector<uint64_t> event_periods;       // those of them with a period printed
   std::vector<std::string> recorded_events;  // `# event : name = ...` lines, in order
+  // How each of recorded_events was sampled, when its line says.
+  std::vector<std::optional<PerfEventSampling>> recorded_sampling;
   std::optional<int64_t> capture_time_nanos;
   // The line of a `# captured on:` past 2262, which 64-bit nanoseconds cannot hold: the source
   // gets no time and the converter warns (0: none).
@@ -76,6 +84,11 @@ struct PerfInput {
 struct PerfOptions {
   bool strict = false;   // a line that is not perf script is an error, not a warning
   bool off_cpu = false;  // off-CPU time from sched_switch samples (perf_offcpu.h)
+  // --period: what one sample of an event perf printed no period for is worth, in the event's
+  // unit (nanoseconds for cpu-clock and task-clock); period_is_time: it was given as a
+  // duration (`250us`), which only a time event can take.
+  std::optional<int64_t> period;
+  bool period_is_time = false;
   // Inputs of at least this many bytes are read and classified on a thread of their own
   // (perf_pipeline.h), in blocks of pipeline_block_bytes; smaller ones on the converter's.
   // The output is the same either way (tests set these to force either path).
@@ -98,6 +111,11 @@ struct PerfValueTypes {
   std::vector<MetaEntry> event_names;  // `perf.event.TYPE` -> the event as printed
   size_t default_type = 0;             // index in types
   std::optional<size_t> off_cpu;       // index of the off-cpu type
+  // What a sample without a printed period is worth, per event (keyed as first_type): the
+  // period from --period or the `# event :` header, else 1 (the type's unit is then `count`).
+  std::unordered_map<std::string, int64_t> fixed_period;
+  // What was done for events without periods, one sentence each, for warnings.
+  std::vector<std::string> notes;
 };
 PerfValueTypes NamePerfValueTypes(const std::vector<PerfInput>& inputs, const PerfOptions& options);
 
@@ -145,9 +163,10 @@ class PerfConverter {
   PerfOptions options_;
   ProfileHeader header_;
   Interner interner_;
-  std::unordered_map<std::string, size_t> event_index_;  // event -> index of its first type
-  std::optional<size_t> off_cpu_type_;                   // with --off-cpu
-  std::vector<uint64_t> stack_;                          // locations of the open sample, leaf first
+  std::unordered_map<std::string, size_t> event_index_;    // event -> index of its first type
+  std::unordered_map<std::string, int64_t> fixed_period_;  // event -> a sample's worth
+  std::optional<size_t> off_cpu_type_;                     // with --off-cpu
+  std::vector<uint64_t> stack_;  // locations of the open sample, leaf first
   // A hash of frame lines that reads 8 bytes at a time (this lookup is the hot loop).
   struct FrameHash {
     size_t operator()(std::string_view text) const;

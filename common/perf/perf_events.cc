@@ -59,4 +59,35 @@ bool ParsePerfEventComment(std::string_view comment, std::string* name) {
   return !name->empty();
 }
 
+bool ParsePerfEventSampling(std::string_view comment, PerfEventSampling* sampling) {
+  std::string name;
+  if (!ParsePerfEventComment(comment, &name)) return false;
+  // The number after `KEY = `, for the first of these keys the comment has.
+  auto number_after = [&](std::string_view key, uint64_t* value) {
+    const size_t at = comment.find(key);
+    if (at == std::string_view::npos) return false;
+    size_t i = at + key.size();
+    if (i >= comment.size() || comment[i] < '0' || comment[i] > '9') return false;
+    uint64_t n = 0;
+    for (; i < comment.size() && comment[i] >= '0' && comment[i] <= '9'; ++i) {
+      if (n > (UINT64_MAX - 9) / 10) return false;
+      n = n * 10 + static_cast<uint64_t>(comment[i] - '0');
+    }
+    *value = n;
+    return true;
+  };
+  PerfEventSampling found;
+  uint64_t freq_flag = 0;
+  if (number_after("sample_freq } = ", &found.value)) {
+    found.frequency = number_after(", freq = ", &freq_flag) && freq_flag != 0;
+  } else if (number_after("sample_freq = ", &found.value)) {
+    found.frequency = true;
+  } else if (!number_after("sample_period = ", &found.value)) {
+    return false;
+  }
+  if (found.value == 0) return false;
+  *sampling = found;
+  return true;
+}
+
 }  // namespace proftools

@@ -21,17 +21,60 @@ std::string Fixed(double value, int decimals) {
   return buf;
 }
 
-// `name` cut to fit `chars` characters, ending "..", as flamegraph.pl labels a frame; "" when
-// fewer than 3 characters fit. Counts UTF-8 characters, and cuts between them.
-std::string FitLabel(const std::string& name, size_t chars) {
-  if (chars < 3) return "";
-  std::vector<size_t> starts;  // byte offset of each character
-  for (size_t i = 0; i < name.size(); ++i) {
-    if ((static_cast<unsigned char>(name[i]) & 0xc0) != 0x80) starts.push_back(i);
-  }
-  if (starts.size() <= chars) return name;
-  return name.substr(0, starts[chars - 2]) + "..";
+// The number of UTF-8 characters of `text`.
+size_t Characters(const std::string& text) {
+  size_t n = 0;
+  for (char c : text) n += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  return n;
 }
+
+// `name` with the arguments of its outermost template argument lists as "..":
+// `std::_Rb_tree<int, std::pair<const int, int>>::find` -> `std::_Rb_tree<..>::find`.
+// `operator<` and `operator<<` are not lists. The name itself when the brackets do not balance.
+std::string ElideTemplateArguments(const std::string& name) {
+  std::string out;
+  int depth = 0;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '<' && depth == 0 && i >= 8 && name.compare(i - 8, 8, "operator") == 0) {
+      out += c;
+      if (i + 1 < name.size() && name[i + 1] == '<') out += name[++i];
+      continue;
+    }
+    if (c == '<') {
+      if (depth++ == 0) out += "<..";
+    } else if (c == '>' && depth > 0) {
+      if (--depth == 0) out += '>';
+    } else if (depth == 0) {
+      out += c;
+    }
+  }
+  return depth == 0 ? out : name;
+}
+
+}  // namespace
+
+std::string FitFrameLabel(const std::string& name, size_t chars) {
+  if (chars < 3) return "";
+  if (Characters(name) <= chars) return name;
+  // Rows of std::_Rb_tree<...>::... must not all read alike: in a qualified or templated name
+  // the template arguments go first, then the middle, and the end (the function's own name)
+  // stays. Other names are cut from the right, as flamegraph.pl cuts them.
+  const bool qualified =
+      name.find("::") != std::string::npos || name.find('<') != std::string::npos;
+  const std::string shorter = qualified ? ElideTemplateArguments(name) : name;
+  if (Characters(shorter) <= chars) return shorter;
+  std::vector<size_t> starts;  // byte offset of each character
+  for (size_t i = 0; i < shorter.size(); ++i) {
+    if ((static_cast<unsigned char>(shorter[i]) & 0xc0) != 0x80) starts.push_back(i);
+  }
+  if (!qualified) return shorter.substr(0, starts[chars - 2]) + "..";
+  const size_t head = (chars - 2) / 3;  // a third of the room for the start, the rest the end
+  const size_t tail = chars - 2 - head;
+  return shorter.substr(0, starts[head]) + ".." + shorter.substr(starts[starts.size() - tail]);
+}
+
+namespace {
 
 class SvgWriter {
  public:
@@ -42,9 +85,16 @@ class SvgWriter {
     const double font = options_.font_size;
     pad_top_ = font * 3 + (options_.subtitle.empty() ? 0 : font * 2);
     pad_bottom_ = font * 2 + 10;
-    height_ = (tree_.max_depth() + 1) * options_.frame_height + pad_top_ + pad_bottom_;
     const int64_t total = tree_.root().value;
     scale_ = total > 0 ? (options_.width - 2 * kPad) / static_cast<double>(total) : 0;
+    // As high as the frames wide enough to draw, as flamegraph.pl sizes it: a deep stack of
+    // slivers (one sample 200 frames deep) must not leave the first screen blank.
+    uint32_t drawn_depth = 0;
+    for (const FlameTree::Node& node : tree_.nodes()) {
+      if (node.value * scale_ >= options_.min_width)
+        drawn_depth = std::max(drawn_depth, node.depth);
+    }
+    height_ = (drawn_depth + 1) * options_.frame_height + pad_top_ + pad_bottom_;
     if (options_.differential) {
       for (const FlameTree::Node& node : tree_.nodes()) {
         max_change_ = std::max(max_change_, std::fabs(static_cast<double>(node.value) - node.base));
@@ -84,7 +134,9 @@ class SvgWriter {
       for (size_t at; (at = notes.find("--")) != std::string::npos;) notes.replace(at, 2, "- -");
       text_ += "<!-- " + notes + " -->\n";
     }
-    text_ += "<svg version=\"1.1\" width=\"" + width + "\" height=\"" + height +
+    // Drawn in a WIDTH x HEIGHT box (data-width for the script) and shown at the window's
+    // width, its height following (opened in a browser, the graph fills the window).
+    text_ += "<svg version=\"1.1\" width=\"100%\" style=\"height: auto\" data-width=\"" + width +
              "\" viewBox=\"0 0 " + width + " " + height +
              "\" xmlns=\"http://www.w3.org/2000/svg\" data-inverted=\"" +
              (options_.inverted ? "1" : "0") + "\" data-pad=\"" + Fixed(kPad, 0) +
@@ -167,7 +219,7 @@ class SvgWriter {
                std::to_string(options_.frame_height - 1) + "\" fill=\"" + color +
                "\" rx=\"2\" ry=\"2\"/><text x=\"" + Fixed(x + 3, 2) + "\" y=\"" +
                Fixed(y + options_.frame_height / 2.0 + options_.font_size / 3 + 1, 1) + "\">" +
-               EscapeXml(FitLabel(name, static_cast<size_t>(width * chars_per_pixel))) +
+               EscapeXml(FitFrameLabel(name, static_cast<size_t>(width * chars_per_pixel))) +
                "</text></g>\n";
       WriteWhenLarge(&text_, out_);
       // Pushed in reverse so that they come off the stack in name order.

@@ -1,6 +1,8 @@
 // A flame graph as one SVG file, drawn as flamegraph.pl draws it (the same layout, sizes and
 // palettes), with the script for hover details, click to zoom, search and reset embedded
-// (common/report/web/flame-svg.js), so that it works opened from disk with no network.
+// (common/report/web/flame-svg.js), so that it works opened from disk with no network. As high
+// as the frames wide enough to draw (as flamegraph.pl); drawn in a `width` x height viewBox and
+// shown at the window's width (data-width gives the script the drawing's width).
 #ifndef PROFTOOLS_COMMON_REPORT_FLAME_SVG_H_
 #define PROFTOOLS_COMMON_REPORT_FLAME_SVG_H_
 
@@ -34,6 +36,13 @@ struct FlameSvgOptions {
 
 // Writes the SVG. Throws UsageError for a background that BackgroundColors refuses.
 void WriteFlameSvg(const FlameTree& tree, const FlameSvgOptions& options, ByteSink* out);
+
+// `name` cut to fit `chars` characters (UTF-8 characters, cut between them); "" when fewer than
+// 3 fit. A name with `::` or `<` loses its template arguments first (`std::_Rb_tree<..>::find`),
+// then its middle (`std::..:_M_insert_unique`): the end, the function's own name, stays, where
+// flamegraph.pl cuts from the right and rows of long C++ names read alike. Other names are cut
+// from the right ("main_lo..").
+std::string FitFrameLabel(const std::string& name, size_t chars);
 
 // `text` with &, <, >, " and ' escaped for XML and HTML.
 std::string EscapeXml(const std::string& text);

@@ -96,8 +96,10 @@ bool ParseAnnotate(const std::string& text, FoldedViewOptions* options) {
     options->annotate_kernel = true;
   } else if (text == "jit") {
     options->annotate_jit = true;
+  } else if (text == "inline") {
+    options->annotate_inline = true;
   } else if (text == "all") {
-    options->annotate_kernel = options->annotate_jit = true;
+    options->annotate_kernel = options->annotate_jit = options->annotate_inline = true;
   } else {
     return false;
   }
@@ -205,12 +207,16 @@ const std::vector<uint32_t>& FoldedView::LocationFrames(uint64_t location_id, bo
     names.push_back(lines_.Intern(FoldedSafe(name + suffix, options_.flamegraph)));
   } else {
     // Outermost first; the ones inlined into it are marked as stackcollapse-perf marks the
-    // frames of a perf-map-agent inline chain.
+    // frames of a perf-map-agent inline chain (always: so does the Perl script), or when asked
+    // (--annotate inline: the Perl script prints perf's `(inlined)` frames bare unless given
+    // --inline, and FlameGraph users compare with its default).
+    const bool mark_inlined = options_.annotate_inline ||
+                              (options_.flamegraph && CodeKindOfMapping(dso) == CodeKind::kJit);
     for (size_t i = location->lines.size(); i-- > 0;) {
       const Function* function = defs_.functions.Find(location->lines[i].function_id);
       const std::string raw = function != nullptr ? function->name : "?";
       std::string name = options_.flamegraph ? TidyName(raw, java) : raw;
-      if (options_.flamegraph && i + 1 < location->lines.size()) name += "_[i]";
+      if (mark_inlined && i + 1 < location->lines.size()) name += "_[i]";
       names.push_back(lines_.Intern(FoldedSafe(name + suffix, options_.flamegraph)));
     }
   }

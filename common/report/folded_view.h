@@ -4,15 +4,17 @@
 //   --flamegraph       frame names as stackcollapse-perf.pl writes them: argument lists cut
 //                      off, `;` -> `:`, `[unknown]` frames named after their DSO, Java class
 //                      names without the leading `L` in java processes, perf-map-agent inline
-//                      frames marked `_[i]`, and the thread name (when a sample has one) as
+//                      chains (`A->B` in a JIT DSO) marked `_[i]` as the Perl script marks
+//                      them, other inlined frames bare (as it prints perf's `(inlined)` frames
+//                      unless given --inline), and the thread name (when a sample has one) as
 //                      the root frame. Where that script is wrong, this view is not (see
 //                      man/perf2prof.1, DIFFERENCES).
 //   --root TEMPLATE    a root frame made from each sample's labels: `{comm}`, `{pid}`,
 //                      `{tid}`, `{cpu}` or any label key in braces (`?` when a sample has no
 //                      such label); stackcollapse-perf's --pid is `{comm}-{pid}`, --tid
 //                      `{comm}-{pid}/{tid}`.
-//   --annotate WHAT    suffix kernel frames `_[k]` (kernel), JIT frames `_[j]` (jit), or both
-//                      (all).
+//   --annotate WHAT    suffix kernel frames `_[k]` (kernel), JIT frames `_[j]` (jit), inlined
+//                      frames `_[i]` (inline), or all three (all).
 //   --unknown-addresses  `[unknown]` frames as `[DSO <ADDR>]` (stackcollapse-perf's --addrs).
 //
 // Memory grows with distinct (root, stack) pairs, not with samples.
@@ -35,13 +37,15 @@ struct FoldedViewOptions {
   std::string root;  // template; empty: no root frame (with flamegraph: "{comm}")
   bool annotate_kernel = false;
   bool annotate_jit = false;
+  bool annotate_inline = false;
   bool unknown_addresses = false;
   bool Active() const {
-    return flamegraph || !root.empty() || annotate_kernel || annotate_jit || unknown_addresses;
+    return flamegraph || !root.empty() || annotate_kernel || annotate_jit || annotate_inline ||
+           unknown_addresses;
   }
 };
 
-// Parses the --annotate argument: kernel, jit or all. False when it is none of these.
+// Parses the --annotate argument: kernel, jit, inline or all. False when it is none of these.
 bool ParseAnnotate(const std::string& text, FoldedViewOptions* options);
 
 // Checks a root template: braces balanced, keys non-empty. Throws UsageError.

@@ -89,11 +89,18 @@ std::string ReportHeader(const StackTotals& totals, const ReportOptions& options
   return out;
 }
 
-std::string SampleCount(const StackTotals& totals) {
+std::string SampleCount(const StackTotals& totals, int value_index) {
   const int samples_type = totals.header().TypeIndex("samples");
-  const uint64_t count = samples_type >= 0
-                             ? static_cast<uint64_t>(totals.total_values()[samples_type])
-                             : totals.total_samples();
+  uint64_t count = samples_type >= 0 ? static_cast<uint64_t>(totals.total_values()[samples_type])
+                                     : totals.total_samples();
+  const std::vector<uint64_t>& with_value = totals.samples_with_value();
+  if (samples_type < 0 && value_index >= 0 &&
+      static_cast<size_t>(value_index) < with_value.size() && with_value[value_index] != count) {
+    // Records of other kinds are not counted as if they were of this one.
+    const uint64_t of_type = with_value[value_index];
+    return " (" + std::to_string(of_type) + (of_type == 1 ? " sample" : " samples") + " with " +
+           totals.header().types[value_index].type + ", of " + std::to_string(count) + ")";
+  }
   return " (" + std::to_string(count) + (count == 1 ? " sample)" : " samples)");
 }
 

@@ -126,7 +126,7 @@ void WritePeekReport(const StackTotals& totals, const ReportOptions& options, By
                                   "Peek of " + what + ": " + std::to_string(peeks.size()) +
                                       (peeks.size() == 1 ? " block" : " blocks") + ", of " +
                                       FormatValue(total, type.unit, options.raw_values) + " total" +
-                                      SampleCount(totals));
+                                      SampleCount(totals, options.value_index));
   text +=
       "Each block: the value of samples holding it (cum) and ending with it (self), % of the "
       "total; then the frames before it (callers) and after it (callees), % of its cum, each "

@@ -38,12 +38,13 @@ void WriteSequencesReport(const StackTotals& totals, const ReportOptions& option
   auto fmt = [&](int64_t value) { return FormatValue(value, type.unit, options.raw_values); };
   char percent[32];
   std::snprintf(percent, sizeof percent, "%g%%", options.min_percent);
-  std::string text = ReportHeader(
-      totals, options,
-      "Showing " + std::to_string(listed.size()) +
-          (listed.size() == 1 ? " sequence" : " sequences") + " of 1 to " +
-          std::to_string(o.max_length) + " frames with " + (o.by_self ? "a self" : "a cumulative") +
-          " value of at least " + percent + " of " + fmt(total) + " total" + SampleCount(totals));
+  std::string text =
+      ReportHeader(totals, options,
+                   "Showing " + std::to_string(listed.size()) +
+                       (listed.size() == 1 ? " sequence" : " sequences") + " of 1 to " +
+                       std::to_string(o.max_length) + " frames with " +
+                       (o.by_self ? "a self" : "a cumulative") + " value of at least " + percent +
+                       " of " + fmt(total) + " total" + SampleCount(totals, options.value_index));
   if (listed.size() < qualifying) {
     text += "Showing top " + std::to_string(listed.size()) + " sequences out of " +
             std::to_string(qualifying) + "\n";

@@ -89,7 +89,7 @@ void WriteTopReport(const StackTotals& totals, const ReportOptions& options, Byt
   std::string text = ReportHeader(totals, options,
                                   "Showing nodes accounting for " + fmt(shown_flat) + ", " +
                                       FormatPercent(shown_flat, total) + " of " + fmt(total) +
-                                      " total" + SampleCount(totals));
+                                      " total" + SampleCount(totals, options.value_index));
   text += DroppedLine(dropped, "node", "nodes", "cum", totals, options);
   if (shown < rows.size()) {
     text += "Showing top " + Counted(shown, "node", "nodes") + " out of " +

@@ -140,7 +140,7 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
       totals, options,
       "Showing " + std::to_string(traces.size()) + (traces.size() == 1 ? " trace" : " traces") +
           " accounting for " + fmt(shown) + ", " + FormatPercent(shown, total) + " of " +
-          fmt(total) + " total" + SampleCount(totals));
+          fmt(total) + " total" + SampleCount(totals, options.value_index));
   text += DroppedLine(dropped, "trace", "traces", "value", totals, options);
   if (traces.size() < kept) {
     text += "Showing top " + std::to_string(traces.size()) + " traces out of " +

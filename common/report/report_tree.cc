@@ -145,10 +145,11 @@ void WriteTreeReport(const StackTotals& totals, const ReportOptions& options, By
   const Trimmed trimmed =
       MarkShown(&root, TrimCutoff(root.cum, options.min_percent), options.node_count);
   TreeWriter writer{type.unit, options.raw_values, totals.total_values()[v], "", out};
-  writer.text = ReportHeader(totals, options,
-                             "Showing a call tree accounting for " + writer.Fmt(root.cum) + ", " +
-                                 FormatPercent(root.cum, writer.total) + " of " +
-                                 writer.Fmt(writer.total) + " total" + SampleCount(totals));
+  writer.text =
+      ReportHeader(totals, options,
+                   "Showing a call tree accounting for " + writer.Fmt(root.cum) + ", " +
+                       FormatPercent(root.cum, writer.total) + " of " + writer.Fmt(writer.total) +
+                       " total" + SampleCount(totals, options.value_index));
   writer.text +=
       DroppedLine(trimmed.nonzero - trimmed.kept, "node", "nodes", "cum", totals, options);
   if (trimmed.shown < trimmed.kept) {

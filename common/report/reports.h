@@ -79,8 +79,10 @@ std::string ReportHeader(const StackTotals& totals, const ReportOptions& options
                          const std::string& accounting);
 
 // " (N samples)": N is the total of the type `samples` when the profile has one (so that a
-// profile says the same whichever way it came), else the number of sample records.
-std::string SampleCount(const StackTotals& totals);
+// profile says the same whichever way it came), else the number of sample records. When only
+// some records carry a value of the shown type (perf2prof --off-cpu: switch records and
+// off-CPU intervals), N counts those and says so: " (N samples with TYPE, of M)".
+std::string SampleCount(const StackTotals& totals, int value_index);
 
 // pprof's trimming threshold: |trunc(sum × percent / 100)|, where `sum` is the signed sum of the
 // values (pprof's totalValue). Rows whose |value| is below it are dropped.

@@ -44,12 +44,14 @@ std::string TraceLabels(const std::vector<Label>& labels) {
 void StackTotals::OnHeader(const ProfileHeader& header) {
   DefinitionKeepingSink::OnHeader(header);
   total_values_.assign(header.types.size(), 0);
+  samples_with_value_.assign(header.types.size(), 0);
 }
 
 void StackTotals::OnSample(const Sample& sample) {
   ++total_samples_;
   for (size_t i = 0; i < sample.values.size() && i < total_values_.size(); ++i) {
     AddMagnitudeSaturating(&total_values_[i], sample.values[i]);
+    samples_with_value_[i] += sample.values[i] != 0;
   }
   if (by_labels_ && sample.labels != last_labels_) {
     // Consecutive samples mostly share their labels (a thread's samples): render once.
@@ -96,9 +98,11 @@ void StackTotals::AddEntry(uint64_t stack_id, uint64_t samples, const std::vecto
   }
 }
 
-void StackTotals::SetTotals(uint64_t samples, std::vector<int64_t> values) {
+void StackTotals::SetTotals(uint64_t samples, std::vector<int64_t> values,
+                            std::vector<uint64_t> with_value) {
   total_samples_ = samples;
   total_values_ = std::move(values);
+  samples_with_value_ = std::move(with_value);
 }
 
 }  // namespace proftools

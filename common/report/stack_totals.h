@@ -42,9 +42,14 @@ class StackTotals : public DefinitionKeepingSink {
   // difference) has the total pprof shows.
   const std::vector<int64_t>& total_values() const { return total_values_; }
   uint64_t total_samples() const { return total_samples_; }
+  // Per type, the sample records whose value of that type is not 0 (empty when unknown: a
+  // difference): what "N samples" counts when not every record is of the shown type's kind.
+  const std::vector<uint64_t>& samples_with_value() const { return samples_with_value_; }
   // Makes the totals those of a larger set of samples: those before frame filters dropped some,
-  // as pprof's reports give percentages of the profile before -focus.
-  void SetTotals(uint64_t samples, std::vector<int64_t> values);
+  // as pprof's reports give percentages of the profile before -focus. `with_value` as
+  // samples_with_value (empty: unknown).
+  void SetTotals(uint64_t samples, std::vector<int64_t> values,
+                 std::vector<uint64_t> with_value = {});
   // Adds `samples` samples of stack `stack_id` (a stack defined here) worth `values`, and with
   // `base` (empty when there is none) the base's values of that stack: for building a profile
   // from others (diff_totals.h). The totals are left as they are.
@@ -59,6 +64,7 @@ class StackTotals : public DefinitionKeepingSink {
   IdMap index_;  // stack id -> position in entries_
   std::vector<int64_t> total_values_;
   uint64_t total_samples_ = 0;
+  std::vector<uint64_t> samples_with_value_;
   bool is_diff_ = false;
   bool by_labels_ = false;
   struct PairHash {

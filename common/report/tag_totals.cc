@@ -41,7 +41,17 @@ void WriteTagsReport(const TagTotals& tags, bool raw_values, double min_percent,
   const ValueType& type = tags.header().types[static_cast<size_t>(tags.value_index())];
   std::string text = "Type: " + type.type + "/" + type.unit + "\n";
   if (tags.sums().empty()) text += "No sample has a label.\n";
+  // Keys only samples worth 0 of this type carry (perf2prof --off-cpu's `state` in the switch
+  // count) would be a table of zeros: they are named once at the end instead.
+  std::string all_zero;
+  size_t all_zero_count = 0;
   for (const auto& [key, values] : tags.sums()) {
+    if (std::all_of(values.begin(), values.end(),
+                    [](const auto& value) { return value.second == 0; })) {
+      all_zero += (all_zero.empty() ? "" : ", ") + DisplayFrameName(key);
+      ++all_zero_count;
+      continue;
+    }
     std::vector<Row> rows;
     int64_t total = 0;
     for (const auto& [tag, sum] : values) {
@@ -82,6 +92,10 @@ void WriteTagsReport(const TagTotals& tags, bool raw_values, double min_percent,
       text += "  (" + std::to_string(left_out) + (left_out == 1 ? " value" : " values") +
               " below the --min-percent threshold left out)\n";
     }
+  }
+  if (all_zero_count > 0) {
+    text += "\n" + std::string(all_zero_count == 1 ? "Label key" : "Label keys") +
+            " only on samples worth 0 of " + type.type + ": " + all_zero + "\n";
   }
   out->Write(text);
 }

@@ -108,6 +108,15 @@ int64_t SqliteStatement::Int(int column) const {
   return sqlite3_column_int64(stmt_, column);
 }
 
+bool SqliteStatement::IsNumber(int column) const {
+  const int type = sqlite3_column_type(stmt_, column);
+  return type == SQLITE_INTEGER || type == SQLITE_FLOAT;
+}
+
+double SqliteStatement::Double(int column) const {
+  return sqlite3_column_double(stmt_, column);
+}
+
 std::string SqliteStatement::Text(int column) const {
   const unsigned char* text = sqlite3_column_text(stmt_, column);
   const int size = sqlite3_column_bytes(stmt_, column);

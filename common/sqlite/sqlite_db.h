@@ -63,6 +63,9 @@ class SqliteStatement {
   bool IsNull(int column) const;
   bool IsInteger(int column) const;
   int64_t Int(int column) const;
+  // An INTEGER or REAL column (IsNumber) as a double.
+  bool IsNumber(int column) const;
+  double Double(int column) const;
   std::string Text(int column) const;
   // The column's storage class as SQL names it ("integer", "text", ...), for messages.
   const char* TypeName(int column) const;

@@ -1,6 +1,7 @@
 #include "common/sqlite/sqlite_reader.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -56,6 +57,22 @@ class TableReader {
   std::optional<int64_t> OptionalNonNegative(int column, const char* name) {
     if (query_.IsNull(column)) return std::nullopt;
     return NonNegative(column, name);
+  }
+  // Seconds since the epoch as a REAL (or INTEGER), to the nearest nanosecond; NULL: none.
+  std::optional<int64_t> OptionalSeconds(int column, const char* name) {
+    if (query_.IsNull(column)) return std::nullopt;
+    if (!query_.IsNumber(column)) {
+      Fail(std::string(name) + " is " + query_.TypeName(column) + ", not a number");
+    }
+    const double seconds = query_.Double(column);
+    if (!(seconds >= 0 && seconds < 9.2e9)) {
+      Fail(std::string(name) + " is not a time from 1970 to 2262 in seconds");
+    }
+    // Whole seconds and the fraction apart: seconds * 1e9 as a double would be off by up to
+    // 128 ns at today's times.
+    const double whole = std::floor(seconds);
+    return static_cast<int64_t>(whole) * 1000000000 +
+           static_cast<int64_t>(std::llround((seconds - whole) * 1e9));
   }
   // An id column: a positive integer. Rows are read in id order, so a repeated id shows here.
   uint64_t Id(int column, const char* name) {
@@ -220,14 +237,16 @@ class DatabaseReader {
     }
     {
       TableReader sources(db_, "sources",
-                          "SELECT source_id, source_type, source_uri, source_time_nanos "
-                          "FROM sources ORDER BY source_id");
+                          "SELECT source_id, source_type, source_uri, source_time_nanos, "
+                          "source_timestamp FROM sources ORDER BY source_id");
       while (sources.Next()) {
         Source s;
         s.id = RowId(sources, "source_id", &last_source_);
         s.type = sources.NonEmpty(1, "source_type");
         s.uri = sources.Text(2, "source_uri");
         s.time_nanos = sources.OptionalNonNegative(3, "source_time_nanos");
+        // A row written by the seed's tools has only the seconds.
+        if (!s.time_nanos) s.time_nanos = sources.OptionalSeconds(4, "source_timestamp");
         uint64_t ignored;
         source_ids_.Insert(s.id, 0, &ignored);
         header.sources.push_back(std::move(s));

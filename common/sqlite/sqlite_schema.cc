@@ -22,8 +22,8 @@ CREATE TABLE sources (
   source_id INTEGER PRIMARY KEY CHECK (source_id > 0),
   source_type TEXT NOT NULL CHECK (source_type <> ''),
   source_uri TEXT NOT NULL,
-  source_time_nanos INTEGER CHECK (source_time_nanos >= 0),
-  source_timestamp REAL GENERATED ALWAYS AS (source_time_nanos / 1e9) VIRTUAL
+  source_timestamp REAL,
+  source_time_nanos INTEGER CHECK (source_time_nanos >= 0)
 );
 CREATE TABLE sample_types (
   type_index INTEGER PRIMARY KEY CHECK (type_index > 0),

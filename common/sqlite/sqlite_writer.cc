@@ -87,7 +87,11 @@ void SqliteWriter::OnHeader(const ProfileHeader& header) {
     comment.BindText(2, header.comments[i]);
     comment.Run();
   }
-  SqliteStatement source(db_, "INSERT INTO sources VALUES (?, ?, ?, ?)");
+  // The seed's four columns, then the exact time: source_timestamp is seconds as the seed
+  // has it (a stored column, so that any SQLite and R's introspection list it).
+  SqliteStatement source(db_,
+                         "INSERT INTO sources (source_id, source_type, source_uri, "
+                         "source_timestamp, source_time_nanos) VALUES (?1, ?2, ?3, ?4 / 1e9, ?4)");
   for (size_t i = 0; i < header.sources.size(); ++i) {
     const Source& s = header.sources[i];
     uint64_t ignored;

@@ -16,14 +16,12 @@ command -v sqlite3 > /dev/null || { echo "sqlite3: skipped (install the sqlite3 
 
 gen-profile --samples 1000000 -o "$work/big.prof"
 prof2sqlite -o "$work/ref.db" "$work/big.prof"
-# The tables in load order (foreign keys point backwards), each as CSV without a header; the
-# generated column sources.source_timestamp is not a stored column and not exported.
+# The tables in load order (foreign keys point backwards), each as CSV without a header.
 tables="meta profile_meta comments sources sample_types mappings functions locations
         location_lines stacks samples sample_values labels"
 rows=0
 for t in $tables; do
   columns='*'
-  [ "$t" = sources ] && columns='source_id, source_type, source_uri, source_time_nanos'
   sqlite3 -csv -noheader "$work/ref.db" "SELECT $columns FROM $t" > "$work/$t.csv"
   rows=$((rows + $(sqlite3 "$work/ref.db" "SELECT COUNT(*) FROM $t")))
 done
@@ -34,7 +32,7 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE profile_meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE comments (comment_id INTEGER PRIMARY KEY, comment TEXT);
 CREATE TABLE sources (source_id INTEGER PRIMARY KEY, source_type TEXT, source_uri TEXT,
-  source_time_nanos INTEGER);
+  source_timestamp REAL, source_time_nanos INTEGER);
 CREATE TABLE sample_types (type_index INTEGER PRIMARY KEY, type TEXT UNIQUE, unit TEXT,
   UNIQUE (type, unit));
 CREATE TABLE mappings (mapping_id INTEGER PRIMARY KEY, memory_start INTEGER,

@@ -11,9 +11,13 @@ import sys
 
 from cdp import Browser, Failure, run
 
+# x, y, w in the SVG's coordinates; sx, sy where the frame is on the screen (the SVG is shown at
+# the window's width, so the two differ by a scale).
 FRAMES = """Array.from(document.querySelectorAll('g.f')).map(g => {
   const r = g.querySelector('rect');
+  const box = r.getBoundingClientRect();
   return {v: Number(g.dataset.v), x: Number(r.getAttribute('x')), y: Number(r.getAttribute('y')),
+          sx: box.x, sy: box.y,
           w: Number(r.getAttribute('width')), fill: r.getAttribute('fill'),
           name: g.querySelector('title').textContent.split('\\n')[0],
           hidden: g.classList.contains('hide')};
@@ -54,7 +58,7 @@ def main():
         root = max(frames, key=lambda f: f["w"])
         check(root["name"] == "all", f"the widest frame is {root['name']!r}, not all")
         check(root["v"] == int(total), f"root value {root['v']} != prof-text's total {total}")
-        width = browser.evaluate("Number(document.documentElement.getAttribute('width'))")
+        width = browser.evaluate("Number(document.documentElement.getAttribute('data-width'))")
         check(abs(root["w"] - (width - 20)) < 0.01, f"root width {root['w']} is not the full width")
         # Widths are values times one scale: a frame's children are no wider than it, and their
         # values add up to at most its value (less where a stack ends in it).
@@ -64,21 +68,27 @@ def main():
                   f"value {f['v']} scaled")
             check(child_value <= f["v"], f"{f['name']}: children hold {child_value} > {f['v']}")
             check(child_width <= f["w"] + 0.01 * (count + 1), f"{f['name']}: children wider")
-        height = browser.evaluate("Number(document.documentElement.getAttribute('height'))")
+        # Shown at the window's width, its height following the viewBox.
+        shown = browser.evaluate("(() => { const r = document.documentElement"
+                                 ".getBoundingClientRect(); return [r.width, r.height]; })()")
+        box = browser.evaluate("(() => { const b = document.documentElement.viewBox.baseVal;"
+                               " return [b.width, b.height]; })()")
+        check(shown[0] > width * 0.9 and abs(shown[1] / shown[0] - box[1] / box[0]) < 0.01,
+              f"the SVG is shown {shown[0]}x{shown[1]}, not at the window's width")
         browser.screenshot(shots + "-full.png")
         browser.screenshot(shots + "-small.png",
-                           {"x": 0, "y": 0, "width": width, "height": height, "scale": 0.5})
+                           {"x": 0, "y": 0, "width": shown[0], "height": shown[1], "scale": 0.5})
 
         # Hover: the details line names the frame.
         target = next(f for f in frames if f["name"] != "all" and f["w"] > 20)
-        browser.mouse("mouseMoved", target["x"] + 2, target["y"] + 5)
+        browser.mouse("mouseMoved", target["sx"] + 2, target["sy"] + 5)
         browser.pump(0.1)
         details = browser.evaluate("document.getElementById('details').textContent")
         check(details.startswith("Function: " + target["name"]),
               f"hovering {target['name']!r} shows {details!r}")
 
         # Click: the frame fills the width, frames outside it are hidden; Reset Zoom undoes it.
-        browser.click(target["x"] + 2, target["y"] + 5)
+        browser.click(target["sx"] + 2, target["sy"] + 5)
         after = browser.evaluate(FRAMES)
         zoomed = next(f for f in after if f["name"] == target["name"] and f["y"] == target["y"]
                       and not f["hidden"])

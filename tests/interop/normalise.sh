@@ -20,7 +20,7 @@ AWK_CANON='
 normalise_top() {
   awk "$AWK_CANON"'
     function row() { if (name != "" && (flat != 0 || cum != 0)) print canon(name) "\t" flat "\t" cum }
-    /accounting for/ { t = $0; sub(/.* of /, "", t); sub(/ total.*/, "", t); gsub(/[a-zA-Z]+$/, "", t); print "total\t" t; next }
+    /accounting for/ { t = $0; sub(/ total.*/, "", t); sub(/.* of /, "", t); gsub(/[a-zA-Z]+$/, "", t); print "total\t" t; next }
     /^ +flat +flat%/ { rows = 1; next }
     !rows { next }
     /^ *-?[0-9.]+[a-zA-Z]* +-?[0-9.]+% +-?[0-9.]+% +-?[0-9.]+[a-zA-Z]* +-?[0-9.]+%  / {

@@ -244,6 +244,36 @@
     });
   }
 
+  // `name` cut to `chars` characters as prof-svg labels frames (FitFrameLabel in flame_svg.cc):
+  // the template arguments elided, then the middle, so the end (the function's name) stays.
+  function fitName(name, chars) {
+    if (chars < 3) return '';
+    if (Array.from(name).length <= chars) return name;
+    if (name.indexOf('::') < 0 && name.indexOf('<') < 0) {
+      return Array.from(name).slice(0, chars - 2).join('') + '..';  // as flamegraph.pl
+    }
+    let shorter = '';
+    let depth = 0;
+    for (let i = 0; i < name.length; ++i) {
+      const c = name[i];
+      if (c === '<' && depth === 0 && i >= 8 && name.slice(i - 8, i) === 'operator') {
+        shorter += c;
+        if (name[i + 1] === '<') shorter += name[++i];
+      } else if (c === '<') {
+        if (depth++ === 0) shorter += '<..';
+      } else if (c === '>' && depth > 0) {
+        if (--depth === 0) shorter += '>';
+      } else if (depth === 0) {
+        shorter += c;
+      }
+    }
+    const letters = Array.from(depth === 0 ? shorter : name);
+    if (letters.length <= chars) return letters.join('');
+    const head = Math.floor((chars - 2) / 3);
+    return letters.slice(0, head).join('') + '..' +
+      letters.slice(letters.length - (chars - 2 - head)).join('');
+  }
+
   function hue(name, kind) {
     let h = 2166136261;
     for (let i = 0; i < name.length; i++) { h ^= name.charCodeAt(i); h = Math.imul(h, 16777619); }
@@ -323,8 +353,7 @@
         const text = document.createElementNS(ns, 'text');
         text.setAttribute('x', (x + 3).toFixed(2));
         text.setAttribute('y', y + 12);
-        const letters = Array.from(name);
-        text.textContent = letters.length <= chars ? name : letters.slice(0, chars - 2).join('') + '..';
+        text.textContent = fitName(name, chars);
         g.appendChild(text);
       }
       const details = name + '\n' + formatValue(node.value, unit) + ' (' +
@@ -490,7 +519,7 @@
     });
     timeline.rows.forEach(function (name, row) {
       const label = add('text', {x: 0, y: row * rowHeight + 13, class: 'row-label'});
-      label.textContent = name.length > 24 ? name.slice(0, 22) + '..' : name;
+      label.textContent = fitName(name, 24);
       sums[row].forEach(function (v, bin) {
         if (v === 0) return;
         add('rect', {x: (labelWidth + bin * binWidth).toFixed(2), y: row * rowHeight + 2,
