@@ -1,0 +1,350 @@
+#include "common/cli/text_report.h"
+
+#include <algorithm>
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/base/quantity.h"
+#include "common/base/text_syntax.h"
+#include "common/cli/filter_options.h"
+#include "common/cli/report_options.h"
+#include "common/report/diff_totals.h"
+#include "common/report/stack_totals.h"
+#include "common/report/tag_totals.h"
+
+namespace proftools {
+namespace {
+
+constexpr std::pair<const char*, TextMode> kModes[] = {{"top", TextMode::kTop},
+                                                       {"traces", TextMode::kTraces},
+                                                       {"tree", TextMode::kTree},
+                                                       {"folded", TextMode::kFolded},
+                                                       {"canonical", TextMode::kCanonical},
+                                                       {"sequences", TextMode::kSequences},
+                                                       {"peek", TextMode::kPeek},
+                                                       {"peek-seq", TextMode::kPeekSeq},
+                                                       {"tags", TextMode::kTags},
+                                                       {"timeline", TextMode::kTimeline}};
+
+// An option that only means something in some modes is an error elsewhere, naming both.
+void CheckOptionApplies(const CommandLine& cli, const char* option, TextMode chosen,
+                        std::initializer_list<TextMode> modes, const char* mode_names) {
+  if (!cli.Has(option) || std::find(modes.begin(), modes.end(), chosen) != modes.end()) return;
+  for (auto [flag, mode] : kModes) {
+    if (mode == chosen) {
+      throw UsageError(std::string("--") + option + " goes with " + mode_names + ", not --" + flag);
+    }
+  }
+}
+
+void Report(const char* program, ProfileInputs* inputs, const FilterSpec& spec, TextMode mode,
+            const std::string& value, const DiffBase& diff_base, const ReadOptions& read,
+            ReportOptions options, ByteSink* out) {
+  // --traces shows each label set apart, as pprof's -traces does.
+  const bool by_labels = mode == TextMode::kTraces;
+  StackTotals profile(by_labels);
+  ReadStackTotals(program, inputs, spec, &profile);
+  options.value_index = ResolveValueIndex(profile.header(), value);
+  StackTotals diff(by_labels);
+  if (!diff_base.paths.empty()) {
+    ProfileInputs base_inputs(diff_base.paths, read);
+    StackTotals base(by_labels);
+    ReadStackTotals(program, &base_inputs, spec, &base);
+    DiffStackTotals(profile, base, options.value_index, diff_base.normalize, &diff);
+  }
+  const StackTotals& totals = diff_base.paths.empty() ? profile : diff;
+  switch (mode) {
+    case TextMode::kTop:
+      WriteTopReport(totals, options, out);
+      break;
+    case TextMode::kTraces:
+      WriteTracesReport(totals, options, out);
+      break;
+    case TextMode::kTree:
+      WriteTreeReport(totals, options, out);
+      break;
+    case TextMode::kFolded:
+      WriteFoldedReport(totals, options, out);
+      break;
+    case TextMode::kSequences:
+      WriteSequencesReport(totals, options, out);
+      break;
+    case TextMode::kPeek:
+    case TextMode::kPeekSeq:
+      WritePeekReport(totals, options, out);
+      break;
+    case TextMode::kCanonical:
+    case TextMode::kTags:
+    case TextMode::kTimeline:
+      break;
+  }
+}
+
+// --timeline: a first pass finds each source's span (its buckets start at its first sample),
+// the second sums the filtered samples into buckets.
+void WriteTimeline(const char* program, const TextReportPlan& plan, ProfileInputs* inputs,
+                   ByteSink* out) {
+  TimelineOptions options = plan.timeline;
+  const std::string& bucket = plan.timeline_bucket;
+  const FilterSpec& spec = plan.spec;
+  const std::string& value = plan.value;
+  const ReportOptions& report = plan.options;
+  options.raw_values = report.raw_values;
+  options.value = value;
+  options.filter_description = report.filter_description;
+  std::map<uint64_t, SourceSpan> spans;
+  uint64_t shares = 0;  // with a given bucket: an upper bound of the work the second pass does
+  inputs->ScanSampleTimes([&](uint64_t source, int64_t time, int64_t duration) {
+    spans[source].Add(time, duration);
+    if (options.bucket_nanos > 0) shares += TimelineShares(duration, options.bucket_nanos);
+  });
+  if (shares > kMaxTimelineShares) {
+    throw UsageError("--timeline=" + bucket + " would cut the samples into about " +
+                     std::to_string(shares) + " shares of buckets (at most " +
+                     std::to_string(kMaxTimelineShares) + "): give a larger bucket");
+  }
+  if (spans.empty()) {
+    throw ProfError(inputs->name(),
+                    "no sample has a time, so there is no timeline (perf2prof and rprof2prof "
+                    "write sample times)");
+  }
+  Timeline timeline(options, std::move(spans));
+  ReadFiltered(program, inputs, spec, &timeline, Reading::kAsReport);
+  timeline.Write(out);
+}
+
+}  // namespace
+
+void AddTextReportOptions(CommandLine* command_line) {
+  CommandLine& cli = *command_line;
+  cli.AddOptions("Mode")("top", "flat and cumulative value per function (default)")(
+      "traces", "each distinct stack with its total, largest first")(
+      "tree", "a top-down call tree with cumulative and flat values")(
+      "folded", "FlameGraph folded stacks: root;...;leaf VALUE")(
+      "canonical", "the profile in canonical prof text (formats/prof-text.md section 7)")(
+      "sequences",
+      "subsequences of consecutive frames by cumulative value, with the value at each prefix")(
+      "peek", "callers and callees of each frame matching RE, with [root] and [self]",
+      cxxopts::value<std::string>(),
+      "RE")("peek-seq", "callers and callees of the sequence SEQ (frames joined by ;)",
+            cxxopts::value<std::string>(),
+            "SEQ")("tags", "for each label key, the value by label value (pprof -tags)")(
+      "timeline",
+      "the value per time bucket of each source, as --timeline or --timeline=BUCKET (e.g. "
+      "100ms; default: about 40 buckets)",
+      cxxopts::value<std::string>()->implicit_value(""), "BUCKET")(
+      "csv", "with --timeline: comma-separated rows (source, offset, time, bucket, value)");
+  cli.AddOptions("Sequences (with --sequences)")(
+      "self", "list sequences by the value of samples they end (leaf-anchored)")(
+      "max-length", "sequences of at most N frames (default 4)", cxxopts::value<std::string>(),
+      "N");
+  cli.AddOptions("Report")(
+      "value", "the value type to report (default: the profile's default type, else its last)",
+      cxxopts::value<std::string>(),
+      "TYPE")("granularity",
+              "frames are functions (default), filefunctions, files, lines, addresses or filelines "
+              "(FILE:LINE, frames without a line left out)",
+              cxxopts::value<std::string>(), "G")("sort", "top: sort by flat (default) or cum",
+                                                  cxxopts::value<std::string>(), "flat|cum")(
+      "nodecount", "show at most N rows (top), nodes (tree, default 80), traces or sequences",
+      cxxopts::value<std::string>(),
+      "N")("min-percent",
+           "leave out rows worth less than P% of the total (default: 0.5 for top and tree, by "
+           "cumulative value, as pprof's nodefraction; 5 for sequences; else 0)",
+           cxxopts::value<std::string>(),
+           "P")("no-trim", "top, tree: keep every row (no default --min-percent or --nodecount)")(
+      "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB")(
+      "diff-base",
+      "values are this profile minus the profile(s) in FILE, percentages of FILE's total "
+      "(pprof -diff_base); with --folded, two columns BASE NEW for difffolded-style graphs",
+      cxxopts::value<std::string>(),
+      "FILE")("normalize", "with --diff-base: scale the base so that its total is this profile's");
+  AddFilterOptions(&cli);
+  cli.AddOptions("Folded view (with --folded, as stackcollapse-perf.pl; see perf2prof(1))")(
+      "flamegraph",
+      "frame names as stackcollapse-perf.pl writes them, thread name (comm) as the root")(
+      "root", "a root frame from labels, e.g. '{comm}-{pid}/{tid}' ('?' for a missing label)",
+      cxxopts::value<std::string>(), "TEMPLATE")(
+      "annotate",
+      "suffix kernel frames _[k] (kernel), JIT frames _[j] (jit), inlined frames _[i] (inline), "
+      "or all three (all)",
+      cxxopts::value<std::string>(),
+      "WHAT")("unknown-addresses", "unknown frames as [DSO <ADDR>] instead of [DSO]");
+  cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
+  cli.AddMaxInputSizeOption();
+  cli.AddInputFormatOption();
+  cli.AddOutputOption();
+  cli.AddInputs();
+}
+
+TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
+  TextMode mode = TextMode::kTop;
+  int modes = 0;
+  for (auto [flag, value] : kModes) {
+    if (cli.Has(flag)) {
+      mode = value;
+      ++modes;
+    }
+  }
+  if (modes > 1) {
+    throw UsageError(
+        "choose one of --top, --traces, --tree, --folded, --canonical, --sequences, --peek, "
+        "--peek-seq, --tags, --timeline");
+  }
+  for (const char* option : {"self", "max-length"}) {
+    CheckOptionApplies(cli, option, mode, {TextMode::kSequences}, "--sequences");
+  }
+  // Only --top sorts its rows (pprof's -tree and -traces ignore --sort; here an option that
+  // changes nothing is an error rather than silently ignored).
+  CheckOptionApplies(cli, "sort", mode, {TextMode::kTop}, "--top");
+  CheckOptionApplies(cli, "nodecount", mode,
+                     {TextMode::kTop, TextMode::kTree, TextMode::kTraces, TextMode::kSequences},
+                     "--top, --tree, --traces and --sequences");
+  CheckOptionApplies(cli, "no-trim", mode, {TextMode::kTop, TextMode::kTree}, "--top and --tree");
+  if (mode == TextMode::kCanonical && cli.Has("min-percent")) {
+    throw UsageError("--min-percent goes with the reports, not --canonical");
+  }
+  CheckOptionApplies(cli, "csv", mode, {TextMode::kTimeline}, "--timeline");
+  if (mode == TextMode::kTimeline) {
+    for (const char* option : {"granularity", "min-percent"}) {
+      if (cli.Has(option))
+        throw UsageError(std::string("--") + option +
+                         " goes with the views of frames, not --timeline");
+    }
+  }
+  if (cli.Has("no-trim") && cli.Has("min-percent")) {
+    throw UsageError("--no-trim keeps every row; --min-percent keeps those above P%: choose one");
+  }
+
+  ReportOptions options;
+  options.granularity = GranularityOption(cli);
+  if (cli.Has("sort")) {
+    const std::string sort = cli.Get<std::string>("sort");
+    if (sort != "flat" && sort != "cum") throw UsageError("--sort must be flat or cum");
+    options.sort_by_cum = sort == "cum";
+  }
+  // pprof's defaults: top and tree are trimmed at 0.5% (its nodefraction), the tree also to 80
+  // nodes (its nodecount for every report but text); --no-trim keeps everything. pprof's
+  // -traces shows every trace, and so do we unless asked.
+  const bool trimmed = mode == TextMode::kTop || mode == TextMode::kTree;
+  if (trimmed && !cli.Has("no-trim")) {
+    options.min_percent = 0.5;
+    if (mode == TextMode::kTree) options.node_count = 80;
+  }
+  if (mode == TextMode::kSequences) options.min_percent = 5;
+  if (cli.Has("nodecount")) options.node_count = cli.Get<size_t>("nodecount");
+  if (cli.Has("min-percent")) options.min_percent = cli.Get<double>("min-percent");
+  if (!(options.min_percent >= 0 && options.min_percent <= 100)) {
+    throw UsageError("--min-percent must be between 0 and 100");
+  }
+  SequenceOptions& sequences = options.sequences;
+  sequences.by_self = cli.Has("self");
+  if (cli.Has("max-length")) sequences.max_length = cli.Get<size_t>("max-length");
+  if (sequences.max_length == 0) throw UsageError("--max-length must be at least 1");
+  if (cli.Has("peek")) {
+    sequences.peek_regex = cli.Get<std::string>("peek");
+    CheckPeekRegex(sequences.peek_regex);  // before any reading
+  }
+  if (cli.Has("peek-seq")) sequences.peek_sequence = cli.Get<std::string>("peek-seq");
+  if (mode == TextMode::kPeekSeq && sequences.peek_sequence.empty()) {
+    throw UsageError("--peek-seq needs a sequence: frames joined by ;");
+  }
+  options.raw_values = cli.Has("raw-values");
+  FoldedViewOptions view;
+  view.flamegraph = cli.Has("flamegraph");
+  if (cli.Has("root")) {
+    view.root = cli.Get<std::string>("root");
+    CheckRootTemplate(view.root);
+  }
+  if (cli.Has("annotate") && !ParseAnnotate(cli.Get<std::string>("annotate"), &view)) {
+    throw UsageError("--annotate must be kernel, jit, inline or all");
+  }
+  view.unknown_addresses = cli.Has("unknown-addresses");
+  if (view.Active() && cli.Has("min-percent")) {
+    throw UsageError(
+        "--min-percent goes with --folded, not with --flamegraph, --root, --annotate "
+        "or --unknown-addresses");
+  }
+  if (view.Active() && mode != TextMode::kFolded) {
+    throw UsageError("--flamegraph, --root, --annotate and --unknown-addresses go with --folded");
+  }
+  const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
+  FilterSpec spec = ParseFilterOptions(cli);
+  options.filter_description = spec.description;
+  if (mode == TextMode::kTraces && spec.frames.collapse_recursion) {
+    // The report collapses the cycles itself, to mark them: it must see the original stacks.
+    spec.frames.collapse_recursion = false;
+    options.mark_cycles = true;
+  }
+  if (mode == TextMode::kTags && cli.Has("granularity")) {
+    throw UsageError("--granularity goes with the views of frames, not --tags");
+  }
+  if (mode == TextMode::kCanonical && !value.empty()) {
+    throw UsageError("--canonical writes every value type; --value applies to reports");
+  }
+
+  DiffBase diff_base;
+  if (cli.Has("diff-base")) diff_base.paths = cli.GetAll("diff-base");
+  diff_base.normalize = cli.Has("normalize");
+  if (diff_base.normalize && diff_base.paths.empty()) {
+    throw UsageError("--normalize goes with --diff-base");
+  }
+  if (!diff_base.paths.empty() && (mode == TextMode::kCanonical || mode == TextMode::kTags ||
+                                   mode == TextMode::kTimeline || view.Active())) {
+    throw UsageError(
+        "--diff-base goes with --top, --traces, --tree, --folded (without --flamegraph, --root, "
+        "--annotate, --unknown-addresses), --sequences, --peek and --peek-seq");
+  }
+
+  TextReportPlan plan;
+  plan.mode = mode;
+  plan.value = value;
+  plan.options = options;
+  plan.view = view;
+  plan.diff_base = diff_base;
+  plan.spec = spec;
+  if (mode == TextMode::kTimeline) {
+    plan.timeline_bucket = cli.Get<std::string>("timeline");
+    if (!plan.timeline_bucket.empty()) {
+      std::string error;
+      if (!ParseDuration(plan.timeline_bucket, &plan.timeline.bucket_nanos, &error) ||
+          plan.timeline.bucket_nanos <= 0) {
+        throw UsageError("--timeline=" + Printable(plan.timeline_bucket) +
+                         ": a bucket is a positive duration such as 100ms or 1s" +
+                         (error.empty() ? "" : " (" + error + ")"));
+      }
+    }
+    plan.timeline.csv = cli.Has("csv");
+  }
+  return plan;
+}
+
+void WriteTextReport(const char* program, const TextReportPlan& plan, ProfileInputs* inputs,
+                     const ReadOptions& read, ByteSink* out) {
+  const TextMode mode = plan.mode;
+  const std::string& value = plan.value;
+  const ReportOptions& options = plan.options;
+  const FoldedViewOptions& view = plan.view;
+  const FilterSpec& spec = plan.spec;
+  const DiffBase& diff_base = plan.diff_base;
+  if (mode == TextMode::kCanonical) {
+    WriteFilteredText(program, inputs, spec, out);
+  } else if (mode == TextMode::kTags) {
+    TagTotals tags(value);
+    ReadFiltered(program, inputs, spec, &tags, Reading::kAsReport);
+    WriteTagsReport(tags, options.raw_values, options.min_percent, out);
+  } else if (mode == TextMode::kTimeline) {
+    WriteTimeline(program, plan, inputs, out);
+  } else if (view.Active()) {
+    FoldedView folded(view, value);
+    ReadFiltered(program, inputs, spec, &folded, Reading::kAsReport);
+    folded.Write(out);
+  } else {
+    Report(program, inputs, spec, mode, value, diff_base, read, options, out);
+  }
+}
+
+}  // namespace proftools
