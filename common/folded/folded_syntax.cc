@@ -79,7 +79,10 @@ bool SplitFoldedLine(std::string_view line, int value_count, FoldedLine* out, st
     return false;
   }
   if (!LooksLikeFoldedValue(last)) {
-    *why = "no value at the end of the line";
+    // A count below zero is no count (FlameGraph's value is \d+); say so rather than "no value".
+    *why = last.size() > 1 && last[0] == '-' && LooksLikeFoldedValue(last.substr(1))
+               ? "a negative value: counts are never below 0"
+               : "no value at the end of the line";
     return false;
   }
   std::string_view stack;
