@@ -26,3 +26,11 @@ printf '\n$ perf2prof %s | prof2pprof -o cpu.pb.gz\n' "$perf_example"
 perf2prof "$perf_example" | prof2pprof -o "$perf_prof.pb.gz"
 printf '\n$ prof-text --nodecount 5 cpu.pb.gz\n'
 prof-text --nodecount 5 "$perf_prof.pb.gz"
+
+# Every program reads every format it recognises: perf script text and folded stacks straight
+# into prof-text, no converter in between.
+printf '\n$ prof-text --nodecount 3 %s\n' "$perf_example"
+prof-text --nodecount 3 "$perf_example"
+# Folded stacks say nothing of their unit: folded2prof --type names it (default samples/count).
+printf '\n$ folded2prof --type cpu/nanoseconds cpu.folded | prof-text --nodecount 3\n'
+folded2prof --type cpu/nanoseconds "$perf_prof.folded" | prof-text --nodecount 3
