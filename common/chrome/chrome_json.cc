@@ -1,0 +1,175 @@
+#include "common/chrome/chrome_json.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "common/base/diagnostics.h"
+#include "common/base/text_syntax.h"
+
+namespace proftools {
+namespace {
+
+const char* TypeName(ondemand::json_type type) {
+  switch (type) {
+    case ondemand::json_type::array:
+      return "an array";
+    case ondemand::json_type::object:
+      return "an object";
+    case ondemand::json_type::number:
+      return "a number";
+    case ondemand::json_type::string:
+      return "a string";
+    case ondemand::json_type::boolean:
+      return "a boolean";
+    case ondemand::json_type::null:
+      return "null";
+  }
+  return "a value";
+}
+
+// 2^63 nanoseconds in microseconds: a time at or beyond it has no 64-bit nanoseconds.
+constexpr int64_t kMaxMicroseconds = INT64_MAX / 1000;
+
+}  // namespace
+
+JsonDocument::JsonDocument(Input& input, uint64_t cap, const char* what) : name_(input.name) {
+  ReadWholeInput(input, cap, what, &data_);
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end; they are ours, and zero.
+  std::memset(data_.Reserve(simdjson::SIMDJSON_PADDING), 0, simdjson::SIMDJSON_PADDING);
+  const simdjson::error_code error =
+      parser_.iterate(data_.view().data(), data_.size(), data_.size() + simdjson::SIMDJSON_PADDING)
+          .get(doc_);
+  if (error) Fail(std::string("not JSON: ") + simdjson::error_message(error), 1);
+}
+
+uint64_t JsonDocument::Byte() {
+  const char* at = nullptr;
+  if (doc_.current_location().get(at) != simdjson::SUCCESS) return data_.size() + 1;
+  return static_cast<uint64_t>(at - data_.view().data()) + 1;
+}
+
+void JsonDocument::Fail(const std::string& message, uint64_t byte) {
+  throw ProfError(name_, "byte " + std::to_string(byte != 0 ? byte : Byte()) + ": " + message);
+}
+
+void JsonDocument::Fail(simdjson::error_code error, std::string_view what,
+                        const char* expected) {
+  switch (error) {
+    case simdjson::INCORRECT_TYPE:
+      Fail(std::string(what) + ": " + expected + " belongs here");
+    case simdjson::NO_SUCH_FIELD:
+      Fail(std::string(what) + ": missing");
+    case simdjson::NUMBER_OUT_OF_RANGE:
+      Fail(std::string(what) + ": a number out of range (" + expected + " belongs here)");
+    case simdjson::TAPE_ERROR:
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+    case simdjson::EMPTY:
+      Fail(std::string(what) + ": the JSON ends early or is broken here (" + simdjson::error_message(error) +
+           ")");
+    default:
+      Fail(std::string(what) + ": " + simdjson::error_message(error));
+  }
+}
+
+ondemand::object JsonDocument::Object(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::object) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where an object belongs");
+  }
+  ondemand::object object;
+  if (const auto error = value.get_object().get(object)) Fail(error, what, "an object");
+  return object;
+}
+
+ondemand::array JsonDocument::Array(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::array) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where an array belongs");
+  }
+  ondemand::array array;
+  if (const auto error = value.get_array().get(array)) Fail(error, what, "an array");
+  return array;
+}
+
+std::string_view JsonDocument::String(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::string) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where a string belongs");
+  }
+  std::string_view text;
+  if (const auto error = value.get_string().get(text)) Fail(error, what, "a string");
+  return text;
+}
+
+uint64_t JsonDocument::Unsigned(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::number) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where a number belongs");
+  }
+  uint64_t number = 0;
+  if (const auto error = value.get_uint64().get(number)) {
+    Fail(error, what, "an integer from 0 to 2^64-1");
+  }
+  return number;
+}
+
+int64_t JsonDocument::Signed(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::number) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where a number belongs");
+  }
+  int64_t number = 0;
+  if (const auto error = value.get_int64().get(number)) {
+    Fail(error, what, "an integer from -2^63 to 2^63-1");
+  }
+  return number;
+}
+
+int64_t JsonDocument::Microseconds(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::number) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where a time in microseconds belongs");
+  }
+  ondemand::number number;
+  if (const auto error = value.get_number().get(number)) {
+    Fail(error, what, "a time in microseconds");
+  }
+  const std::string beyond = std::string(what) + ": beyond what 64-bit nanoseconds hold (2^63 ns, 292 years)";
+  switch (number.get_number_type()) {
+    case ondemand::number_type::signed_integer: {
+      const int64_t us = number.get_int64();
+      if (us > kMaxMicroseconds || us < -kMaxMicroseconds) Fail(beyond);
+      return us * 1000;
+    }
+    case ondemand::number_type::unsigned_integer:
+      Fail(beyond);
+    default: {
+      const double ns = number.get_double() * 1000;
+      if (!std::isfinite(ns) || std::fabs(ns) >= 9.2e18) Fail(beyond);
+      return static_cast<int64_t>(std::llround(ns));
+    }
+  }
+}
+
+std::string JsonDocument::Token(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (const auto error = value.type().get(type)) Fail(error, what, "a string or a number");
+  if (type == ondemand::json_type::string) return std::string(String(value, what));
+  if (type != ondemand::json_type::number) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where a string or a number belongs");
+  }
+  ondemand::value number;
+  if (const auto error = value.get(number)) Fail(error, what, "a string or a number");
+  std::string_view raw = number.raw_json_token();
+  while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' ||
+                          raw.back() == '\t' || raw.back() == ',' || raw.back() == '}' ||
+                          raw.back() == ']')) {
+    raw.remove_suffix(1);
+  }
+  // Consume the number so that the object goes on past it.
+  double ignored;
+  if (number.get_double().get(ignored) != simdjson::SUCCESS) Fail(std::string(what) + ": not a number");
+  return std::string(raw);
+}
+
+}  // namespace proftools
