@@ -52,8 +52,7 @@ void JsonDocument::Fail(const std::string& message, uint64_t byte) {
   throw ProfError(name_, "byte " + std::to_string(byte != 0 ? byte : Byte()) + ": " + message);
 }
 
-void JsonDocument::Fail(simdjson::error_code error, std::string_view what,
-                        const char* expected) {
+void JsonDocument::Fail(simdjson::error_code error, std::string_view what, const char* expected) {
   switch (error) {
     case simdjson::INCORRECT_TYPE:
       Fail(std::string(what) + ": " + expected + " belongs here");
@@ -64,8 +63,8 @@ void JsonDocument::Fail(simdjson::error_code error, std::string_view what,
     case simdjson::TAPE_ERROR:
     case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
     case simdjson::EMPTY:
-      Fail(std::string(what) + ": the JSON ends early or is broken here (" + simdjson::error_message(error) +
-           ")");
+      Fail(std::string(what) + ": the JSON ends early or is broken here (" +
+           simdjson::error_message(error) + ")");
     default:
       Fail(std::string(what) + ": " + simdjson::error_message(error));
   }
@@ -134,7 +133,8 @@ int64_t JsonDocument::Microseconds(JsonValue value, std::string_view what) {
   if (const auto error = value.get_number().get(number)) {
     Fail(error, what, "a time in microseconds");
   }
-  const std::string beyond = std::string(what) + ": beyond what 64-bit nanoseconds hold (2^63 ns, 292 years)";
+  const std::string beyond =
+      std::string(what) + ": beyond what 64-bit nanoseconds hold (2^63 ns, 292 years)";
   switch (number.get_number_type()) {
     case ondemand::number_type::signed_integer: {
       const int64_t us = number.get_int64();
@@ -161,14 +161,15 @@ std::string JsonDocument::Token(JsonValue value, std::string_view what) {
   ondemand::value number;
   if (const auto error = value.get(number)) Fail(error, what, "a string or a number");
   std::string_view raw = number.raw_json_token();
-  while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' ||
-                          raw.back() == '\t' || raw.back() == ',' || raw.back() == '}' ||
-                          raw.back() == ']')) {
+  while (!raw.empty() &&
+         (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t' ||
+          raw.back() == ',' || raw.back() == '}' || raw.back() == ']')) {
     raw.remove_suffix(1);
   }
   // Consume the number so that the object goes on past it.
   double ignored;
-  if (number.get_double().get(ignored) != simdjson::SUCCESS) Fail(std::string(what) + ": not a number");
+  if (number.get_double().get(ignored) != simdjson::SUCCESS)
+    Fail(std::string(what) + ": not a number");
   return std::string(raw);
 }
 

@@ -38,8 +38,7 @@ class JsonDocument {
   [[noreturn]] void Fail(const std::string& message, uint64_t byte = 0);
   // Throws for a simdjson error met while reading `what` ("nodes[3].id"), saying what the JSON
   // has there when it is a value of another type than `expected` ("a string").
-  [[noreturn]] void Fail(simdjson::error_code error, std::string_view what,
-                         const char* expected);
+  [[noreturn]] void Fail(simdjson::error_code error, std::string_view what, const char* expected);
 
   // Values of the types a profile holds, or a ProfError naming `what`.
   ondemand::object Object(JsonValue value, std::string_view what);

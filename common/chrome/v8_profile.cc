@@ -32,8 +32,7 @@ std::string V8FunctionName(const V8CallFrame& frame) {
 void V8Profile::AddSamples(const std::vector<uint64_t>& nodes,
                            const std::vector<int64_t>& deltas_ns, uint64_t byte) {
   if (nodes.size() != deltas_ns.size()) {
-    Fail(byte, std::to_string(nodes.size()) + " samples but " +
-                   std::to_string(deltas_ns.size()) +
+    Fail(byte, std::to_string(nodes.size()) + " samples but " + std::to_string(deltas_ns.size()) +
                    " timeDeltas: each sample needs the time since the one before");
   }
   for (size_t i = 0; i < nodes.size(); ++i) {
