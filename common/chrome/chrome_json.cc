@@ -60,8 +60,12 @@ void JsonDocument::Fail(simdjson::error_code error, std::string_view what, const
       Fail(std::string(what) + ": missing");
     case simdjson::NUMBER_OUT_OF_RANGE:
       Fail(std::string(what) + ": a number out of range (" + expected + " belongs here)");
-    case simdjson::TAPE_ERROR:
     case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+      // Found before the parser gets there: the place to show is the end.
+      Fail(std::string(what) + ": the JSON ends before its arrays and objects are closed " +
+               "(a truncated file?)",
+           data_.size() + 1);
+    case simdjson::TAPE_ERROR:
     case simdjson::EMPTY:
       Fail(std::string(what) + ": the JSON ends early or is broken here (" +
            simdjson::error_message(error) + ")");

@@ -1,0 +1,92 @@
+// The Chrome trace reader (common/chrome/): V8 profiles split across ProfileChunk events.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/chrome_test_util.h"
+
+namespace proftools {
+namespace {
+
+using chrome_test::Error;
+using chrome_test::Lines;
+using chrome_test::Read;
+
+std::string ProfileEvent(int pid, int tid, const std::string& id, int start) {
+  return R"j({"ph":"P","name":"Profile","cat":"disabled-by-default-v8.cpu_profiler","pid":)j" +
+         std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"id\":\"" + id +
+         "\",\"ts\":" + std::to_string(start) +
+         ",\"args\":{\"data\":{\"startTime\":" + std::to_string(start) + "}}}";
+}
+
+// A chunk: `nodes` as JSON objects, then samples and deltas. Its tid is the sampler thread's.
+std::string Chunk(int pid, const std::string& id, int ts, const std::string& nodes,
+                  const std::string& samples, const std::string& deltas) {
+  return R"j({"args":{"data":{"cpuProfile":{"nodes":[)j" + nodes + "],\"samples\":[" + samples +
+         "]},\"timeDeltas\":[" + deltas + R"j(]}},"ph":"P","name":"ProfileChunk","pid":)j" +
+         std::to_string(pid) + ",\"tid\":99,\"id\":\"" + id + "\",\"ts\":" + std::to_string(ts) +
+         "}";
+}
+
+std::string Node(int id, int parent, const std::string& name) {
+  return "{\"id\":" + std::to_string(id) +
+         (parent ? ",\"parent\":" + std::to_string(parent) : std::string()) +
+         ",\"callFrame\":{\"functionName\":\"" + name + "\",\"url\":\"x.js\",\"scriptId\":4," +
+         "\"lineNumber\":1,\"columnNumber\":2}}";
+}
+
+const std::string kRootAndF = Node(1, 0, "(root)") + "," + Node(2, 1, "f");
+
+TEST(ChromeTrace, ChunksJoinTheirProfileByPidAndIdWithTheThreadsName) {
+  const std::string trace =
+      "{\"traceEvents\":[" + ProfileEvent(10, 11, "0x1", 1000) + "," +
+      Chunk(10, "0x1", 1001, kRootAndF, "2,2", "5,5") + "," +
+      R"j({"ph":"M","name":"thread_name","pid":10,"tid":11,"args":{"name":"Main Thread"}})j" + "]}";
+  EXPECT_EQ(Lines(Read(trace), "sample "),
+            (std::vector<std::string>{
+                "sample 1 1 1005000 5000 1 5 5 pid=10 tid=11 thread=\"Main Thread\"",
+                "sample 1 1 1010000 0 1 0 0 pid=10 tid=11 thread=\"Main Thread\""}));
+}
+
+TEST(ChromeTrace, TheSameIdInAnotherProcessIsAnotherProfile) {
+  const std::string trace = "[" + ProfileEvent(10, 11, "0x1", 1000) + "," +
+                            ProfileEvent(20, 21, "0x1", 2000) + "," +
+                            Chunk(20, "0x1", 2001, kRootAndF, "2", "1") + "," +
+                            Chunk(10, "0x1", 1001, kRootAndF, "2", "3") + "]";
+  EXPECT_EQ(Lines(Read(trace), "sample "),
+            (std::vector<std::string>{"sample 1 1 1003000 0 1 0 0 pid=10 tid=11",
+                                      "sample 1 1 2001000 0 1 0 0 pid=20 tid=21"}));
+}
+
+TEST(ChromeTrace, ChunksOutOfOrderAndNodesOfALaterChunk) {
+  // The second chunk (by ts) comes first in the file; the first chunk's samples name node 3,
+  // which only the second chunk defines.
+  const std::string trace = "[" + Chunk(10, "0x1", 1002, Node(3, 2, "g"), "3", "10") + "," +
+                            ProfileEvent(10, 11, "0x1", 1000) + "," +
+                            Chunk(10, "0x1", 1001, kRootAndF, "3,2", "1,1") + "]";
+  EXPECT_EQ(Lines(Read(trace, "chrome-trace"), "sample "),
+            (std::vector<std::string>{"sample 1 1 1001000 1000 1 1 1 pid=10 tid=11",
+                                      "sample 1 2 1002000 10000 1 10 10 pid=10 tid=11",
+                                      "sample 1 1 1012000 0 1 0 0 pid=10 tid=11"}));
+}
+
+TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
+  const std::string good = "[" + ProfileEvent(10, 11, "0x1", 1000) + "," +
+                           Chunk(10, "0x1", 1001, kRootAndF, "2", "1") + "]";
+  for (size_t cut : {size_t{2}, good.size() / 2, good.size() - 1}) {
+    const std::string message = Error(good.substr(0, cut), "chrome-trace");
+    EXPECT_EQ(message.rfind("in.json: byte ", 0), 0u) << cut << ": " << message;
+  }
+  const std::string missing = "[" + Chunk(10, "0x1", 1001, kRootAndF, "2,7", "1,1") + "]";
+  EXPECT_NE(Error(missing).find("samples[1]: node 7 is not among the nodes"), std::string::npos);
+  const std::string self = "[" + Chunk(10, "0x1", 1001, Node(1, 1, "f"), "1", "1") + "]";
+  EXPECT_NE(Error(self).find("node 1 is its own parent"), std::string::npos);
+  EXPECT_NE(Error(R"j([{"ph":"P","name":"ProfileChunk","pid":"x","id":1}])j").find("pid"),
+            std::string::npos);
+  EXPECT_NE(Error(R"j({"traceEvents":[{"ph":"X","name":"a","ts":1,"dur":2}]})j")
+                .find("without V8 CPU profile samples"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace proftools
