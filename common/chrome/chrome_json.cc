@@ -39,6 +39,9 @@ JsonDocument::JsonDocument(Input& input, uint64_t cap, const char* what) : name_
   const simdjson::error_code error =
       parser_.iterate(data_.view().data(), data_.size(), data_.size() + simdjson::SIMDJSON_PADDING)
           .get(doc_);
+  if (error == simdjson::UNCLOSED_STRING) {
+    Fail("the JSON ends inside a string (a truncated file?)", data_.size() + 1);
+  }
   if (error) Fail(std::string("not JSON: ") + simdjson::error_message(error), 1);
 }
 
