@@ -70,12 +70,40 @@ TEST(ChromeTrace, ChunksOutOfOrderAndNodesOfALaterChunk) {
                                       "sample 1 1 1012000 0 1 0 0 pid=10 tid=11"}));
 }
 
+struct Warnings : DiagnosticHandler {
+  void Warning(const Diagnostic& diagnostic) override { messages.push_back(diagnostic.Format()); }
+  std::vector<std::string> messages;
+};
+
+TEST(ChromeTrace, AnArrayNeverClosedIsReadUpToItsLastCompleteEventWithAWarning) {
+  const std::string complete =
+      ProfileEvent(10, 11, "0x1", 1000) + "," + Chunk(10, "0x1", 1001, kRootAndF, "2,2", "5,5");
+  for (const std::string& trace :
+       {"[" + complete + ",", "[" + complete + ",{\"ph\":\"X\",\"name\":\"cut he",
+        "{\"traceEvents\":[" + complete + ",{\"ph\":\"X\",\"args\":{\"a\":[1,"}) {
+    Input input = OpenInputStream(std::make_unique<MemoryStream>(trace), "in.json");
+    StringSink text;
+    CanonicalWriter writer(&text);
+    Warnings warnings;
+    ReadOptions options;
+    options.warnings = &warnings;
+    ReadProfile(input, &writer, options);
+    EXPECT_EQ(Lines(text.text(), "sample ").size(), 2u) << trace;
+    ASSERT_EQ(warnings.messages.size(), 1u) << trace;
+    EXPECT_NE(warnings.messages[0].find("read up to its last complete event, which ends at byte " +
+                                        std::to_string(trace.find(complete) + complete.size())),
+              std::string::npos)
+        << warnings.messages[0];
+  }
+  EXPECT_NE(Error("[{\"ph\":\"X\"").find("before its first event is complete"), std::string::npos);
+}
+
 TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
-  const std::string good = "[" + ProfileEvent(10, 11, "0x1", 1000) + "," +
-                           Chunk(10, "0x1", 1001, kRootAndF, "2", "1") + "]";
-  for (size_t cut : {size_t{2}, good.size() / 2, good.size() - 1}) {
-    const std::string message = Error(good.substr(0, cut), "chrome-trace");
-    EXPECT_EQ(message.rfind("in.json: byte ", 0), 0u) << cut << ": " << message;
+  // (A trace cut after a complete event is read up to it: the test above.)
+  for (const std::string bad :
+       {"[{\"ph\":", "[{\"ph\":\"X\",\"name\":5}]", "[[[[[[[[[[1]]]]]]]]]]"}) {
+    const std::string message = Error(bad, "chrome-trace");
+    EXPECT_EQ(message.rfind("in.json: byte ", 0), 0u) << bad << ": " << message;
   }
   const std::string missing = "[" + Chunk(10, "0x1", 1001, kRootAndF, "2,7", "1,1") + "]";
   EXPECT_NE(Error(missing).find("samples[1]: node 7 is not among the nodes"), std::string::npos);

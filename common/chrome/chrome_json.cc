@@ -32,17 +32,44 @@ constexpr int64_t kMaxMicroseconds = INT64_MAX / 1000;
 
 }  // namespace
 
-JsonDocument::JsonDocument(Input& input, uint64_t cap, const char* what) : name_(input.name) {
+JsonDocument::JsonDocument(Input& input, uint64_t cap, const char* what, bool allow_truncated)
+    : name_(input.name) {
   ReadWholeInput(input, cap, what, &data_);
   // simdjson reads up to SIMDJSON_PADDING bytes past the end; they are ours, and zero.
   std::memset(data_.Reserve(simdjson::SIMDJSON_PADDING), 0, simdjson::SIMDJSON_PADDING);
   const simdjson::error_code error =
       parser_.iterate(data_.view().data(), data_.size(), data_.size() + simdjson::SIMDJSON_PADDING)
           .get(doc_);
+  // What simdjson finds only when it gets there: a document whose last bracket does not close
+  // its first one ends early.
+  const std::string_view text = data_.view();
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  const size_t last = text.find_last_not_of(" \t\r\n");
+  const bool unclosed =
+      first != std::string_view::npos &&
+      ((text[first] == '[' && text[last] != ']') || (text[first] == '{' && text[last] != '}'));
+  if (allow_truncated && (error == simdjson::UNCLOSED_STRING || (!error && unclosed))) {
+    truncated_ = true;
+    return;
+  }
   if (error == simdjson::UNCLOSED_STRING) {
     Fail("the JSON ends inside a string (a truncated file?)", data_.size() + 1);
   }
   if (error) Fail(std::string("not JSON: ") + simdjson::error_message(error), 1);
+}
+
+void JsonDocument::Reparse(size_t end, std::string_view closing) {
+  // The bytes from `end` on are dropped: the closing brackets go over them (the padding after
+  // the input leaves room even when `end` is the input's size).
+  data_.Reserve(closing.size() + simdjson::SIMDJSON_PADDING);
+  char* bytes = const_cast<char*>(data_.view().data());
+  std::memcpy(bytes + end, closing.data(), closing.size());
+  const size_t size = end + closing.size();
+  const size_t capacity = data_.size() + closing.size() + simdjson::SIMDJSON_PADDING;
+  std::memset(bytes + size, 0, capacity - size);
+  const simdjson::error_code error = parser_.iterate(bytes, size, capacity).get(doc_);
+  if (error) Fail(std::string("not JSON: ") + simdjson::error_message(error), 1);
+  truncated_ = false;
 }
 
 uint64_t JsonDocument::Byte() {

@@ -23,11 +23,17 @@ class JsonDocument {
  public:
   // Reads `input` whole (more than `cap` bytes, 0: no cap, is an error naming `what`) and starts
   // parsing it. Throws ProfError.
-  JsonDocument(Input& input, uint64_t cap, const char* what);
+  // With `allow_truncated`, an input that ends before its strings, arrays or objects are closed
+  // is not an error but `truncated()`, and not parsed until Reparse.
+  JsonDocument(Input& input, uint64_t cap, const char* what, bool allow_truncated = false);
   JsonDocument(const JsonDocument&) = delete;
   JsonDocument& operator=(const JsonDocument&) = delete;
 
   ondemand::document& doc() { return doc_; }
+  bool truncated() const { return truncated_; }
+  // Parses the first `end` bytes followed by `closing` ("]", "]}") instead of the whole input:
+  // the part of a truncated input that was complete. Byte numbers stay those of the input.
+  void Reparse(size_t end, std::string_view closing);
   const std::string& name() const { return name_; }
   std::string_view text() const { return data_.view(); }
 
@@ -55,6 +61,7 @@ class JsonDocument {
  private:
   std::string name_;
   WholeInput data_;
+  bool truncated_ = false;
   ondemand::parser parser_;
   ondemand::document doc_;
 };

@@ -181,8 +181,59 @@ void TraceReader::Emit(ProfileSink* sink) {
   sink->OnEnd();
 }
 
+// Where the last complete element of an array at depth 1 or 2 (the events of a bare array, or
+// of {"traceEvents": [...]}) ends, and the brackets that close what is open there; 0 when no
+// element is complete. One pass over the bytes, strings skipped.
+size_t LastCompleteEvent(std::string_view text, std::string* closing) {
+  std::string open;  // the brackets open at this point, outermost first
+  size_t end = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      open.push_back(c);
+    } else if (c == ']' || c == '}') {
+      if (open.empty()) break;
+      open.pop_back();
+      if (c == '}' && !open.empty() && open.size() <= 2 && open.back() == '[') {
+        end = i + 1;
+        closing->clear();
+        for (auto it = open.rbegin(); it != open.rend(); ++it)
+          closing->push_back(*it == '[' ? ']' : '}');
+      }
+    }
+  }
+  return end;
+}
+
 void ReadChromeTrace(Input& input, const ReadContext& context, ProfileSink* sink) {
-  JsonDocument json(input, context.max_input_size, "JSON");
+  JsonDocument json(input, context.max_input_size, "JSON", /*allow_truncated=*/true);
+  if (json.truncated()) {
+    // A tracer stopped mid-write leaves the array unclosed; the format allows it.
+    std::string closing;
+    const size_t end = LastCompleteEvent(json.text(), &closing);
+    if (end == 0)
+      json.Fail("the JSON ends before its first event is complete", json.text().size() + 1);
+    if (context.warnings != nullptr) {
+      context.warnings->Warning(Diagnostic{
+          Rule::kInput, input.name, 0,
+          "byte " + std::to_string(json.text().size() + 1) +
+              ": the trace ends before its array is closed (a tracer stopped mid-write?): read "
+              "up to its last complete event, which ends at byte " +
+              std::to_string(end)});
+    }
+    json.Reparse(end, closing);
+  }
   TraceReader reader(&json, context);
   ondemand::json_type type;
   if (const auto error = json.doc().type().get(type)) json.Fail(error, "the trace", "JSON");
