@@ -35,6 +35,11 @@ std::string Node(int id, int parent, const std::string& name) {
          "\"lineNumber\":1,\"columnNumber\":2}}";
 }
 
+struct Warnings : DiagnosticHandler {
+  void Warning(const Diagnostic& diagnostic) override { messages.push_back(diagnostic.Format()); }
+  std::vector<std::string> messages;
+};
+
 const std::string kRootAndF = Node(1, 0, "(root)") + "," + Node(2, 1, "f");
 
 TEST(ChromeTrace, ChunksJoinTheirProfileByPidAndIdWithTheThreadsName) {
@@ -70,11 +75,6 @@ TEST(ChromeTrace, ChunksOutOfOrderAndNodesOfALaterChunk) {
                                       "sample 1 1 1012000 0 1 0 0 pid=10 tid=11"}));
 }
 
-struct Warnings : DiagnosticHandler {
-  void Warning(const Diagnostic& diagnostic) override { messages.push_back(diagnostic.Format()); }
-  std::vector<std::string> messages;
-};
-
 TEST(ChromeTrace, AnArrayNeverClosedIsReadUpToItsLastCompleteEventWithAWarning) {
   const std::string complete =
       ProfileEvent(10, 11, "0x1", 1000) + "," + Chunk(10, "0x1", 1001, kRootAndF, "2,2", "5,5");
@@ -98,6 +98,33 @@ TEST(ChromeTrace, AnArrayNeverClosedIsReadUpToItsLastCompleteEventWithAWarning) 
   EXPECT_NE(Error("[{\"ph\":\"X\"").find("before its first event is complete"), std::string::npos);
 }
 
+TEST(ChromeTrace, DurationEventsAreSamplesWithTheirSelfTimeWhenThereIsNoCpuProfile) {
+  const std::string trace =
+      R"j([{"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"main"}},)j"
+      R"j({"ph":"B","name":"outer","pid":1,"tid":2,"ts":10},)j"
+      R"j({"ph":"X","name":"inner","pid":1,"tid":2,"ts":12,"dur":3.5},)j"
+      R"j({"ph":"E","pid":1,"tid":2,"ts":20},{"ph":"E","pid":1,"tid":2,"ts":21},)j"
+      R"j({"ph":"B","name":"never","pid":1,"tid":3,"ts":30},)j"
+      R"j({"ph":"X","name":"solo","pid":1,"tid":3,"ts":31,"dur":1}])j";
+  Input input = OpenInputStream(std::make_unique<MemoryStream>(trace), "in.json");
+  StringSink text;
+  CanonicalWriter writer(&text);
+  Warnings warnings;
+  ReadOptions options;
+  options.warnings = &warnings;
+  ReadProfile(input, &writer, options);
+  EXPECT_EQ(Lines(text.text(), "sample "),
+            (std::vector<std::string>{"sample 1 1 10000 10000 1 6500 pid=1 tid=2 thread=main",
+                                      "sample 1 2 12000 3500 1 3500 pid=1 tid=2 thread=main",
+                                      "sample 1 3 31000 1000 1 1000 pid=1 tid=3"}));
+  EXPECT_EQ(Lines(text.text(), "stack "),
+            (std::vector<std::string>{"stack 1 1", "stack 2 2 1", "stack 3 3"}));
+  EXPECT_EQ(warnings.messages,
+            (std::vector<std::string>{
+                "in.json: byte 227: 1 E event with no B open on its thread, left out",
+                "in.json: byte 277: 1 B event never closed by an E, left out"}));
+}
+
 TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
   // (A trace cut after a complete event is read up to it: the test above.)
   for (const std::string bad :
@@ -111,8 +138,8 @@ TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
   EXPECT_NE(Error(self).find("node 1 is its own parent"), std::string::npos);
   EXPECT_NE(Error(R"j([{"ph":"P","name":"ProfileChunk","pid":"x","id":1}])j").find("pid"),
             std::string::npos);
-  EXPECT_NE(Error(R"j({"traceEvents":[{"ph":"X","name":"a","ts":1,"dur":2}]})j")
-                .find("without V8 CPU profile samples"),
+  EXPECT_NE(Error(R"j({"traceEvents":[{"ph":"I","name":"a","ts":1}]})j")
+                .find("without V8 CPU profile samples (Profile and ProfileChunk events"),
             std::string::npos);
 }
 

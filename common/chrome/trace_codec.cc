@@ -9,6 +9,7 @@
 
 #include "common/chrome/chrome_json.h"
 #include "common/chrome/cpuprofile_codec.h"
+#include "common/chrome/trace_spans.h"
 #include "common/chrome/v8_json.h"
 #include "common/chrome/v8_profile.h"
 #include "common/model/interner.h"
@@ -46,12 +47,16 @@ class TraceReader {
   // args.data of a Profile, ProfileChunk or CpuProfile event.
   void ReadData(ondemand::object event, TraceProfile* profile, V8ProfileFields* fields);
   std::optional<int64_t> OptionalSigned(ondemand::object& event, const char* key);
+  void ReadSpan(ondemand::object& event, char ph, const std::string& name);
 
   JsonDocument& json_;
   const ReadContext& context_;
   std::map<std::pair<int64_t, std::string>, size_t> index_;
   std::vector<std::unique_ptr<TraceProfile>> profiles_;  // in order of first appearance
   std::map<std::pair<int64_t, int64_t>, std::string> thread_names_;
+  // Duration events by thread, threads in order of first appearance.
+  std::map<std::pair<int64_t, int64_t>, size_t> span_index_;
+  std::vector<std::pair<std::pair<int64_t, int64_t>, ThreadSpans>> spans_;
   int cpu_profile_events_ = 0;
 };
 
@@ -87,13 +92,43 @@ void TraceReader::ReadData(ondemand::object event, TraceProfile* profile, V8Prof
   });
 }
 
+void TraceReader::ReadSpan(ondemand::object& event, char ph, const std::string& name) {
+  const uint64_t byte = json_.Byte();
+  const int64_t pid = OptionalSigned(event, "pid").value_or(0);
+  const int64_t tid = OptionalSigned(event, "tid").value_or(0);
+  JsonValue ts_value = event.find_field_unordered("ts");
+  if (ts_value.error() == simdjson::NO_SUCH_FIELD) json_.Fail("a duration event without ts", byte);
+  const int64_t ts = json_.Microseconds(ts_value, "ts");
+  if (ts < 0) json_.Fail("ts: a time before 0", byte);
+  const auto inserted = span_index_.emplace(std::make_pair(pid, tid), spans_.size());
+  if (inserted.second) spans_.emplace_back(std::make_pair(pid, tid), ThreadSpans());
+  ThreadSpans& spans = spans_[inserted.first->second].second;
+  if (ph == 'B') {
+    spans.Begin(ts, name, byte);
+  } else if (ph == 'E') {
+    spans.End(ts, byte);
+  } else {
+    JsonValue dur_value = event.find_field_unordered("dur");
+    const int64_t dur =
+        dur_value.error() == simdjson::NO_SUCH_FIELD ? 0 : json_.Microseconds(dur_value, "dur");
+    if (dur < 0) json_.Fail("dur: a negative duration", byte);
+    if (ts > INT64_MAX - dur) json_.Fail("ts + dur: beyond what 64-bit nanoseconds hold", byte);
+    spans.Complete(ts, dur, name);
+  }
+}
+
 void TraceReader::ReadEvent(ondemand::object event) {
   JsonValue ph_value = event.find_field_unordered("ph");
   if (ph_value.error() == simdjson::NO_SUCH_FIELD) return;  // not an event we read
   const std::string ph(json_.String(ph_value, "an event's ph"));
   JsonValue name_value = event.find_field_unordered("name");
-  if (name_value.error() == simdjson::NO_SUCH_FIELD) return;
-  const std::string name(json_.String(name_value, "an event's name"));
+  const std::string name(name_value.error() == simdjson::NO_SUCH_FIELD
+                             ? std::string_view()
+                             : json_.String(name_value, "an event's name"));
+  if (ph == "B" || ph == "E" || ph == "X") {
+    ReadSpan(event, ph[0], name);
+    return;
+  }
   if (ph == "M" && name == "thread_name") {
     const int64_t pid = OptionalSigned(event, "pid").value_or(0);
     const int64_t tid = OptionalSigned(event, "tid").value_or(0);
@@ -157,26 +192,52 @@ void TraceReader::Emit(ProfileSink* sink) {
     if (profile.end_ns) profile.profile.SetEnd(*profile.end_ns);
     samples += profile.profile.sample_count();
   }
-  if (samples == 0 && !context_.allow_empty) {
+  // V8's samples and the duration events cover the same time: one of them is the profile, the
+  // samples when there are any (a DevTools trace always has duration events too: no warning).
+  const bool use_spans = samples == 0 && !spans_.empty();
+  if (samples == 0 && !use_spans && !context_.allow_empty) {
     throw ProfError(json_.name(),
                     "a trace without V8 CPU profile samples (Profile and ProfileChunk events: "
-                    "record with the category disabled-by-default-v8.cpu_profiler; "
-                    "--allow-empty converts it to a profile without samples)");
+                    "record with the category disabled-by-default-v8.cpu_profiler) or duration "
+                    "events (B/E, X) (--allow-empty converts it to a profile without samples)");
   }
   ProfileHeader header;
   header.sources.push_back(Source{1, "chrome-trace", context_.uri, std::nullopt});
-  header.types = V8ValueTypes();
-  header.default_type = kV8DefaultType;
+  header.types = use_spans ? SpanValueTypes() : V8ValueTypes();
+  header.default_type = use_spans ? kSpanDefaultType : kV8DefaultType;
   sink->OnHeader(header);
   Interner interner(sink);
-  for (auto& p : profiles_) {
-    std::vector<Label> labels = {Label::Number(kPidLabel, p->pid)};
-    if (p->tid) {
-      labels.push_back(Label::Number(kTidLabel, *p->tid));
-      const auto name = thread_names_.find({p->pid, *p->tid});
+  const auto labels_of = [&](int64_t pid, std::optional<int64_t> tid) {
+    std::vector<Label> labels = {Label::Number(kPidLabel, pid)};
+    if (tid) {
+      labels.push_back(Label::Number(kTidLabel, *tid));
+      const auto name = thread_names_.find({pid, *tid});
       if (name != thread_names_.end()) labels.push_back(Label::String(kThreadLabel, name->second));
     }
-    p->profile.Convert(&interner, 1, labels, sink);
+    return labels;
+  };
+  if (use_spans) {
+    ThreadSpans::Unmatched unmatched;
+    for (auto& thread : spans_) {
+      thread.second.Convert(&interner, 1, labels_of(thread.first.first, thread.first.second), sink,
+                            &unmatched);
+    }
+    if (context_.warnings != nullptr && unmatched.ends > 0) {
+      context_.warnings->Warning(Diagnostic{Rule::kInput, json_.name(), 0,
+                                            "byte " + std::to_string(unmatched.first_end_byte) +
+                                                ": " + std::to_string(unmatched.ends) +
+                                                (unmatched.ends == 1 ? " E event" : " E events") +
+                                                " with no B open on its thread, left out"});
+    }
+    if (context_.warnings != nullptr && unmatched.begins > 0) {
+      context_.warnings->Warning(Diagnostic{Rule::kInput, json_.name(), 0,
+                                            "byte " + std::to_string(unmatched.first_begin_byte) +
+                                                ": " + std::to_string(unmatched.begins) +
+                                                (unmatched.begins == 1 ? " B event" : " B events") +
+                                                " never closed by an E, left out"});
+    }
+  } else {
+    for (auto& p : profiles_) p->profile.Convert(&interner, 1, labels_of(p->pid, p->tid), sink);
   }
   sink->OnEnd();
 }
