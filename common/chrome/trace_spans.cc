@@ -59,7 +59,7 @@ void ThreadSpans::Convert(Interner* interner, uint64_t source_id, const std::vec
     if (!nest.empty()) spans_[nest.back()].self -= span.dur;
     span.self += span.dur;
     Function function;
-    function.name = span.name;
+    function.name = span.name.empty() ? "(no name)" : span.name;  // names may not be empty
     Location location;
     location.lines.push_back(Line{interner->Function(function), 0, 0});
     nest.push_back(i);
