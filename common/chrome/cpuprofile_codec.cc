@@ -33,9 +33,9 @@ void ReadCpuProfile(Input& input, const ReadContext& context, ProfileSink* sink)
   if (fields.start_ns) profile.SetStart(*fields.start_ns);
   if (fields.end_ns) profile.SetEnd(*fields.end_ns);
   if (profile.sample_count() == 0 && !context.allow_empty) {
-    throw ProfError(input.name,
-                    "a CPU profile without samples (--allow-empty converts it to a profile "
-                    "without samples)");
+    throw ProfError(
+        input.name,
+        "a CPU profile without samples (was the profiler stopped as soon as it started?)");
   }
 
   ProfileHeader header;

@@ -199,7 +199,7 @@ void TraceReader::Emit(ProfileSink* sink) {
     throw ProfError(json_.name(),
                     "a trace without V8 CPU profile samples (Profile and ProfileChunk events: "
                     "record with the category disabled-by-default-v8.cpu_profiler) or duration "
-                    "events (B/E, X) (--allow-empty converts it to a profile without samples)");
+                    "events (B/E, X)");
   }
   ProfileHeader header;
   header.sources.push_back(Source{1, "chrome-trace", context_.uri, std::nullopt});
