@@ -207,4 +207,36 @@ std::string JsonDocument::Token(JsonValue value, std::string_view what) {
   return std::string(raw);
 }
 
+size_t LastCompleteElement(std::string_view text, std::string* closing) {
+  std::string open;  // the brackets open at this point, outermost first
+  size_t end = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      open.push_back(c);
+    } else if (c == ']' || c == '}') {
+      if (open.empty()) break;
+      open.pop_back();
+      if (c == '}' && !open.empty() && open.size() <= 2 && open.back() == '[') {
+        end = i + 1;
+        closing->clear();
+        for (auto it = open.rbegin(); it != open.rend(); ++it)
+          closing->push_back(*it == '[' ? ']' : '}');
+      }
+    }
+  }
+  return end;
+}
+
 }  // namespace proftools

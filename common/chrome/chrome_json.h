@@ -66,6 +66,11 @@ class JsonDocument {
   ondemand::document doc_;
 };
 
+// For an input cut short: where the last complete element of an array at depth 1 or 2 (the
+// events of a bare array, or of {"traceEvents": [...]}) ends, and in `closing` the brackets that
+// close what is open there; 0 when no element is complete. One pass over the bytes.
+size_t LastCompleteElement(std::string_view text, std::string* closing);
+
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_CHROME_CHROME_JSON_H_

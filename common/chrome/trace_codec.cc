@@ -1,9 +1,12 @@
-// kChromeTraceReader: one source of type "chrome-trace"; the value types of V8ValueTypes.
+// kChromeTraceReader: one source of type "chrome-trace"; the value types of V8ValueTypes, or
+// of SpanValueTypes for a trace of duration events only.
 #include "common/chrome/trace_codec.h"
 
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -242,47 +245,12 @@ void TraceReader::Emit(ProfileSink* sink) {
   sink->OnEnd();
 }
 
-// Where the last complete element of an array at depth 1 or 2 (the events of a bare array, or
-// of {"traceEvents": [...]}) ends, and the brackets that close what is open there; 0 when no
-// element is complete. One pass over the bytes, strings skipped.
-size_t LastCompleteEvent(std::string_view text, std::string* closing) {
-  std::string open;  // the brackets open at this point, outermost first
-  size_t end = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      open.push_back(c);
-    } else if (c == ']' || c == '}') {
-      if (open.empty()) break;
-      open.pop_back();
-      if (c == '}' && !open.empty() && open.size() <= 2 && open.back() == '[') {
-        end = i + 1;
-        closing->clear();
-        for (auto it = open.rbegin(); it != open.rend(); ++it)
-          closing->push_back(*it == '[' ? ']' : '}');
-      }
-    }
-  }
-  return end;
-}
-
 void ReadChromeTrace(Input& input, const ReadContext& context, ProfileSink* sink) {
   JsonDocument json(input, context.max_input_size, "JSON", /*allow_truncated=*/true);
   if (json.truncated()) {
     // A tracer stopped mid-write leaves the array unclosed; the format allows it.
     std::string closing;
-    const size_t end = LastCompleteEvent(json.text(), &closing);
+    const size_t end = LastCompleteElement(json.text(), &closing);
     if (end == 0)
       json.Fail("the JSON ends before its first event is complete", json.text().size() + 1);
     if (context.warnings != nullptr) {
