@@ -105,7 +105,9 @@ TEST(ChromeTrace, DurationEventsAreSamplesWithTheirSelfTimeWhenThereIsNoCpuProfi
       R"j({"ph":"X","name":"inner","pid":1,"tid":2,"ts":12,"dur":3.5},)j"
       R"j({"ph":"E","pid":1,"tid":2,"ts":20},{"ph":"E","pid":1,"tid":2,"ts":21},)j"
       R"j({"ph":"B","name":"never","pid":1,"tid":3,"ts":30},)j"
-      R"j({"ph":"X","name":"solo","pid":1,"tid":3,"ts":31,"dur":1}])j";
+      R"j({"ph":"X","name":"solo","pid":1,"tid":3,"ts":31,"dur":1},)j"
+      R"j({"ph":"i","name":"mark","pid":1,"tid":3,"ts":31.5,"s":"t"},)j"
+      R"j({"ph":"X","pid":1,"tid":3,"ts":40}])j";
   Input input = OpenInputStream(std::make_unique<MemoryStream>(trace), "in.json");
   StringSink text;
   CanonicalWriter writer(&text);
@@ -116,9 +118,14 @@ TEST(ChromeTrace, DurationEventsAreSamplesWithTheirSelfTimeWhenThereIsNoCpuProfi
   EXPECT_EQ(Lines(text.text(), "sample "),
             (std::vector<std::string>{"sample 1 1 10000 10000 1 6500 pid=1 tid=2 thread=main",
                                       "sample 1 2 12000 3500 1 3500 pid=1 tid=2 thread=main",
-                                      "sample 1 3 31000 1000 1 1000 pid=1 tid=3"}));
+                                      "sample 1 3 31000 1000 1 1000 pid=1 tid=3",
+                                      "sample 1 4 31500 0 1 0 pid=1 tid=3",
+                                      "sample 1 5 40000 0 1 0 pid=1 tid=3"}));
   EXPECT_EQ(Lines(text.text(), "stack "),
-            (std::vector<std::string>{"stack 1 1", "stack 2 2 1", "stack 3 3"}));
+            (std::vector<std::string>{"stack 1 1", "stack 2 2 1", "stack 3 3", "stack 4 4 3",
+                                      "stack 5 5"}));
+  EXPECT_EQ(Lines(text.text(), "function 5"),
+            (std::vector<std::string>{"function 5 \"(no name)\" \"\" \"\" 0"}));
   EXPECT_EQ(warnings.messages,
             (std::vector<std::string>{
                 "in.json: byte 227: 1 E event with no B open on its thread, left out",
@@ -138,7 +145,7 @@ TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
   EXPECT_NE(Error(self).find("node 1 is its own parent"), std::string::npos);
   EXPECT_NE(Error(R"j([{"ph":"P","name":"ProfileChunk","pid":"x","id":1}])j").find("pid"),
             std::string::npos);
-  EXPECT_NE(Error(R"j({"traceEvents":[{"ph":"I","name":"a","ts":1}]})j")
+  EXPECT_NE(Error(R"j({"traceEvents":[{"ph":"C","name":"a","ts":1}]})j")
                 .find("without V8 CPU profile samples (Profile and ProfileChunk events"),
             std::string::npos);
 }

@@ -110,6 +110,8 @@ void TraceReader::ReadSpan(ondemand::object& event, char ph, const std::string& 
     spans.Begin(ts, name, byte);
   } else if (ph == 'E') {
     spans.End(ts, byte);
+  } else if (ph == 'I' || ph == 'i') {
+    spans.Complete(ts, 0, name);  // an instant: counted where it happened, no time of its own
   } else {
     JsonValue dur_value = event.find_field_unordered("dur");
     const int64_t dur =
@@ -128,7 +130,7 @@ void TraceReader::ReadEvent(ondemand::object event) {
   const std::string name(name_value.error() == simdjson::NO_SUCH_FIELD
                              ? std::string_view()
                              : json_.String(name_value, "an event's name"));
-  if (ph == "B" || ph == "E" || ph == "X") {
+  if (ph == "B" || ph == "E" || ph == "X" || ph == "I" || ph == "i") {
     ReadSpan(event, ph[0], name);
     return;
   }

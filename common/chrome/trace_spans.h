@@ -4,6 +4,7 @@
 // time (its duration minus its children's), so that totals add up as the trace's flame chart
 // shows them. `E` closes the last `B` open on its thread, whatever its name (as Chrome's viewer
 // does); an `E` with nothing open and a `B` never closed are counted for a warning, and left out.
+// Instant events are spans of no duration: counted where they happened.
 #ifndef PROFTOOLS_COMMON_CHROME_TRACE_SPANS_H_
 #define PROFTOOLS_COMMON_CHROME_TRACE_SPANS_H_
 
