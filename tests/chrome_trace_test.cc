@@ -35,6 +35,18 @@ std::string Node(int id, int parent, const std::string& name) {
          "\"lineNumber\":1,\"columnNumber\":2}}";
 }
 
+TEST(ChromeTrace, TheOlderCpuProfileEventIsAProfileOfItsOwn) {
+  const std::string trace =
+      R"j({"traceEvents":[{"ph":"X","name":"task","pid":1,"tid":2,"ts":100,"dur":9},)j"
+      R"j({"ph":"I","name":"CpuProfile","pid":1,"tid":2,"ts":120,"args":{"data":{"cpuProfile":)j"
+      R"j({"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2]},)j"
+      R"j({"id":2,"callFrame":{"functionName":"f"}}],"startTime":100,"endTime":110,)j"
+      R"j("samples":[2,2],"timeDeltas":[3,4]}}}}]})j";
+  EXPECT_EQ(Lines(Read(trace), "sample "),
+            (std::vector<std::string>{"sample 1 1 103000 4000 1 4 4 pid=1 tid=2",
+                                      "sample 1 1 107000 3000 1 3 3 pid=1 tid=2"}));
+}
+
 struct Warnings : DiagnosticHandler {
   void Warning(const Diagnostic& diagnostic) override { messages.push_back(diagnostic.Format()); }
   std::vector<std::string> messages;

@@ -130,7 +130,9 @@ void TraceReader::ReadEvent(ondemand::object event) {
   const std::string name(name_value.error() == simdjson::NO_SUCH_FIELD
                              ? std::string_view()
                              : json_.String(name_value, "an event's name"));
-  if (ph == "B" || ph == "E" || ph == "X" || ph == "I" || ph == "i") {
+  const bool v8_profile = name == "Profile" || name == "ProfileChunk" || name == "CpuProfile";
+  // (The older CpuProfile event is an instant event: the name decides.)
+  if (!v8_profile && (ph == "B" || ph == "E" || ph == "X" || ph == "I" || ph == "i")) {
     ReadSpan(event, ph[0], name);
     return;
   }
@@ -142,7 +144,7 @@ void TraceReader::ReadEvent(ondemand::object event) {
         std::string(json_.String(args.find_field_unordered("name"), "args.name"));
     return;
   }
-  if (name != "Profile" && name != "ProfileChunk" && name != "CpuProfile") return;
+  if (!v8_profile) return;
   const uint64_t byte = json_.Byte();
   const int64_t pid = OptionalSigned(event, "pid").value_or(0);
   const std::optional<int64_t> tid = OptionalSigned(event, "tid");
