@@ -14,6 +14,7 @@ cp "$here/app.js" "$here/trace.js" "$tmp/"
 cd "$tmp"
 node --cpu-prof --cpu-prof-dir="$tmp/prof" --cpu-prof-interval 1000 app.js
 mv "$tmp"/prof/CPU.*.cpuprofile "$here/app.cpuprofile"
+chmod 644 "$here/app.cpuprofile"  # node writes it for its owner only
 node --trace-events-enabled --trace-event-categories node trace.js
 mv node_trace.1.log "$here/app.trace.json"
 # node's and V8's own duration events only (B/E, X: GC, timers, fs calls), no CPU profile.
