@@ -22,6 +22,9 @@ BIN := bin
 # Debian packages the build and the tests need, and the pkg-config modules they provide.
 BUILD_DEBS := g++ make pkg-config libprotobuf-dev protobuf-compiler zlib1g-dev libre2-dev \
               libcxxopts-dev libsqlite3-dev
+# V8's .cpuprofile and Chrome's traces are JSON, parsed whole by simdjson's On-Demand API
+# (common/chrome/).
+BUILD_DEBS += libsimdjson-dev
 TEST_DEBS := googletest libgtest-dev libgmock-dev diffutils groff-base man-db
 # prof2sqlite's databases read by the sqlite3 shell and from R with DBI and RSQLite (tests/sqlite-r.sh).
 TEST_DEBS += sqlite3 r-cran-rsqlite r-cran-dbi
@@ -37,7 +40,7 @@ TEST_DEBS += linux-perf
 # by tests/browser/ (Python's standard library only).
 TEST_DEBS += chromium python3
 BENCH_DEBS := time sqlite3
-PKGS := protobuf re2 zlib cxxopts
+PKGS := protobuf re2 zlib cxxopts simdjson
 
 # pkg-config runs once, when first needed (after `deps` may have installed the packages).
 PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell pkg-config --cflags $(PKGS)))$(PKG_CFLAGS)

@@ -42,6 +42,20 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
         {"golden/folded/inputs/py-spy-raw.txt", ""},
         {"golden/folded/inputs/difffolded.txt", ""},
         {"golden/perf/corpus/flamegraph/results/perf-java-stacks-01-collapsed-all.txt.gz", ""}}},
+      {"cpuprofile",
+       {{"golden/chrome/inputs/app.cpuprofile", ""},
+        {"", R"j({"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2]},)j"
+             R"j({"id":2,"callFrame":{"functionName":"f","url":"a.js","lineNumber":0}}],)j"
+             R"j("startTime":5,"endTime":9,"samples":[2,2],"timeDeltas":[1,2]})j"}}},
+      {"chrome-trace",
+       {{"golden/chrome/inputs/app.trace.json", ""},
+        {"golden/chrome/inputs/app.events.json", ""},
+        {"", R"j([{"ph":"P","name":"Profile","pid":1,"tid":2,"id":"0x1",)j"
+             R"j("args":{"data":{"startTime":10}}},)j"
+             R"j({"ph":"P","name":"ProfileChunk","pid":1,"tid":3,"id":"0x1","ts":11,)j"
+             R"j("args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":)j"
+             R"j({"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":)j"
+             R"j({"functionName":"g"}}],"samples":[2,2]},"timeDeltas":[1,1]}}}])j"}}},
   };
   return *samples;
 }
@@ -143,7 +157,7 @@ INSTANTIATE_TEST_SUITE_P(Registry, ReaderTest, ::testing::ValuesIn(Readers()),
 TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   std::map<std::string, int> seen;
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
-  EXPECT_EQ(ReaderNames(), "prof, pprof, perf, rprof, folded");
+  EXPECT_EQ(ReaderNames(), "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as

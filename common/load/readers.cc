@@ -2,6 +2,8 @@
 
 #include "common/base/diagnostics.h"
 #include "common/base/text_syntax.h"
+#include "common/chrome/cpuprofile_codec.h"
+#include "common/chrome/trace_codec.h"
 #include "common/folded/folded_reader.h"
 #include "common/perf/perf_codec.h"
 #include "common/pprof/pprof_codec.h"
@@ -22,6 +24,8 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kRprofReader,        // R's Rprof()
       &kSqliteHintReader,   // read by sqlite2prof
       &kFoldedReader,       // FlameGraph's folded stacks
+      &kCpuProfileReader,   // V8's .cpuprofile (JSON)
+      &kChromeTraceReader,  // Chrome's traces: the Trace Event Format (JSON)
   };
   return kReaders;
 }

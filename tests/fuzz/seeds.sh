@@ -52,6 +52,12 @@ case $name in
     for f in golden/folded/inputs/*.txt; do
       for b in 7 255; do seed $b "$f"; done
     done
+    for f in golden/chrome/inputs/*.cpuprofile; do
+      for b in 8 255; do seed $b "$f"; done
+    done
+    for f in golden/chrome/inputs/*.json; do
+      for b in 9 255; do seed $b "$f"; done
+    done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   rprof)
     for f in $(find golden/rprof -type f -name '*.out'); do add "$f"; done

@@ -1,0 +1,242 @@
+#include "common/chrome/chrome_json.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "common/base/diagnostics.h"
+#include "common/base/text_syntax.h"
+
+namespace proftools {
+namespace {
+
+const char* TypeName(ondemand::json_type type) {
+  switch (type) {
+    case ondemand::json_type::array:
+      return "an array";
+    case ondemand::json_type::object:
+      return "an object";
+    case ondemand::json_type::number:
+      return "a number";
+    case ondemand::json_type::string:
+      return "a string";
+    case ondemand::json_type::boolean:
+      return "a boolean";
+    case ondemand::json_type::null:
+      return "null";
+  }
+  return "a value";
+}
+
+// 2^63 nanoseconds in microseconds: a time at or beyond it has no 64-bit nanoseconds.
+constexpr int64_t kMaxMicroseconds = INT64_MAX / 1000;
+
+}  // namespace
+
+JsonDocument::JsonDocument(Input& input, uint64_t cap, const char* what, bool allow_truncated)
+    : name_(input.name) {
+  ReadWholeInput(input, cap, what, &data_);
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end; they are ours, and zero.
+  std::memset(data_.Reserve(simdjson::SIMDJSON_PADDING), 0, simdjson::SIMDJSON_PADDING);
+  const simdjson::error_code error =
+      parser_.iterate(data_.view().data(), data_.size(), data_.size() + simdjson::SIMDJSON_PADDING)
+          .get(doc_);
+  // What simdjson finds only when it gets there: a document whose last bracket does not close
+  // its first one ends early.
+  const std::string_view text = data_.view();
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  const size_t last = text.find_last_not_of(" \t\r\n");
+  const bool unclosed =
+      first != std::string_view::npos &&
+      ((text[first] == '[' && text[last] != ']') || (text[first] == '{' && text[last] != '}'));
+  if (allow_truncated && (error == simdjson::UNCLOSED_STRING || (!error && unclosed))) {
+    truncated_ = true;
+    return;
+  }
+  if (error == simdjson::UNCLOSED_STRING) {
+    Fail("the JSON ends inside a string (a truncated file?)", data_.size() + 1);
+  }
+  if (error) Fail(std::string("not JSON: ") + simdjson::error_message(error), 1);
+}
+
+void JsonDocument::Reparse(size_t end, std::string_view closing) {
+  // The bytes from `end` on are dropped: the closing brackets go over them (the padding after
+  // the input leaves room even when `end` is the input's size).
+  data_.Reserve(closing.size() + simdjson::SIMDJSON_PADDING);
+  char* bytes = const_cast<char*>(data_.view().data());
+  std::memcpy(bytes + end, closing.data(), closing.size());
+  const size_t size = end + closing.size();
+  const size_t capacity = data_.size() + closing.size() + simdjson::SIMDJSON_PADDING;
+  std::memset(bytes + size, 0, capacity - size);
+  const simdjson::error_code error = parser_.iterate(bytes, size, capacity).get(doc_);
+  if (error) Fail(std::string("not JSON: ") + simdjson::error_message(error), 1);
+  truncated_ = false;
+}
+
+uint64_t JsonDocument::Byte() {
+  const char* at = nullptr;
+  if (doc_.current_location().get(at) != simdjson::SUCCESS) return data_.size() + 1;
+  return static_cast<uint64_t>(at - data_.view().data()) + 1;
+}
+
+void JsonDocument::Fail(const std::string& message, uint64_t byte) {
+  throw ProfError(name_, "byte " + std::to_string(byte != 0 ? byte : Byte()) + ": " + message);
+}
+
+void JsonDocument::Fail(simdjson::error_code error, std::string_view what, const char* expected) {
+  switch (error) {
+    case simdjson::INCORRECT_TYPE:
+      Fail(std::string(what) + ": " + expected + " belongs here");
+    case simdjson::NO_SUCH_FIELD:
+      Fail(std::string(what) + ": missing");
+    case simdjson::NUMBER_OUT_OF_RANGE:
+      Fail(std::string(what) + ": a number out of range (" + expected + " belongs here)");
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+      // Found before the parser gets there: the place to show is the end.
+      Fail(std::string(what) + ": the JSON ends before its arrays and objects are closed " +
+               "(a truncated file?)",
+           data_.size() + 1);
+    case simdjson::TAPE_ERROR:
+    case simdjson::EMPTY:
+      Fail(std::string(what) + ": the JSON ends early or is broken here (" +
+           simdjson::error_message(error) + ")");
+    default:
+      Fail(std::string(what) + ": " + simdjson::error_message(error));
+  }
+}
+
+ondemand::object JsonDocument::Object(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::object) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where an object belongs");
+  }
+  ondemand::object object;
+  if (const auto error = value.get_object().get(object)) Fail(error, what, "an object");
+  return object;
+}
+
+ondemand::array JsonDocument::Array(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::array) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where an array belongs");
+  }
+  ondemand::array array;
+  if (const auto error = value.get_array().get(array)) Fail(error, what, "an array");
+  return array;
+}
+
+std::string_view JsonDocument::String(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::string) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where a string belongs");
+  }
+  std::string_view text;
+  if (const auto error = value.get_string().get(text)) Fail(error, what, "a string");
+  return text;
+}
+
+uint64_t JsonDocument::Unsigned(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::number) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where a number belongs");
+  }
+  uint64_t number = 0;
+  if (const auto error = value.get_uint64().get(number)) {
+    Fail(error, what, "an integer from 0 to 2^64-1");
+  }
+  return number;
+}
+
+int64_t JsonDocument::Signed(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::number) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where a number belongs");
+  }
+  int64_t number = 0;
+  if (const auto error = value.get_int64().get(number)) {
+    Fail(error, what, "an integer from -2^63 to 2^63-1");
+  }
+  return number;
+}
+
+int64_t JsonDocument::Microseconds(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::number) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where a time in microseconds belongs");
+  }
+  ondemand::number number;
+  if (const auto error = value.get_number().get(number)) {
+    Fail(error, what, "a time in microseconds");
+  }
+  const std::string beyond =
+      std::string(what) + ": beyond what 64-bit nanoseconds hold (2^63 ns, 292 years)";
+  switch (number.get_number_type()) {
+    case ondemand::number_type::signed_integer: {
+      const int64_t us = number.get_int64();
+      if (us > kMaxMicroseconds || us < -kMaxMicroseconds) Fail(beyond);
+      return us * 1000;
+    }
+    case ondemand::number_type::unsigned_integer:
+      Fail(beyond);
+    default: {
+      const double ns = number.get_double() * 1000;
+      if (!std::isfinite(ns) || std::fabs(ns) >= 9.2e18) Fail(beyond);
+      return static_cast<int64_t>(std::llround(ns));
+    }
+  }
+}
+
+std::string JsonDocument::Token(JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (const auto error = value.type().get(type)) Fail(error, what, "a string or a number");
+  if (type == ondemand::json_type::string) return std::string(String(value, what));
+  if (type != ondemand::json_type::number) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where a string or a number belongs");
+  }
+  ondemand::value number;
+  if (const auto error = value.get(number)) Fail(error, what, "a string or a number");
+  std::string_view raw = number.raw_json_token();
+  while (!raw.empty() &&
+         (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t' ||
+          raw.back() == ',' || raw.back() == '}' || raw.back() == ']')) {
+    raw.remove_suffix(1);
+  }
+  // Consume the number so that the object goes on past it.
+  double ignored;
+  if (number.get_double().get(ignored) != simdjson::SUCCESS)
+    Fail(std::string(what) + ": not a number");
+  return std::string(raw);
+}
+
+size_t LastCompleteElement(std::string_view text, std::string* closing) {
+  std::string open;  // the brackets open at this point, outermost first
+  size_t end = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      open.push_back(c);
+    } else if (c == ']' || c == '}') {
+      if (open.empty()) break;
+      open.pop_back();
+      if (c == '}' && !open.empty() && open.size() <= 2 && open.back() == '[') {
+        end = i + 1;
+        closing->clear();
+        for (auto it = open.rbegin(); it != open.rend(); ++it)
+          closing->push_back(*it == '[' ? ']' : '}');
+      }
+    }
+  }
+  return end;
+}
+
+}  // namespace proftools

@@ -1,0 +1,312 @@
+// kChromeTraceReader: one source of type "chrome-trace"; the value types of V8ValueTypes, or
+// of SpanValueTypes for a trace of duration events only.
+#include "common/chrome/trace_codec.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/chrome/chrome_json.h"
+#include "common/chrome/cpuprofile_codec.h"
+#include "common/chrome/trace_spans.h"
+#include "common/chrome/v8_json.h"
+#include "common/chrome/v8_profile.h"
+#include "common/model/interner.h"
+#include "common/model/producer_kit.h"
+
+namespace proftools {
+namespace {
+
+// One V8 profile of the trace: a Profile event and its chunks, or one CpuProfile event.
+struct TraceProfile {
+  explicit TraceProfile(const std::string& name) : profile(name) {}
+  struct Chunk {
+    int64_t ts = 0;  // the chunk event's time: chunks are taken in this order
+    std::vector<uint64_t> samples;
+    std::vector<int64_t> deltas_ns;
+    uint64_t byte = 0;
+  };
+  int64_t pid = 0;
+  std::optional<int64_t> tid;  // of the Profile event: the profiled thread
+  V8Profile profile;
+  std::vector<Chunk> chunks;
+  std::optional<int64_t> start_ns, end_ns;
+};
+
+class TraceReader {
+ public:
+  TraceReader(JsonDocument* json, const ReadContext& context) : json_(*json), context_(context) {}
+
+  void ReadEvents(ondemand::array events);
+  void Emit(ProfileSink* sink);
+
+ private:
+  void ReadEvent(ondemand::object event);
+  TraceProfile& ProfileFor(int64_t pid, const std::string& id);
+  // args.data of a Profile, ProfileChunk or CpuProfile event.
+  void ReadData(ondemand::object event, TraceProfile* profile, V8ProfileFields* fields);
+  std::optional<int64_t> OptionalSigned(ondemand::object& event, const char* key);
+  void ReadSpan(ondemand::object& event, char ph, const std::string& name);
+
+  JsonDocument& json_;
+  const ReadContext& context_;
+  std::map<std::pair<int64_t, std::string>, size_t> index_;
+  std::vector<std::unique_ptr<TraceProfile>> profiles_;  // in order of first appearance
+  std::map<std::pair<int64_t, int64_t>, std::string> thread_names_;
+  // Duration events by thread, threads in order of first appearance.
+  std::map<std::pair<int64_t, int64_t>, size_t> span_index_;
+  std::vector<std::pair<std::pair<int64_t, int64_t>, ThreadSpans>> spans_;
+  int cpu_profile_events_ = 0;
+};
+
+std::optional<int64_t> TraceReader::OptionalSigned(ondemand::object& event, const char* key) {
+  JsonValue value = event.find_field_unordered(key);
+  if (value.error() == simdjson::NO_SUCH_FIELD) return std::nullopt;
+  return json_.Signed(value, key);
+}
+
+TraceProfile& TraceReader::ProfileFor(int64_t pid, const std::string& id) {
+  const auto inserted = index_.emplace(std::make_pair(pid, id), profiles_.size());
+  if (inserted.second) {
+    profiles_.push_back(std::make_unique<TraceProfile>(json_.name()));
+    profiles_.back()->pid = pid;
+  }
+  return *profiles_[inserted.first->second];
+}
+
+void TraceReader::ReadData(ondemand::object event, TraceProfile* profile, V8ProfileFields* fields) {
+  ondemand::object args = json_.Object(event.find_field_unordered("args"), "the event's args");
+  ondemand::object data = json_.Object(args.find_field_unordered("data"), "args.data");
+  ForEachField(json_, data, "args.data", [&](std::string_view key, JsonValue value) {
+    if (key == "cpuProfile") {
+      ReadV8ProfileObject(json_, json_.Object(value, "args.data.cpuProfile"), &profile->profile,
+                          fields);
+    } else if (key == "timeDeltas") {
+      fields->deltas_ns = ReadDeltas(json_, value, "args.data.timeDeltas");
+    } else if (key == "startTime") {
+      fields->start_ns = json_.Microseconds(value, "args.data.startTime");
+    } else if (key == "endTime") {
+      fields->end_ns = json_.Microseconds(value, "args.data.endTime");
+    }
+  });
+}
+
+void TraceReader::ReadSpan(ondemand::object& event, char ph, const std::string& name) {
+  const uint64_t byte = json_.Byte();
+  const int64_t pid = OptionalSigned(event, "pid").value_or(0);
+  const int64_t tid = OptionalSigned(event, "tid").value_or(0);
+  JsonValue ts_value = event.find_field_unordered("ts");
+  if (ts_value.error() == simdjson::NO_SUCH_FIELD) json_.Fail("a duration event without ts", byte);
+  const int64_t ts = json_.Microseconds(ts_value, "ts");
+  if (ts < 0) json_.Fail("ts: a time before 0", byte);
+  const auto inserted = span_index_.emplace(std::make_pair(pid, tid), spans_.size());
+  if (inserted.second) spans_.emplace_back(std::make_pair(pid, tid), ThreadSpans());
+  ThreadSpans& spans = spans_[inserted.first->second].second;
+  if (ph == 'B') {
+    spans.Begin(ts, name, byte);
+  } else if (ph == 'E') {
+    spans.End(ts, byte);
+  } else if (ph == 'I' || ph == 'i') {
+    spans.Complete(ts, 0, name);  // an instant: counted where it happened, no time of its own
+  } else {
+    JsonValue dur_value = event.find_field_unordered("dur");
+    const int64_t dur =
+        dur_value.error() == simdjson::NO_SUCH_FIELD ? 0 : json_.Microseconds(dur_value, "dur");
+    if (dur < 0) json_.Fail("dur: a negative duration", byte);
+    if (ts > INT64_MAX - dur) json_.Fail("ts + dur: beyond what 64-bit nanoseconds hold", byte);
+    spans.Complete(ts, dur, name);
+  }
+}
+
+void TraceReader::ReadEvent(ondemand::object event) {
+  JsonValue ph_value = event.find_field_unordered("ph");
+  if (ph_value.error() == simdjson::NO_SUCH_FIELD) return;  // not an event we read
+  const std::string ph(json_.String(ph_value, "an event's ph"));
+  JsonValue name_value = event.find_field_unordered("name");
+  const std::string name(name_value.error() == simdjson::NO_SUCH_FIELD
+                             ? std::string_view()
+                             : json_.String(name_value, "an event's name"));
+  const bool v8_profile = name == "Profile" || name == "ProfileChunk" || name == "CpuProfile";
+  // (The older CpuProfile event is an instant event: the name decides.)
+  if (!v8_profile && (ph == "B" || ph == "E" || ph == "X" || ph == "I" || ph == "i")) {
+    ReadSpan(event, ph[0], name);
+    return;
+  }
+  if (ph == "M" && name == "thread_name") {
+    const int64_t pid = OptionalSigned(event, "pid").value_or(0);
+    const int64_t tid = OptionalSigned(event, "tid").value_or(0);
+    ondemand::object args = json_.Object(event.find_field_unordered("args"), "the event's args");
+    thread_names_[{pid, tid}] =
+        std::string(json_.String(args.find_field_unordered("name"), "args.name"));
+    return;
+  }
+  if (!v8_profile) return;
+  const uint64_t byte = json_.Byte();
+  const int64_t pid = OptionalSigned(event, "pid").value_or(0);
+  const std::optional<int64_t> tid = OptionalSigned(event, "tid");
+  std::string id;
+  if (name == "CpuProfile") {
+    id = "CpuProfile#" + std::to_string(++cpu_profile_events_);  // a profile of its own
+  } else {
+    JsonValue id_value = event.find_field_unordered("id");
+    if (id_value.error() == simdjson::NO_SUCH_FIELD) {
+      json_.Fail("a " + name + " event without an id (its profile's id)", byte);
+    }
+    id = json_.Token(id_value, "the event's id");
+  }
+  TraceProfile& profile = ProfileFor(pid, id);
+  JsonValue ts_value = event.find_field_unordered("ts");
+  const int64_t ts =
+      ts_value.error() == simdjson::NO_SUCH_FIELD ? 0 : json_.Microseconds(ts_value, "ts");
+  V8ProfileFields fields;
+  ReadData(event, &profile, &fields);
+  if (name != "ProfileChunk") profile.tid = tid;  // chunks carry the sampler thread's tid
+  if (fields.start_ns) profile.start_ns = fields.start_ns;
+  if (fields.end_ns) profile.end_ns = fields.end_ns;
+  if (fields.samples || fields.deltas_ns) {
+    TraceProfile::Chunk chunk;
+    chunk.ts = ts;
+    chunk.byte = fields.samples ? fields.samples_byte : byte;
+    if (fields.samples) chunk.samples = std::move(*fields.samples);
+    if (fields.deltas_ns) chunk.deltas_ns = std::move(*fields.deltas_ns);
+    if (!profile.start_ns && profile.chunks.empty()) profile.start_ns = ts;
+    profile.chunks.push_back(std::move(chunk));
+  }
+}
+
+void TraceReader::ReadEvents(ondemand::array events) {
+  for (JsonValue element : events) {
+    ReadEvent(json_.Object(element, "an event"));
+  }
+}
+
+void TraceReader::Emit(ProfileSink* sink) {
+  uint64_t samples = 0;
+  for (auto& p : profiles_) {
+    TraceProfile& profile = *p;
+    // Chunks in time order (a trace buffer may flush them out of order), equal times as given.
+    std::stable_sort(
+        profile.chunks.begin(), profile.chunks.end(),
+        [](const TraceProfile::Chunk& a, const TraceProfile::Chunk& b) { return a.ts < b.ts; });
+    for (const TraceProfile::Chunk& chunk : profile.chunks) {
+      profile.profile.AddSamples(chunk.samples, chunk.deltas_ns, chunk.byte);
+    }
+    if (profile.start_ns) profile.profile.SetStart(*profile.start_ns);
+    if (profile.end_ns) profile.profile.SetEnd(*profile.end_ns);
+    samples += profile.profile.sample_count();
+  }
+  // V8's samples and the duration events cover the same time: one of them is the profile, the
+  // samples when there are any (a DevTools trace always has duration events too: no warning).
+  const bool use_spans = samples == 0 && !spans_.empty();
+  if (samples == 0 && !use_spans && !context_.allow_empty) {
+    throw ProfError(json_.name(),
+                    "a trace without V8 CPU profile samples (Profile and ProfileChunk events: "
+                    "record with the category disabled-by-default-v8.cpu_profiler) or duration "
+                    "events (B/E, X)");
+  }
+  ProfileHeader header;
+  header.sources.push_back(Source{1, "chrome-trace", context_.uri, std::nullopt});
+  header.types = use_spans ? SpanValueTypes() : V8ValueTypes();
+  header.default_type = use_spans ? kSpanDefaultType : kV8DefaultType;
+  sink->OnHeader(header);
+  Interner interner(sink);
+  const auto labels_of = [&](int64_t pid, std::optional<int64_t> tid) {
+    std::vector<Label> labels = {Label::Number(kPidLabel, pid)};
+    if (tid) {
+      labels.push_back(Label::Number(kTidLabel, *tid));
+      const auto name = thread_names_.find({pid, *tid});
+      if (name != thread_names_.end()) labels.push_back(Label::String(kThreadLabel, name->second));
+    }
+    return labels;
+  };
+  if (use_spans) {
+    ThreadSpans::Unmatched unmatched;
+    for (auto& thread : spans_) {
+      thread.second.Convert(&interner, 1, labels_of(thread.first.first, thread.first.second), sink,
+                            &unmatched);
+    }
+    if (context_.warnings != nullptr && unmatched.ends > 0) {
+      context_.warnings->Warning(Diagnostic{Rule::kInput, json_.name(), 0,
+                                            "byte " + std::to_string(unmatched.first_end_byte) +
+                                                ": " + std::to_string(unmatched.ends) +
+                                                (unmatched.ends == 1 ? " E event" : " E events") +
+                                                " with no B open on its thread, left out"});
+    }
+    if (context_.warnings != nullptr && unmatched.begins > 0) {
+      context_.warnings->Warning(Diagnostic{Rule::kInput, json_.name(), 0,
+                                            "byte " + std::to_string(unmatched.first_begin_byte) +
+                                                ": " + std::to_string(unmatched.begins) +
+                                                (unmatched.begins == 1 ? " B event" : " B events") +
+                                                " never closed by an E, left out"});
+    }
+  } else {
+    for (auto& p : profiles_) p->profile.Convert(&interner, 1, labels_of(p->pid, p->tid), sink);
+  }
+  sink->OnEnd();
+}
+
+void ReadChromeTrace(Input& input, const ReadContext& context, ProfileSink* sink) {
+  JsonDocument json(input, context.max_input_size, "JSON", /*allow_truncated=*/true);
+  if (json.truncated()) {
+    // A tracer stopped mid-write leaves the array unclosed; the format allows it.
+    std::string closing;
+    const size_t end = LastCompleteElement(json.text(), &closing);
+    if (end == 0)
+      json.Fail("the JSON ends before its first event is complete", json.text().size() + 1);
+    if (context.warnings != nullptr) {
+      context.warnings->Warning(Diagnostic{
+          Rule::kInput, input.name, 0,
+          "byte " + std::to_string(json.text().size() + 1) +
+              ": the trace ends before its array is closed (a tracer stopped mid-write?): read "
+              "up to its last complete event, which ends at byte " +
+              std::to_string(end)});
+    }
+    json.Reparse(end, closing);
+  }
+  TraceReader reader(&json, context);
+  ondemand::json_type type;
+  if (const auto error = json.doc().type().get(type)) json.Fail(error, "the trace", "JSON");
+  if (type == ondemand::json_type::array) {
+    ondemand::array events;
+    if (const auto error = json.doc().get_array().get(events)) {
+      json.Fail(error, "the trace", "an array");
+    }
+    reader.ReadEvents(events);
+  } else {
+    ondemand::object object;
+    if (const auto error = json.doc().get_object().get(object)) {
+      json.Fail(error, "the trace", "an object or an array");
+    }
+    JsonValue events = object.find_field_unordered("traceEvents");
+    if (events.error() == simdjson::NO_SUCH_FIELD) json.Fail("no traceEvents: not a trace", 1);
+    reader.ReadEvents(json.Array(events, "traceEvents"));
+  }
+  reader.Emit(sink);
+}
+
+}  // namespace
+
+int SniffChromeTrace(std::string_view head, bool text) {
+  if (!text) return kNotMine;
+  const size_t first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return kNotMine;
+  if (head[first] == '{') {
+    return head.find("\"traceEvents\"") != std::string_view::npos ? kCertain : kNotMine;
+  }
+  if (head[first] != '[') return kNotMine;
+  const size_t second = head.find_first_not_of(" \t\r\n", first + 1);
+  if (second == std::string_view::npos || head[second] != '{') return kNotMine;
+  return head.find("\"ph\"") != std::string_view::npos ? kLikely : kNotMine;
+}
+
+const ReaderSpec kChromeTraceReader = {
+    "chrome-trace",           "a Chrome trace (the Trace Event Format's JSON)",
+    ReaderShape::kWholeInput, nullptr,
+    SniffChromeTrace,         ReadChromeTrace,
+};
+
+}  // namespace proftools

@@ -1,0 +1,59 @@
+// The Trace Event Format's duration events (`B`/`E` pairs and `X` complete events) of one
+// thread as samples: each span a sample with TIME (its start) and DURATION (its length), its
+// stack the names of the spans open around it (leaf first), its values a count and its self
+// time (its duration minus its children's), so that totals add up as the trace's flame chart
+// shows them. `E` closes the last `B` open on its thread, whatever its name (as Chrome's viewer
+// does); an `E` with nothing open and a `B` never closed are counted for a warning, and left out.
+// Instant events are spans of no duration: counted where they happened.
+#ifndef PROFTOOLS_COMMON_CHROME_TRACE_SPANS_H_
+#define PROFTOOLS_COMMON_CHROME_TRACE_SPANS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/model/interner.h"
+#include "common/model/model.h"
+#include "common/model/sink.h"
+
+namespace proftools {
+
+// The value types of duration events; wall is the default.
+std::vector<ValueType> SpanValueTypes();
+inline constexpr const char* kSpanDefaultType = "wall";
+
+class ThreadSpans {
+ public:
+  void Begin(int64_t ts_ns, std::string name, uint64_t byte);
+  void End(int64_t ts_ns, uint64_t byte);
+  void Complete(int64_t ts_ns, int64_t dur_ns, std::string name);
+  bool empty() const { return marks_.empty() && spans_.empty(); }
+
+  struct Unmatched {
+    uint64_t ends = 0, begins = 0;  // E without B, B without E
+    uint64_t first_end_byte = 0, first_begin_byte = 0;
+  };
+  // Emits one sample per span; adds what did not pair up to `unmatched`.
+  void Convert(Interner* interner, uint64_t source_id, const std::vector<Label>& labels,
+               ProfileSink* sink, Unmatched* unmatched);
+
+ private:
+  struct Mark {  // a B or an E, paired in time order
+    int64_t ts;
+    bool begin;
+    std::string name;
+    uint64_t byte;
+  };
+  struct Span {
+    int64_t ts, dur;
+    std::string name;
+    int64_t self = 0;
+    uint64_t stack = 0;
+  };
+  std::vector<Mark> marks_;
+  std::vector<Span> spans_;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_CHROME_TRACE_SPANS_H_

@@ -1,0 +1,77 @@
+#include "common/chrome/v8_json.h"
+
+#include <string>
+#include <utility>
+
+namespace proftools {
+namespace {
+
+void ReadCallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame) {
+  ForEachField(json, json.Object(value, "a node's callFrame"), "a node's callFrame",
+               [&](std::string_view key, JsonValue v) {
+                 if (key == "functionName") {
+                   frame->function_name = std::string(json.String(v, "callFrame.functionName"));
+                 } else if (key == "url") {
+                   frame->url = std::string(json.String(v, "callFrame.url"));
+                 } else if (key == "lineNumber") {
+                   frame->line = json.Signed(v, "callFrame.lineNumber");
+                 } else if (key == "columnNumber") {
+                   frame->column = json.Signed(v, "callFrame.columnNumber");
+                 }
+               });
+}
+
+V8Node ReadNode(JsonDocument& json, JsonValue value) {
+  V8Node node;
+  node.byte = json.Byte();
+  bool has_id = false;
+  ForEachField(json, json.Object(value, "nodes[]"), "a node",
+               [&](std::string_view key, JsonValue v) {
+                 if (key == "id") {
+                   node.id = json.Unsigned(v, "a node's id");
+                   has_id = true;
+                 } else if (key == "parent") {
+                   node.parent = json.Unsigned(v, "a node's parent");
+                 } else if (key == "callFrame") {
+                   ReadCallFrame(json, v, &node.frame);
+                 } else if (key == "children") {
+                   node.children = ReadNodeIds(json, v, "a node's children");
+                 }
+               });
+  if (!has_id) json.Fail("a node without an id", node.byte);
+  return node;
+}
+
+}  // namespace
+
+std::vector<uint64_t> ReadNodeIds(JsonDocument& json, JsonValue value, std::string_view what) {
+  std::vector<uint64_t> ids;
+  for (auto element : json.Array(value, what)) ids.push_back(json.Unsigned(element, what));
+  return ids;
+}
+
+std::vector<int64_t> ReadDeltas(JsonDocument& json, JsonValue value, std::string_view what) {
+  std::vector<int64_t> deltas;
+  for (auto element : json.Array(value, what)) deltas.push_back(json.Microseconds(element, what));
+  return deltas;
+}
+
+void ReadV8ProfileObject(JsonDocument& json, ondemand::object object, V8Profile* profile,
+                         V8ProfileFields* fields) {
+  ForEachField(json, object, "a profile", [&](std::string_view key, JsonValue v) {
+    if (key == "nodes") {
+      for (auto element : json.Array(v, "nodes")) profile->AddNode(ReadNode(json, element));
+    } else if (key == "samples") {
+      fields->samples_byte = json.Byte();
+      fields->samples = ReadNodeIds(json, v, "samples");
+    } else if (key == "timeDeltas") {
+      fields->deltas_ns = ReadDeltas(json, v, "timeDeltas");
+    } else if (key == "startTime") {
+      fields->start_ns = json.Microseconds(v, "startTime");
+    } else if (key == "endTime") {
+      fields->end_ns = json.Microseconds(v, "endTime");
+    }
+  });
+}
+
+}  // namespace proftools

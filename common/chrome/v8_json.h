@@ -1,0 +1,50 @@
+// The JSON of a V8 CPU profile's parts, shared by the .cpuprofile reader and the trace reader:
+// nodes with their call frames, and the arrays of samples and time deltas.
+#ifndef PROFTOOLS_COMMON_CHROME_V8_JSON_H_
+#define PROFTOOLS_COMMON_CHROME_V8_JSON_H_
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "common/chrome/chrome_json.h"
+#include "common/chrome/v8_profile.h"
+
+namespace proftools {
+
+// What a Profiler.Profile object (or a trace chunk's `cpuProfile`) holds besides its nodes,
+// which go straight into the profile.
+struct V8ProfileFields {
+  std::optional<std::vector<uint64_t>> samples;
+  std::optional<std::vector<int64_t>> deltas_ns;
+  uint64_t samples_byte = 0;  // where the samples array starts
+  std::optional<int64_t> start_ns, end_ns;
+};
+
+// Reads a Profiler.Profile object's fields: `nodes` into `profile`, the rest into `fields`;
+// other keys are skipped. Throws ProfError.
+void ReadV8ProfileObject(JsonDocument& json, ondemand::object object, V8Profile* profile,
+                         V8ProfileFields* fields);
+
+// An array of node ids (`samples`), of microseconds (`timeDeltas`), in nanoseconds.
+std::vector<uint64_t> ReadNodeIds(JsonDocument& json, JsonValue value, std::string_view what);
+std::vector<int64_t> ReadDeltas(JsonDocument& json, JsonValue value, std::string_view what);
+
+// Calls `on_field(key, value)` for each field of `object` in order. Throws ProfError for JSON
+// that breaks off.
+template <typename F>
+void ForEachField(JsonDocument& json, ondemand::object object, std::string_view what,
+                  F&& on_field) {
+  for (auto result : object) {
+    ondemand::field field;
+    if (const auto error = std::move(result).get(field)) json.Fail(error, what, "an object");
+    std::string_view key;
+    if (const auto error = field.unescaped_key().get(key)) json.Fail(error, what, "a key");
+    on_field(key, JsonValue(std::move(field).value()));
+  }
+}
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_CHROME_V8_JSON_H_

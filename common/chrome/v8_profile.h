@@ -1,0 +1,88 @@
+// A V8 CPU profile as the Profiler domain of the DevTools protocol gives it, in a .cpuprofile
+// file or in a trace's Profile and ProfileChunk events: nodes (a call frame each, linked by
+// children or by parent), and samples (a node each) with the time since the previous sample.
+// V8Profile collects them in any order (a chunk's samples may name nodes of a later chunk) and
+// converts them once complete: one raw sample per entry of `samples`.
+//
+// The rules, as Chrome DevTools' CPUProfileDataModel counts (formats/prof-text.md names them
+// too): a sample's time is the profile's startTime plus the running sum of the deltas up to it;
+// samples out of time order (negative deltas) are put in time order first; a sample stands for
+// the interval until the NEXT sample (the last one: until endTime, or nothing without one). That
+// interval is its DURATION and its wall time; its cpu time too, except for "(idle)" samples: V8
+// was waiting, not running. "(root)" is no frame; "(program)", "(idle)" and "(garbage collector)"
+// are frames of their own, so that --ignore '(idle)' drops the idle samples.
+#ifndef PROFTOOLS_COMMON_CHROME_V8_PROFILE_H_
+#define PROFTOOLS_COMMON_CHROME_V8_PROFILE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/model/interner.h"
+#include "common/model/model.h"
+#include "common/model/sink.h"
+
+namespace proftools {
+
+struct V8CallFrame {
+  std::string function_name;
+  std::string url;
+  int64_t line = -1;    // 0-based, -1: unknown (as the protocol has it)
+  int64_t column = -1;  // 0-based, -1: unknown
+};
+
+struct V8Node {
+  uint64_t id = 0;
+  std::optional<uint64_t> parent;
+  std::vector<uint64_t> children;
+  V8CallFrame frame;
+  uint64_t byte = 0;  // where it is in the input, for messages
+};
+
+// The value types every V8 profile converts to, in this order; cpu is the default.
+std::vector<ValueType> V8ValueTypes();
+inline constexpr const char* kV8DefaultType = "cpu";
+
+// The name a frame is shown by: the function's name, or for an anonymous function
+// `(anonymous URL:LINE:COL)` (1-based), where its source is.
+std::string V8FunctionName(const V8CallFrame& frame);
+
+class V8Profile {
+ public:
+  // `name` names the input in messages.
+  explicit V8Profile(std::string name) : name_(std::move(name)) {}
+
+  void AddNode(V8Node node) { nodes_.push_back(std::move(node)); }
+  // Samples in the order of the input; `byte` is where their array is, for messages.
+  void AddSamples(const std::vector<uint64_t>& nodes, const std::vector<int64_t>& deltas_ns,
+                  uint64_t byte);
+  void SetStart(int64_t ns) { start_ns_ = ns; }
+  void SetEnd(int64_t ns) { end_ns_ = ns; }
+  bool has_start() const { return start_ns_.has_value(); }
+  size_t sample_count() const { return samples_.size(); }
+
+  // Interns stacks through `interner` and sends one sample per entry of `samples` to `sink`,
+  // with `labels`, in time order. Throws ProfError for a sample naming a missing node, a
+  // node linked to a missing parent, a cycle, or times beyond 64-bit nanoseconds.
+  void Convert(Interner* interner, uint64_t source_id, const std::vector<Label>& labels,
+               ProfileSink* sink);
+
+ private:
+  struct RawSample {
+    uint64_t node;
+    int64_t delta_ns;
+    uint64_t byte;
+    uint64_t index;
+  };
+  [[noreturn]] void Fail(uint64_t byte, const std::string& message) const;
+
+  std::string name_;
+  std::vector<V8Node> nodes_;
+  std::vector<RawSample> samples_;
+  std::optional<int64_t> start_ns_, end_ns_;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_CHROME_V8_PROFILE_H_

@@ -1,0 +1,134 @@
+// The .cpuprofile reader (common/chrome/): times, weights, names and every kind of bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "tests/chrome_test_util.h"
+
+namespace proftools {
+namespace {
+
+using chrome_test::Error;
+using chrome_test::Lines;
+using chrome_test::Read;
+
+// (root) -> main (a.js line 3) -> anonymous (a.js 5:7), and (idle) under the root.
+const char* kNodes =
+    R"j("nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"",)j"
+    R"j("lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2,4]},)j"
+    R"j({"id":2,"callFrame":{"functionName":"main","scriptId":"3","url":"a.js",)j"
+    R"j("lineNumber":2,"columnNumber":0},"hitCount":1,"children":[3]},)j"
+    R"j({"id":3,"callFrame":{"functionName":"","scriptId":"3","url":"a.js",)j"
+    R"j("lineNumber":4,"columnNumber":6},"hitCount":2},)j"
+    R"j({"id":4,"callFrame":{"functionName":"(idle)","scriptId":"0","url":"",)j"
+    R"j("lineNumber":-1,"columnNumber":-1},"hitCount":1}])j";
+
+std::string Profile(const std::string& rest) {
+  return "{" + std::string(kNodes) + "," + rest + "}";
+}
+
+TEST(ChromeCpuProfile, EachSampleWeighsTheIntervalToTheNextOneIdleIsNotCpu) {
+  const std::string text = Read(Profile(R"j("startTime":1000,"endTime":1100,"samples":[2,3,4,3],)j"
+                                        R"j("timeDeltas":[10,20,30,15])j"));
+  // Times: 1010, 1030, 1060, 1075 us; intervals 20, 30, 15, then 25 to endTime.
+  EXPECT_EQ(Lines(text, "sample "),
+            (std::vector<std::string>{
+                "sample 1 1 1010000 20000 1 20 20", "sample 1 2 1030000 30000 1 30 30",
+                "sample 1 3 1060000 15000 1 0 15", "sample 1 2 1075000 25000 1 25 25"}));
+  // (root) is no frame; lines 1-based; the anonymous function named where it is.
+  EXPECT_EQ(Lines(text, "function "),
+            (std::vector<std::string>{"function 1 main \"\" a.js 3",
+                                      "function 2 \"(anonymous a.js:5:7)\" \"\" a.js 5",
+                                      "function 3 (idle) \"\" \"\" 0"}));
+  EXPECT_EQ(Lines(text, "location 2"), (std::vector<std::string>{"location 2 - 0x0 - 2:5:7"}));
+  EXPECT_EQ(Lines(text, "stack "),
+            (std::vector<std::string>{"stack 1 1", "stack 2 2 1", "stack 3 3"}));
+  EXPECT_EQ(Lines(text, "default_type"), (std::vector<std::string>{"default_type cpu"}));
+}
+
+TEST(ChromeCpuProfile, WithoutEndTimeTheLastSampleWeighsNothing) {
+  const std::string text =
+      Read(Profile(R"j("startTime":1000,"samples":[2,3],"timeDeltas":[10,20])j"));
+  EXPECT_EQ(Lines(text, "sample "), (std::vector<std::string>{"sample 1 1 1010000 20000 1 20 20",
+                                                              "sample 1 2 1030000 0 1 0 0"}));
+}
+
+TEST(ChromeCpuProfile, NegativeDeltasPutSamplesInTimeOrderFirst) {
+  // Times 1010, 1005, 1030: the second sample came first.
+  const std::string text = Read(Profile(R"j("startTime":1000,"endTime":1040,"samples":[2,3,2],)j"
+                                        R"j("timeDeltas":[10,-5,25])j"));
+  EXPECT_EQ(Lines(text, "sample "), (std::vector<std::string>{"sample 1 1 1005000 5000 1 5 5",
+                                                              "sample 1 2 1010000 20000 1 20 20",
+                                                              "sample 1 2 1030000 10000 1 10 10"}));
+}
+
+TEST(ChromeCpuProfile, NodesMayNameTheirParentInsteadOfChildren) {
+  const std::string text =
+      Read(R"j({"nodes":[{"id":7,"parent":5,"callFrame":{"functionName":"leaf"}},)j"
+           R"j({"id":5,"callFrame":{"functionName":"(root)"}}],"startTime":0,"endTime":2,)j"
+           R"j("samples":[7],"timeDeltas":[1]})j",
+           "cpuprofile");
+  EXPECT_EQ(Lines(text, "sample "), (std::vector<std::string>{"sample 1 1 1000 1000 1 1 1"}));
+}
+
+TEST(ChromeCpuProfile, AHundredThousandLevelsDeepIsNoProblem) {
+  std::string json = R"j({"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}})j";
+  const int kDepth = 100000;
+  for (int i = 2; i <= kDepth; ++i) {
+    json += ",{\"id\":" + std::to_string(i) + ",\"parent\":" + std::to_string(i - 1) +
+            ",\"callFrame\":{\"functionName\":\"f" + std::to_string(i % 7) + "\"}}";
+  }
+  json += R"j(],"startTime":0,"endTime":5,"samples":[100000,50000],"timeDeltas":[1,1]})j";
+  const std::string text = Read(json, "cpuprofile");
+  const std::vector<std::string> stacks = Lines(text, "stack ");
+  ASSERT_EQ(stacks.size(), 2u);
+  // "stack ID" then a location for each level but the root's.
+  EXPECT_EQ(std::count(stacks[0].begin(), stacks[0].end(), ' '), 1 + kDepth - 1);
+}
+
+// Every error names the input and a byte, never crashes or hangs.
+void ExpectError(const std::string& json, const std::string& part) {
+  const std::string message = Error(json, "cpuprofile");
+  EXPECT_EQ(message.rfind("in.json: byte ", 0), 0u) << message;
+  EXPECT_NE(message.find(part), std::string::npos) << message;
+}
+
+TEST(ChromeCpuProfile, BadInputIsAnErrorNamingTheByte) {
+  const std::string good = Profile(R"j("startTime":1,"samples":[2],"timeDeltas":[1])j");
+  for (size_t cut : {size_t{1}, size_t{40}, good.size() / 2, good.size() - 1}) {
+    const std::string message = Error(good.substr(0, cut), "cpuprofile");
+    EXPECT_EQ(message.rfind("in.json: byte ", 0), 0u) << cut << ": " << message;
+  }
+  ExpectError(
+      R"j({"nodes":[{"id":1,"callFrame":{"functionName":5}}],"samples":[],"timeDeltas":[]})j",
+      "a number where a string belongs");
+  ExpectError(Profile(R"j("startTime":1,"samples":[[[[[[[[[[2]]]]]]]]]],"timeDeltas":[1])j"),
+              "an array where a number belongs");
+  ExpectError(Profile(R"j("startTime":1,"samples":[2,9],"timeDeltas":[1,1])j"),
+              "samples[1]: node 9 is not among the nodes");
+  ExpectError(Profile(R"j("startTime":9223372036854775808,"samples":[2],"timeDeltas":[1])j"),
+              "beyond what 64-bit nanoseconds hold");
+  ExpectError(Profile(R"j("startTime":9223372036854775,"samples":[2],"timeDeltas":[1])j"),
+              "beyond what 64-bit nanoseconds hold");
+  ExpectError(Profile(R"j("startTime":1,"samples":[2,3],"timeDeltas":[1])j"),
+              "2 samples but 1 timeDeltas");
+  ExpectError(R"j({"nodes":[{"id":1,"parent":1,"callFrame":{"functionName":"f"}}],)j"
+              R"j("samples":[1],"timeDeltas":[1]})j",
+              "node 1 is its own parent");
+  ExpectError(R"j({"nodes":[{"id":1,"parent":2,"callFrame":{"functionName":"f"}},)j"
+              R"j({"id":2,"parent":1,"callFrame":{"functionName":"g"}}],)j"
+              R"j("samples":[1],"timeDeltas":[1]})j",
+              "cycle");
+  ExpectError(R"j({"nodes":[{"id":1,"children":[2],"callFrame":{}},)j"
+              R"j({"id":3,"children":[2],"callFrame":{}},{"id":2,"callFrame":{}}],)j"
+              R"j("samples":[2],"timeDeltas":[1]})j",
+              "node 2 has two parents");
+  ExpectError(Profile(R"j("startTime":1,"samples":[2],"timeDeltas":[-5])j"), "before 0");
+  EXPECT_NE(
+      Error(R"j({"nodes":[],"samples":[],"timeDeltas":[]})j", "cpuprofile").find("without samples"),
+      std::string::npos);
+}
+
+}  // namespace
+}  // namespace proftools

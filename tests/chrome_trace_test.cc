@@ -1,0 +1,166 @@
+// The Chrome trace reader (common/chrome/): V8 profiles split across ProfileChunk events.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/chrome_test_util.h"
+
+namespace proftools {
+namespace {
+
+using chrome_test::Error;
+using chrome_test::Lines;
+using chrome_test::Read;
+
+std::string ProfileEvent(int pid, int tid, const std::string& id, int start) {
+  return R"j({"ph":"P","name":"Profile","cat":"disabled-by-default-v8.cpu_profiler","pid":)j" +
+         std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"id\":\"" + id +
+         "\",\"ts\":" + std::to_string(start) +
+         ",\"args\":{\"data\":{\"startTime\":" + std::to_string(start) + "}}}";
+}
+
+// A chunk: `nodes` as JSON objects, then samples and deltas. Its tid is the sampler thread's.
+std::string Chunk(int pid, const std::string& id, int ts, const std::string& nodes,
+                  const std::string& samples, const std::string& deltas) {
+  return R"j({"args":{"data":{"cpuProfile":{"nodes":[)j" + nodes + "],\"samples\":[" + samples +
+         "]},\"timeDeltas\":[" + deltas + R"j(]}},"ph":"P","name":"ProfileChunk","pid":)j" +
+         std::to_string(pid) + ",\"tid\":99,\"id\":\"" + id + "\",\"ts\":" + std::to_string(ts) +
+         "}";
+}
+
+std::string Node(int id, int parent, const std::string& name) {
+  return "{\"id\":" + std::to_string(id) +
+         (parent ? ",\"parent\":" + std::to_string(parent) : std::string()) +
+         ",\"callFrame\":{\"functionName\":\"" + name + "\",\"url\":\"x.js\",\"scriptId\":4," +
+         "\"lineNumber\":1,\"columnNumber\":2}}";
+}
+
+TEST(ChromeTrace, TheOlderCpuProfileEventIsAProfileOfItsOwn) {
+  const std::string trace =
+      R"j({"traceEvents":[{"ph":"X","name":"task","pid":1,"tid":2,"ts":100,"dur":9},)j"
+      R"j({"ph":"I","name":"CpuProfile","pid":1,"tid":2,"ts":120,"args":{"data":{"cpuProfile":)j"
+      R"j({"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2]},)j"
+      R"j({"id":2,"callFrame":{"functionName":"f"}}],"startTime":100,"endTime":110,)j"
+      R"j("samples":[2,2],"timeDeltas":[3,4]}}}}]})j";
+  EXPECT_EQ(Lines(Read(trace), "sample "),
+            (std::vector<std::string>{"sample 1 1 103000 4000 1 4 4 pid=1 tid=2",
+                                      "sample 1 1 107000 3000 1 3 3 pid=1 tid=2"}));
+}
+
+struct Warnings : DiagnosticHandler {
+  void Warning(const Diagnostic& diagnostic) override { messages.push_back(diagnostic.Format()); }
+  std::vector<std::string> messages;
+};
+
+const std::string kRootAndF = Node(1, 0, "(root)") + "," + Node(2, 1, "f");
+
+TEST(ChromeTrace, ChunksJoinTheirProfileByPidAndIdWithTheThreadsName) {
+  const std::string trace =
+      "{\"traceEvents\":[" + ProfileEvent(10, 11, "0x1", 1000) + "," +
+      Chunk(10, "0x1", 1001, kRootAndF, "2,2", "5,5") + "," +
+      R"j({"ph":"M","name":"thread_name","pid":10,"tid":11,"args":{"name":"Main Thread"}})j" + "]}";
+  EXPECT_EQ(Lines(Read(trace), "sample "),
+            (std::vector<std::string>{
+                "sample 1 1 1005000 5000 1 5 5 pid=10 tid=11 thread=\"Main Thread\"",
+                "sample 1 1 1010000 0 1 0 0 pid=10 tid=11 thread=\"Main Thread\""}));
+}
+
+TEST(ChromeTrace, TheSameIdInAnotherProcessIsAnotherProfile) {
+  const std::string trace = "[" + ProfileEvent(10, 11, "0x1", 1000) + "," +
+                            ProfileEvent(20, 21, "0x1", 2000) + "," +
+                            Chunk(20, "0x1", 2001, kRootAndF, "2", "1") + "," +
+                            Chunk(10, "0x1", 1001, kRootAndF, "2", "3") + "]";
+  EXPECT_EQ(Lines(Read(trace), "sample "),
+            (std::vector<std::string>{"sample 1 1 1003000 0 1 0 0 pid=10 tid=11",
+                                      "sample 1 1 2001000 0 1 0 0 pid=20 tid=21"}));
+}
+
+TEST(ChromeTrace, ChunksOutOfOrderAndNodesOfALaterChunk) {
+  // The second chunk (by ts) comes first in the file; the first chunk's samples name node 3,
+  // which only the second chunk defines.
+  const std::string trace = "[" + Chunk(10, "0x1", 1002, Node(3, 2, "g"), "3", "10") + "," +
+                            ProfileEvent(10, 11, "0x1", 1000) + "," +
+                            Chunk(10, "0x1", 1001, kRootAndF, "3,2", "1,1") + "]";
+  EXPECT_EQ(Lines(Read(trace, "chrome-trace"), "sample "),
+            (std::vector<std::string>{"sample 1 1 1001000 1000 1 1 1 pid=10 tid=11",
+                                      "sample 1 2 1002000 10000 1 10 10 pid=10 tid=11",
+                                      "sample 1 1 1012000 0 1 0 0 pid=10 tid=11"}));
+}
+
+TEST(ChromeTrace, AnArrayNeverClosedIsReadUpToItsLastCompleteEventWithAWarning) {
+  const std::string complete =
+      ProfileEvent(10, 11, "0x1", 1000) + "," + Chunk(10, "0x1", 1001, kRootAndF, "2,2", "5,5");
+  for (const std::string& trace :
+       {"[" + complete + ",", "[" + complete + ",{\"ph\":\"X\",\"name\":\"cut he",
+        "{\"traceEvents\":[" + complete + ",{\"ph\":\"X\",\"args\":{\"a\":[1,"}) {
+    Input input = OpenInputStream(std::make_unique<MemoryStream>(trace), "in.json");
+    StringSink text;
+    CanonicalWriter writer(&text);
+    Warnings warnings;
+    ReadOptions options;
+    options.warnings = &warnings;
+    ReadProfile(input, &writer, options);
+    EXPECT_EQ(Lines(text.text(), "sample ").size(), 2u) << trace;
+    ASSERT_EQ(warnings.messages.size(), 1u) << trace;
+    EXPECT_NE(warnings.messages[0].find("read up to its last complete event, which ends at byte " +
+                                        std::to_string(trace.find(complete) + complete.size())),
+              std::string::npos)
+        << warnings.messages[0];
+  }
+  EXPECT_NE(Error("[{\"ph\":\"X\"").find("before its first event is complete"), std::string::npos);
+}
+
+TEST(ChromeTrace, DurationEventsAreSamplesWithTheirSelfTimeWhenThereIsNoCpuProfile) {
+  const std::string trace =
+      R"j([{"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"main"}},)j"
+      R"j({"ph":"B","name":"outer","pid":1,"tid":2,"ts":10},)j"
+      R"j({"ph":"X","name":"inner","pid":1,"tid":2,"ts":12,"dur":3.5},)j"
+      R"j({"ph":"E","pid":1,"tid":2,"ts":20},{"ph":"E","pid":1,"tid":2,"ts":21},)j"
+      R"j({"ph":"B","name":"never","pid":1,"tid":3,"ts":30},)j"
+      R"j({"ph":"X","name":"solo","pid":1,"tid":3,"ts":31,"dur":1},)j"
+      R"j({"ph":"i","name":"mark","pid":1,"tid":3,"ts":31.5,"s":"t"},)j"
+      R"j({"ph":"X","pid":1,"tid":3,"ts":40}])j";
+  Input input = OpenInputStream(std::make_unique<MemoryStream>(trace), "in.json");
+  StringSink text;
+  CanonicalWriter writer(&text);
+  Warnings warnings;
+  ReadOptions options;
+  options.warnings = &warnings;
+  ReadProfile(input, &writer, options);
+  EXPECT_EQ(Lines(text.text(), "sample "),
+            (std::vector<std::string>{"sample 1 1 10000 10000 1 6500 pid=1 tid=2 thread=main",
+                                      "sample 1 2 12000 3500 1 3500 pid=1 tid=2 thread=main",
+                                      "sample 1 3 31000 1000 1 1000 pid=1 tid=3",
+                                      "sample 1 4 31500 0 1 0 pid=1 tid=3",
+                                      "sample 1 5 40000 0 1 0 pid=1 tid=3"}));
+  EXPECT_EQ(Lines(text.text(), "stack "),
+            (std::vector<std::string>{"stack 1 1", "stack 2 2 1", "stack 3 3", "stack 4 4 3",
+                                      "stack 5 5"}));
+  EXPECT_EQ(Lines(text.text(), "function 5"),
+            (std::vector<std::string>{"function 5 \"(no name)\" \"\" \"\" 0"}));
+  EXPECT_EQ(warnings.messages,
+            (std::vector<std::string>{
+                "in.json: byte 227: 1 E event with no B open on its thread, left out",
+                "in.json: byte 277: 1 B event never closed by an E, left out"}));
+}
+
+TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
+  // (A trace cut after a complete event is read up to it: the test above.)
+  for (const std::string bad :
+       {"[{\"ph\":", "[{\"ph\":\"X\",\"name\":5}]", "[[[[[[[[[[1]]]]]]]]]]"}) {
+    const std::string message = Error(bad, "chrome-trace");
+    EXPECT_EQ(message.rfind("in.json: byte ", 0), 0u) << bad << ": " << message;
+  }
+  const std::string missing = "[" + Chunk(10, "0x1", 1001, kRootAndF, "2,7", "1,1") + "]";
+  EXPECT_NE(Error(missing).find("samples[1]: node 7 is not among the nodes"), std::string::npos);
+  const std::string self = "[" + Chunk(10, "0x1", 1001, Node(1, 1, "f"), "1", "1") + "]";
+  EXPECT_NE(Error(self).find("node 1 is its own parent"), std::string::npos);
+  EXPECT_NE(Error(R"j([{"ph":"P","name":"ProfileChunk","pid":"x","id":1}])j").find("pid"),
+            std::string::npos);
+  EXPECT_NE(Error(R"j({"traceEvents":[{"ph":"C","name":"a","ts":1}]})j")
+                .find("without V8 CPU profile samples (Profile and ProfileChunk events"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace proftools
