@@ -29,7 +29,10 @@ struct Input {
 inline constexpr size_t kSniffBytes = 4096;
 
 // Opens `path` ("-" is stdin) and sniffs its content. Throws ProfError when it cannot be opened.
-// `max_inflate` caps the size of gzipped content (0: no cap).
+// `max_inflate` caps the size of gzipped content (0: no cap). The programs pass none: streaming
+// readers need no cap (memory grows with distinct definitions, not bytes), and whole-input
+// readers cap what they hold themselves (ReadWholeInput, --max-input-size). The fuzzers pass one,
+// to bound the time a gzip bomb costs a streaming reader.
 Input OpenInput(const std::string& path, uint64_t max_inflate = 0);
 
 // The same for content that is already open (bytes in memory as a MemoryStream, for tests and
