@@ -175,6 +175,8 @@ TEST(Registry, SniffsByContentNotByName) {
             FindReader("perf"));
   // A header after something else is still prof text, for the text reader to say what is wrong.
   EXPECT_EQ(SniffReader(Bytes("# comment\nproftext 1.0\n")), FindReader("prof"));
+  // A misspelt header, which folded stacks would also parse ("proftext" worth 1.0), is ours.
+  EXPECT_EQ(SniffReader(Bytes("proftext\t1.0\nsource 1 manual x -\n")), FindReader("prof"));
   EXPECT_EQ(SniffReader(Bytes("hello\n")), nullptr);
   EXPECT_EQ(SniffReader(Bytes("")), nullptr);
 }

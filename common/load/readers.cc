@@ -71,15 +71,18 @@ const ReaderSpec& ChooseReader(const Input& input, const std::string& format) {
   if (!format.empty()) return ReaderNamed(format);
   if (const ReaderSpec* reader = SniffReader(input)) return *reader;
   if (input.head.empty()) return kProfTextReader;
+  // What no reader claims breaks prof text's header rule, the format every program reads first
+  // (the conformance suite expects [header] on line 1 for a misspelt header).
   if (input.text) {
-    throw ProfError(Diagnostic{Rule::kInput, input.name, 1,
+    throw ProfError(Diagnostic{Rule::kHeader, input.name, 1,
                                "not a profile of any format proftools reads: its first line is " +
                                    Printable(FirstLine(input.head).substr(0, 60)) +
                                    " (the formats are " + ReaderNames() +
                                    "; --input-format NAME reads it as one of them)"});
   }
-  throw ProfError(input.name, "binary data of no format proftools reads (the formats are " +
-                                  ReaderNames() + "; --input-format NAME reads it as one of them)");
+  throw ProfError(Diagnostic{Rule::kHeader, input.name, 0,
+                             "binary data of no format proftools reads (the formats are " +
+                                 ReaderNames() + "; --input-format NAME reads it as one of them)"});
 }
 
 void RequireFormat(Input& input, const ReaderSpec& expected, const std::string& format) {

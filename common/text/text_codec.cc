@@ -6,9 +6,11 @@ namespace proftools {
 namespace {
 
 // A header line further down is a prof text file with something before its header (a
-// comment, a blank line): the text reader says what is wrong with it.
+// comment, a blank line), and a misspelt header is one too: the text reader says what is wrong.
 int SniffProfText(std::string_view head, bool text) {
   if (head.substr(0, 9) == "proftext ") return kCertain;
+  // A misspelt header ("proftext\t1.0") or one after other lines is still ours to refuse.
+  if (head.substr(0, 8) == "proftext") return kLikely;
   return text && head.find("\nproftext ") != std::string_view::npos ? kLikely : kNotMine;
 }
 
