@@ -804,7 +804,8 @@
       const x = labelWidth + at / timeline.width * binWidth;
       add('line', {x1: x.toFixed(2), x2: x.toFixed(2), y1: 1, y2: 5}, axis);
       const text = add('text', {x: x.toFixed(2), y: 17, class: 'tick',
-                                'text-anchor': at === 0 ? 'start' : 'middle'}, axis);
+                                'text-anchor': at === 0 ? 'start' : x > width - 30 ? 'end'
+                                  : 'middle'}, axis);
       text.textContent = axisTime(at);
     }
     add('text', {x: 0, y: 17}, axis).textContent = 'from the first sample';
