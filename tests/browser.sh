@@ -50,8 +50,12 @@ check_html() {
   prof-text --top --no-trim "$@" "$input" >"$out/$name.top"
   prof-text --top --no-trim --sort cum "$@" "$input" >"$out/$name.top-cum"
   prof-text --top --no-trim --value "$other" "$@" "$input" >"$out/$name.top-other"
+  # The flame graph draws this profile's values, with or without a base.
+  local drawn=("$@")
+  if [ "${1:-}" = --diff-base ]; then drawn=("${@:3}"); fi
   if ! python3 check_prof_html.py "$out/$name.html" "$out/$name.top" "$out/$name.top-cum" \
-    "$other" "$out/$name.top-other" "$(folded_sum "$@" "$input")" "$out/$name" "$input"; then
+    "$other" "$out/$name.top-other" "$(folded_sum "${drawn[@]}" "$input")" "$out/$name" \
+    "$input" "$@"; then
     failures=$((failures + 1))
   fi
 }
@@ -75,6 +79,25 @@ check_html prof-html-two-sources 1 "$out/two-sources.prof"
 # comma in a C++ template must not split the sequence in the URL).
 check_html prof-html-recursive 0 "$root/golden/filter/inputs/frames-basic.prof"
 check_html prof-html-names 0 "$root/golden/inputs/names.prof"
+# C++ names longer than a cell, alike but for their end: elided in the middle, full on hover.
+check_html prof-html-long-names 0 "$root/tests/browser/long-names.prof"
+
+# --diff-base: the lists are prof-text --diff-base's, the flame graph coloured by change (the
+# worked example against itself with main's samples at a third: they grew).
+sed 's/^sample 1 1 1700000000010000000 - 3 30000000/sample 1 1 1700000000010000000 - 1 10000000/' \
+  "$root/golden/inputs/worked-example.prof" >"$out/worked-base.prof"
+check_html prof-html-diff 0 "$root/golden/inputs/worked-example.prof" --diff-base "$out/worked-base.prof"
+# Two generated profiles, other seeds (the same functions, other stacks and times).
+gen-profile --samples 20000 --stacks 300 --seed 6 -o "$out/gen-new.prof"
+gen-profile --samples 20000 --stacks 300 --seed 7 | sed 's/^source 1 manual gen-profile/source 1 manual gen-base/' >"$out/gen-base.prof"
+check_html prof-html-diff-gen 1 "$out/gen-new.prof" --diff-base "$out/gen-base.prof"
+
+# A large profile (20,000 distinct stacks, 40 frames deep on average): each change of the flame
+# graph (search, zoom, icicle, type, brush) within 200 ms, only what can be seen drawn.
+gen-profile --samples 200000 --stacks 20000 --seed 5 | prof-html -o "$out/prof-html-large.html"
+if ! python3 check_prof_html_speed.py "$out/prof-html-large.html" 200; then
+  failures=$((failures + 1))
+fi
 
 if [ "$failures" -gt 0 ]; then
   echo "browser: $failures check(s) failed"

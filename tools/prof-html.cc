@@ -4,12 +4,14 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/cli/cli.h"
 #include "common/cli/filter_options.h"
 #include "common/cli/profile_inputs.h"
 #include "common/cli/report_options.h"
 #include "common/io/output.h"
+#include "common/report/diff_totals.h"
 #include "common/report/html_report.h"
 #include "common/report/reports.h"
 #include "common/report/sample_timeline.h"
@@ -21,6 +23,16 @@ constexpr const char* kProgram = "prof-html";
 // Points per row of the timeline: enough to see phases, few enough that the page stays small
 // whatever the number of samples.
 constexpr uint32_t kTimelineBins = 400;
+
+// The files as given, ", " between them; "" for standard input alone.
+std::string Names(const std::vector<std::string>& files) {
+  std::string names;
+  for (const std::string& file : files) {
+    if (file == "-") continue;
+    names += (names.empty() ? "" : ", ") + file;
+  }
+  return names;
+}
 
 int Main(int argc, char** argv) {
   CommandLine cli(
@@ -42,8 +54,17 @@ int Main(int argc, char** argv) {
                            cxxopts::value<std::string>(), "TYPE")(
       "granularity",
       "frames are functions (default), filefunctions, files, lines, addresses or filelines",
-      cxxopts::value<std::string>(), "G")("title", "the page's title (default \"Profile\")",
-                                          cxxopts::value<std::string>(), "TEXT");
+      cxxopts::value<std::string>(),
+      "G")("title", "the page's title (default: the input files' names)",
+           cxxopts::value<std::string>(), "TEXT");
+  cli.AddOptions("Differential")(
+      "diff-base",
+      "show the change from the profile FILE: the lists give this profile's values minus the "
+      "base's (as prof-text --diff-base), the flame graph colours each frame red where it grew, "
+      "blue where it shrank (as prof-svg --diff-base); no timeline",
+      cxxopts::value<std::string>(),
+      "FILE")("normalize", "with --diff-base: scale the base to this profile's total first");
+  cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
   AddFilterOptions(&cli);
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();
@@ -53,7 +74,13 @@ int Main(int argc, char** argv) {
 
   HtmlReportOptions options;
   options.granularity = GranularityOption(cli);
+  // By default the page is named after what it shows: the files as given (standard input
+  // gives the default), so that tabs and bookmarks of several reports tell them apart.
+  options.title = Names(cli.Inputs());
   if (cli.Has("title")) options.title = cli.Get<std::string>("title");
+  if (cli.Has("normalize") && !cli.Has("diff-base")) {
+    throw UsageError("--normalize goes with --diff-base");
+  }
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
   const FilterSpec spec = ParseFilterOptions(cli);
   options.filter_description = spec.description;
@@ -77,7 +104,24 @@ int Main(int argc, char** argv) {
   options.timeline = &totals;
   ReadStackTotals(kProgram, &inputs, spec, &totals);
   options.value_index = ResolveValueIndex(totals.header(), value);
-  WriteHtmlReport(totals, options, &output);
+  if (!cli.Has("diff-base")) {
+    WriteHtmlReport(totals, options, &output);
+    output.Commit();
+    return kExitOk;
+  }
+  // As prof-text --diff-base: the base read with the same filters, its types matched (units
+  // converted), and one StackTotals of differences; a timeline of differences would mean
+  // nothing, so there is none.
+  const std::vector<std::string> base_files = cli.GetAll("diff-base");
+  ProfileInputs base_inputs(base_files, cli.InputReadOptions());
+  StackTotals base;
+  ReadStackTotals(kProgram, &base_inputs, spec, &base);
+  StackTotals diff;
+  DiffStackTotals(totals, base, options.value_index, cli.Has("normalize"), &diff);
+  options.timeline = nullptr;
+  options.base_name = Names(base_files);
+  if (options.base_name.empty()) options.base_name = "standard input";
+  WriteHtmlReport(diff, options, &output);
   output.Commit();
   return kExitOk;
 }

@@ -154,6 +154,12 @@ int Main(int argc, char** argv) {
     throw UsageError("--normalize goes with --diff-base");
   }
   if (svg.differential) {
+    // The base named in the legend and, by default, in the subtitle.
+    for (const std::string& file : cli.GetAll("diff-base")) {
+      svg.base_name +=
+          (svg.base_name.empty() ? "" : ", ") + (file == "-" ? "(standard input)" : file);
+    }
+    if (!cli.Has("subtitle")) svg.subtitle += "; base: " + svg.base_name;
     ProfileInputs base_inputs(cli.GetAll("diff-base"), cli.InputReadOptions());
     ReadStackTotals(kProgram, &base_inputs, spec, &base);
     const BaseType base_type =

@@ -83,7 +83,8 @@ class SvgWriter {
 
   void Write() {
     const double font = options_.font_size;
-    pad_top_ = font * 3 + (options_.subtitle.empty() ? 0 : font * 2);
+    pad_top_ = font * 3 + (options_.subtitle.empty() ? 0 : font * 2) +
+               (options_.differential ? font * 2 : 0);  // the legend's line
     pad_bottom_ = font * 2 + 10;
     const int64_t total = tree_.root().value;
     scale_ = total > 0 ? (options_.width - 2 * kPad) / static_cast<double>(total) : 0;
@@ -161,6 +162,7 @@ class SvgWriter {
       text_ += "<text id=\"subtitle\" x=\"" + center + "\" y=\"" + Fixed(font * 4, 1) + "\">" +
                EscapeXml(DisplayFrameName(options_.subtitle)) + "</text>\n";
     }
+    if (options_.differential) Legend();
     const std::string bottom_y = Fixed(height_ - pad_bottom_ / 2, 1);
     const std::string right_x = Fixed(options_.width - kPad - 100, 1);
     text_ += "<text id=\"details\" x=\"" + Fixed(kPad, 1) + "\" y=\"" + bottom_y +
@@ -169,6 +171,30 @@ class SvgWriter {
              "class=\"button\" x=\"" + right_x + "\" y=\"" + Fixed(font * 2, 1) +
              "\">Search</text>\n<text id=\"matched\" x=\"" + right_x + "\" y=\"" + bottom_y +
              "\"> </text>\n<g id=\"frames\">\n";
+  }
+
+  // What the colours of a differential graph mean, on a line of its own above the frames:
+  // swatches of the palette's extremes (DiffColor), and the base compared with.
+  void Legend() {
+    const double font = options_.font_size;
+    const double y = pad_top_ - font * 1.5;  // the text's baseline
+    const double box = font;
+    double x = kPad;
+    text_ += "<g id=\"legend\">";
+    const std::pair<const char*, std::string> keys[] = {{"grew", DiffColor(2, 1, 1)},
+                                                        {"shrank", DiffColor(1, 2, 1)},
+                                                        {"unchanged", DiffColor(1, 1, 1)}};
+    for (const auto& [label, color] : keys) {
+      text_ += "<rect x=\"" + Fixed(x, 1) + "\" y=\"" + Fixed(y - box + 2, 1) + "\" width=\"" +
+               Fixed(box, 1) + "\" height=\"" + Fixed(box, 1) + "\" style=\"fill: " + color +
+               "; stroke: #999\"/><text x=\"" + Fixed(x + box + 4, 1) + "\" y=\"" + Fixed(y, 1) +
+               "\">" + label + "</text>";
+      x += box + 4 + (std::char_traits<char>::length(label) + 2) * font * options_.font_width;
+    }
+    std::string base = "from the base";
+    if (!options_.base_name.empty()) base += " " + DisplayFrameName(options_.base_name);
+    text_ += "<text x=\"" + Fixed(x, 1) + "\" y=\"" + Fixed(y, 1) + "\">" + EscapeXml(base) +
+             " (the widths are this profile's)</text></g>\n";
   }
 
   std::string Value(int64_t value) const {

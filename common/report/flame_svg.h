@@ -31,6 +31,7 @@ struct FlameSvgOptions {
   std::string background;     // --bg-colors text ("" = the palette's), see BackgroundColors
   bool inverted = false;      // an icicle graph: the root on top
   bool differential = false;  // colour by value - base (FlameTree built with a base)
+  std::string base_name;      // differential: what the base is (its files), for the legend
   std::string notes;          // an XML comment at the top (flamegraph.pl's --notes)
 };
 

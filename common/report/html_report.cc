@@ -1,6 +1,7 @@
 #include "common/report/html_report.h"
 
 #include "common/base/json_string.h"
+#include "common/base/saturating.h"
 
 #include <charconv>
 #include <map>
@@ -15,12 +16,63 @@
 namespace proftools {
 namespace {
 
-// Appends `value` in decimal: the timeline has about one number per sample, so no temporaries.
-void AppendInteger(std::string* out, int64_t value) {
-  char buffer[24];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  out->append(buffer, result.ptr);
+// Numbers packed into a JSON string (report.js's `packed`): the 88 printable ASCII characters
+// from '#' but '&', '<', '>' and '\' (none needs an escape in JSON or inside <script>). A number
+// is its base-44 digits, least significant first, every digit but the last written as 44 +
+// digit; a signed number is zigzagged first (0, -1, 1, -2 ... as 0, 1, 2, 3 ...); a frame index
+// is `digits` base-88 digits, most significant first. A stack of 40 frames of 5,000 costs 81
+// characters instead of about 200 in JSON arrays.
+class PackedWriter {
+ public:
+  static char Digit(unsigned value) {
+    static const std::string kDigits = [] {
+      std::string digits;
+      for (int c = 35; c < 127; ++c) {
+        if (c != '&' && c != '<' && c != '>' && c != '\\') digits += static_cast<char>(c);
+      }
+      return digits;
+    }();
+    return kDigits[value];
+  }
+  void Number(uint64_t value) {
+    while (value >= 44) {
+      text_ += Digit(44 + value % 44);
+      value /= 44;
+    }
+    text_ += Digit(static_cast<unsigned>(value));
+  }
+  void Signed(int64_t value) {
+    const uint64_t bits = static_cast<uint64_t>(value);
+    Number(value < 0 ? ~bits * 2 + 1 : bits * 2);
+  }
+  void Frame(uint64_t index, int digits) {
+    for (int d = digits - 1; d >= 0; --d) {
+      uint64_t digit = index;
+      for (int k = 0; k < d; ++k) digit /= 88;
+      text_ += Digit(static_cast<unsigned>(digit % 88));
+    }
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+uint64_t Gcd(uint64_t a, uint64_t b) {
+  while (b != 0) {
+    const uint64_t r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
 }
+
+uint64_t Magnitude(int64_t value) {
+  return value < 0 ? ~static_cast<uint64_t>(value) + 1 : static_cast<uint64_t>(value);
+}
+
+// The most sums per stack and brush bin a page holds (see Timeline): about 3 MB of the page.
+constexpr size_t kBrushBudget = 500000;
 
 const char* KindName(FrameKind kind) {
   switch (kind) {
@@ -78,66 +130,163 @@ class DataWriter {
               ",\"" + KindName(kinds_[i]) + "\"," + PageJsonString(DisplayFrameName(sources_[i])) +
               "]";
     }
-    json += "],\"stacks\":[";
-    for (size_t i = 0; i < stacks_.size(); ++i) {
-      json += i ? ",[[" : "[[";
-      for (size_t f = 0; f < stacks_[i].size(); ++f) {
-        json += (f ? "," : "") + std::to_string(stacks_[i][f]);
-      }
-      json += "],[";
-      for (size_t t = 0; t < values_[i].size(); ++t) {
-        json += (t ? "," : "") + std::to_string(values_[i][t]);
-      }
-      json += "]";
-      if (!collapsed_[i].empty()) {  // the sequence view's frames, when they differ
-        json += ",[";
-        for (size_t f = 0; f < collapsed_[i].size(); ++f) {
-          json += (f ? "," : "") + std::to_string(collapsed_[i][f]);
-        }
-        json += "]";
-      }
-      json += "]";
+    json += "],\"frameDigits\":" + std::to_string(FrameDigits()) +
+            ",\"stackCount\":" + std::to_string(stacks_.size());
+    ComputeScales();
+    json += ",\"scales\":[";
+    for (size_t t = 0; t < scales_.size(); ++t) {
+      json += (t ? "," : "") + std::to_string(scales_[t]);
     }
     json += "]";
-    if (options_.timeline != nullptr && options_.timeline->timed_samples() > 0) json += Timeline();
+    // Stacks, in the packed numbers (PackedWriter): each its length and frames (root first);
+    // its values per type; the frames the sequence view reads (0 when they are the same).
+    PackedWriter frames, values, seq, base;
+    for (size_t i = 0; i < stacks_.size(); ++i) {
+      frames.Number(stacks_[i].size());
+      for (uint32_t f : stacks_[i]) frames.Frame(f, FrameDigits());
+      Values(values_[i], &values);
+      seq.Number(collapsed_[i].size());
+      for (uint32_t f : collapsed_[i]) seq.Frame(f, FrameDigits());
+      if (diff_) Values(base_values_[i], &base);
+    }
+    json += ",\"stackFrames\":\"" + frames.text() + "\",\"stackValues\":\"" + values.text() +
+            "\",\"stackSeq\":\"" + seq.text() + "\"";
+    if (diff_) {
+      json += ",\"diff\":true,\"base\":" + PageJsonString(options_.base_name) +
+              ",\"stackBase\":\"" + base.text() + "\"";
+    }
+    if (!diff_ && options_.timeline != nullptr && options_.timeline->timed_samples() > 0) {
+      json += Timeline();
+    }
     json += "}";
     return json;
   }
 
  private:
-  // The timeline: bins from `origin` of `width` ns, rows by source and thread, and entries
-  // [row, bin, stack, values...]. The origin (nanoseconds since 1970) is a string: past 2^53 a
-  // JavaScript number is no longer exact, and the page shows the window's ends to the
-  // nanosecond (BigInt).
+  int FrameDigits() const {
+    int digits = 1;
+    for (uint64_t room = 88; room < names_.size(); room *= 88) ++digits;
+    return digits;
+  }
+
+  // `values` divided by the scales, packed.
+  void Values(const std::vector<int64_t>& values, PackedWriter* out) const {
+    for (size_t t = 0; t < scales_.size(); ++t) {
+      out->Signed(t < values.size() ? values[t] / static_cast<int64_t>(scales_[t]) : 0);
+    }
+  }
+
+  // Per type, the greatest common divisor of every value written (10000000 for a profile of
+  // 10 ms samples), by which they are divided: exact, and several characters fewer per value.
+  void ComputeScales() {
+    const size_t types = totals_.header().types.size();
+    scales_.assign(types, 0);
+    auto add = [&](const int64_t* values, size_t n) {
+      for (size_t t = 0; t < types && t < n; ++t)
+        scales_[t] = Gcd(scales_[t], Magnitude(values[t]));
+    };
+    for (const auto& v : values_) add(v.data(), v.size());
+    for (const auto& v : base_values_) add(v.data(), v.size());
+    if (!diff_ && options_.timeline != nullptr) {
+      for (const SampleTimeline::Entry& entry : options_.timeline->Entries()) {
+        add(entry.values, types);
+      }
+    }
+    for (uint64_t& scale : scales_) {
+      if (scale == 0 || scale > static_cast<uint64_t>(INT64_MAX)) scale = 1;
+    }
+  }
+
+  // The timeline: bins from `origin` of `width` ns, rows by source and thread ([label, full
+  // name]) with each row's sums per bin (what the timeline draws), and the sums per stack and
+  // brush bin (what the views sum in a brushed window). The brush's bins are `step` bins of the
+  // drawing, `step` the smallest power of two that keeps those sums within kBrushBudget entries:
+  // the page's size is bounded whatever the number of samples, and a window on the brush's bins
+  // still gives exactly prof-text --time's totals. The origin (nanoseconds since 1970) is a
+  // string: past 2^53 a JavaScript number is no longer exact, and the page shows the window's
+  // ends to the nanosecond (BigInt).
   std::string Timeline() const {
     const SampleTimeline& timeline = *options_.timeline;
-    std::string json = ",\"timeline\":{\"origin\":\"" + std::to_string(timeline.origin()) +
-                       "\",\"width\":" + std::to_string(timeline.width()) +
-                       ",\"bins\":" + std::to_string(timeline.bins()) +
-                       ",\"samples\":" + std::to_string(timeline.timed_samples()) + ",\"rows\":[";
-    for (size_t i = 0; i < timeline.rows().size(); ++i) {
-      json += (i ? "," : "") + PageJsonString(timeline.rows()[i]);
-    }
-    json += "],\"entries\":[";
-    bool first = true;
     const size_t types = totals_.header().types.size();
+    const size_t row_count = timeline.rows().size();
+    // Per row: bin -> sums; per (stack, bin): sums.
+    std::vector<std::map<uint32_t, std::vector<int64_t>>> activity(row_count);
+    std::map<std::pair<size_t, uint32_t>, std::vector<int64_t>> by_stack;
     for (const SampleTimeline::Entry& entry : timeline.Entries()) {
       auto stack = stack_of_id_.find(entry.stack_id);
       if (stack == stack_of_id_.end()) continue;
-      json += first ? "[" : ",[";
-      first = false;
-      AppendInteger(&json, entry.row);
-      json += ',';
-      AppendInteger(&json, entry.bin);
-      json += ',';
-      AppendInteger(&json, static_cast<int64_t>(stack->second));
-      for (size_t t = 0; t < types; ++t) {
-        json += ',';
-        AppendInteger(&json, entry.values[t]);
-      }
-      json += ']';
+      auto add = [&](std::vector<int64_t>* sums) {
+        sums->resize(types, 0);
+        for (size_t t = 0; t < types; ++t) AddSaturating(&(*sums)[t], entry.values[t]);
+      };
+      add(&activity[entry.row][entry.bin]);
+      add(&by_stack[{stack->second, entry.bin}]);
     }
-    return json + "]}";
+    uint32_t step = 1;
+    auto entries_at = [&](uint32_t s) {
+      size_t count = 0;
+      std::pair<size_t, uint32_t> last{SIZE_MAX, 0};
+      for (const auto& entry : by_stack) {
+        const std::pair<size_t, uint32_t> coarse{entry.first.first, entry.first.second / s};
+        if (coarse != last) ++count;
+        last = coarse;
+      }
+      return count;
+    };
+    while (step < timeline.bins() && entries_at(step) > kBrushBudget) step *= 2;
+    std::string json = ",\"timeline\":{\"origin\":\"" + std::to_string(timeline.origin()) +
+                       "\",\"width\":" + std::to_string(timeline.width()) +
+                       ",\"bins\":" + std::to_string(timeline.bins()) +
+                       ",\"step\":" + std::to_string(step) +
+                       ",\"samples\":" + std::to_string(timeline.timed_samples()) + ",\"rows\":[";
+    for (size_t i = 0; i < row_count; ++i) {
+      json += (i ? ",[" : "[") + PageJsonString(timeline.row_labels()[i]) + "," +
+              PageJsonString(timeline.rows()[i]) + "]";
+    }
+    json += "],\"activity\":[";
+    for (size_t i = 0; i < row_count; ++i) {
+      PackedWriter row;
+      uint32_t last = 0;
+      for (const auto& [bin, sums] : activity[i]) {
+        row.Number(bin - last);
+        last = bin;
+        Values(sums, &row);
+      }
+      json += (i ? ",\"" : "\"") + row.text() + "\"";
+    }
+    // Per stack with entries: the stack's index from the previous one's, the number of its
+    // entries, and each entry's brush bin from the previous one's and its values.
+    PackedWriter entries;
+    std::vector<std::pair<uint32_t, std::vector<int64_t>>> bins;
+    size_t previous_stack = 0;
+    auto flush = [&](size_t stack) {
+      if (bins.empty()) return;
+      entries.Number(stack - previous_stack);
+      previous_stack = stack;
+      entries.Number(bins.size());
+      uint32_t last = 0;
+      for (const auto& [bin, sums] : bins) {
+        entries.Number(bin - last);
+        last = bin;
+        Values(sums, &entries);
+      }
+      bins.clear();
+    };
+    size_t current = SIZE_MAX;
+    for (const auto& [key, sums] : by_stack) {
+      if (key.first != current) {
+        if (current != SIZE_MAX) flush(current);
+        current = key.first;
+      }
+      const uint32_t bin = key.second / step;
+      if (bins.empty() || bins.back().first != bin) {
+        bins.emplace_back(bin, sums);
+      } else {
+        for (size_t t = 0; t < types; ++t) AddSaturating(&bins.back().second[t], sums[t]);
+      }
+    }
+    if (current != SIZE_MAX) flush(current);
+    return json + "],\"entries\":\"" + entries.text() + "\"}";
   }
 
   void Collect() {
@@ -175,6 +324,15 @@ class DataWriter {
         }
       }
       for (size_t t = 0; t < entry.values.size(); ++t) values_[at->second][t] += entry.values[t];
+      if (!entry.base_values.empty()) {
+        diff_ = true;
+        base_values_.resize(stacks_.size());
+        std::vector<int64_t>& base = base_values_[at->second];
+        base.resize(entry.values.size(), 0);
+        for (size_t t = 0; t < entry.base_values.size() && t < base.size(); ++t) {
+          base[t] += entry.base_values[t];
+        }
+      }
     }
   }
 
@@ -186,6 +344,9 @@ class DataWriter {
   std::vector<std::vector<uint32_t>> collapsed_;  // per stack: empty when no cycle repeats
   std::vector<std::vector<int64_t>> values_;
   std::unordered_map<uint64_t, size_t> stack_of_id_;  // input stack id -> index in stacks_
+  bool diff_ = false;  // --diff-base: values_ are differences, base_values_ the base's
+  std::vector<std::vector<int64_t>> base_values_;
+  std::vector<uint64_t> scales_;
 };
 
 }  // namespace

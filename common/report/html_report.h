@@ -20,6 +20,9 @@ struct HtmlReportOptions {
   Granularity granularity = Granularity::kFunctions;
   std::string filter_description;            // FilterSpec::description
   const SampleTimeline* timeline = nullptr;  // the samples binned in time, or none
+  // With --diff-base: the base's name (its files), shown by the page; `totals` then come from
+  // DiffStackTotals (values the differences, base_values the base's) and no timeline is drawn.
+  std::string base_name;
 };
 
 void WriteHtmlReport(const StackTotals& totals, const HtmlReportOptions& options, ByteSink* out);

@@ -30,9 +30,19 @@ uint32_t SampleTimeline::Row(const Sample& sample) {
   auto [it, added] = row_ids_.try_emplace(key, static_cast<uint32_t>(row_names_.size()));
   if (added) {
     const Source* source = header().FindSource(sample.source_id);
-    std::string name = source != nullptr ? (source->uri.empty() ? source->type : source->uri) : "";
+    const std::string source_name =
+        source != nullptr ? (source->uri.empty() ? source->type : source->uri) : "";
+    std::string name = source_name;
     if (!thread.empty()) name += (name.empty() ? "" : " ") + thread;
     row_names_.push_back(name.empty() ? "samples" : name);
+    // The file name of the source: a recording's rows must not all read as its directory.
+    const size_t slash = source_name.find_last_of('/');
+    const std::string file = slash == std::string::npos || slash + 1 == source_name.size()
+                                 ? source_name
+                                 : source_name.substr(slash + 1);
+    std::string label = thread.empty() ? file : thread;
+    if (!thread.empty() && header().sources.size() > 1 && !file.empty()) label += " (" + file + ")";
+    row_labels_.push_back(label.empty() ? row_names_.back() : label);
   }
   return it->second;
 }

@@ -36,6 +36,10 @@ class SampleTimeline : public StackTotals {
   uint32_t bins() const { return bins_; }
   // Row names, "SOURCE THREAD", in order of first sample.
   const std::vector<std::string>& rows() const { return row_names_; }
+  // Row labels, short: the thread's name and id ("worker-1 4243") when samples carry them (with
+  // the source's file name after it when the profile has several sources), else the source's
+  // file name.
+  const std::vector<std::string>& row_labels() const { return row_labels_; }
   // Ordered by row, bin and stack id; valid until the next sample.
   std::vector<Entry> Entries() const;
   uint64_t timed_samples() const { return timed_samples_; }
@@ -47,7 +51,7 @@ class SampleTimeline : public StackTotals {
   int64_t origin_, width_;
   uint32_t bins_;
   std::map<std::string, uint32_t> row_ids_;
-  std::vector<std::string> row_names_;
+  std::vector<std::string> row_names_, row_labels_;
   // (row, bin, stack) -> entry index; the entries' keys and values in flat arrays (values:
   // `types` per entry), so that an entry costs no allocation of its own.
   struct KeyHash {

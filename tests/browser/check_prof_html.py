@@ -18,8 +18,47 @@ import sys
 
 from cdp import Browser, Failure, run
 
-TABLE = """Array.from(document.querySelectorAll('#%s tr')).slice(1).map(tr =>
-  Array.from(tr.children).map(td => td.textContent))"""
+# The cells' text; a frame's name is the full one the link carries (its text may be elided).
+TABLE = """Array.from(document.querySelectorAll('#%s tr:not(.more)')).slice(1).map(tr =>
+  Array.from(tr.children).map(td => td.querySelector('a.frame') && td.querySelector('a.frame')
+    .dataset.name !== undefined ? td.querySelector('a.frame').dataset.name : td.textContent))"""
+
+# Every frame link's shown text, full name (data-name) and hover text (title).
+LINKS = """Array.from(document.querySelectorAll('#%s a.frame')).map(a =>
+  [a.textContent, a.dataset.name === undefined ? a.textContent : a.dataset.name, a.title])"""
+
+
+# prof-html's options that change the numbers (--diff-base FILE), given to prof-text too.
+OPTIONS = []
+
+
+def check_diff_colours(browser):
+    """With --diff-base, every frame (but the root) has a colour of the differential palette
+    (red grew, blue shrank, white unchanged) that agrees with its change, which hovering states."""
+    if not browser.evaluate("!!JSON.parse(document.getElementById('profile-data').textContent)"
+                            ".diff"):
+        return ""
+    browser.evaluate("location.hash = '#view=flame'")
+    browser.pump(0.3)
+    frames = browser.evaluate(
+        "Array.from(document.querySelectorAll('#flame g.f:not(.merged)')).slice(1).map(g => {"
+        "g.dispatchEvent(new MouseEvent('mouseover', {bubbles: true})); return [g.dataset.name, "
+        "g.querySelector('rect').getAttribute('fill'), document.getElementById('flame-details')"
+        ".textContent]; })")
+    grew = shrank = 0
+    for name, fill, details in frames:
+        r, g, b = (int(x) for x in re.findall(r"\d+", fill))
+        change = re.search(r", was .* \(([+-]?)([^)]*)\)", details)
+        check(change, f"{name}: hovering does not give the base's value: {details!r}")
+        if change.group(2) == "0":
+            check((r, g, b) == (255, 255, 255), f"{name}: unchanged but {fill}")
+        elif change.group(1) == "+":
+            check(r == 255 and g == b and g < 255, f"{name}: grew but {fill}")
+            grew += 1
+        else:
+            check(b == 255 and r == g and r < 255, f"{name}: shrank but {fill}")
+            shrank += 1
+    return f", differential: {grew} grew, {shrank} shrank"
 
 
 def check(condition, message):
@@ -43,9 +82,15 @@ def top_rows(path):
 def check_formatting(browser):
     """The page's formatValue and formatPercent against the C++ ones (build/test-bin/format-value)
     over values of every scale, for time, byte and plain units."""
+    # 2125 and 4250000000: exact ties (2.125, 4.25 of 200 as 2.125%) that printf gives to the
+    # even digit.
     values = [0, 1, -1, 5, 999, 1000, 1005, 1499, 1500, 123456, 999999, 1000000, 2500000,
-              1073741824, 1610612736, 123456789012, -123456789, 1099511627776 * 3]
+              1073741824, 1610612736, 123456789012, -123456789, 1099511627776 * 3, 2125, -2125,
+              4250000000, -4250000000]
     total = 7777777
+    ties = browser.evaluate("[4250000000, -4250000000, 1, 3].map(v => "
+                            "window.proftoolsReport.formatPercent(v, 200000000000))")
+    check(ties == ["2.12%", "-2.12%", "0.00%", "0.00%"], f"ties: {ties}")
     checked = 0
     for unit in ["nanoseconds", "microseconds", "milliseconds", "seconds", "bytes", "kilobytes",
                  "megabytes", "count", "objects"]:
@@ -63,11 +108,75 @@ def check_formatting(browser):
     return checked
 
 
+def check_long_names(browser):
+    """Names longer than a cell (60 characters) are elided in the middle, as the flame graph's
+    labels are: a C++ name keeps its end (the function's own name) and loses its template
+    arguments first, so that rows of std::_Rb_tree<...> do not read alike; the full name is on
+    hover. Returns how many names were elided."""
+    links = browser.evaluate(LINKS % "overall") + browser.evaluate(LINKS % "self")
+    shown_of = {}
+    elided = 0
+    for shown, full, title in links:
+        check(len(shown) <= 60, f"a name of {len(shown)} characters is shown whole: {shown!r}")
+        check(title.split("\n")[0] == full, f"{shown!r}: hovering shows {title!r}, not the name")
+        if full != shown:
+            elided += 1
+            if "::" in full:
+                end = full.rsplit("::", 1)[1]
+                check(shown.endswith("::" + end),
+                      f"{full!r} is shown as {shown!r}, without its end {end!r}")
+                check("<..>" in shown or "<" not in full,
+                      f"{shown!r}: the template arguments are not elided first")
+        shown_of.setdefault(shown, set()).add(full)
+    for shown, fulls in shown_of.items():
+        check(len(fulls) == 1, f"{len(fulls)} different names are all shown as {shown!r}")
+    return elided
+
+
+def check_first_screen(browser, source):
+    """The page is named after the profile (its file); the lists start on the first screen;
+    the timeline, when there is one, labels its rows by thread (full name on hover), has a
+    time axis with units, and folds away."""
+    title = browser.evaluate("[document.title, document.getElementById('title').textContent]")
+    check(title == [source, source], f"the page is titled {title}, not after {source!r}")
+    # In the page, not the window (the page may have been scrolled).
+    where = "document.getElementById('overall').getBoundingClientRect().top + window.scrollY"
+    top = browser.evaluate(where)
+    height = browser.evaluate("window.innerHeight")
+    check(top < height - 100, f"the lists start at y={top}, below the first screen ({height})")
+    timeline = browser.evaluate("JSON.parse(document.getElementById('profile-data').textContent)"
+                                ".timeline || null")
+    if timeline is None:
+        return "no timeline"
+    labels = browser.evaluate("Array.from(document.querySelectorAll('#timeline .row-label'))"
+                              ".map(t => [t.firstChild.nodeValue, t.querySelector('title').textContent])")
+    check(len(labels) == len(timeline["rows"]), f"{len(labels)} row labels")
+    for (shown, full), row in zip(labels, timeline["rows"]):
+        check(full == row[1], f"row {shown!r}: hovering shows {full!r}, not {row[1]!r}")
+        check(len(shown) <= 26 and "/" not in shown, f"row label {shown!r}")
+    fulls = [full for _, full in labels]
+    shown = [label for label, _ in labels]
+    check(len(set(shown)) == len(set(fulls)), f"rows read alike: {shown}")
+    ticks = browser.evaluate("Array.from(document.querySelectorAll('#timeline-axis text.tick'))"
+                             ".map(t => t.textContent)")
+    check(len(ticks) >= 2 and ticks[0] == "0s" and
+          all(re.fullmatch(r"\d+(\.\d+)?(ns|us|ms|s)", t) for t in ticks),
+          f"the time axis is {ticks}")
+    browser.evaluate("document.querySelector('#timeline-section summary').click()")
+    browser.pump(0.1)
+    folded = browser.evaluate(where)
+    check(folded < top and not browser.evaluate("document.getElementById('timeline-section').open"),
+          "the timeline does not fold away")
+    browser.evaluate("document.querySelector('#timeline-section summary').click()")
+    browser.pump(0.1)
+    return f"{len(labels)} rows ({', '.join(shown[:3])}), axis {' '.join(ticks)}"
+
+
 def peek_numbers(source, names, type_index):
     """prof-text --peek-seq's numbers for a sequence: cum, self, and the values of its callers
     and of its callees, sorted ([root] and [self] among them)."""
     run = subprocess.run(["prof-text", "--peek-seq", ";".join(names), "--raw-values", "--value",
-                          str(type_index), source], capture_output=True, text=True, check=True)
+                          str(type_index)] + OPTIONS + [source], capture_output=True, text=True, check=True)
     cum = self_value = 0
     callers, callees = [], []
     side = None
@@ -96,6 +205,8 @@ def check_sequences(browser, source):
     names --peek-seq would spell otherwise (';', '\\', not printable ASCII) are left out."""
     data = browser.evaluate("JSON.parse(document.getElementById('profile-data').textContent)")
     names = [f[0] for f in data["frames"]]
+    data["stacks"] = [[frames] for frames in
+                      browser.evaluate("window.proftoolsReport.stackFrames()")]
     simple = [all(32 <= ord(c) < 127 for c in n) and ";" not in n and "\\" not in n
               for n in names]
     wanted = [[i] for i in range(len(names))][:30]
@@ -110,6 +221,8 @@ def check_sequences(browser, source):
         wanted += runs[:20]
     type_index = data["valueIndex"]
     checked = 0
+    if "--diff-base" in OPTIONS:
+        return "no sequence compared (prof-text --peek-seq takes no --diff-base)"
     for ids in wanted:
         if not all(simple[i] for i in ids):
             continue
@@ -138,9 +251,11 @@ def check_brush(browser, source, shots):
                                 ".timeline || null")
     if timeline is None:
         return "no timeline"
-    box = browser.evaluate("(() => { const e = document.getElementById('timeline'); "
-                           "e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
-                           " return [r.x, r.y, r.width, r.height]; })()")
+    # The rows scroll past 8: drag across the first, shown at the top of its box.
+    box = browser.evaluate("(() => { const c = document.getElementById('timeline-rows'); "
+                           "c.scrollTop = 0; c.scrollIntoView({block: 'center'}); const r = document"
+                           ".getElementById('timeline').getBoundingClientRect();"
+                           " return [r.x, r.y, r.width, Math.min(r.height, c.clientHeight)]; })()")
     label = 160 * box[2] / max(400, box[2])
     x0 = box[0] + label + (box[2] - label) * 0.2
     x1 = box[0] + label + (box[2] - label) * 0.7
@@ -189,6 +304,7 @@ def check_brush(browser, source, shots):
 
 def main():
     page, top, top_cum, other_type, other_top, folded_total, shots, source = sys.argv[1:9]
+    OPTIONS[:] = sys.argv[9:]
     browser = Browser()
     try:
         seconds = browser.open(page)
@@ -196,22 +312,32 @@ def main():
         problems = browser.problems()
         check(not problems, "the page misbehaved: " + "; ".join(problems))
 
-        # The lists.
+        # The lists: past 1000 rows, a link shows the rest.
+        if browser.evaluate("!!document.querySelector('#self tr.more a')"):
+            browser.click_element("document.querySelector('#self tr.more a')")
+            browser.pump(0.5)
+            check("all=1" in browser.evaluate("location.hash"), "show all is not in the URL")
+            check(not browser.evaluate("!!document.querySelector('#self tr.more')"),
+                  "show all left rows out")
         self_rows = browser.evaluate(TABLE % "self")
         check(self_rows == top_rows(top), f"self list differs from prof-text --top:\n{self_rows}")
         overall = browser.evaluate(TABLE % "overall")
         check(overall == top_rows(top_cum), "overall list differs from prof-text --top --sort cum")
         browser.screenshot(shots + "-lists.png")
+        screen = check_first_screen(browser, source)
+        elided = check_long_names(browser)
 
         # The value-type switcher, as a user changes a <select>.
+        shown_hash = browser.evaluate("location.hash")
         browser.evaluate(f"(() => {{ const s = document.getElementById('type'); s.value = "
                          f"'{other_type}'; s.dispatchEvent(new Event('change')); }})()")
-        browser.pump(0.2)
+        browser.pump(0.6)
         check(f"type={other_type}" in browser.evaluate("location.hash"), "type not in the URL")
         check(browser.evaluate(TABLE % "self") == top_rows(other_top),
               "after switching type the self list differs from prof-text --value")
-        browser.evaluate("history.back()")
-        browser.pump(0.2)
+        if browser.evaluate("location.hash") != shown_hash:  # not when it is the type shown
+            browser.evaluate("history.back()")
+            browser.pump(0.6)
         check(browser.evaluate(TABLE % "self") == self_rows, "back did not restore the type")
 
         # A click on a frame of the self list opens its sequence view.
@@ -245,7 +371,9 @@ def main():
         # The flame graph: root is the folded total, children fit, a click zooms, search.
         browser.evaluate("location.hash = '#view=flame'")
         browser.pump(0.3)
-        frames = browser.evaluate("Array.from(document.querySelectorAll('#flame g')).map(g => "
+        # Runs of frames too narrow to draw one by one are one grey rectangle (class merged).
+        frames = browser.evaluate("Array.from(document.querySelectorAll('#flame g:not(.merged)'))"
+                                  ".map(g => "
                                   "({v: Number(g.dataset.v), name: g.dataset.name, w: Number("
                                   "g.querySelector('rect').getAttribute('width')), y: Number("
                                   "g.querySelector('rect').getAttribute('y'))}))")
@@ -280,13 +408,15 @@ def main():
             "document.querySelectorAll('#flame rect[fill=\"rgb(230,0,230)\"]').length")
         check(highlighted > 0, "search highlighted nothing")
         browser.screenshot(shots + "-flame-search.png")
+        diff = check_diff_colours(browser)
         sequences = check_sequences(browser, source)
         formatted = check_formatting(browser)
         brushed = check_brush(browser, source, shots)
         problems = browser.problems()
         check(not problems, "the page misbehaved: " + "; ".join(problems))
-        print(f"ok: {page}: {len(self_rows)} rows, {sequences} sequences as prof-text's, "
-              f"{formatted} values formatted as in C++, "
+        print(f"ok: {page}: {len(self_rows)} rows ({elided} names elided){diff}, "
+              f"{sequences} sequences as prof-text's, "
+              f"{formatted} values formatted as in C++, timeline {screen}, "
               f"{brushed}, loaded in {seconds:.2f}s")
     finally:
         browser.close()
