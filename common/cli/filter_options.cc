@@ -136,8 +136,11 @@ void AddFilterOptions(CommandLine* cli) {
             "keep samples with frames matching A, B, C in a row (root to leaf), re-rooted at A; "
             "repeatable, each narrowing the last",
             cxxopts::value<std::string>(),
-            "'A;B;C'")("keep-dropped-frames",
-                       "do not apply the profile's drop_frames (pprof applies it on loading)")(
+            "'A;B;C'")("literal",
+                       "frame patterns are frame names as reports print them, matched whole "
+                       "(=NAME makes one pattern literal)")(
+      "keep-dropped-frames",
+      "do not apply the profile's drop_frames (pprof applies it on loading)")(
       "collapse-recursion",
       "keep each directly repeated cycle of a stack once: a b c b c d becomes a b c d");
   cli->AddOptions("Values")("derive",
@@ -214,6 +217,11 @@ FilterSpec ParseFilterOptions(const CommandLine& cli) {
     Describe(&d, "drop-labels", cli.Get<std::string>("drop-labels"));
   }
   FrameSpec& frames = spec.frames;
+  const bool literal = cli.Has("literal");
+  if (literal) Describe(&d, "literal", "");
+  auto keep_regex = [&](const std::string& option, const std::string& pattern) {
+    if (!IsLiteralPattern(pattern, literal)) frames.regex_patterns.emplace_back(option, pattern);
+  };
   for (auto [option, regex] : {std::pair{"focus", &frames.focus},
                                {"ignore", &frames.ignore},
                                {"hide", &frames.hide},
@@ -221,12 +229,20 @@ FilterSpec ParseFilterOptions(const CommandLine& cli) {
                                {"show-from", &frames.show_from},
                                {"prune-from", &frames.prune_from}}) {
     const std::vector<std::string> patterns = cli.GetAll(option);
-    *regex = CompileFrameRegex(std::string("--") + option, patterns);
-    for (const std::string& pattern : patterns) Describe(&d, option, pattern);
+    *regex = CompileFrameRegex(std::string("--") + option, patterns, literal);
+    for (const std::string& pattern : patterns) {
+      Describe(&d, option, pattern);
+      keep_regex(std::string("--") + option, pattern);
+    }
   }
   for (const std::string& sequence : cli.GetAll("focus-seq")) {
-    frames.focus_seq.push_back(ParseFocusSequence(sequence));
+    frames.focus_seq.push_back(ParseFocusSequence(sequence, literal));
     Describe(&d, "focus-seq", sequence);
+    for (size_t start = 0; start <= sequence.size();) {
+      const size_t end = std::min(sequence.find(';', start), sequence.size());
+      keep_regex("--focus-seq element", sequence.substr(start, end - start));
+      start = end + 1;
+    }
   }
   if (cli.Has("keep-dropped-frames")) {
     frames.drop_frames = false;
@@ -273,6 +289,7 @@ FilterResult ReadFiltered(const char* program, ProfileInputs* inputs, const Filt
   }
   ProfileFilter filter(spec, prepass.get(), sink, inputs->name());
   inputs->Read(&filter);
+  for (const std::string& hint : FrameNameHints(spec.frames, filter.defs())) Warn(program, hint);
   if (filter.samples_written() == 0 && filter.samples_read() > 0 && spec.active()) {
     Warn(program,
          "no sample is left after " + spec.description +
