@@ -98,6 +98,7 @@ int Main(int argc, char** argv) {
       cxxopts::value<std::string>(),
       "FILE")("normalize", "with --diff-base: scale the base to this profile's total first");
   cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
+  AddBaseTimeOption(&cli);
   AddFilterOptions(&cli);
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();
@@ -138,24 +139,28 @@ int Main(int argc, char** argv) {
   if (cli.Has("notes")) svg.notes = cli.Get<std::string>("notes");
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
   const FilterSpec spec = ParseFilterOptions(cli);
+  const BaseSelection base_selection = ParseBaseSelection(kProgram, cli, spec);
 
   ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());
   Output output(cli.OutputPath());
   StackTotals totals;
+  if (base_selection.profile_itself) inputs.MakeReplayable();  // read again as the base
   ReadStackTotals(kProgram, &inputs, spec, &totals);
   tree_options.value_index = ResolveValueIndex(totals.header(), value);
   svg.unit = totals.header().types[tree_options.value_index].unit;
-  svg.subtitle = cli.Has("subtitle") ? cli.Get<std::string>("subtitle")
-                                     : Subtitle(totals, tree_options.value_index, spec.description);
+  svg.subtitle =
+      cli.Has("subtitle")
+          ? cli.Get<std::string>("subtitle")
+          : Subtitle(totals, tree_options.value_index,
+                     base_selection.active() ? base_selection.spec.description : spec.description);
   StackTotals base;
   int base_index = 0;
-  svg.differential = cli.Has("diff-base");
+  svg.differential = base_selection.active();
   if (cli.Has("normalize") && !svg.differential) {
-    throw UsageError("--normalize goes with --diff-base");
+    throw UsageError("--normalize goes with --diff-base or --base-time");
   }
   if (svg.differential) {
-    ProfileInputs base_inputs(cli.GetAll("diff-base"), cli.InputReadOptions());
-    ReadStackTotals(kProgram, &base_inputs, spec, &base);
+    ReadBaseTotals(kProgram, base_selection, &inputs, cli.InputReadOptions(), &base);
     const BaseType base_type =
         MatchBaseType(totals.header(), base.header(), tree_options.value_index);
     base_index = base_type.index;

@@ -1,6 +1,7 @@
 #include "common/cli/filter_options.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -317,6 +318,64 @@ void ReadStackTotals(const char* program, ProfileInputs* inputs, const FilterSpe
     totals->SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames),
                       std::move(filtered.samples_with_value_before_frames));
   }
+}
+
+void AddBaseTimeOption(CommandLine* cli) {
+  cli->AddOptions("Base")("base-time",
+                          "read the base with the window A..B instead of --time or --last; "
+                          "without --diff-base the base is the profile itself (two windows of "
+                          "one profile)",
+                          cxxopts::value<std::string>(), "A..B");
+}
+
+BaseSelection ParseBaseSelection(const char* program, const CommandLine& cli,
+                                 const FilterSpec& spec) {
+  BaseSelection base;
+  const bool has_time = cli.Has("base-time");
+  if (cli.Has("diff-base")) {
+    base.paths = cli.GetAll("diff-base");
+  } else if (has_time) {
+    base.paths = cli.Inputs();
+    base.profile_itself = true;
+  }
+  base.spec = spec;
+  if (has_time) {
+    const std::string window = cli.Get<std::string>("base-time");
+    const TimeSpec time = ParseTimeWindow(window);
+    base.spec.time.from = time.from;
+    base.spec.time.to = time.to;
+    base.spec.time.last_nanos.reset();
+    base.spec.description += std::string(base.spec.description.empty() ? "" : " ") +
+                             "(base: --base-time " + window + ")";
+  }
+  if (!base.active()) return base;
+  // The same files, in the same order, read the same way: the same profile.
+  const std::vector<std::string> inputs = cli.Inputs();
+  bool same_files = base.paths.size() == inputs.size();
+  for (size_t i = 0; same_files && i < inputs.size(); ++i) {
+    std::error_code error;
+    same_files =
+        base.paths[i] == inputs[i] || std::filesystem::equivalent(base.paths[i], inputs[i], error);
+  }
+  const bool same_window =
+      !has_time || (cli.Has("time") && !cli.Has("last") &&
+                    cli.Get<std::string>("time") == cli.Get<std::string>("base-time"));
+  if (same_files && same_window) {
+    Warn(program,
+         "the base is the profile itself with the same selection: every difference is 0 (to "
+         "compare two windows of one profile, give the base's with --base-time A..B)");
+  }
+  return base;
+}
+
+void ReadBaseTotals(const char* program, const BaseSelection& selection, ProfileInputs* inputs,
+                    const ReadOptions& read, StackTotals* base) {
+  if (selection.profile_itself) {
+    ReadStackTotals(program, inputs, selection.spec, base);
+    return;
+  }
+  ProfileInputs base_inputs(selection.paths, read);
+  ReadStackTotals(program, &base_inputs, selection.spec, base);
 }
 
 }  // namespace proftools
