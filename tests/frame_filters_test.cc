@@ -92,8 +92,34 @@ TEST(CompileFrameRegex, RepeatedExpressionsAreAlternativesAndErrorsNameTheFaulty
     CompileFrameRegex("--hide", {"ok", "a("});
     FAIL() << "no error";
   } catch (const UsageError& e) {
-    EXPECT_EQ(std::string(e.what()), "--hide: bad regular expression 'a(': missing ): a(");
+    EXPECT_EQ(std::string(e.what()),
+              "--hide: bad regular expression 'a(': missing ): a( (=NAME or --literal matches a "
+              "frame name as it is)");
   }
+}
+
+// Issue 24 item 8: C++ names pasted from a report are literal with =NAME or --literal, with the
+// reports' escapes undone; a regular expression that is a frame's name but does not match it
+// gets a hint.
+TEST(FramePatternRegex, LiteralNamesAreQuotedAndAnchored) {
+  EXPECT_EQ(FramePatternRegex("f(int*)", false), "f(int*)");
+  EXPECT_EQ(FramePatternRegex("=f(int*)", false), "^f\\(int\\*\\)$");
+  EXPECT_EQ(FramePatternRegex("a[]", true), "^a\\[\\]$");
+  EXPECT_EQ(LiteralFrameName("=semi\\x3bcolon"), "semi;colon");
+  const auto sequence = ParseFocusSequence("=f(int*);g", false);
+  ASSERT_EQ(sequence.size(), 2u);
+  EXPECT_TRUE(RE2::FullMatch("f(int*)", *sequence[0]));
+  EXPECT_FALSE(RE2::PartialMatch("xf(int*)", *sequence[0]));
+  EXPECT_TRUE(RE2::PartialMatch("xgx", *sequence[1]));
+
+  Definitions defs;
+  defs.functions.Add(Function{1, "f(int*)", "", "", 0});
+  defs.functions.Add(Function{2, "main", "", "", 0});
+  FrameSpec frames;
+  frames.regex_patterns = {{"--focus", "f(int*)"}, {"--hide", "main"}, {"--show", "nothing"}};
+  const std::vector<std::string> hints = FrameNameHints(frames, defs);
+  ASSERT_EQ(hints.size(), 1u);
+  EXPECT_EQ(hints[0].rfind("--focus 'f(int*)' is a frame's name", 0), 0u) << hints[0];
 }
 
 TEST(ParseFocusSequence, SplitsOnSemicolonsAndRefusesEmptyElements) {

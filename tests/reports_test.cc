@@ -66,6 +66,25 @@ TEST(TopReport, FlatIsTheLeafAndCumCountsRecursionOnce) {
             "         0   0.00% 100.00%         11 100.00%  main\n");
 }
 
+// Issue 24 item 4: a record may stand for several samples (a pprof sample per stack and label
+// set carries its count); every report counts samples one way, so prof-text, prof-svg and
+// prof-html agree: the `samples` type's total when there is one, else the records.
+TEST(StackTotals, SamplesAreTheSamplesTypeTotalElseTheRecords) {
+  StackTotals counted;
+  MemoryStream stream(kProfile);
+  ReadText(&stream, "x", &counted);
+  EXPECT_EQ(counted.total_records(), 4u);
+  EXPECT_EQ(counted.total_samples(), 11u);  // 5 + 3 + 2 + 1
+
+  StackTotals records;
+  MemoryStream no_count(
+      "proftext 1.0\nsource 1 manual x -\ntype cpu nanoseconds\nfunction 1 main \"\" m.c 1\n"
+      "location 1 - 0x1 - 1:1\nstack 1 1\nsample 1 1 - - 7\nsample 1 1 - - 9\n");
+  ReadText(&no_count, "x", &records);
+  EXPECT_EQ(records.total_records(), 2u);
+  EXPECT_EQ(records.total_samples(), 2u);
+}
+
 TEST(TopReport, DefaultValueIsTheLastTypeAndUnitsScale) {
   const std::string top = Report(WriteTopReport, ReportOptions{});
   EXPECT_NE(top.find("Type: cpu/nanoseconds\n"), std::string::npos);

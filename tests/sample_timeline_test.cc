@@ -52,6 +52,20 @@ TEST(SampleTimeline, RowsPerThreadAndEveryTimedValueBinned) {
   EXPECT_EQ(SumOfBins(timeline, 7, 8), 11);                 // 2999 is in the last bin, [2750, 3000)
 }
 
+// Issue 24 item 4: "timed samples" counts samples as every report does (the `samples` type's
+// values when there is one), not records.
+TEST(SampleTimeline, TimedSamplesCountTheSamplesType) {
+  SampleTimeline timeline(0, 100, 4);
+  MemoryStream stream(
+      "proftext 1.0\nsource 1 manual x -\ntype samples count\ntype cpu nanoseconds\n"
+      "function 1 main \"\" - 0\nlocation 1 - 0x1 - 1:1\nstack 1 1\n"
+      "sample 1 1 10 - 3 30\nsample 1 1 20 - 4 40\nsample 1 1 - - 5 50\n");
+  ReadText(&stream, "x", &timeline);
+  EXPECT_EQ(timeline.timed_samples(), 7u);
+  EXPECT_EQ(timeline.total_samples(), 12u);
+  EXPECT_EQ(timeline.total_records(), 3u);
+}
+
 // Any range of bins holds what prof-filter's CutToWindow gives for the same edges.
 TEST(SampleTimeline, RangesOfBinsAreTimeWindows) {
   const SampleTimeline timeline = Read(1000, 250, 8);

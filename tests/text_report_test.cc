@@ -54,17 +54,39 @@ TEST(TextReportOptions, OptionsThatDoNotGoWithTheModeAreRefusedNamingBoth) {
             "--no-trim keeps every row; --min-percent keeps those above P%: choose one");
   EXPECT_EQ(Refusal({"--flamegraph"}),
             "--flamegraph, --root, --annotate and --unknown-addresses go with --folded");
-  EXPECT_EQ(Refusal({"--normalize"}), "--normalize goes with --diff-base");
-  EXPECT_NE(Refusal({"--tags", "--diff-base", "b.prof"}).find("--diff-base goes with"),
-            std::string::npos);
-  EXPECT_NE(Refusal({"--timeline=0s"}).find("a bucket is a positive duration"),
-            std::string::npos);
+  EXPECT_EQ(Refusal({"--normalize"}), "--normalize goes with --diff-base or --base-time");
+  EXPECT_NE(
+      Refusal({"--tags", "--diff-base", "b.prof"}).find("--diff-base and --base-time go with"),
+      std::string::npos);
+  EXPECT_NE(Refusal({"--timeline=0s"}).find("a bucket is a positive duration"), std::string::npos);
 }
 
 TEST(TextReportOptions, TracesCollapseRecursionInTheReport) {
   const TextReportPlan plan = Plan({"--traces", "--collapse-recursion"});
   EXPECT_FALSE(plan.spec.frames.collapse_recursion);  // the report sees the original stacks
   EXPECT_TRUE(plan.options.mark_cycles);
+}
+
+// Issue 24 item 10: --base-time reads the base with its own window; without --diff-base the
+// base is the profile itself.
+TEST(TextReportOptions, BaseTimeIsTheBasesWindow) {
+  const TextReportPlan plan = Plan({"--time", "90%..", "--base-time", "..10%"});
+  const BaseSelection& base = plan.diff_base.base;
+  ASSERT_TRUE(base.active());
+  EXPECT_TRUE(base.profile_itself);
+  EXPECT_EQ(base.paths, std::vector<std::string>{"in.prof"});
+  EXPECT_EQ(base.spec.time.from.kind, TimeBound::Kind::kOpen);
+  EXPECT_EQ(base.spec.time.to.kind, TimeBound::Kind::kPercent);
+  EXPECT_EQ(plan.spec.time.from.kind, TimeBound::Kind::kPercent);
+  EXPECT_EQ(plan.options.filter_description, "--time 90%.. (base: --base-time ..10%)");
+
+  const TextReportPlan other =
+      Plan({"--diff-base", "b.prof", "--last", "1s", "--base-time", "1s.."});
+  EXPECT_FALSE(other.diff_base.base.profile_itself);
+  EXPECT_EQ(other.diff_base.base.paths, std::vector<std::string>{"b.prof"});
+  EXPECT_FALSE(other.diff_base.base.spec.time.last_nanos.has_value());
+  EXPECT_TRUE(other.spec.time.last_nanos.has_value());
+  EXPECT_FALSE(Plan({}).diff_base.base.active());
 }
 
 }  // namespace

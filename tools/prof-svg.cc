@@ -98,6 +98,7 @@ int Main(int argc, char** argv) {
       cxxopts::value<std::string>(),
       "FILE")("normalize", "with --diff-base: scale the base to this profile's total first");
   cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
+  AddBaseTimeOption(&cli);
   AddFilterOptions(&cli);
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();
@@ -138,20 +139,25 @@ int Main(int argc, char** argv) {
   if (cli.Has("notes")) svg.notes = cli.Get<std::string>("notes");
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
   const FilterSpec spec = ParseFilterOptions(cli);
+  const BaseSelection base_selection = ParseBaseSelection(kProgram, cli, spec);
 
   ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());
   Output output(cli.OutputPath());
   StackTotals totals;
+  if (base_selection.profile_itself) inputs.MakeReplayable();  // read again as the base
   ReadStackTotals(kProgram, &inputs, spec, &totals);
   tree_options.value_index = ResolveValueIndex(totals.header(), value);
   svg.unit = totals.header().types[tree_options.value_index].unit;
-  svg.subtitle = cli.Has("subtitle") ? cli.Get<std::string>("subtitle")
-                                     : Subtitle(totals, tree_options.value_index, spec.description);
+  svg.subtitle =
+      cli.Has("subtitle")
+          ? cli.Get<std::string>("subtitle")
+          : Subtitle(totals, tree_options.value_index,
+                     base_selection.active() ? base_selection.spec.description : spec.description);
   StackTotals base;
   int base_index = 0;
-  svg.differential = cli.Has("diff-base");
+  svg.differential = base_selection.active();
   if (cli.Has("normalize") && !svg.differential) {
-    throw UsageError("--normalize goes with --diff-base");
+    throw UsageError("--normalize goes with --diff-base or --base-time");
   }
   if (svg.differential) {
     // The base named in the legend and, by default, in the subtitle.
@@ -159,9 +165,10 @@ int Main(int argc, char** argv) {
       svg.base_name +=
           (svg.base_name.empty() ? "" : ", ") + (file == "-" ? "(standard input)" : file);
     }
-    if (!cli.Has("subtitle")) svg.subtitle += "; base: " + svg.base_name;
-    ProfileInputs base_inputs(cli.GetAll("diff-base"), cli.InputReadOptions());
-    ReadStackTotals(kProgram, &base_inputs, spec, &base);
+    // With --base-time only, the filters in the subtitle already say what the base is.
+    if (!cli.Has("subtitle") && !svg.base_name.empty()) svg.subtitle += "; base: " + svg.base_name;
+    if (svg.base_name.empty()) svg.base_name = "this profile (--base-time)";
+    ReadBaseTotals(kProgram, base_selection, &inputs, cli.InputReadOptions(), &base);
     const BaseType base_type =
         MatchBaseType(totals.header(), base.header(), tree_options.value_index);
     base_index = base_type.index;

@@ -1,6 +1,7 @@
 #include "common/cli/filter_options.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -136,8 +137,11 @@ void AddFilterOptions(CommandLine* cli) {
             "keep samples with frames matching A, B, C in a row (root to leaf), re-rooted at A; "
             "repeatable, each narrowing the last",
             cxxopts::value<std::string>(),
-            "'A;B;C'")("keep-dropped-frames",
-                       "do not apply the profile's drop_frames (pprof applies it on loading)")(
+            "'A;B;C'")("literal",
+                       "frame patterns are frame names as reports print them, matched whole "
+                       "(=NAME makes one pattern literal)")(
+      "keep-dropped-frames",
+      "do not apply the profile's drop_frames (pprof applies it on loading)")(
       "collapse-recursion",
       "keep each directly repeated cycle of a stack once: a b c b c d becomes a b c d");
   cli->AddOptions("Values")("derive",
@@ -214,6 +218,11 @@ FilterSpec ParseFilterOptions(const CommandLine& cli) {
     Describe(&d, "drop-labels", cli.Get<std::string>("drop-labels"));
   }
   FrameSpec& frames = spec.frames;
+  const bool literal = cli.Has("literal");
+  if (literal) Describe(&d, "literal", "");
+  auto keep_regex = [&](const std::string& option, const std::string& pattern) {
+    if (!IsLiteralPattern(pattern, literal)) frames.regex_patterns.emplace_back(option, pattern);
+  };
   for (auto [option, regex] : {std::pair{"focus", &frames.focus},
                                {"ignore", &frames.ignore},
                                {"hide", &frames.hide},
@@ -221,12 +230,20 @@ FilterSpec ParseFilterOptions(const CommandLine& cli) {
                                {"show-from", &frames.show_from},
                                {"prune-from", &frames.prune_from}}) {
     const std::vector<std::string> patterns = cli.GetAll(option);
-    *regex = CompileFrameRegex(std::string("--") + option, patterns);
-    for (const std::string& pattern : patterns) Describe(&d, option, pattern);
+    *regex = CompileFrameRegex(std::string("--") + option, patterns, literal);
+    for (const std::string& pattern : patterns) {
+      Describe(&d, option, pattern);
+      keep_regex(std::string("--") + option, pattern);
+    }
   }
   for (const std::string& sequence : cli.GetAll("focus-seq")) {
-    frames.focus_seq.push_back(ParseFocusSequence(sequence));
+    frames.focus_seq.push_back(ParseFocusSequence(sequence, literal));
     Describe(&d, "focus-seq", sequence);
+    for (size_t start = 0; start <= sequence.size();) {
+      const size_t end = std::min(sequence.find(';', start), sequence.size());
+      keep_regex("--focus-seq element", sequence.substr(start, end - start));
+      start = end + 1;
+    }
   }
   if (cli.Has("keep-dropped-frames")) {
     frames.drop_frames = false;
@@ -273,6 +290,7 @@ FilterResult ReadFiltered(const char* program, ProfileInputs* inputs, const Filt
   }
   ProfileFilter filter(spec, prepass.get(), sink, inputs->name());
   inputs->Read(&filter);
+  for (const std::string& hint : FrameNameHints(spec.frames, filter.defs())) Warn(program, hint);
   if (filter.samples_written() == 0 && filter.samples_read() > 0 && spec.active()) {
     Warn(program,
          "no sample is left after " + spec.description +
@@ -300,6 +318,64 @@ void ReadStackTotals(const char* program, ProfileInputs* inputs, const FilterSpe
     totals->SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames),
                       std::move(filtered.samples_with_value_before_frames));
   }
+}
+
+void AddBaseTimeOption(CommandLine* cli) {
+  cli->AddOptions("Base")("base-time",
+                          "read the base with the window A..B instead of --time or --last; "
+                          "without --diff-base the base is the profile itself (two windows of "
+                          "one profile)",
+                          cxxopts::value<std::string>(), "A..B");
+}
+
+BaseSelection ParseBaseSelection(const char* program, const CommandLine& cli,
+                                 const FilterSpec& spec) {
+  BaseSelection base;
+  const bool has_time = cli.Has("base-time");
+  if (cli.Has("diff-base")) {
+    base.paths = cli.GetAll("diff-base");
+  } else if (has_time) {
+    base.paths = cli.Inputs();
+    base.profile_itself = true;
+  }
+  base.spec = spec;
+  if (has_time) {
+    const std::string window = cli.Get<std::string>("base-time");
+    const TimeSpec time = ParseTimeWindow(window);
+    base.spec.time.from = time.from;
+    base.spec.time.to = time.to;
+    base.spec.time.last_nanos.reset();
+    base.spec.description += std::string(base.spec.description.empty() ? "" : " ") +
+                             "(base: --base-time " + window + ")";
+  }
+  if (!base.active()) return base;
+  // The same files, in the same order, read the same way: the same profile.
+  const std::vector<std::string> inputs = cli.Inputs();
+  bool same_files = base.paths.size() == inputs.size();
+  for (size_t i = 0; same_files && i < inputs.size(); ++i) {
+    std::error_code error;
+    same_files =
+        base.paths[i] == inputs[i] || std::filesystem::equivalent(base.paths[i], inputs[i], error);
+  }
+  const bool same_window =
+      !has_time || (cli.Has("time") && !cli.Has("last") &&
+                    cli.Get<std::string>("time") == cli.Get<std::string>("base-time"));
+  if (same_files && same_window) {
+    Warn(program,
+         "the base is the profile itself with the same selection: every difference is 0 (to "
+         "compare two windows of one profile, give the base's with --base-time A..B)");
+  }
+  return base;
+}
+
+void ReadBaseTotals(const char* program, const BaseSelection& selection, ProfileInputs* inputs,
+                    const ReadOptions& read, StackTotals* base) {
+  if (selection.profile_itself) {
+    ReadStackTotals(program, inputs, selection.spec, base);
+    return;
+  }
+  ProfileInputs base_inputs(selection.paths, read);
+  ReadStackTotals(program, &base_inputs, selection.spec, base);
 }
 
 }  // namespace proftools

@@ -49,6 +49,29 @@ void WriteFilteredText(const char* program, ProfileInputs* inputs, const FilterS
 void ReadStackTotals(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
                      StackTotals* totals);
 
+// A diff's base (prof-text's and prof-svg's --diff-base FILE and --base-time A..B): what is
+// read and through which filter.
+struct BaseSelection {
+  std::vector<std::string> paths;  // --diff-base's; the inputs' when only --base-time is given
+  bool profile_itself = false;     // the base is the program's inputs (read from them again)
+  FilterSpec spec;                 // the main filters, --base-time's window for --time/--last
+  bool active() const { return !paths.empty(); }
+};
+
+// Adds --base-time (a program with --diff-base).
+void AddBaseTimeOption(CommandLine* cli);
+
+// The base the options ask for (inactive without --diff-base and --base-time). Comparing two
+// windows of one profile is common, and `--time 90%.. --diff-base P P` is 0 everywhere: a
+// base that is the profile itself with the same selection gets a warning.
+BaseSelection ParseBaseSelection(const char* program, const CommandLine& cli,
+                                 const FilterSpec& spec);
+
+// Reads the base into `base`: from `inputs` when it is the profile itself (which the caller made
+// readable again with ProfileInputs::MakeReplayable before reading it), else from its paths.
+void ReadBaseTotals(const char* program, const BaseSelection& selection, ProfileInputs* inputs,
+                    const ReadOptions& read, StackTotals* base);
+
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_CLI_FILTER_OPTIONS_H_

@@ -35,10 +35,12 @@ class ProfileInputs {
   // (ScanSampleTimes), not parsed. The profile can be Read afterwards.
   void ScanSampleTimes(const std::function<void(uint64_t, int64_t, int64_t)>& on_sample);
 
+  // Spools the profile when it cannot be read twice (stdin, several inputs): then it can be
+  // read any number of times (a diff's base read from the profile itself).
+  void MakeReplayable();
+
  private:
   void Merge(ProfileSink* sink);
-  // Spools the profile when it cannot be read twice (stdin, several inputs).
-  void MakeReplayable();
 
   std::vector<std::string> paths_;
   ReadOptions options_;

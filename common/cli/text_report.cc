@@ -46,16 +46,16 @@ void Report(const char* program, ProfileInputs* inputs, const FilterSpec& spec, 
   // --traces shows each label set apart, as pprof's -traces does.
   const bool by_labels = mode == TextMode::kTraces;
   StackTotals profile(by_labels);
+  if (diff_base.base.profile_itself) inputs->MakeReplayable();  // read again as the base
   ReadStackTotals(program, inputs, spec, &profile);
   options.value_index = ResolveValueIndex(profile.header(), value);
   StackTotals diff(by_labels);
-  if (!diff_base.paths.empty()) {
-    ProfileInputs base_inputs(diff_base.paths, read);
+  if (diff_base.base.active()) {
     StackTotals base(by_labels);
-    ReadStackTotals(program, &base_inputs, spec, &base);
+    ReadBaseTotals(program, diff_base.base, inputs, read, &base);
     DiffStackTotals(profile, base, options.value_index, diff_base.normalize, &diff);
   }
-  const StackTotals& totals = diff_base.paths.empty() ? profile : diff;
+  const StackTotals& totals = diff_base.base.active() ? diff : profile;
   switch (mode) {
     case TextMode::kTop:
       WriteTopReport(totals, options, out);
@@ -162,6 +162,7 @@ void AddTextReportOptions(CommandLine* command_line) {
       "(pprof -diff_base); with --folded, two columns BASE NEW for difffolded-style graphs",
       cxxopts::value<std::string>(),
       "FILE")("normalize", "with --diff-base: scale the base so that its total is this profile's");
+  AddBaseTimeOption(&cli);
   AddFilterOptions(&cli);
   cli.AddOptions("Folded view (with --folded, as stackcollapse-perf.pl; see perf2prof(1))")(
       "flamegraph",
@@ -287,15 +288,18 @@ TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
   }
 
   DiffBase diff_base;
-  if (cli.Has("diff-base")) diff_base.paths = cli.GetAll("diff-base");
+  diff_base.base = ParseBaseSelection("prof-text", cli, spec);
+  // The header's filters say which window the base is.
+  if (cli.Has("base-time")) options.filter_description = diff_base.base.spec.description;
   diff_base.normalize = cli.Has("normalize");
-  if (diff_base.normalize && diff_base.paths.empty()) {
-    throw UsageError("--normalize goes with --diff-base");
+  if (diff_base.normalize && !diff_base.base.active()) {
+    throw UsageError("--normalize goes with --diff-base or --base-time");
   }
-  if (!diff_base.paths.empty() && (mode == TextMode::kCanonical || mode == TextMode::kTags ||
-                                   mode == TextMode::kTimeline || view.Active())) {
+  if (diff_base.base.active() && (mode == TextMode::kCanonical || mode == TextMode::kTags ||
+                                  mode == TextMode::kTimeline || view.Active())) {
     throw UsageError(
-        "--diff-base goes with --top, --traces, --tree, --folded (without --flamegraph, --root, "
+        "--diff-base and --base-time go with --top, --traces, --tree, --folded (without "
+        "--flamegraph, --root, "
         "--annotate, --unknown-addresses), --sequences, --peek and --peek-seq");
   }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/cli/cli.h"
+#include "common/cli/filter_options.h"
 #include "common/cli/profile_inputs.h"
 #include "common/filter/filter_spec.h"
 #include "common/io/byte_stream.h"
@@ -34,7 +35,7 @@ enum class TextMode {
 // --diff-base FILE: the base, read through the same filter as the profile (as pprof filters
 // the profile it combined from both).
 struct DiffBase {
-  std::vector<std::string> paths;  // empty: no base
+  BaseSelection base;  // inactive: no base
   bool normalize = false;
 };
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "common/base/diagnostics.h"
+#include "common/base/text_syntax.h"
+#include "common/folded/folded_syntax.h"
 
 namespace proftools {
 namespace {
@@ -169,15 +171,34 @@ std::vector<std::string> SplitList(const std::string& option, std::string_view t
 
 namespace proftools {
 
+bool IsLiteralPattern(std::string_view pattern, bool literal) {
+  return literal || (!pattern.empty() && pattern[0] == '=');
+}
+
+std::string LiteralFrameName(std::string_view pattern) {
+  if (!pattern.empty() && pattern[0] == '=') pattern.remove_prefix(1);
+  // Reports write `;` and `\` in names as \x3b and \\ (folded escapes): undone, so that a
+  // sequence copied from --sequences or --peek matches the names it came from.
+  return UnescapeFoldedFrame(pattern);
+}
+
+std::string FramePatternRegex(std::string_view pattern, bool literal) {
+  if (!IsLiteralPattern(pattern, literal)) return std::string(pattern);
+  return "^" + re2::RE2::QuoteMeta(LiteralFrameName(pattern)) + "$";
+}
+
 std::shared_ptr<re2::RE2> CompileFrameRegex(const std::string& option,
-                                            const std::vector<std::string>& patterns) {
-  if (patterns.empty()) return nullptr;
+                                            const std::vector<std::string>& given, bool literal) {
+  if (given.empty()) return nullptr;
+  std::vector<std::string> patterns;
+  for (const std::string& pattern : given) patterns.push_back(FramePatternRegex(pattern, literal));
   std::string alternatives;
   for (const std::string& pattern : patterns) {
     // Each alone first, so that a message names the faulty one.
     re2::RE2 one(pattern, re2::RE2::Quiet);
     if (!one.ok()) {
-      throw UsageError(option + ": bad regular expression '" + pattern + "': " + one.error());
+      throw UsageError(option + ": bad regular expression " + Printable(pattern) + ": " +
+                       one.error() + " (=NAME or --literal matches a frame name as it is)");
     }
     alternatives += (alternatives.empty() ? "(?:" : "|(?:") + pattern + ")";
   }
@@ -185,7 +206,7 @@ std::shared_ptr<re2::RE2> CompileFrameRegex(const std::string& option,
                                     re2::RE2::Quiet);
 }
 
-std::vector<std::shared_ptr<re2::RE2>> ParseFocusSequence(std::string_view text) {
+std::vector<std::shared_ptr<re2::RE2>> ParseFocusSequence(std::string_view text, bool literal) {
   std::vector<std::shared_ptr<re2::RE2>> sequence;
   size_t start = 0;
   while (true) {
@@ -194,11 +215,28 @@ std::vector<std::shared_ptr<re2::RE2>> ParseFocusSequence(std::string_view text)
     if (element.empty()) {
       Fail("--focus-seq", text, "an empty element: give expressions separated by ';' (A;B;C)");
     }
-    sequence.push_back(CompileFrameRegex("--focus-seq", {element}));
+    sequence.push_back(CompileFrameRegex("--focus-seq", {element}, literal));
     if (end == text.size()) break;
     start = end + 1;
   }
   return sequence;
+}
+
+std::vector<std::string> FrameNameHints(const FrameSpec& frames, const Definitions& defs) {
+  std::vector<std::string> hints;
+  for (const auto& [option, pattern] : frames.regex_patterns) {
+    const std::string unescaped = LiteralFrameName(pattern);
+    re2::RE2 regex(pattern, re2::RE2::Quiet);
+    for (const Function& function : defs.functions.items()) {
+      if (function.name != pattern && function.name != unescaped) continue;
+      if (regex.ok() && re2::RE2::PartialMatch(function.name, regex)) break;  // it matches
+      hints.push_back(option + " " + Printable(pattern) +
+                      " is a frame's name but, as a regular expression, does not match it: "
+                      "write =NAME or add --literal to match frame names as they are");
+      break;
+    }
+  }
+  return hints;
 }
 
 }  // namespace proftools

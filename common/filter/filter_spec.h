@@ -8,9 +8,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/base/quantity.h"
+#include "common/model/definitions.h"
 
 namespace re2 {
 class RE2;
@@ -104,6 +106,9 @@ struct FrameSpec {
   std::shared_ptr<re2::RE2> focus, ignore, hide, show, show_from, prune_from;  // null: not given
   // --focus-seq 'A;B;C', in the order given: each a sequence of expressions, root to leaf.
   std::vector<std::vector<std::shared_ptr<re2::RE2>>> focus_seq;
+  // The patterns given as regular expressions, with their option ("--focus"): a pattern that is
+  // a frame's name but does not match it as an expression gets a hint (FrameNameHints).
+  std::vector<std::pair<std::string, std::string>> regex_patterns;
   bool collapse_recursion = false;
   // Apply the profile's drop_frames/keep_frames (off with --keep-dropped-frames).
   bool drop_frames = true;
@@ -113,13 +118,31 @@ struct FrameSpec {
   }
 };
 
-// Compiles the expressions given to `option` (repeated: as alternatives). Throws UsageError
+// A frame pattern is a regular expression unless it is literal: `=NAME`, or any pattern with
+// --literal (`literal`). A literal NAME is a frame's whole name as the reports print it (with
+// --sequences' and --peek's escapes `\x3b` for ';' and `\\` for '\' undone), since C++ names
+// are full of regular expression syntax: `f(int*)`, `operator[]`.
+bool IsLiteralPattern(std::string_view pattern, bool literal);
+// The name a literal pattern stands for.
+std::string LiteralFrameName(std::string_view pattern);
+// The regular expression of a pattern: itself, or a literal's name quoted and anchored.
+std::string FramePatternRegex(std::string_view pattern, bool literal);
+
+// Compiles the patterns given to `option` (repeated: as alternatives). Throws UsageError
 // naming the option and the expression for a bad one.
 std::shared_ptr<re2::RE2> CompileFrameRegex(const std::string& option,
-                                            const std::vector<std::string>& patterns);
+                                            const std::vector<std::string>& patterns,
+                                            bool literal = false);
 
-// Parses --focus-seq's 'A;B;C' (no empty element). Throws UsageError.
-std::vector<std::shared_ptr<re2::RE2>> ParseFocusSequence(std::string_view text);
+// Parses --focus-seq's 'A;B;C' (no empty element), each element a pattern. Throws UsageError.
+std::vector<std::shared_ptr<re2::RE2>> ParseFocusSequence(std::string_view text,
+                                                          bool literal = false);
+
+// For each pattern of `frames` given as a regular expression that is the name of a function of
+// `defs` (or, unescaped, as --sequences prints it) but does not match that name: a message
+// saying so and how to match it literally. A name copied from a report then does not fail
+// silently.
+std::vector<std::string> FrameNameHints(const FrameSpec& frames, const Definitions& defs);
 
 struct FilterSpec {
   TimeSpec time;

@@ -128,7 +128,7 @@ void DiffStackTotals(const StackTotals& profile, const StackTotals& base, int va
     base_stacks.Find(entry.stack_id, &stack);
     out->AddEntry(stack, entry.samples, negated, values, entry.labels);
   }
-  out->SetTotals(base.total_samples(), base_totals);
+  out->SetTotals(base.total_records(), base_totals);
 }
 
 }  // namespace proftools

@@ -91,8 +91,7 @@ std::string ReportHeader(const StackTotals& totals, const ReportOptions& options
 
 std::string SampleCount(const StackTotals& totals, int value_index) {
   const int samples_type = totals.header().TypeIndex("samples");
-  uint64_t count = samples_type >= 0 ? static_cast<uint64_t>(totals.total_values()[samples_type])
-                                     : totals.total_samples();
+  const uint64_t count = totals.total_samples();
   const std::vector<uint64_t>& with_value = totals.samples_with_value();
   if (samples_type < 0 && value_index >= 0 &&
       static_cast<size_t>(value_index) < with_value.size() && with_value[value_index] != count) {

@@ -5,6 +5,7 @@
 
 #include "common/report/reports.h"
 #include "common/report/sequence_counts.h"
+#include "common/report/sequence_stacks.h"
 #include "common/report/value_format.h"
 
 namespace proftools {
@@ -62,6 +63,9 @@ void WriteSequencesReport(const StackTotals& totals, const ReportOptions& option
                 "that frame\n"
               : "Each block is a sequence, root first; each frame's line gives the value of the "
                 "sequence up to that frame, the last line the sequence's own\n";
+  text +=
+      "The last frame's line ends with the sequence as --peek-seq takes it (and --focus-seq "
+      "--literal, by functions)\n";
   constexpr const char* kSeparator =
       "-----------+--------+------------------------------------------------\n";
   char line[64];
@@ -78,7 +82,14 @@ void WriteSequencesReport(const StackTotals& totals, const ReportOptions& option
       std::snprintf(line, sizeof line, "%10s %8s   ", fmt(prefix.cum).c_str(),
                     FormatPercent(prefix.cum, total).c_str());
       text += line;
-      text += DisplayFrameName(stacks.Name(prefix.last));
+      const std::string name = DisplayFrameName(stacks.Name(prefix.last));
+      text += name;
+      if (*it == id) {
+        // The sequence in the form --peek-seq and --focus-seq --literal take (names escaped as
+        // folded, joined by ';'): a name copied from the lines above may not paste back.
+        const std::string pastable = DisplayFrameName(SequenceText(stacks, counts.Frames(id)));
+        if (pastable != name) text += "   " + pastable;
+      }
       text += '\n';
     }
     if (o.by_self) {

@@ -64,7 +64,7 @@ void SampleTimeline::Add(uint32_t row, uint32_t bin, const Sample& sample) {
 void SampleTimeline::OnSample(const Sample& sample) {
   StackTotals::OnSample(sample);
   if (!sample.time_nanos || width_ <= 0 || bins_ == 0) return;
-  ++timed_samples_;
+  timed_samples_ += SamplesIn(sample);  // counted as every report counts samples
   const uint32_t row = Row(sample);
   auto bin_of = [&](int64_t time) -> uint32_t {
     if (time <= origin_) return 0;

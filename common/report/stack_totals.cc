@@ -45,10 +45,11 @@ void StackTotals::OnHeader(const ProfileHeader& header) {
   DefinitionKeepingSink::OnHeader(header);
   total_values_.assign(header.types.size(), 0);
   samples_with_value_.assign(header.types.size(), 0);
+  samples_type_ = header.TypeIndex("samples");
 }
 
 void StackTotals::OnSample(const Sample& sample) {
-  ++total_samples_;
+  ++total_records_;
   for (size_t i = 0; i < sample.values.size() && i < total_values_.size(); ++i) {
     AddMagnitudeSaturating(&total_values_[i], sample.values[i]);
     samples_with_value_[i] += sample.values[i] != 0;
@@ -98,9 +99,22 @@ void StackTotals::AddEntry(uint64_t stack_id, uint64_t samples, const std::vecto
   }
 }
 
-void StackTotals::SetTotals(uint64_t samples, std::vector<int64_t> values,
+uint64_t StackTotals::total_samples() const {
+  if (samples_type_ >= 0 && static_cast<size_t>(samples_type_) < total_values_.size()) {
+    return static_cast<uint64_t>(total_values_[samples_type_]);  // a sum of magnitudes: >= 0
+  }
+  return total_records_;
+}
+
+uint64_t StackTotals::SamplesIn(const Sample& sample) const {
+  if (samples_type_ < 0) return 1;
+  if (static_cast<size_t>(samples_type_) >= sample.values.size()) return 0;
+  return Magnitude(sample.values[samples_type_]);
+}
+
+void StackTotals::SetTotals(uint64_t records, std::vector<int64_t> values,
                             std::vector<uint64_t> with_value) {
-  total_samples_ = samples;
+  total_records_ = records;
   total_values_ = std::move(values);
   samples_with_value_ = std::move(with_value);
 }

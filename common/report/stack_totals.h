@@ -41,14 +41,22 @@ class StackTotals : public DefinitionKeepingSink {
   // (internal/report computeTotal) do, so that a profile with negative values (a live heap, a
   // difference) has the total pprof shows.
   const std::vector<int64_t>& total_values() const { return total_values_; }
-  uint64_t total_samples() const { return total_samples_; }
+  // The profile's samples, the one count every report shows as "N samples" (prof-text's
+  // header, prof-svg's subtitle, prof-html): the total of the type named `samples` when the
+  // profile has one, since a record may stand for several samples (a pprof sample is one per
+  // distinct stack and label set, with its count in samples/count), else the sample records.
+  uint64_t total_samples() const;
+  // The samples one record stands for, as total_samples counts them.
+  uint64_t SamplesIn(const Sample& sample) const;
+  // The sample records (lines `sample`), whatever each stands for.
+  uint64_t total_records() const { return total_records_; }
   // Per type, the sample records whose value of that type is not 0 (empty when unknown: a
   // difference): what "N samples" counts when not every record is of the shown type's kind.
   const std::vector<uint64_t>& samples_with_value() const { return samples_with_value_; }
   // Makes the totals those of a larger set of samples: those before frame filters dropped some,
-  // as pprof's reports give percentages of the profile before -focus. `with_value` as
-  // samples_with_value (empty: unknown).
-  void SetTotals(uint64_t samples, std::vector<int64_t> values,
+  // as pprof's reports give percentages of the profile before -focus. `records` as
+  // total_records, `with_value` as samples_with_value (empty: unknown).
+  void SetTotals(uint64_t records, std::vector<int64_t> values,
                  std::vector<uint64_t> with_value = {});
   // Adds `samples` samples of stack `stack_id` (a stack defined here) worth `values`, and with
   // `base` (empty when there is none) the base's values of that stack: for building a profile
@@ -63,7 +71,8 @@ class StackTotals : public DefinitionKeepingSink {
   std::vector<Entry> entries_;
   IdMap index_;  // stack id -> position in entries_
   std::vector<int64_t> total_values_;
-  uint64_t total_samples_ = 0;
+  uint64_t total_records_ = 0;
+  int samples_type_ = -1;  // the type named `samples`, -1 when there is none
   std::vector<uint64_t> samples_with_value_;
   bool is_diff_ = false;
   bool by_labels_ = false;

@@ -14,6 +14,13 @@ namespace proftools {
 void TagTotals::OnHeader(const ProfileHeader& header) {
   header_ = header;
   value_index_ = ResolveValueIndex(header, value_name_);
+  source_names_.clear();
+  if (header.sources.size() < 2) return;  // one source says nothing about the samples
+  for (const Source& source : header.sources) {
+    TagValue name;
+    name.str = source.uri.empty() ? source.type : source.uri;
+    source_names_[source.id] = name;
+  }
 }
 
 void TagTotals::OnSample(const Sample& sample) {
@@ -26,6 +33,8 @@ void TagTotals::OnSample(const Sample& sample) {
     key.unit = label.is_num ? label.unit : std::string();
     AddSaturating(&sums_[label.key][key], value);
   }
+  auto source = source_names_.find(sample.source_id);
+  if (source != source_names_.end()) AddSaturating(&sums_[kSourceTagKey][source->second], value);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 
 #include "common/io/byte_stream.h"
 #include "common/model/sink.h"
@@ -43,7 +44,14 @@ class TagTotals : public DiscardingSink {
   ProfileHeader header_;
   int value_index_ = 0;
   std::map<std::string, std::map<TagValue, int64_t>> sums_;
+  // With several sources, each source's name (its URI, else its type) by id: a merged profile's
+  // samples are listed by where they came from, under kSourceTagKey.
+  std::unordered_map<uint64_t, TagValue> source_names_;
 };
+
+// The key --tags lists the sources under: the label prof2pprof gives them (pprof -tags shows
+// it as numbers; here the sources' names).
+inline constexpr const char* kSourceTagKey = "proftools.source";
 
 // Writes the report: keys by name; under each, "KEY: Total T" and one row per label value,
 // largest magnitude first (ties by name), with its percentage of the key's total, as pprof
