@@ -105,6 +105,7 @@ class SvgWriter {
     Frames();
     // The script last, so that the frames it works on exist when it runs.
     text_ += "</g>\n<script type=\"text/ecmascript\"><![CDATA[\n";
+    text_ += kWebFitNameJs;
     text_ += kWebFlameSvgJs;
     text_ += "]]></script>\n</svg>\n";
     out_->Write(text_);

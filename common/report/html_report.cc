@@ -371,6 +371,7 @@ void WriteHtmlReport(const StackTotals& totals, const HtmlReportOptions& options
   out->Write(page);
   out->Write(DataWriter(totals, options).Json());
   page = "</script>\n<script>\n";
+  page += kWebFitNameJs;
   page += kWebReportJs;
   page += "</script>\n</body>\n</html>\n";
   out->Write(page);

@@ -6,6 +6,7 @@
 
 namespace proftools {
 
+extern const char kWebFitNameJs[];    // names cut to a width (both documents embed it)
 extern const char kWebFlameSvgJs[];   // prof-svg's script: details, zoom, search, reset
 extern const char kWebFlameSvgCss[];  // prof-svg's style sheet
 extern const char kWebReportHtml[];   // prof-html's page body

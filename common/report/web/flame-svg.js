@@ -37,35 +37,9 @@
   let zoomed = null;
   let searchTerm = null;
 
-  // The name cut to the width, as the writer labels frames (FitFrameLabel in flame_svg.cc):
-  // "" under 3 characters; else the template arguments elided, then the middle: the end stays.
+  // The name cut to the width, as the writer labels frames (web/fit-name.js).
   function label(name, width) {
-    const chars = Math.floor(width / charWidth);
-    if (chars < 3) return '';
-    if (Array.from(name).length <= chars) return name;
-    if (name.indexOf('::') < 0 && name.indexOf('<') < 0) {
-      return Array.from(name).slice(0, chars - 2).join('') + '..';  // as flamegraph.pl
-    }
-    let shorter = '';
-    let depth = 0;
-    for (let i = 0; i < name.length; ++i) {
-      const c = name[i];
-      if (c === '<' && depth === 0 && i >= 8 && name.slice(i - 8, i) === 'operator') {
-        shorter += c;
-        if (name[i + 1] === '<') shorter += name[++i];
-      } else if (c === '<') {
-        if (depth++ === 0) shorter += '<..';
-      } else if (c === '>' && depth > 0) {
-        if (--depth === 0) shorter += '>';
-      } else if (depth === 0) {
-        shorter += c;
-      }
-    }
-    const letters = Array.from(depth === 0 ? shorter : name);
-    if (letters.length <= chars) return letters.join('');
-    const head = Math.floor((chars - 2) / 3);
-    return letters.slice(0, head).join('') + '..' +
-      letters.slice(letters.length - (chars - 2 - head)).join('');
+    return proftoolsFitName(name, Math.floor(width / charWidth));
   }
 
   function place(f, x, width) {
