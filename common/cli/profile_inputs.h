@@ -15,20 +15,21 @@
 #include "common/io/spool.h"
 #include "common/load/read_profile.h"
 #include "common/model/sink.h"
+#include "common/model/writer_spec.h"
 
 namespace proftools {
 
-class ProfileInputs {
+class ProfileInputs : public ProfileSource {
  public:
   ProfileInputs(std::vector<std::string> paths, ReadOptions options);
-  ~ProfileInputs();
+  ~ProfileInputs() override;
 
   // The name of the profile in messages: the input's, or "(merged profile)".
-  std::string name() const;
+  std::string name() const override;
 
   // Reads the whole profile into `sink` (which gets OnEnd). `again`: it will be read once more,
   // so spool what cannot be reopened. Call with again = true before the last call.
-  void Read(ProfileSink* sink, bool again = false);
+  void Read(ProfileSink* sink, bool again = false) override;
 
   // A first pass that needs only when samples happened: `on_sample(source, time, duration)`
   // for every sample with a TIME (duration 0 when absent). Prof text is only scanned

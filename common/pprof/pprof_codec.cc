@@ -7,6 +7,7 @@
 #include "common/model/checker.h"
 #include "common/pprof/legacy_pprof.h"
 #include "common/pprof/pprof_reader.h"
+#include "common/pprof/pprof_writer.h"
 
 namespace proftools {
 namespace {
@@ -96,6 +97,15 @@ bool LooksLikeProfileProto(std::string_view head) {
   return fields > 0;
 }
 
+namespace {
+
+void WritePprof(ProfileSource& profile, ByteSink* out, const WriteContext&) {
+  PprofWriter writer(out, PprofWriteOptions{});
+  profile.Read(&writer);
+}
+
+}  // namespace
+
 const ReaderSpec kPprofReader{"pprof",
                               "a pprof profile (profile.proto)",
                               ReaderShape::kWholeInput,
@@ -109,5 +119,10 @@ const ReaderSpec kLegacyPprofReader{
     ReaderShape::kStreaming, nullptr,
     SniffLegacyPprof,        RefuseLegacyPprof,
     /*checks_itself=*/true,  /*only_advises=*/true};
+
+const WriterSpec kPprofWriter{"pprof",         "prof2pprof", "pprof's profile.proto",
+                              /*binary=*/true,
+                              /*gzip=*/true,   ".pb.gz",     {},
+                              WritePprof};
 
 }  // namespace proftools

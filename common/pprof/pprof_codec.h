@@ -6,11 +6,14 @@
 #include <string_view>
 
 #include "common/model/reader_spec.h"
+#include "common/model/writer_spec.h"
 
 namespace proftools {
 
 extern const ReaderSpec kPprofReader;
 extern const ReaderSpec kLegacyPprofReader;
+// prof2pprof's default output (samples summed by stack, source and labels), gzipped.
+extern const WriterSpec kPprofWriter;
 
 // True when `head` parses as the start of a perftools.profiles.Profile message: every field
 // number is one of the message's (1-15) with its wire type.

@@ -1,6 +1,7 @@
 #include "common/text/text_codec.h"
 
 #include "common/text/text_reader.h"
+#include "common/text/text_writer.h"
 
 namespace proftools {
 namespace {
@@ -19,6 +20,11 @@ void ReadProfTextInput(Input& input, const ReadContext& context, ProfileSink* si
   ReadText(input.stream.get(), input.name, sink, context.violations);
 }
 
+void WriteProfText(ProfileSource& profile, ByteSink* out, const WriteContext&) {
+  CanonicalWriter writer(out);
+  profile.Read(&writer);
+}
+
 }  // namespace
 
 const ReaderSpec kProfTextReader{"prof",
@@ -28,5 +34,14 @@ const ReaderSpec kProfTextReader{"prof",
                                  SniffProfText,
                                  ReadProfTextInput,
                                  /*checks_itself=*/true};
+
+const WriterSpec kProfTextWriter{"prof",
+                                 "prof-text --canonical",
+                                 "prof text",
+                                 /*binary=*/false,
+                                 /*gzip=*/false,
+                                 ".prof",
+                                 {},
+                                 WriteProfText};
 
 }  // namespace proftools
