@@ -40,6 +40,10 @@ TEST_DEBS += linux-perf
 # by tests/browser/ (Python's standard library only).
 TEST_DEBS += chromium python3
 BENCH_DEBS := time sqlite3
+# speedscope, from the npm registry, opens prof2chrome's output in tests/browser.sh: a test-only
+# package set (tests/web/package.json, pinned by package-lock.json) installed by `make deps-web`
+# into tests/web/node_modules with npm, itself Debian's package when the machine has none.
+WEB_DEBS = $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
 PKGS := protobuf re2 zlib cxxopts simdjson
 
 # pkg-config runs once, when first needed (after `deps` may have installed the packages).
@@ -84,7 +88,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 
 .SECONDARY:
 
-.PHONY: all deps deps-test deps-bench check test-unit test-golden golden-update bench demo \
+.PHONY: all deps deps-test deps-bench deps-web check test-unit test-golden golden-update bench demo \
         test-perf-roundtrip layer-check \
         install clean format format-check man-check
 
@@ -125,6 +129,17 @@ deps-test: deps
 
 deps-bench: deps
 	$(call install_debs,$(BENCH_DEBS))
+
+# `npm ci` when node_modules is missing or older than the lock file; a registry that cannot be
+# reached leaves the speedscope checks to skip, saying why (tests/browser.sh).
+deps-web:
+	$(if $(WEB_DEBS),$(call install_debs,$(WEB_DEBS)))
+	@if [ ! -f tests/web/node_modules/.package-lock.json ] || \
+	    [ tests/web/package-lock.json -nt tests/web/node_modules/.package-lock.json ]; then \
+	  echo "deps-web: npm ci in tests/web"; \
+	  (cd tests/web && npm ci --no-audit --no-fund --loglevel=error) || \
+	    echo "deps-web: npm ci failed: the speedscope checks of tests/browser.sh will skip"; \
+	fi
 
 # --- build -----------------------------------------------------------------------------------
 $(BUILD)/gen/formats/%.pb.cc $(BUILD)/gen/formats/%.pb.h: formats/%.proto | deps
@@ -210,7 +225,7 @@ test-sqlite-r: $(TOOLS)
 
 # prof-svg's and prof-html's pages in headless Chromium over the DevTools protocol (issue 15).
 .PHONY: test-browser
-test-browser: $(TOOLS) $(TEST_TOOLS)
+test-browser: $(TOOLS) $(TEST_TOOLS) deps-web
 	tests/browser.sh
 
 # perf record -g + perf script + perf2prof on a program built for the test.

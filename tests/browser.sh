@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# prof-svg's and prof-html's pages opened in headless Chromium and used as a user would, driven
+# prof-svg's and prof-html's pages, and prof2chrome's output in speedscope, opened in headless Chromium and used as a user would, driven
 # over the DevTools protocol by tests/browser/ (Python's standard library): no console error,
 # no network request, values equal to prof-text's. Screenshots go to build/browser/.
 #
@@ -97,6 +97,40 @@ check_html prof-html-diff-gen 1 "$out/gen-new.prof" --diff-base "$out/gen-base.p
 gen-profile --samples 200000 --stacks 20000 --seed 5 | prof-html -o "$out/prof-html-large.html"
 if ! python3 check_prof_html_speed.py "$out/prof-html-large.html" 200; then
   failures=$((failures + 1))
+fi
+
+# prof2chrome's output opened in speedscope (npm's package, tests/web/, installed by make
+# deps-web) as a user opens a file: it imports without error, and its Sandwich view gives every
+# function the total and self weight prof-text gives (the samples array is weighted by the
+# default type; speedscope shows the first thread, by pid and tid).
+speedscope="$root/tests/web/node_modules/speedscope/dist/release/index.html"
+# check_speedscope NAME INPUT
+check_speedscope() {
+  local name=$1 input=$2 first scale
+  prof2chrome "$input" -o "$out/$name.json" 2>/dev/null
+  # The first thread: speedscope's profile 1 of N; its labels as prof-text's filters.
+  first=$(python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))
+pid, tid = min((s["pid"], s["tid"]) for s in t["samples"])
+print(f"--label-focus pid={pid} --label-focus tid={tid}" if len({(s["pid"], s["tid"]) for s in t["samples"]}) > 1 else "")' "$out/$name.json")
+  # speedscope counts in microseconds: a time type scaled to them, a count taken as it is.
+  scale=$(prof-text --raw-values "$input" | awk 'NR == 1 { u = $2; sub(/.*\//, "", u)
+    print u == "nanoseconds" ? 0.001 : u == "milliseconds" ? 1000 : u == "seconds" ? 1e6 : 1 }')
+  # shellcheck disable=SC2086
+  prof-text --top --no-trim --raw-values $first "$input" |
+    awk -v scale="$scale" 'NR > 1 && $1 ~ /^-?[0-9]+$/ && NF >= 6 {
+      name = $0; for (i = 0; i < 5; i++) sub(/^ *[^ ]+/, "", name); sub(/^ +/, "", name)
+      printf "%s\t%.3f\t%.3f\n", name, $1 * scale, $4 * scale }' >"$out/$name.top"
+  if ! python3 check_speedscope.py check "$speedscope" "$out/$name.json" "$out/$name.top" \
+    "$out/$name"; then
+    failures=$((failures + 1))
+  fi
+}
+if [ -f "$speedscope" ]; then
+  check_speedscope speedscope-cpuprofile "$root/golden/chrome/inputs/app.cpuprofile"
+  check_speedscope speedscope-perf "$perf_profile"
+else
+  echo "browser: SKIP speedscope: tests/web/node_modules has no speedscope (make deps-web runs npm ci; it failed or was not run)"
 fi
 
 if [ "$failures" -gt 0 ]; then

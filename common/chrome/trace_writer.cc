@@ -204,10 +204,15 @@ void ChromeTraceWriter::Impl::OnStack(const Stack& stack) {
     const std::string mapping_file =
         mapping == mapping_files_.end() ? std::string() : Basename(mapping->second);
     if (location.lines.empty()) {
+      // Named as the reports name it (report/frames): its mapping's file, else its address.
       char address[24];
       std::snprintf(address, sizeof address, "0x%llx",
                     static_cast<unsigned long long>(location.address));
-      node = NodeFor(node, address, mapping_file);
+      node = NodeFor(node,
+                     !mapping_file.empty()   ? "[" + mapping_file + "]"
+                     : location.address != 0 ? std::string(address)
+                                             : std::string("[unknown]"),
+                     mapping_file);
       continue;
     }
     for (auto line = location.lines.rbegin(); line != location.lines.rend(); ++line) {

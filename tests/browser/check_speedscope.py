@@ -1,0 +1,195 @@
+"""speedscope (the npm package, tests/web/) opens a profile in headless Chromium as a user does:
+its landing page's file input given the file (DOM.setFileInputFiles, the "Browse" button). The
+check fails on an import error (speedscope's alert, a console error, an exception), and compares
+its Sandwich view (every function's total and self weight, as the table shows them) with
+prof-text's.
+
+  check_speedscope.py check INDEX_HTML PROFILE TOP_TSV SCREENSHOT_PREFIX
+      TOP_TSV: prof-text's functions, "name<TAB>flat µs<TAB>cum µs" a line; every function the
+      table shows must be there with the same total (cum) and self (flat), to the precision
+      speedscope prints (frames without a function, which the reports name otherwise, are not
+      compared by name), and the self weights of all rows must add up to prof-text's total.
+  check_speedscope.py time INDEX_HTML PROFILE RUNS
+      Prints, for each of RUNS loads, the milliseconds from the file input's change event to the
+      first frame drawn after speedscope's view replaced its landing page, and the CPU seconds
+      every Chromium process used meanwhile (/proc), tab-separated; then the medians."""
+
+import os
+import re
+import statistics
+import sys
+import time
+
+from cdp import Browser, Failure, run
+
+UNITS_US = {"ns": 1e-3, "µs": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def parse_time(text):
+    """speedscope's TimeFormatter output ("117.12ms", "1:05") as microseconds, with the
+    precision it was printed to."""
+    text = text.strip()
+    if ":" in text:
+        minutes, seconds = text.split(":")
+        return (int(minutes) * 60 + int(seconds)) * 1e6, 0.5e6
+    for unit in ("ns", "µs", "ms", "s"):
+        if text.endswith(unit):
+            number = text[: -len(unit)]
+            decimals = len(number.split(".")[1]) if "." in number else 0
+            return float(number) * UNITS_US[unit], 0.5 * 10 ** -decimals * UNITS_US[unit]
+    raise Failure(f"cannot read the value {text!r}")
+
+
+def chromium_cpu_seconds(browser):
+    """User + system CPU seconds of the browser and every process under it."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    children = {}
+    stats = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(pid))
+        stats[int(pid)] = (int(fields[11]) + int(fields[12])) / ticks
+    total, todo = 0.0, [browser.process.pid]
+    while todo:
+        pid = todo.pop()
+        total += stats.get(pid, 0.0)
+        todo.extend(children.get(pid, []))
+    return total
+
+
+def open_in_speedscope(browser, index, profile):
+    """Loads speedscope's page, gives its file input `profile`, and waits for the first frame
+    drawn after the import; returns the milliseconds from the input's change event to that."""
+    browser.open(index)
+    browser.call("DOM.enable")
+    browser.evaluate("""(() => {
+      window.__change = null;
+      document.addEventListener('change', () => { window.__change = performance.now(); }, true);
+      window.__alerts = [];
+      window.alert = (m) => { window.__alerts.push(String(m)); };
+    })()""")
+    root = browser.call("DOM.getDocument")["root"]["nodeId"]
+    node = browser.call("DOM.querySelector", {"nodeId": root, "selector": "input[type=file]"})
+    if not node.get("nodeId"):
+        raise Failure("speedscope's landing page has no file input")
+    browser.call("DOM.setFileInputFiles",
+                 {"nodeId": node["nodeId"], "files": [os.path.abspath(profile)]})
+    # The landing page's input is gone once the profile is shown; then one frame is drawn.
+    elapsed = browser.evaluate("""new Promise((resolve) => {
+      const start = performance.now();
+      const poll = () => {
+        if (window.__alerts.length) { resolve(-1); return; }
+        if (!document.querySelector('input[type=file]') && document.querySelector('canvas')) {
+          requestAnimationFrame(() => requestAnimationFrame(
+            () => resolve(performance.now() - window.__change)));
+          return;
+        }
+        if (performance.now() - start > 600000) { resolve(-2); return; }
+        setTimeout(poll, 5);
+      };
+      poll();
+    })""")
+    alerts = browser.evaluate("window.__alerts")
+    if alerts:
+        raise Failure("speedscope refused the profile: " + "; ".join(alerts))
+    if elapsed < 0:
+        raise Failure("speedscope showed nothing within 10 minutes")
+    return elapsed
+
+
+def check(index, profile, top_tsv, prefix):
+    expected = {}
+    with open(top_tsv) as f:
+        for line in f:
+            name, flat, cum = line.rstrip("\n").split("\t")
+            expected[name] = (float(flat), float(cum))
+    # Tall enough that the table draws every row of a small profile (it draws only what shows).
+    browser = Browser(width=1400, height=4000)
+    try:
+        open_in_speedscope(browser, index, profile)
+        browser.screenshot(prefix + "-flame.png")
+        # Sandwich view: key 3, as a user types it. Its rows are "TOTAL (P%)", "SELF (P%)", name
+        # (the profile selector's rows, one per thread, are not).
+        browser.evaluate("window.dispatchEvent(new KeyboardEvent('keypress', {key: '3'}))")
+        browser.pump(0.5)
+        rows = browser.evaluate("""Array.from(document.querySelectorAll('tr'))
+          .map(tr => Array.from(tr.querySelectorAll('td')).map(td => td.textContent))
+          .filter(cells => cells.length >= 3 && /%\)$/.test(cells[0]))""")
+        browser.screenshot(prefix + "-sandwich.png")
+        problems = [p for p in browser.problems()
+                    if not (p.startswith("network request: file://"))]
+        if problems:
+            raise Failure("; ".join(problems))
+    finally:
+        browser.close()
+    if not rows:
+        raise Failure("the Sandwich view shows no function")
+    compared = 0
+    self_sum = precision_sum = 0.0
+    for cells in rows:
+        total_text, self_text, name = cells[0], cells[1], cells[-1]
+        try:
+            total, total_precision = parse_time(total_text.split(" (")[0])
+            self_, self_precision = parse_time(self_text.split(" (")[0])
+        except Failure as failure:
+            raise Failure(f"the row {cells}: {failure}")
+        self_sum += self_
+        precision_sum += self_precision
+        if name not in expected and re.match(r"^(0x[0-9a-f]+|\[.*\])$", name):
+            continue  # a frame without a function: prof-text's reports name it otherwise
+        if name not in expected:
+            raise Failure(f"speedscope shows {name!r}, which prof-text does not")
+        flat, cum = expected[name]
+        slack = 1e-6 * max(cum, 1.0)
+        if abs(total - cum) > total_precision + slack or abs(self_ - flat) > self_precision + slack:
+            raise Failure(f"{name!r}: speedscope total {total_text}, self {self_text}; "
+                          f"prof-text cum {cum:g}µs, flat {flat:g}µs")
+        compared += 1
+    # Every function shown (the table is not cut): their self weights add up to prof-text's
+    # total.
+    total = sum(flat for flat, _ in expected.values())
+    every_row = len(rows) < 120
+    if every_row and abs(self_sum - total) > precision_sum + 1e-6 * total:
+        raise Failure(f"speedscope's self weights add up to {self_sum:g}µs, prof-text's total is "
+                      f"{total:g}µs")
+    if compared < min(len(expected), 20):
+        raise Failure(f"speedscope shows {compared} functions of {len(expected)}")
+    print(f"speedscope: {os.path.basename(profile)}: {compared} of {len(expected)} functions "
+          f"agree with prof-text, total {total:g}µs"
+          + (" (the self weights of its functions add up to it)" if every_row else ""))
+
+
+def timing(index, profile, runs):
+    browser = Browser()
+    try:
+        results = []
+        for _ in range(runs):
+            before = chromium_cpu_seconds(browser)
+            elapsed = open_in_speedscope(browser, index, profile)
+            cpu = chromium_cpu_seconds(browser) - before
+            results.append((elapsed, cpu))
+            print(f"{elapsed:.0f}\t{cpu:.2f}", flush=True)
+        print(f"median\t{statistics.median(r[0] for r in results):.0f} ms\t"
+              f"{statistics.median(r[1] for r in results):.2f} s cpu")
+    finally:
+        browser.close()
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "check":
+        check(*sys.argv[2:6])
+    elif mode == "time":
+        timing(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    else:
+        raise Failure("mode: check or time")
+
+
+if __name__ == "__main__":
+    run(main)
