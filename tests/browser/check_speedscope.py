@@ -69,6 +69,7 @@ def open_in_speedscope(browser, index, profile):
     drawn after the import; returns the milliseconds from the input's change event to that."""
     browser.open(index)
     browser.call("DOM.enable")
+    browser.call("Inspector.enable")
     browser.evaluate("""(() => {
       window.__change = null;
       document.addEventListener('change', () => { window.__change = performance.now(); }, true);
@@ -85,7 +86,7 @@ def open_in_speedscope(browser, index, profile):
     # The toolbar's view buttons appear with the profile (not while it loads); then one frame is
     # drawn. Polled in the page (every 5 ms) and read from here: an import can keep the page's
     # thread busy for longer than one protocol call may wait.
-    browser.ws.sock.settimeout(900)
+    browser.ws.sock.settimeout(300)
     browser.evaluate("""(() => {
       window.__shown = null;
       const poll = () => {
@@ -105,6 +106,9 @@ def open_in_speedscope(browser, index, profile):
         if time.time() > deadline:
             raise Failure("speedscope showed nothing within 10 minutes")
         browser.pump(0.2)
+        for event in browser.events:
+            if event.get("method") in ("Inspector.targetCrashed", "Target.targetCrashed"):
+                raise Failure("the page crashed importing the profile (out of memory?)")
         elapsed = browser.evaluate("window.__shown")
     alerts = browser.evaluate("window.__alerts")
     if alerts:
