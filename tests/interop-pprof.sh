@@ -11,6 +11,8 @@
 #      newline-broken names; labels ignored since prof-text --traces does not split by them).
 #   3. Names: rprof2prof's <GC> and <Anonymous> frames keep their names in pprof even without
 #      -symbolize=none (prof2pprof writes system_name so that pprof's demangler leaves them).
+#   3b. The same -top comparison on real perf recordings through perf2prof (unsymbolised frames
+#      are pprof's one <unknown>).
 #   4. Every corpus .pb.gz through pprof2prof | prof2pprof --keep-samples is the same profile
 #      for pbdump (lint lines and string table size aside: see formats/prof-text.md §8), and
 #      with the default aggregation the same after pprof's merge (pbdump -merge); pprof -top
@@ -70,6 +72,23 @@ $(diff "$T/want.traces" "$T/got.traces" | head -10)"
         grep -q " $special\$" || problem "$name: pprof does not show $special by name"
     fi
   done
+done
+
+# --- 3b: real perf recordings through perf2prof: pprof -top's rows, total and "Dropped N nodes"
+# (pprof's one <unknown> node for frames with neither symbol nor binary: issue 24, item 5).
+for f in "$root"/golden/perf/corpus/flamegraph/*.txt.gz "$root"/golden/perf/corpus/local/perf61-{fp-default,multi-event,offcpu-sched-switch,srcline}.txt.gz; do
+  name=${f#"$root/"}
+  checks=$((checks + 1))
+  zcat "$f" | perf2prof 2>/dev/null >"$T/perf.prof" || { problem "$name: perf2prof failed"; continue; }
+  prof2pprof -o "$T/perf.pb.gz" "$T/perf.prof"
+  unit=$(default_unit "$T/perf.prof")
+  { "$pprof" -top -symbolize=none -unit="$unit" "$T/perf.pb.gz" 2>/dev/null | tee "$T/want.raw" |
+    normalise_top; grep -o '^Dropped [0-9]* nodes*' "$T/want.raw"; } >"$T/want.top"
+  { prof-text --top --raw-values "$T/perf.prof" | tee "$T/got.raw" | normalise_top
+    grep -o '^Dropped [0-9]* nodes*' "$T/got.raw"; } >"$T/got.top"
+  cmp -s "$T/want.top" "$T/got.top" ||
+    problem "$name: pprof -top differs from prof-text --top on perf2prof's output:
+$(diff "$T/want.top" "$T/got.top" | head -10)"
 done
 
 # --- 4: every corpus .pb.gz round trip ------------------------------------------------------
