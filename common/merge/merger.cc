@@ -223,6 +223,10 @@ void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSam
 
 void Merger::Finish(ProfileSink* sink) {
   const ProfileHeader header = header_.Result(options_.drop_sources);
+  const std::string disagreement = header_.DefaultTypeDisagreement();
+  if (!disagreement.empty() && options_.read.warnings != nullptr) {
+    options_.read.warnings->Warning(Diagnostic{Rule::kInput, "", 0, disagreement});
+  }
   interner_.reset();  // interning is over; the spool has every definition
   sink->OnHeader(header);
   if (!options_.aggregate) {
