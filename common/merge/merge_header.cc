@@ -71,9 +71,10 @@ void HeaderMerger::CheckTypes(const ProfileHeader& header, const std::string& na
   for (const ValueType& type : header.types) {
     auto it = types_.find(type.type);
     if (it == types_.end() || UnitsConvertible(it->second.unit, type.unit)) continue;
-    throw ProfError(name, "value type '" + type.type + "' is in unit '" + type.unit + "', but " +
-                              it->second.first_input + " has it in '" + it->second.first_unit +
-                              "'; these units cannot be converted (rename one of the types, or "
+    throw ProfError(name, "value type " + Printable(type.type) + " is in unit " +
+                              Printable(type.unit) + ", but " + it->second.first_input +
+                              " has it in " + Printable(it->second.first_unit) +
+                              "; these units cannot be converted (rename one of the types, or "
                               "merge them separately)");
   }
 }
