@@ -234,7 +234,8 @@ test-perf-roundtrip: $(TOOLS)
 
 # pprof interop (issue 4): Google's pprof reads our .pb.gz and agrees with prof-text,
 # prof-filter's frame and label filters agree with pprof's (issue 13), and prof-text --peek with
-# pprof -peek, prof-text --tags with pprof -tags and --diff-base with pprof -diff_base (issue 14).
+# pprof -peek, prof-text --tags with pprof -tags, --diff-base with pprof -diff_base (issue 14) and
+# --list with pprof -list (issue 30).
 # Builds
 # pprof from Debian packages when missing (tests/interop/setup-pprof.sh); skips with a reason
 # only when that is impossible.
@@ -245,6 +246,7 @@ test-interop: $(TOOLS) test-sqlite-r
 	tests/interop-peek.sh
 	tests/interop-tags.sh
 	tests/interop-diff.sh
+	tests/interop-list.sh
 	tests/interop-perf.sh
 
 # Includes point down the library's layers (ARCHITECTURE.md).

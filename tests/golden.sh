@@ -3,7 +3,8 @@
 #
 # A case is a directory under golden/ holding a file named `cmd`: a bash snippet (pipes
 # allowed, run with `set -o pipefail`) executed in the case directory with bin/ and
-# build/test-bin/ first on PATH and $T set to a fresh scratch directory. Expected results sit
+# build/test-bin/ first on PATH and $T set to a fresh scratch directory (written "$T" where the
+# outputs name it). Expected results sit
 # beside it:
 #   stdout   expected standard output (absent: must be empty)
 #   stderr   expected standard error  (absent: must be empty)
@@ -44,6 +45,9 @@ while IFS= read -r cmd_file; do
     export T
     bash -c "set -o pipefail; $(cat cmd)" >"$T.stdout" 2>"$T.stderr"
     echo $? >"$T.status"
+    # The scratch directory's name changes from run to run: messages naming a file in it are
+    # compared with "$T" in its place.
+    sed -i "s|$T|\$T|g" "$T.stdout" "$T.stderr"
   )
   status=$(cat "$T.status")
   if [ $update = 1 ]; then

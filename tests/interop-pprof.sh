@@ -11,11 +11,15 @@
 #      newline-broken names; labels ignored since prof-text --traces does not split by them).
 #   3. Names: rprof2prof's <GC> and <Anonymous> frames keep their names in pprof even without
 #      -symbolize=none (prof2pprof writes system_name so that pprof's demangler leaves them).
+#   3b. The same -top comparison on real perf recordings through perf2prof (unsymbolised frames
+#      are pprof's one <unknown>).
 #   4. Every corpus .pb.gz through pprof2prof | prof2pprof --keep-samples is the same profile
 #      for pbdump (lint lines and string table size aside: see formats/prof-text.md §8), and
 #      with the default aggregation the same after pprof's merge (pbdump -merge); pprof -top
 #      and -traces print the same bytes for the original and for both round trips.
 #   5. A pbgen profile big enough for several gzip blocks (stored uncompressed) round-trips.
+#   5b. Two prof2pprof profiles merged by pprof -proto (two `source 1` comments) read back, with
+#      a warning, to prof-merge's totals.
 #   6. The advice our programs give for pprof's legacy formats works: every legacy profile of
 #      pprof's test data (and the copies in golden/format/legacy-pprof) is refused naming
 #      'pprof -proto', and what 'pprof -proto FILE' writes is a valid profile for prof-validate.
@@ -72,6 +76,23 @@ $(diff "$T/want.traces" "$T/got.traces" | head -10)"
   done
 done
 
+# --- 3b: real perf recordings through perf2prof: pprof -top's rows, total and "Dropped N nodes"
+# (pprof's one <unknown> node for frames with neither symbol nor binary: issue 24, item 5).
+for f in "$root"/golden/perf/corpus/flamegraph/*.txt.gz "$root"/golden/perf/corpus/local/perf61-{fp-default,multi-event,offcpu-sched-switch,srcline}.txt.gz; do
+  name=${f#"$root/"}
+  checks=$((checks + 1))
+  zcat "$f" | perf2prof 2>/dev/null >"$T/perf.prof" || { problem "$name: perf2prof failed"; continue; }
+  prof2pprof -o "$T/perf.pb.gz" "$T/perf.prof"
+  unit=$(default_unit "$T/perf.prof")
+  { "$pprof" -top -symbolize=none -unit="$unit" "$T/perf.pb.gz" 2>/dev/null | tee "$T/want.raw" |
+    normalise_top; grep -o '^Dropped [0-9]* nodes*' "$T/want.raw"; } >"$T/want.top"
+  { prof-text --top --raw-values "$T/perf.prof" | tee "$T/got.raw" | normalise_top
+    grep -o '^Dropped [0-9]* nodes*' "$T/got.raw"; } >"$T/got.top"
+  cmp -s "$T/want.top" "$T/got.top" ||
+    problem "$name: pprof -top differs from prof-text --top on perf2prof's output:
+$(diff "$T/want.top" "$T/got.top" | head -10)"
+done
+
 # --- 4: every corpus .pb.gz round trip ------------------------------------------------------
 dump() { "$pbdump" "$@" 2>&1 | grep -v -e '^file:' -e '^string_table_size:' -e '^lint:'; }
 for f in "$root"/golden/pprof/corpus/{ok,lenient}-*.pb.gz "$root"/golden/pprof/corpus/*.*.pb.gz; do
@@ -109,6 +130,33 @@ if [ -x "$pbgen" ]; then
   elif ! cmp -s <(dump -merge "$T/gen.pb.gz") <(dump -merge "$T/gen-rt.pb.gz"); then
     problem "pbgen profile: pbdump -merge differs after pprof2prof | prof2pprof"
   fi
+fi
+
+# --- 5b: our profiles merged by pprof read back (issue 29): pprof's merge keeps each distinct
+# comment once, so two prof2pprof files of other sources give two `source 1` records and two
+# values of a meta key; they must read (as one source standing for both, with a warning), with
+# the samples of both.
+name=interop
+checks=$((checks + 1))
+zcat "$root/golden/perf/corpus/local/perf61-multi-event-header.txt.gz" >"$T/host-a.txt"
+sed 's/^# hostname : vm$/# hostname : vm-2/' "$T/host-a.txt" >"$T/host-b.txt"
+perf2prof "$T/host-a.txt" | prof2pprof -o "$T/host-a.pb.gz"
+perf2prof "$T/host-b.txt" | prof2pprof -o "$T/host-b.pb.gz"
+"$pprof" -proto "$T/host-a.pb.gz" "$T/host-b.pb.gz" >"$T/pprof-merged.pb.gz" 2>/dev/null
+if [ "$("$pprof" -comments "$T/pprof-merged.pb.gz" 2>/dev/null | grep -c '^proftext: source 1 ')" != 2 ]; then
+  problem "pprof-merged: pprof's merge did not keep both sources (the test checks nothing)"
+elif ! prof-validate "$T/pprof-merged.pb.gz" 2>"$T/merged.err"; then
+  problem "pprof-merged: prof-validate refuses a profile pprof merged from ours: $(head -2 "$T/merged.err")"
+elif ! grep -q "one source stands for 2 profiles" "$T/merged.err" ||
+  ! grep -q "other values of meta 'perf.hostname'" "$T/merged.err"; then
+  problem "pprof-merged: no warning says what was merged: $(cat "$T/merged.err")"
+else
+  # The total of every type (pprof's merge sums equal samples, so counts of records differ).
+  totals() { for v in 0 1 2 3; do prof-text --raw-values --value $v "$@" 2>/dev/null | grep -o 'of [0-9]* total'; done; }
+  prof-merge "$T/host-a.pb.gz" "$T/host-b.pb.gz" >"$T/ours-merged.prof"
+  want=$(totals "$T/ours-merged.prof")
+  got=$(totals "$T/pprof-merged.pb.gz")
+  [ "$want" = "$got" ] || problem "pprof-merged: totals differ from prof-merge's: $got, not $want"
 fi
 
 # --- 6: legacy formats: the conversion we advise works -----------------------------------------

@@ -127,7 +127,10 @@ TEST(Merge, PreambleRules) {
   EXPECT_EQ(p.header.duration_nanos, 120);  // from 100 to 220
   EXPECT_EQ(p.header.period.type.unit, "us");
   EXPECT_EQ(p.header.period.value, 10000);
-  EXPECT_EQ(p.header.meta[0].value, "a");
+  // The inputs disagree on host: each source keeps its own (KEY@SOURCE).
+  ASSERT_EQ(p.header.meta.size(), 2u);
+  EXPECT_EQ(p.header.meta[0], (MetaEntry{"host@1", "b"}));
+  EXPECT_EQ(p.header.meta[1], (MetaEntry{"host@2", "a"}));
   EXPECT_EQ(p.header.comments, (std::vector<std::string>{"one", "two"}));
   // Without a duration everywhere, the span is unknown.
   const Profile q = testing::Parse(MergeTexts({{"a", a}, {"c", OneSample("type cpu ns\n", "1")}}));

@@ -100,8 +100,9 @@ TEST(PerfConverterTest, TypesPerEventAndValues) {
   ASSERT_EQ(h.sources.size(), 1u);
   EXPECT_EQ(h.sources[0].type, "perf");
   EXPECT_EQ(h.sources[0].time_nanos, 1502979283000000000);
-  EXPECT_EQ(h.meta, (std::vector<MetaEntry>{{"perf.hostname.1", "box"},
-                                            {"perf.cmdline.1", "/usr/bin/perf record -g"}}));
+  // One recording: its header's keys are plain (KEY@SOURCE only where recordings differ).
+  EXPECT_EQ(h.meta, (std::vector<MetaEntry>{{"perf.cmdline", "/usr/bin/perf record -g"},
+                                            {"perf.hostname", "box"}}));
   const std::vector<Sample>& s = c.profile.samples;
   ASSERT_EQ(s.size(), 3u);
   EXPECT_EQ(s[0].values, (std::vector<int64_t>{1, 100, 0, 0}));

@@ -90,7 +90,7 @@ TEST(RprofConverter, PlainProfile) {
   EXPECT_EQ(h.sources[0].type, "rprof");
   EXPECT_EQ(h.sources[0].uri, "in1.out");
   ASSERT_EQ(h.meta.size(), 1u);
-  EXPECT_EQ(h.meta[0], (MetaEntry{"rprof.header.1", "sample.interval=20000"}));
+  EXPECT_EQ(h.meta[0], (MetaEntry{"rprof.header", "sample.interval=20000"}));
 
   ASSERT_EQ(c.profile.samples.size(), 2u);
   EXPECT_EQ(Frames(c.profile, c.profile.samples[0]), (Strings{"fib", "fib", "run"}));
@@ -196,7 +196,7 @@ TEST(RprofConverter, AppendedSessionsAreSourcesWithTheirOwnIntervalAndFiles) {
   ASSERT_EQ(h.sources.size(), 3u);
   EXPECT_EQ(h.types.size(), 4u);
   EXPECT_EQ(h.period.value, 1000000);
-  EXPECT_EQ(h.meta[1], (MetaEntry{"rprof.header.2",
+  EXPECT_EQ(h.meta[1], (MetaEntry{"rprof.header@2",
                                   "memory profiling: line profiling: sample.interval=2000"}));
   const std::vector<Sample>& s = c.profile.samples;
   ASSERT_EQ(s.size(), 4u);

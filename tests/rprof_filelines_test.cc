@@ -40,7 +40,11 @@ TEST(FileLinesGranularity, NamesFileAndLineAndSkipsUnknownLines) {
 
   // The other granularities are unchanged: every frame is shown.
   FrameExpander lines(defs, Granularity::kLines);
-  EXPECT_EQ(Names(&lines, 2), (std::vector<std::string>{"sum ?:0", "0x1234"}));
+  // A location with neither function nor mapping is pprof's "<unknown>" (one row for all), its
+  // address shown only by address.
+  EXPECT_EQ(Names(&lines, 2), (std::vector<std::string>{"sum ?:0", "<unknown>"}));
+  FrameExpander addresses(defs, Granularity::kAddresses);
+  EXPECT_EQ(Names(&addresses, 2), (std::vector<std::string>{"0x0 sum ?:0", "0x1234 <unknown>"}));
 }
 
 }  // namespace

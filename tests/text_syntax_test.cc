@@ -242,7 +242,12 @@ TEST(Numbers, HexAcceptsCaseAndLeadingZerosButNotOverflow) {
 
 TEST(Printable, QuotesForMessagesAndCutsLongValues) {
   EXPECT_EQ(Printable("host"), "'host'");
-  EXPECT_EQ(Printable("a b"), "\"a b\"");
+  // One way for every text (issue 24 item 13): single quotes, escapes only where needed.
+  EXPECT_EQ(Printable("a b"), "'a b'");
+  EXPECT_EQ(Printable("{\"a\":1}"), "'{\"a\":1}'");
+  EXPECT_EQ(Printable("it's \\ \t\n\r"), "'it\\'s \\\\ \\t\\n\\r'");
+  EXPECT_EQ(Printable(std::string("\x01\x7f\xff", 3)), "'\\x01\\x7f\\xff'");
+  EXPECT_EQ(Printable("caf\xc3\xa9"), "'caf\xc3\xa9'");  // valid UTF-8 as it is
   EXPECT_EQ(Printable(std::string(100, 'x'), 10), "'xxxxxxxxxx'...");
 }
 

@@ -2,13 +2,14 @@
 #include <string>
 #include <vector>
 
+#include "common/base/text_syntax.h"
 #include "common/cli/cli.h"
 #include "common/folded/folded_reader.h"
 #include "common/io/input.h"
 #include "common/io/output.h"
-#include "common/model/checker.h"
 #include "common/load/read_profile.h"
 #include "common/load/readers.h"
+#include "common/model/checker.h"
 #include "common/text/text_writer.h"
 
 namespace proftools {
@@ -63,7 +64,7 @@ int Main(int argc, char** argv) {
   if (cli.Has("frames")) {
     const std::string frames = cli.Get<std::string>("frames");
     if (frames != "split" && frames != "plain") {
-      throw UsageError("--frames: '" + frames + "' is neither split nor plain");
+      throw UsageError("--frames: " + Printable(frames) + " is neither split nor plain");
     }
     options.plain_frames = frames == "plain";
   }

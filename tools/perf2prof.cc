@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "common/base/quantity.h"
+#include "common/base/text_syntax.h"
 #include "common/cli/cli.h"
 #include "common/load/two_pass_conversion.h"
 #include "common/perf/perf_codec.h"
@@ -62,8 +63,8 @@ int Main(int argc, char** argv) {
         period.kind == UnitKind::kBytes) {
       throw UsageError(
           "--period expects a positive number or duration such as 250000 or 250us, "
-          "not '" +
-          text + "'");
+          "not " +
+          Printable(text));
     }
     options.period = period.value;
     options.period_is_time = period.kind == UnitKind::kTime;

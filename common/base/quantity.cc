@@ -1,4 +1,5 @@
 #include "common/base/quantity.h"
+#include "common/base/text_syntax.h"
 
 #include <cstdint>
 #include <cstring>
@@ -81,7 +82,7 @@ bool ParseQuantity(std::string_view text, Quantity* out, std::string* error) {
   }
   Decimal decimal;
   if (!ParseDecimal(text.substr(0, number_end), &decimal)) {
-    *error = "'" + std::string(text) + "' is not a number";
+    *error = Printable(text) + " is not a number";
     return false;
   }
   const std::string_view suffix = text.substr(number_end);
@@ -104,13 +105,13 @@ bool ParseQuantity(std::string_view text, Quantity* out, std::string* error) {
       }
     }
     if (out->kind == UnitKind::kNone) {
-      *error = "'" + std::string(text) + "' has an unknown unit '" + std::string(suffix) +
-               "' (B, K or KiB, M or MiB, G or GiB, T or TiB; ns, us, ms, s, m, h)";
+      *error = Printable(text) + " has an unknown unit " + Printable(suffix) +
+               " (B, K or KiB, M or MiB, G or GiB, T or TiB; ns, us, ms, s, m, h)";
       return false;
     }
   }
   if (decimal.scale > 18) {
-    *error = "'" + std::string(text) + "' has more than 18 digits after the point";
+    *error = Printable(text) + " has more than 18 digits after the point";
     return false;
   }
   __int128 scale = 1;
@@ -118,13 +119,13 @@ bool ParseQuantity(std::string_view text, Quantity* out, std::string* error) {
   // At most 2^63 × 10^18 < 2^123: digits × factor, doubled, fits in 128 bits after this check.
   const unsigned __int128 limit = (static_cast<unsigned __int128>(INT64_MAX) + 1) * scale;
   if (decimal.digits > limit / static_cast<unsigned __int128>(factor)) {
-    *error = "'" + std::string(text) + "' is too large";
+    *error = Printable(text) + " is too large";
     return false;
   }
   const __int128 magnitude =
       FloorDivide(static_cast<__int128>(decimal.digits) * factor * 2 + scale, scale * 2);
   if (magnitude > INT64_MAX) {
-    *error = "'" + std::string(text) + "' is too large";
+    *error = Printable(text) + " is too large";
     return false;
   }
   out->value = static_cast<int64_t>(decimal.negative ? -magnitude : magnitude);
@@ -135,12 +136,11 @@ bool ParseDuration(std::string_view text, int64_t* nanos, std::string* error) {
   Quantity quantity;
   if (!ParseQuantity(text, &quantity, error)) return false;
   if (quantity.kind != UnitKind::kTime) {
-    *error =
-        "'" + std::string(text) + "' is not a duration: give a time unit (ns, us, ms, s, m, h)";
+    *error = Printable(text) + " is not a duration: give a time unit (ns, us, ms, s, m, h)";
     return false;
   }
   if (quantity.value < 0) {
-    *error = "'" + std::string(text) + "' is negative";
+    *error = Printable(text) + " is negative";
     return false;
   }
   *nanos = quantity.value;

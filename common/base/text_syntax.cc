@@ -360,12 +360,42 @@ void AppendHex(std::string* out, uint64_t value) {
 std::string Printable(std::string_view value, size_t max) {
   const bool cut = value.size() > max;
   if (cut) value = value.substr(0, max);
-  std::string out;
-  if (CanBeBare(value)) {
-    out = "'" + std::string(value) + "'";
-  } else {
-    AppendQuoted(&out, value);
+  std::string out = "'";
+  for (size_t i = 0; i < value.size();) {
+    if (const size_t n = Utf8SequenceLength(value, i); n != 0) {
+      out.append(value.substr(i, n));
+      i += n;
+      continue;
+    }
+    const unsigned char c = static_cast<unsigned char>(value[i++]);
+    switch (c) {
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\'':
+        out += "\\'";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (c < 0x20 || c >= 0x7f) {
+          static const char kHex[] = "0123456789abcdef";
+          out += "\\x";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
   }
+  out += "'";
   if (cut) out += "...";
   return out;
 }

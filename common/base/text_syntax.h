@@ -48,8 +48,9 @@ void AppendHex(std::string* out, uint64_t value);  // 0x, lowercase, no leading 
 // an invalid or truncated sequence, an overlong form, a surrogate, or beyond U+10FFFF).
 size_t Utf8SequenceLength(std::string_view s, size_t i);
 
-// A printable rendering of arbitrary bytes for messages: 'text' when it could be a bare token,
-// else the quoted token spelling; cut to at most `max` bytes of input with "..." appended.
+// How every message quotes text it found in an input or on the command line, one way: in single
+// quotes, valid UTF-8 as it is, \\ \' \t \n \r for themselves and \xHH for other control
+// and invalid bytes; cut to at most `max` bytes of input with "..." appended.
 std::string Printable(std::string_view value, size_t max = 60);
 
 }  // namespace proftools

@@ -174,7 +174,7 @@ void CommandLine::Parse(int argc, char** argv) {
     std::exit(kExitOk);
   }
   if (!has_inputs_ && !result_.unmatched().empty()) {
-    throw UsageError("unexpected argument '" + result_.unmatched().front() + "'");
+    throw UsageError("unexpected argument " + Printable(result_.unmatched().front()));
   }
   RefuseRepeatedValues();
   if (has_inputs_ && !Has("inputs") && isatty(STDIN_FILENO)) ExitWithUsageForTerminal();

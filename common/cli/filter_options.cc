@@ -1,4 +1,5 @@
 #include "common/cli/filter_options.h"
+#include "common/base/text_syntax.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -183,15 +184,15 @@ FilterSpec ParseFilterOptions(const CommandLine& cli) {
     std::string error;
     if (!last.empty() && last.back() == '%') {
       // A share of the span is what --time's percentages say.
-      throw UsageError("--last takes a duration such as 30s or 250ms, not '" + last +
-                       "'; for the last " + last + " of each source's span write --time " +
+      throw UsageError("--last takes a duration such as 30s or 250ms, not " + Printable(last) +
+                       "; for the last " + last + " of each source's span write --time " +
                        PercentComplement(last) + "..");
     }
     if (!ParseDuration(last, &nanos, &error)) {
       throw UsageError(
           "--last takes a duration such as 30s, 250ms or 2m (units ns, us, ms, s, "
-          "m, h), not '" +
-          last + "'");
+          "m, h), not " +
+          Printable(last));
     }
     spec.time.last_nanos = nanos;
     Describe(&d, "last", last);

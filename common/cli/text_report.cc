@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include <re2/re2.h>
+
 #include "common/base/quantity.h"
 #include "common/base/text_syntax.h"
 #include "common/cli/filter_options.h"
@@ -27,7 +29,8 @@ constexpr std::pair<const char*, TextMode> kModes[] = {{"top", TextMode::kTop},
                                                        {"peek", TextMode::kPeek},
                                                        {"peek-seq", TextMode::kPeekSeq},
                                                        {"tags", TextMode::kTags},
-                                                       {"timeline", TextMode::kTimeline}};
+                                                       {"timeline", TextMode::kTimeline},
+                                                       {"list", TextMode::kList}};
 
 // An option that only means something in some modes is an error elsewhere, naming both.
 void CheckOptionApplies(const CommandLine& cli, const char* option, TextMode chosen,
@@ -75,6 +78,11 @@ void Report(const char* program, ProfileInputs* inputs, const FilterSpec& spec, 
     case TextMode::kPeek:
     case TextMode::kPeekSeq:
       WritePeekReport(totals, options, out);
+      break;
+    case TextMode::kList:
+      for (const std::string& warning : WriteListReport(totals, options, out)) {
+        Warn(program, warning);
+      }
       break;
     case TextMode::kCanonical:
     case TextMode::kTags:
@@ -136,7 +144,19 @@ void AddTextReportOptions(CommandLine* command_line) {
       "the value per time bucket of each source, as --timeline or --timeline=BUCKET (e.g. "
       "100ms; default: about 40 buckets)",
       cxxopts::value<std::string>()->implicit_value(""), "BUCKET")(
-      "csv", "with --timeline: comma-separated rows (source, offset, time, bucket, value)");
+      "csv", "with --timeline: comma-separated rows (source, offset, time, bucket, value)")(
+      "list",
+      "the source lines of each function matching RE, with flat and cum values (pprof -list)",
+      cxxopts::value<std::string>(), "RE");
+  cli.AddOptions("Source (with --list)")(
+      "source-path",
+      "look for source files in DIR and its parents, then the next DIR (default: the working "
+      "directory; pprof -source_path)",
+      cxxopts::value<std::string>(), "DIR[:DIR...]")(
+      "trim-path",
+      "remove PREFIX from the profile's file names before looking (pprof -trim_path; default: "
+      "up to a --source-path directory's name)",
+      cxxopts::value<std::string>(), "PREFIX[:PREFIX...]");
   cli.AddOptions("Sequences (with --sequences)")(
       "self", "list sequences by the value of samples they end (leaf-anchored)")(
       "max-length", "sequences of at most N frames (default 4)", cxxopts::value<std::string>(),
@@ -193,7 +213,7 @@ TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
   if (modes > 1) {
     throw UsageError(
         "choose one of --top, --traces, --tree, --folded, --canonical, --sequences, --peek, "
-        "--peek-seq, --tags, --timeline");
+        "--peek-seq, --tags, --timeline, --list");
   }
   for (const char* option : {"self", "max-length"}) {
     CheckOptionApplies(cli, option, mode, {TextMode::kSequences}, "--sequences");
@@ -209,6 +229,15 @@ TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
     throw UsageError("--min-percent goes with the reports, not --canonical");
   }
   CheckOptionApplies(cli, "csv", mode, {TextMode::kTimeline}, "--timeline");
+  for (const char* option : {"source-path", "trim-path"}) {
+    CheckOptionApplies(cli, option, mode, {TextMode::kList}, "--list");
+  }
+  if (mode == TextMode::kList && cli.Has("granularity") &&
+      cli.Get<std::string>("granularity") != "lines") {
+    throw UsageError(
+        "--list shows source lines (granularity lines, as pprof -list): leave out "
+        "--granularity");
+  }
   if (mode == TextMode::kTimeline) {
     for (const char* option : {"granularity", "min-percent"}) {
       if (cli.Has(option))
@@ -222,6 +251,16 @@ TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
 
   ReportOptions options;
   options.granularity = GranularityOption(cli);
+  if (mode == TextMode::kList) {
+    options.list.regex = cli.Get<std::string>("list");
+    options.list.source_path = cli.Has("source-path") ? cli.Get<std::string>("source-path") : "";
+    options.list.trim_path = cli.Has("trim-path") ? cli.Get<std::string>("trim-path") : "";
+    const RE2 regex(options.list.regex, RE2::Quiet);  // before any reading
+    if (!regex.ok()) {
+      throw UsageError("--list: bad regular expression " + Printable(options.list.regex) + ": " +
+                       regex.error());
+    }
+  }
   if (cli.Has("sort")) {
     const std::string sort = cli.Get<std::string>("sort");
     if (sort != "flat" && sort != "cum") throw UsageError("--sort must be flat or cum");

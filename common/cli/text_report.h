@@ -29,7 +29,8 @@ enum class TextMode {
   kPeek,
   kPeekSeq,
   kTags,
-  kTimeline
+  kTimeline,
+  kList
 };
 
 // --diff-base FILE: the base, read through the same filter as the profile (as pprof filters

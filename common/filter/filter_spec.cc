@@ -14,7 +14,7 @@ namespace {
 constexpr int64_t kBillion = 1000 * 1000 * 1000;
 
 [[noreturn]] void Fail(const std::string& option, std::string_view text, const std::string& why) {
-  throw UsageError(option + ": '" + std::string(text) + "': " + why);
+  throw UsageError(option + ": " + Printable(text) + ": " + why);
 }
 
 TimeBound ParseTimeBound(std::string_view whole, std::string_view text) {
@@ -25,13 +25,13 @@ TimeBound ParseTimeBound(std::string_view whole, std::string_view text) {
     Decimal percent;
     if (!ParseDecimal(text.substr(0, text.size() - 1), &percent) || percent.negative ||
         percent.scale > 7) {
-      Fail("--time", whole, "'" + std::string(text) + "' is not a percentage from 0% to 100%");
+      Fail("--time", whole, Printable(text) + " is not a percentage from 0% to 100%");
     }
     // percent × 10^7 parts per 10^9, exactly (at most 7 digits after the point).
     unsigned __int128 ppb = percent.digits;
     for (int k = percent.scale; k < 7; ++k) ppb *= 10;
     if (ppb > static_cast<unsigned __int128>(kBillion)) {
-      Fail("--time", whole, "'" + std::string(text) + "' is more than 100%");
+      Fail("--time", whole, Printable(text) + " is more than 100%");
     }
     bound.kind = TimeBound::Kind::kPercent;
     bound.ppb = static_cast<int64_t>(ppb);
@@ -46,8 +46,8 @@ TimeBound ParseTimeBound(std::string_view whole, std::string_view text) {
     if (!ParseQuantity(number, &quantity, &error) || quantity.kind != UnitKind::kTime ||
         quantity.value < 0) {
       Fail("--time", whole,
-           "'" + std::string(text) +
-               "' is not a timestamp: @ and a number of seconds, or with a unit (@1500ms)");
+           Printable(text) +
+               " is not a timestamp: @ and a number of seconds, or with a unit (@1500ms)");
     }
     bound.kind = TimeBound::Kind::kAbsolute;
     bound.nanos = quantity.value;
@@ -55,8 +55,8 @@ TimeBound ParseTimeBound(std::string_view whole, std::string_view text) {
   }
   if (!ParseDuration(text, &bound.nanos, &error)) {
     Fail("--time", whole,
-         "'" + std::string(text) +
-             "' is not a time: use an offset with a unit (1.5s, 250ms; ns us ms s m h), a "
+         Printable(text) +
+             " is not a time: use an offset with a unit (1.5s, 250ms; ns us ms s m h), a "
              "percentage of the span (10%), or a timestamp (@12.5)");
   }
   bound.kind = TimeBound::Kind::kOffset;

@@ -1,4 +1,5 @@
 #include "common/filter/frame_pipeline.h"
+#include "common/base/text_syntax.h"
 
 #include <re2/re2.h>
 
@@ -20,8 +21,8 @@ std::shared_ptr<re2::RE2> ProfileRegex(const std::string& name, const char* reco
   if (pattern.empty()) return nullptr;
   auto regex = std::make_shared<re2::RE2>("^(" + pattern + ")$", re2::RE2::Quiet);
   if (!regex->ok()) {
-    throw ProfError(name, std::string(record) + ": bad regular expression '" + pattern +
-                              "': " + regex->error() + " (--keep-dropped-frames ignores it)");
+    throw ProfError(name, std::string(record) + ": bad regular expression " + Printable(pattern) +
+                              ": " + regex->error() + " (--keep-dropped-frames ignores it)");
   }
   return regex;
 }

@@ -6,6 +6,7 @@
 #include "common/base/saturating.h"
 #include "common/base/text_syntax.h"
 #include "common/filter/frame_pipeline.h"
+#include "common/model/source_meta.h"
 
 namespace proftools {
 namespace {
@@ -47,14 +48,25 @@ void ProfileFilter::OnHeader(const ProfileHeader& header) {
   if (!spec_.description.empty()) {
     const std::string description =
         spec_.description + (dropped_frames ? " (and the profile's drop_frames)" : "");
-    bool appended = false;
+    // Filtered before: say both, oldest first, for every source (a merge of inputs filtered
+    // differently has proftools.filter@N per source, §4.2); sources without a description of
+    // their own get the plain key.
+    std::vector<uint64_t> ids;
+    for (const Source& source : out.sources) ids.push_back(source.id);
+    bool appended_plain = false;
+    size_t sources_with_own = 0;
     for (MetaEntry& meta : out.meta) {
-      if (meta.key == kFilterMetaKey) {  // filtered before: say both, oldest first
-        meta.value += "; " + description;
-        appended = true;
-      }
+      const auto [key, source] = SplitSourceMetaKey(meta.key, ids);
+      if (key != kFilterMetaKey) continue;
+      meta.value += "; " + description;
+      if (source == 0)
+        appended_plain = true;
+      else
+        ++sources_with_own;
     }
-    if (!appended) out.meta.push_back({kFilterMetaKey, description});
+    if (!appended_plain && (sources_with_own < ids.size() || ids.empty())) {
+      out.meta.push_back({kFilterMetaKey, description});
+    }
   }
   if (spec_.coalesce.enabled) {
     std::vector<int> split_types;

@@ -20,7 +20,7 @@ size_t FindType(const std::vector<ValueType>& types, const std::string& option,
   for (size_t i = 0; i < types.size(); ++i) {
     if (types[i].type == name) return i;
   }
-  throw UsageError(option + ": '" + context + "': no value type " + Printable(name) +
+  throw UsageError(option + ": " + Printable(context) + ": no value type " + Printable(name) +
                    " (the types are " + TypeList(types) + ")");
 }
 
@@ -31,8 +31,8 @@ ValuePlan::ValuePlan(const ValueSpec& spec, const ProfileHeader& input, ProfileH
   for (const DeriveSpec& derive : spec.derive) {
     for (const ValueType& type : work_types) {
       if (type.type == derive.name) {
-        throw UsageError("--derive: '" + derive.text + "': the profile already has a type " +
-                         Printable(derive.name));
+        throw UsageError("--derive: " + Printable(derive.text) +
+                         ": the profile already has a type " + Printable(derive.name));
       }
     }
     std::vector<Term> terms;
@@ -42,9 +42,10 @@ ValuePlan::ValuePlan(const ValueSpec& spec, const ProfileHeader& input, ProfileH
       if (i == 0) {
         unit = work_types[index].unit;
       } else if (work_types[index].unit != unit) {
-        throw UsageError("--derive: '" + derive.text + "': " + Printable(derive.terms[0].type) +
-                         " is in " + Printable(unit) + " but " + Printable(derive.terms[i].type) +
-                         " in " + Printable(work_types[index].unit) + ": terms must have one unit");
+        throw UsageError("--derive: " + Printable(derive.text) + ": " +
+                         Printable(derive.terms[0].type) + " is in " + Printable(unit) + " but " +
+                         Printable(derive.terms[i].type) + " in " +
+                         Printable(work_types[index].unit) + ": terms must have one unit");
       }
       terms.push_back({derive.terms[i].negative, index});
     }

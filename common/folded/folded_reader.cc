@@ -43,8 +43,8 @@ struct InvalidLine {
 ValueType ParseFoldedType(const std::string& text) {
   const size_t slash = text.rfind('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == text.size()) {
-    throw UsageError("--type: '" + text +
-                     "' is not NAME/UNIT (e.g. samples/count, cpu/nanoseconds)");
+    throw UsageError("--type: " + Printable(text) +
+                     " is not NAME/UNIT (e.g. samples/count, cpu/nanoseconds)");
   }
   return ValueType{text.substr(0, slash), text.substr(slash + 1)};
 }

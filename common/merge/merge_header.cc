@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/base/diagnostics.h"
+#include "common/base/text_syntax.h"
 #include "common/base/units.h"
 
 namespace proftools {
@@ -70,9 +71,10 @@ void HeaderMerger::CheckTypes(const ProfileHeader& header, const std::string& na
   for (const ValueType& type : header.types) {
     auto it = types_.find(type.type);
     if (it == types_.end() || UnitsConvertible(it->second.unit, type.unit)) continue;
-    throw ProfError(name, "value type '" + type.type + "' is in unit '" + type.unit + "', but " +
-                              it->second.first_input + " has it in '" + it->second.first_unit +
-                              "'; these units cannot be converted (rename one of the types, or "
+    throw ProfError(name, "value type " + Printable(type.type) + " is in unit " +
+                              Printable(type.unit) + ", but " + it->second.first_input +
+                              " has it in " + Printable(it->second.first_unit) +
+                              "; these units cannot be converted (rename one of the types, or "
                               "merge them separately)");
   }
 }
@@ -99,13 +101,7 @@ std::vector<uint64_t> HeaderMerger::Add(const ProfileHeader& header, const std::
   if (!input_default.empty() && (!default_type_ || input_default < *default_type_)) {
     default_type_ = input_default;
   }
-
-  for (const MetaEntry& entry : header.meta) {
-    auto inserted = meta_.emplace(entry.key, entry.value);
-    if (!inserted.second && entry.value < inserted.first->second) {
-      inserted.first->second = entry.value;
-    }
-  }
+  if (!input_default.empty()) input_defaults_.emplace(input_default, name);
 
   // time: the earliest; duration: from the earliest start to the latest end, known only when
   // every input says when it started and how long it covered.
@@ -136,12 +132,13 @@ std::vector<uint64_t> HeaderMerger::Add(const ProfileHeader& header, const std::
     if (inserted.second) sources_.push_back(source);
     numbers.push_back(inserted.first->second + 1);
   }
+  meta_.AddHeader(header, numbers);
   return numbers;
 }
 
 ProfileHeader HeaderMerger::Result(bool drop_sources) const {
   ProfileHeader h;
-  for (const auto& [key, value] : meta_) h.meta.push_back({key, value});
+  h.meta = meta_.Entries(sources_.size(), drop_sources);
   h.comments = comments_.Result();
   h.time_nanos = time_;
   if (span_known_ && time_ && !input_types_.empty()) h.duration_nanos = span_end_ - *time_;
@@ -166,6 +163,16 @@ ProfileHeader HeaderMerger::Result(bool drop_sources) const {
     h.default_type = *default_type_;
   }
   return h;
+}
+
+std::string HeaderMerger::DefaultTypeDisagreement() const {
+  if (input_defaults_.size() < 2) return "";
+  std::string inputs;
+  for (const auto& [type, input] : input_defaults_) {
+    inputs += (inputs.empty() ? "" : ", ") + Printable(type) + " in " + Printable(input);
+  }
+  return "the inputs' default types differ: " + inputs + "; the merged profile's default is " +
+         Printable(*default_type_) + " (the bytewise smallest), see the others with --value TYPE";
 }
 
 std::vector<HeaderMerger::Column> HeaderMerger::Columns(size_t input,

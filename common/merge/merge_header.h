@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/model/model.h"
+#include "common/model/source_meta.h"
 
 namespace proftools {
 
@@ -59,6 +60,11 @@ class HeaderMerger {
 
   size_t input_count() const { return input_types_.size(); }
 
+  // When the inputs' default types differ (a perf cpu-clock profile and a Go cpu profile): a
+  // sentence naming each input's default and the one the merge chose, for a warning, since the
+  // reports then open on one input's data. Empty when they agree.
+  std::string DefaultTypeDisagreement() const;
+
  private:
   struct TypeInfo {
     std::string unit;        // the unit merged values are in so far
@@ -70,8 +76,9 @@ class HeaderMerger {
   AgreedList type_names_;
   AgreedList comments_;
   std::vector<std::vector<ValueType>> input_types_;
-  std::optional<std::string> default_type_;  // the smallest of the inputs' defaults
-  std::map<std::string, std::string> meta_;  // key -> smallest value
+  std::optional<std::string> default_type_;            // the smallest of the inputs' defaults
+  std::map<std::string, std::string> input_defaults_;  // default type -> the first input with it
+  SourceMetaTable meta_;  // per source, as formats/prof-text.md §4.2's KEY@ID
   std::optional<int64_t> time_;
   bool span_known_ = true;  // every input so far had a time and a duration
   int64_t span_end_ = 0;

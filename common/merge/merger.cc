@@ -1,4 +1,5 @@
 #include "common/merge/merger.h"
+#include "common/base/text_syntax.h"
 
 #include <utility>
 
@@ -206,9 +207,9 @@ void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSam
         for (size_t c = 0; c < columns.size(); ++c) {
           if (__builtin_mul_overflow(in.values[c], columns[c].factor,
                                      &out.values[columns[c].index])) {
-            throw ProfError(inputs_[input], "value " + std::to_string(in.values[c]) + " of type '" +
-                                                header.types[columns[c].index].type +
-                                                "' does not fit in 64 bits once converted to " +
+            throw ProfError(inputs_[input], "value " + std::to_string(in.values[c]) + " of type " +
+                                                Printable(header.types[columns[c].index].type) +
+                                                " does not fit in 64 bits once converted to " +
                                                 header.types[columns[c].index].unit);
           }
         }
@@ -223,6 +224,10 @@ void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSam
 
 void Merger::Finish(ProfileSink* sink) {
   const ProfileHeader header = header_.Result(options_.drop_sources);
+  const std::string disagreement = header_.DefaultTypeDisagreement();
+  if (!disagreement.empty() && options_.read.warnings != nullptr) {
+    options_.read.warnings->Warning(Diagnostic{Rule::kInput, "", 0, disagreement});
+  }
   interner_.reset();  // interning is over; the spool has every definition
   sink->OnHeader(header);
   if (!options_.aggregate) {

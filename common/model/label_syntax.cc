@@ -73,8 +73,8 @@ bool DecodeLabel(std::string_view token, Label* out, std::string* error) {
     const size_t colon = value.find(':');
     const std::string_view number = value.substr(0, colon);
     if (!ParseInt(number, &out->num)) {
-      *error = "bad number '" + std::string(number) +
-               "' in label (a string that looks like a number must be quoted)";
+      *error = "bad number " + Printable(number) +
+               " in label (a string that looks like a number must be quoted)";
       return false;
     }
     if (colon != std::string_view::npos) {

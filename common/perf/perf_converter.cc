@@ -14,6 +14,7 @@
 #include "common/io/spool.h"
 #include "common/model/frame_kind.h"
 #include "common/model/producer_kit.h"
+#include "common/model/source_meta.h"
 #include "common/perf/perf_events.h"
 #include "common/perf/perf_offcpu.h"
 #include "common/perf/perf_pipeline.h"
@@ -236,14 +237,16 @@ PerfPlan ScanPerfScript(ByteStream* stream, const std::string& name, int spool_f
 
 ProfileHeader MakePerfHeader(const std::vector<PerfInput>& inputs, const PerfOptions& options) {
   ProfileHeader header;
+  SourceMetaTable recording;
   for (size_t i = 0; i < inputs.size(); ++i) {
     header.sources.push_back(
         Source{i + 1, kPerfSourceType, inputs[i].uri, inputs[i].plan.capture_time_nanos});
     for (const MetaEntry& entry : inputs[i].plan.recording) {
-      header.meta.push_back(
-          MetaEntry{"perf." + entry.key + "." + std::to_string(i + 1), entry.value});
+      recording.Set("perf." + entry.key, i + 1, entry.value);
     }
   }
+  // Per source (KEY@N) only where the recordings differ: one recording's are plain.
+  header.meta = recording.Entries(inputs.size(), false);
   PerfValueTypes types = NamePerfValueTypes(inputs, options);
   for (MetaEntry& entry : types.event_names) header.meta.push_back(std::move(entry));
   header.types = std::move(types.types);

@@ -17,6 +17,7 @@
 #include "common/base/text_syntax.h"
 #include "common/base/view_index.h"
 #include "common/pprof/pprof_conventions.h"
+#include "common/pprof/pprof_merged.h"
 #include "formats/profile.pb.h"
 
 namespace proftools {
@@ -269,6 +270,11 @@ class Decoder {
         case CarriedRecord::kNone:
           header.comments.push_back(comment);
           break;
+      }
+    }
+    for (const std::string& warning : CollapsePprofMergedRecords(&header)) {
+      if (options_.handler != nullptr) {
+        options_.handler->Warning(Diagnostic{Rule::kInput, name_, 0, warning});
       }
     }
     // A plain pprof profile: the file itself is the one source.

@@ -1,4 +1,5 @@
 #include "common/report/diff_totals.h"
+#include "common/base/text_syntax.h"
 
 #include "common/base/units.h"
 
@@ -76,12 +77,13 @@ BaseType MatchBaseType(const ProfileHeader& profile, const ProfileHeader& base, 
   const ValueType& type = profile.types[value_index];
   const int b = base.TypeIndex(type.type);
   if (b < 0) {
-    throw UsageError("--diff-base: the base has no type '" + type.type + "' in " + type.unit);
+    throw UsageError("--diff-base: the base has no type " + Printable(type.type) + " in " +
+                     type.unit);
   }
   const std::string& base_unit = base.types[b].unit;
   if (base_unit == type.unit) return BaseType{b, 1.0};
   if (!UnitsConvertible(base_unit, type.unit)) {
-    throw UsageError("--diff-base: the base has type '" + type.type + "' in " + base_unit +
+    throw UsageError("--diff-base: the base has type " + Printable(type.type) + " in " + base_unit +
                      ", which does not convert to " + type.unit);
   }
   // Exact integer factors: one unit is the other times a power of 1000 or 1024 (or 60...).

@@ -95,7 +95,12 @@ std::vector<Frame> FrameExpander::ExpandNames(const Location& location) const {
       frame.name = "[" + BaseName(mapping->file) + "]";
       if (granularity_ == Granularity::kAddresses) frame.name = address + " " + frame.name;
     } else {
-      frame.name = location.address != 0 ? address : "[unknown]";
+      // Neither a function nor a binary: pprof's one "<unknown>" node (graph.NodeInfo), so that
+      // perf's unsymbolised frames outside any mapping (`0x5 [unknown] ([unknown])`) merge into
+      // one row as in pprof -top, not one row per garbage address. By address, the address
+      // first, as pprof -addresses prints it.
+      frame.name = "<unknown>";
+      if (granularity_ == Granularity::kAddresses) frame.name = address + " " + frame.name;
     }
     frames.push_back(std::move(frame));
     return frames;

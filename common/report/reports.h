@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/io/byte_stream.h"
 #include "common/report/frames.h"
@@ -21,6 +22,14 @@ struct SequenceOptions {
   std::string peek_sequence;  // --peek-seq: one sequence, `a;b;c` with names escaped as folded
 };
 
+// prof-text --list: functions whose name matches `regex`, with their source lines, found as
+// pprof finds them (source_files.h).
+struct ListOptions {
+  std::string regex;
+  std::string source_path;  // directories separated by ':' ("": the working directory)
+  std::string trim_path;    // prefixes separated by ':'
+};
+
 struct ReportOptions {
   int value_index = 0;  // which value type (see ResolveValueIndex)
   Granularity granularity = Granularity::kFunctions;
@@ -34,6 +43,7 @@ struct ReportOptions {
   std::string filter_description;  // prof-filter's options applied (FilterSpec::description)
   SequenceOptions sequences;
   bool mark_cycles = false;  // traces: collapse directly repeated cycles, written `a (b c)* d`
+  ListOptions list;
 };
 
 // The index of the type named `name`, or of the default type when `name` is empty. Throws
@@ -41,6 +51,11 @@ struct ReportOptions {
 int ResolveValueIndex(const ProfileHeader& header, const std::string& name);
 
 void WriteTopReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
+// pprof's -list: for each function matching options.list.regex, each of its files with its
+// lines' flat and cum values (report_list.cc). Returns warnings (a file not found, shorter than
+// the profile says) for the caller to show. Throws UsageError when nothing matches.
+std::vector<std::string> WriteListReport(const StackTotals& totals, const ReportOptions& options,
+                                         ByteSink* out);
 void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
 void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
 // A top-down call tree: each path from a root, children indented under their caller, largest

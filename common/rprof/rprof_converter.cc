@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "common/base/text_syntax.h"
+#include "common/model/source_meta.h"
 #include "common/rprof/rprof_syntax.h"
 
 namespace proftools {
@@ -88,12 +89,12 @@ ProfileHeader MakeRprofHeader(const std::vector<RprofInput>& inputs) {
   ProfileHeader header;
   uint64_t source_id = 0;
   bool memory = false;
+  SourceMetaTable headers;
   for (const RprofInput& input : inputs) {
     for (const RprofSession& session : input.plan.sessions) {
       ++source_id;
       header.sources.push_back(Source{source_id, "rprof", input.uri, std::nullopt});
-      header.meta.push_back(
-          MetaEntry{"rprof.header." + std::to_string(source_id), session.header.text});
+      headers.Set("rprof.header", source_id, session.header.text);
       memory = memory || session.header.memory;
     }
   }
@@ -108,6 +109,8 @@ ProfileHeader MakeRprofHeader(const std::vector<RprofInput>& inputs) {
     header.types.push_back(ValueType{"duplications", "count"});
   }
   header.default_type = "cpu";
+  // One run's header is plain; runs with different headers have rprof.header@ID each (§4.2).
+  header.meta = headers.Entries(source_id, false);
   return header;
 }
 

@@ -312,7 +312,7 @@ def main():
         problems = browser.problems()
         check(not problems, "the page misbehaved: " + "; ".join(problems))
 
-        # The lists: past 1000 rows, a link shows the rest.
+        # The lists: past 200 rows, a link shows the rest.
         if browser.evaluate("!!document.querySelector('#self tr.more a')"):
             browser.click_element("document.querySelector('#self tr.more a')")
             browser.pump(0.5)

@@ -270,7 +270,21 @@
     return a;
   }
 
-  const kListRows = 1000;
+  const kListRows = 200;
+
+  // The last row of a list cut at kListRows: how many rows are left out, and a link to all.
+  function moreRow(more, columns, state) {
+    const tr = document.createElement('tr');
+    tr.className = 'more';
+    const td = cell('', 'name');
+    td.colSpan = columns;
+    const a = document.createElement('a');
+    a.textContent = more + ' more rows: show all';
+    a.href = link({all: true}, state);
+    td.appendChild(a);
+    tr.appendChild(td);
+    return tr;
+  }
 
   // --- overall and self lists -----------------------------------------------------------------
   function drawLists(state) {
@@ -331,18 +345,7 @@
         tr.appendChild(name);
         body.appendChild(tr);
       });
-      if (more > 0) {
-        const tr = document.createElement('tr');
-        tr.className = 'more';
-        const td = cell('', 'name');
-        td.colSpan = 6;
-        const a = document.createElement('a');
-        a.textContent = more + ' more rows: show all';
-        a.href = link({all: true}, state);
-        td.appendChild(a);
-        tr.appendChild(td);
-        body.appendChild(tr);
-      }
+      if (more > 0) body.appendChild(moreRow(more, 6, state));
       table.appendChild(body);
     });
   }
@@ -656,18 +659,24 @@
     $('seq-values').dataset.self = String(self);
     const fill = function (table, map, extend) {
       table.textContent = '';
-      Array.from(map.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; })
-        .forEach(function (entry) {
-          const tr = document.createElement('tr');
-          tr.dataset.v = entry[1];
-          tr.appendChild(cell(formatValue(entry[1], unit)));
-          tr.appendChild(cell(formatPercent(entry[1], cum)));
-          const name = cell('', 'name');
-          if (entry[0] >= 0) name.appendChild(frameLink(entry[0], link({seq: extend(entry[0])})));
-          else name.textContent = entry[0] === -1 ? '[root]' : '[self]';
-          tr.appendChild(name);
-          table.appendChild(tr);
-        });
+      const entries = Array.from(map.entries())
+        .sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+      // As the lists: the first kListRows rows, then a link to all of them.
+      const shown = state.all ? entries : entries.slice(0, kListRows);
+      shown.forEach(function (entry) {
+        const tr = document.createElement('tr');
+        tr.dataset.v = entry[1];
+        tr.appendChild(cell(formatValue(entry[1], unit)));
+        tr.appendChild(cell(formatPercent(entry[1], cum)));
+        const name = cell('', 'name');
+        if (entry[0] >= 0) name.appendChild(frameLink(entry[0], link({seq: extend(entry[0])})));
+        else name.textContent = entry[0] === -1 ? '[root]' : '[self]';
+        tr.appendChild(name);
+        table.appendChild(tr);
+      });
+      if (shown.length < entries.length) {
+        table.appendChild(moreRow(entries.length - shown.length, 3, state));
+      }
     };
     fill($('seq-callers'), callers, function (id) { return [id].concat(seq); });
     fill($('seq-callees'), callees, function (id) { return seq.concat([id]); });
