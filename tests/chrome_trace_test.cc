@@ -11,6 +11,7 @@ namespace {
 using chrome_test::Error;
 using chrome_test::Lines;
 using chrome_test::Read;
+using chrome_test::Warnings;
 
 std::string ProfileEvent(int pid, int tid, const std::string& id, int start) {
   return R"j({"ph":"P","name":"Profile","cat":"disabled-by-default-v8.cpu_profiler","pid":)j" +
@@ -46,11 +47,6 @@ TEST(ChromeTrace, TheOlderCpuProfileEventIsAProfileOfItsOwn) {
             (std::vector<std::string>{"sample 1 1 103000 4000 1 4 4 pid=1 tid=2",
                                       "sample 1 1 107000 3000 1 3 3 pid=1 tid=2"}));
 }
-
-struct Warnings : DiagnosticHandler {
-  void Warning(const Diagnostic& diagnostic) override { messages.push_back(diagnostic.Format()); }
-  std::vector<std::string> messages;
-};
 
 const std::string kRootAndF = Node(1, 0, "(root)") + "," + Node(2, 1, "f");
 
@@ -93,14 +89,8 @@ TEST(ChromeTrace, AnArrayNeverClosedIsReadUpToItsLastCompleteEventWithAWarning) 
   for (const std::string& trace :
        {"[" + complete + ",", "[" + complete + ",{\"ph\":\"X\",\"name\":\"cut he",
         "{\"traceEvents\":[" + complete + ",{\"ph\":\"X\",\"args\":{\"a\":[1,"}) {
-    Input input = OpenInputStream(std::make_unique<MemoryStream>(trace), "in.json");
-    StringSink text;
-    CanonicalWriter writer(&text);
     Warnings warnings;
-    ReadOptions options;
-    options.warnings = &warnings;
-    ReadProfile(input, &writer, options);
-    EXPECT_EQ(Lines(text.text(), "sample ").size(), 2u) << trace;
+    EXPECT_EQ(Lines(Read(trace, "", &warnings), "sample ").size(), 2u) << trace;
     ASSERT_EQ(warnings.messages.size(), 1u) << trace;
     EXPECT_NE(warnings.messages[0].find("read up to its last complete event, which ends at byte " +
                                         std::to_string(trace.find(complete) + complete.size())),
@@ -120,23 +110,18 @@ TEST(ChromeTrace, DurationEventsAreSamplesWithTheirSelfTimeWhenThereIsNoCpuProfi
       R"j({"ph":"X","name":"solo","pid":1,"tid":3,"ts":31,"dur":1},)j"
       R"j({"ph":"i","name":"mark","pid":1,"tid":3,"ts":31.5,"s":"t"},)j"
       R"j({"ph":"X","pid":1,"tid":3,"ts":40}])j";
-  Input input = OpenInputStream(std::make_unique<MemoryStream>(trace), "in.json");
-  StringSink text;
-  CanonicalWriter writer(&text);
   Warnings warnings;
-  ReadOptions options;
-  options.warnings = &warnings;
-  ReadProfile(input, &writer, options);
-  EXPECT_EQ(Lines(text.text(), "sample "),
+  const std::string text = Read(trace, "", &warnings);
+  EXPECT_EQ(Lines(text, "sample "),
             (std::vector<std::string>{"sample 1 1 10000 10000 1 6500 pid=1 tid=2 thread=main",
                                       "sample 1 2 12000 3500 1 3500 pid=1 tid=2 thread=main",
                                       "sample 1 3 31000 1000 1 1000 pid=1 tid=3",
                                       "sample 1 4 31500 0 1 0 pid=1 tid=3",
                                       "sample 1 5 40000 0 1 0 pid=1 tid=3"}));
-  EXPECT_EQ(Lines(text.text(), "stack "),
+  EXPECT_EQ(Lines(text, "stack "),
             (std::vector<std::string>{"stack 1 1", "stack 2 2 1", "stack 3 3", "stack 4 4 3",
                                       "stack 5 5"}));
-  EXPECT_EQ(Lines(text.text(), "function 5"),
+  EXPECT_EQ(Lines(text, "function 5"),
             (std::vector<std::string>{"function 5 \"(no name)\" \"\" \"\" 0"}));
   EXPECT_EQ(warnings.messages,
             (std::vector<std::string>{

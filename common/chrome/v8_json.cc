@@ -4,9 +4,7 @@
 #include <utility>
 
 namespace proftools {
-namespace {
-
-void ReadCallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame) {
+void ReadV8CallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame) {
   ForEachField(json, json.Object(value, "a node's callFrame"), "a node's callFrame",
                [&](std::string_view key, JsonValue v) {
                  if (key == "functionName") {
@@ -21,6 +19,8 @@ void ReadCallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame) {
                });
 }
 
+namespace {
+
 V8Node ReadNode(JsonDocument& json, JsonValue value) {
   V8Node node;
   node.byte = json.Byte();
@@ -33,7 +33,7 @@ V8Node ReadNode(JsonDocument& json, JsonValue value) {
                  } else if (key == "parent") {
                    node.parent = json.Unsigned(v, "a node's parent");
                  } else if (key == "callFrame") {
-                   ReadCallFrame(json, v, &node.frame);
+                   ReadV8CallFrame(json, v, &node.frame);
                  } else if (key == "children") {
                    node.children = ReadNodeIds(json, v, "a node's children");
                  }

@@ -29,6 +29,18 @@ std::string V8FunctionName(const V8CallFrame& frame) {
   return name + ")";
 }
 
+uint64_t V8Location(Interner* interner, const V8CallFrame& frame) {
+  if (frame.function_name == kRoot) return ParentLinkedStacks::kNoLocation;
+  Function function;
+  function.name = V8FunctionName(frame);
+  function.file = frame.url;
+  function.start_line = frame.line >= 0 ? frame.line + 1 : 0;
+  Location location;
+  location.lines.push_back(Line{interner->Function(function), function.start_line,
+                                frame.line >= 0 && frame.column >= 0 ? frame.column + 1 : 0});
+  return interner->Location(location);
+}
+
 void V8Profile::AddSamples(const std::vector<uint64_t>& nodes,
                            const std::vector<int64_t>& deltas_ns, uint64_t byte) {
   if (nodes.size() != deltas_ns.size()) {
@@ -80,19 +92,8 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
                             std::to_string(*node.parent) + " that is not among the nodes");
       }
     }
-    uint64_t location = ParentLinkedStacks::kNoLocation;
-    if (node.frame.function_name != kRoot) {
-      const V8CallFrame& frame = node.frame;
-      Function function;
-      function.name = V8FunctionName(frame);
-      function.file = frame.url;
-      function.start_line = frame.line >= 0 ? frame.line + 1 : 0;
-      Location loc;
-      loc.lines.push_back(Line{interner->Function(function), function.start_line,
-                               frame.line >= 0 && frame.column >= 0 ? frame.column + 1 : 0});
-      location = interner->Location(loc);
-    }
-    stacks.Add(node.id, node.parent ? *node.parent : ParentLinkedStacks::kNoParent, location);
+    stacks.Add(node.id, node.parent ? *node.parent : ParentLinkedStacks::kNoParent,
+               V8Location(interner, node.frame));
   }
 
   // Times: the start plus the running sum of the deltas; then in time order.

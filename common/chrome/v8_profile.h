@@ -48,6 +48,11 @@ inline constexpr const char* kV8DefaultType = "cpu";
 // `(anonymous URL:LINE:COL)` (1-based), where its source is.
 std::string V8FunctionName(const V8CallFrame& frame);
 
+// The location of `frame` interned through `interner` (its function named by V8FunctionName, its
+// 0-based line and column 1-based), or ParentLinkedStacks::kNoLocation for "(root)", which is no
+// frame. Shared by the CPU and the heap profiles.
+uint64_t V8Location(Interner* interner, const V8CallFrame& frame);
+
 class V8Profile {
  public:
   // `name` names the input in messages.
