@@ -129,6 +129,70 @@ TEST(ChromeTrace, DurationEventsAreSamplesWithTheirSelfTimeWhenThereIsNoCpuProfi
                 "in.json: byte 277: 1 B event never closed by an E, left out"}));
 }
 
+// The sampled form: stackFrames (parents by id, given after their children here) and samples.
+const std::string kStackFrames =
+    R"j("stackFrames":{"7":{"category":"libc.so","name":"leaf","parent":"5"},)j"
+    R"j("5":{"category":"app","name":"main"},"9":{"name":"other","parent":5}})j";
+
+TEST(ChromeTrace, StackFramesAndSamplesAreStackSamplesWithTimes) {
+  const std::string trace =
+      R"j({"traceEvents":[{"ph":"M","name":"thread_name","pid":1,"tid":2,)j"
+      R"j("args":{"name":"worker"}},{"ph":"X","name":"task","pid":1,"tid":2,"ts":1,"dur":9}],)j" +
+      kStackFrames +
+      R"j(,"samples":[{"cpu":0,"tid":2,"ts":1000.5,"name":"cycles:HG","sf":7,"weight":3},)j"
+      R"j({"tid":3,"ts":1001,"sf":"9"},{"pid":4,"tid":2,"ts":1002,"stackFrame":"5"}]})j";
+  const std::string text = Read(trace);
+  EXPECT_EQ(Lines(text, "type "),
+            (std::vector<std::string>{"type samples count", "type weight count"}));
+  EXPECT_EQ(Lines(text, "sample "),
+            (std::vector<std::string>{
+                "sample 1 1 1000500 - 1 3 tid=2 thread=worker cpu=0 event=cycles:HG",
+                "sample 1 2 1001000 - 1 1 tid=3", "sample 1 3 1002000 - 1 1 pid=4 tid=2"}));
+  EXPECT_EQ(Lines(text, "stack "),
+            (std::vector<std::string>{"stack 1 1 2", "stack 2 3 2", "stack 3 2"}));
+}
+
+TEST(ChromeTrace, AFractionOfNineteenDigitsIsReadRight) {
+  // simdjson 3.0.1's get_number() reads such a number as 0.
+  EXPECT_EQ(Lines(Read(R"j([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1.000000000000000000,)j"
+                       R"j("dur":1234567890123456.789e-15}])j"),
+                  "sample "),
+            (std::vector<std::string>{"sample 1 1 1000 1235 1 1235 pid=1 tid=1"}));
+}
+
+TEST(ChromeTrace, StackSamplesNamingMissingFramesOrCyclesAreErrors) {
+  const auto trace = [](const std::string& frames, const std::string& samples) {
+    return R"j({"traceEvents":[],"stackFrames":{)j" + frames + R"j(},"samples":[)j" + samples +
+           "]}";
+  };
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a"})j", R"j({"tid":1,"ts":1,"sf":2})j"))
+                .find("a sample's sf 2 is not among the stackFrames"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a","parent":"3"})j", R"j({"tid":1,"ts":1,"sf":1})j"))
+                .find("a stack frame's parent 3 is not among the stackFrames"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a","parent":"2"},"2":{"name":"b","parent":"1"})j",
+                        R"j({"tid":1,"ts":1,"sf":1})j"))
+                .find("the parents of stack frame 1 form a cycle"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a","parent":"1"})j", R"j({"tid":1,"ts":1,"sf":1})j"))
+                .find("form a cycle"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a"})j", R"j({"tid":1,"sf":1})j")).find("no ts"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a"})j", R"j({"tid":1,"ts":1})j")).find("no sf"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":7})j", R"j({"tid":1,"ts":1,"sf":1})j"))
+                .find("a number where a string belongs"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a"})j", R"j([[[[[[[[[[{"ts":1,"sf":1}]]]]]]]]]])j"))
+                .find("an array where an object belongs"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a"})j", R"j({"tid":1,"ts":9223372036854775808,"sf":1})j"))
+                .find("beyond what 64-bit nanoseconds hold"),
+            std::string::npos);
+}
+
 TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
   // (A trace cut after a complete event is read up to it: the test above.)
   for (const std::string bad :
@@ -140,6 +204,12 @@ TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
   EXPECT_NE(Error(missing).find("samples[1]: node 7 is not among the nodes"), std::string::npos);
   const std::string self = "[" + Chunk(10, "0x1", 1001, Node(1, 1, "f"), "1", "1") + "]";
   EXPECT_NE(Error(self).find("node 1 is its own parent"), std::string::npos);
+  EXPECT_NE(Error(R"j([{"ph":"X","name":"a","pid":1,"tid":1,"ts":9223372036854775808}])j")
+                .find("beyond what 64-bit nanoseconds hold"),
+            std::string::npos);
+  EXPECT_NE(Error(R"j([{"ph":"X","name":"a","pid":1,"tid":1,"ts":9223372036854775.807}])j")
+                .find("beyond what 64-bit nanoseconds hold"),
+            std::string::npos);
   EXPECT_NE(Error(R"j([{"ph":"P","name":"ProfileChunk","pid":"x","id":1}])j").find("pid"),
             std::string::npos);
   EXPECT_NE(Error(R"j({"traceEvents":[{"ph":"C","name":"a","ts":1}]})j")

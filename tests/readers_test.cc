@@ -55,7 +55,9 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
              R"j({"ph":"P","name":"ProfileChunk","pid":1,"tid":3,"id":"0x1","ts":11,)j"
              R"j("args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":)j"
              R"j({"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":)j"
-             R"j({"functionName":"g"}}],"samples":[2,2]},"timeDeltas":[1,1]}}}])j"}}},
+             R"j({"functionName":"g"}}],"samples":[2,2]},"timeDeltas":[1,1]}}}])j"},
+        {"", R"j({"traceEvents":[],"stackFrames":{"1":{"name":"main"},"2":{"name":"f",)j"
+             R"j("parent":"1"}},"samples":[{"tid":1,"ts":5,"sf":"2","weight":1}]})j"}}},
       {"heapprofile",
        {{"golden/chrome/inputs/heap.heapprofile", ""},
         {"", R"j({"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"id":1,)j"

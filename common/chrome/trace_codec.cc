@@ -1,5 +1,6 @@
-// kChromeTraceReader: one source of type "chrome-trace"; the value types of V8ValueTypes, or
-// of SpanValueTypes for a trace of duration events only.
+// kChromeTraceReader: one source of type "chrome-trace"; the value types of V8ValueTypes, of
+// StackSampleValueTypes for a trace whose samples are the sampled form's, or of SpanValueTypes
+// for a trace of duration events only.
 #include "common/chrome/trace_codec.h"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 
 #include "common/chrome/chrome_json.h"
 #include "common/chrome/cpuprofile_codec.h"
+#include "common/chrome/trace_samples.h"
 #include "common/chrome/trace_spans.h"
 #include "common/chrome/v8_json.h"
 #include "common/chrome/v8_profile.h"
@@ -42,6 +44,9 @@ class TraceReader {
   TraceReader(JsonDocument* json, const ReadContext& context) : json_(*json), context_(context) {}
 
   void ReadEvents(ondemand::array events);
+  // The sampled form's top-level stackFrames and samples.
+  void ReadStackFrames(JsonValue value) { stack_samples_.ReadStackFrames(json_, std::move(value)); }
+  void ReadStackSamples(JsonValue value) { stack_samples_.ReadSamples(json_, std::move(value)); }
   void Emit(ProfileSink* sink);
 
  private:
@@ -61,6 +66,7 @@ class TraceReader {
   std::map<std::pair<int64_t, int64_t>, size_t> span_index_;
   std::vector<std::pair<std::pair<int64_t, int64_t>, ThreadSpans>> spans_;
   int cpu_profile_events_ = 0;
+  StackFrameSamples stack_samples_;
 };
 
 std::optional<int64_t> TraceReader::OptionalSigned(ondemand::object& event, const char* key) {
@@ -199,19 +205,25 @@ void TraceReader::Emit(ProfileSink* sink) {
     if (profile.end_ns) profile.profile.SetEnd(*profile.end_ns);
     samples += profile.profile.sample_count();
   }
-  // V8's samples and the duration events cover the same time: one of them is the profile, the
-  // samples when there are any (a DevTools trace always has duration events too: no warning).
-  const bool use_spans = samples == 0 && !spans_.empty();
-  if (samples == 0 && !use_spans && !context_.allow_empty) {
+  // V8's samples, the sampled form's samples and the duration events cover the same time: one
+  // of them is the profile, in this order of preference (a DevTools trace always has duration
+  // events too: no warning).
+  const bool use_stack_samples = samples == 0 && !stack_samples_.empty();
+  const bool use_spans = samples == 0 && !use_stack_samples && !spans_.empty();
+  if (samples == 0 && !use_stack_samples && !use_spans && !context_.allow_empty) {
     throw ProfError(json_.name(),
                     "a trace without V8 CPU profile samples (Profile and ProfileChunk events: "
-                    "record with the category disabled-by-default-v8.cpu_profiler) or duration "
-                    "events (B/E, X)");
+                    "record with the category disabled-by-default-v8.cpu_profiler), stack samples "
+                    "(stackFrames and samples) or duration events (B/E, X)");
   }
   ProfileHeader header;
   header.sources.push_back(Source{1, "chrome-trace", context_.uri, std::nullopt});
-  header.types = use_spans ? SpanValueTypes() : V8ValueTypes();
-  header.default_type = use_spans ? kSpanDefaultType : kV8DefaultType;
+  header.types = use_spans           ? SpanValueTypes()
+                 : use_stack_samples ? StackSampleValueTypes()
+                                     : V8ValueTypes();
+  header.default_type = use_spans           ? kSpanDefaultType
+                        : use_stack_samples ? kStackSampleDefaultType
+                                            : kV8DefaultType;
   sink->OnHeader(header);
   Interner interner(sink);
   const auto labels_of = [&](int64_t pid, std::optional<int64_t> tid) {
@@ -223,7 +235,24 @@ void TraceReader::Emit(ProfileSink* sink) {
     }
     return labels;
   };
-  if (use_spans) {
+  if (use_stack_samples) {
+    // The format's samples carry a tid and often no pid: a thread is then named by the one
+    // process that has a thread of that id, if only one has.
+    const auto thread_labels = [&](std::optional<int64_t> pid, std::optional<int64_t> tid) {
+      if (pid) return labels_of(*pid, tid);
+      std::vector<Label> labels;
+      if (!tid) return labels;
+      labels.push_back(Label::Number(kTidLabel, *tid));
+      const std::string* name = nullptr;
+      int named = 0;
+      for (const auto& thread : thread_names_) {
+        if (thread.first.second == *tid && ++named == 1) name = &thread.second;
+      }
+      if (named == 1) labels.push_back(Label::String(kThreadLabel, *name));
+      return labels;
+    };
+    stack_samples_.Convert(json_, &interner, 1, thread_labels, sink);
+  } else if (use_spans) {
     ThreadSpans::Unmatched unmatched;
     for (auto& thread : spans_) {
       thread.second.Convert(&interner, 1, labels_of(thread.first.first, thread.first.second), sink,
@@ -281,9 +310,18 @@ void ReadChromeTrace(Input& input, const ReadContext& context, ProfileSink* sink
     if (const auto error = json.doc().get_object().get(object)) {
       json.Fail(error, "the trace", "an object or an array");
     }
-    JsonValue events = object.find_field_unordered("traceEvents");
-    if (events.error() == simdjson::NO_SUCH_FIELD) json.Fail("no traceEvents: not a trace", 1);
-    reader.ReadEvents(json.Array(events, "traceEvents"));
+    bool has_events = false;
+    ForEachField(json, object, "the trace", [&](std::string_view key, JsonValue value) {
+      if (key == "traceEvents") {
+        reader.ReadEvents(json.Array(std::move(value), "traceEvents"));
+        has_events = true;
+      } else if (key == "stackFrames") {
+        reader.ReadStackFrames(std::move(value));
+      } else if (key == "samples") {
+        reader.ReadStackSamples(std::move(value));
+      }
+    });
+    if (!has_events) json.Fail("no traceEvents: not a trace", 1);
   }
   reader.Emit(sink);
 }
