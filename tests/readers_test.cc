@@ -50,6 +50,7 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
       {"chrome-trace",
        {{"golden/chrome/inputs/app.trace.json", ""},
         {"golden/chrome/inputs/app.events.json", ""},
+        {"golden/chrome/inputs/page.trace.json", ""},
         {"", R"j([{"ph":"P","name":"Profile","pid":1,"tid":2,"id":"0x1",)j"
              R"j("args":{"data":{"startTime":10}}},)j"
              R"j({"ph":"P","name":"ProfileChunk","pid":1,"tid":3,"id":"0x1","ts":11,)j"
