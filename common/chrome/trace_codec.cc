@@ -198,8 +198,8 @@ void TraceReader::Emit(ProfileSink* sink) {
     std::stable_sort(
         profile.chunks.begin(), profile.chunks.end(),
         [](const TraceProfile::Chunk& a, const TraceProfile::Chunk& b) { return a.ts < b.ts; });
-    for (const TraceProfile::Chunk& chunk : profile.chunks) {
-      profile.profile.AddSamples(chunk.samples, chunk.deltas_ns, chunk.byte);
+    for (TraceProfile::Chunk& chunk : profile.chunks) {
+      profile.profile.AddSamples(std::move(chunk.samples), std::move(chunk.deltas_ns), chunk.byte);
     }
     if (profile.start_ns) profile.profile.SetStart(*profile.start_ns);
     if (profile.end_ns) profile.profile.SetEnd(*profile.end_ns);

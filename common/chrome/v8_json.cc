@@ -44,15 +44,30 @@ V8Node ReadNode(JsonDocument& json, JsonValue value) {
 
 }  // namespace
 
+namespace {
+
+// The number of elements of `array`, to reserve for (a pass over its structure, not its bytes).
+size_t Count(ondemand::array& array) {
+  size_t count = 0;
+  if (array.count_elements().get(count) != simdjson::SUCCESS) return 0;  // found when read
+  return count;
+}
+
+}  // namespace
+
 std::vector<uint64_t> ReadNodeIds(JsonDocument& json, JsonValue value, std::string_view what) {
   std::vector<uint64_t> ids;
-  for (auto element : json.Array(value, what)) ids.push_back(json.Unsigned(element, what));
+  ondemand::array array = json.Array(value, what);
+  ids.reserve(Count(array));
+  for (auto element : array) ids.push_back(json.Unsigned(element, what));
   return ids;
 }
 
 std::vector<int64_t> ReadDeltas(JsonDocument& json, JsonValue value, std::string_view what) {
   std::vector<int64_t> deltas;
-  for (auto element : json.Array(value, what)) deltas.push_back(json.Microseconds(element, what));
+  ondemand::array array = json.Array(value, what);
+  deltas.reserve(Count(array));
+  for (auto element : array) deltas.push_back(json.Microseconds(element, what));
   return deltas;
 }
 
