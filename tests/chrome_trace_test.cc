@@ -123,10 +123,11 @@ TEST(ChromeTrace, DurationEventsAreSamplesWithTheirSelfTimeWhenThereIsNoCpuProfi
                                       "stack 5 5"}));
   EXPECT_EQ(Lines(text, "function 5"),
             (std::vector<std::string>{"function 5 \"(no name)\" \"\" \"\" 0"}));
+  // Each at the byte where its event starts.
   EXPECT_EQ(warnings.messages,
             (std::vector<std::string>{
-                "in.json: byte 227: 1 E event with no B open on its thread, left out",
-                "in.json: byte 277: 1 B event never closed by an E, left out"}));
+                "in.json: byte 218: 1 E event with no B open on its thread, left out",
+                "in.json: byte 253: 1 B event never closed by an E, left out"}));
 }
 
 // The sampled form: stackFrames (parents by id, given after their children here) and samples.

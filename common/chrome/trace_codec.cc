@@ -50,12 +50,13 @@ class TraceReader {
   void Emit(ProfileSink* sink);
 
  private:
-  void ReadEvent(ondemand::object event);
+  // `byte`: where the event starts, for messages.
+  void ReadEvent(ondemand::object event, uint64_t byte);
   TraceProfile& ProfileFor(int64_t pid, const std::string& id);
   // args.data of a Profile, ProfileChunk or CpuProfile event.
-  void ReadData(ondemand::object event, TraceProfile* profile, V8ProfileFields* fields);
+  void ReadData(ondemand::object event, V8Profile* profile, V8ProfileFields* fields);
   std::optional<int64_t> OptionalSigned(ondemand::object& event, const char* key);
-  void ReadSpan(ondemand::object& event, char ph, const std::string& name);
+  void ReadSpan(ondemand::object& event, char ph, const std::string& name, uint64_t byte);
 
   JsonDocument& json_;
   const ReadContext& context_;
@@ -84,13 +85,12 @@ TraceProfile& TraceReader::ProfileFor(int64_t pid, const std::string& id) {
   return *profiles_[inserted.first->second];
 }
 
-void TraceReader::ReadData(ondemand::object event, TraceProfile* profile, V8ProfileFields* fields) {
+void TraceReader::ReadData(ondemand::object event, V8Profile* profile, V8ProfileFields* fields) {
   ondemand::object args = json_.Object(event.find_field_unordered("args"), "the event's args");
   ondemand::object data = json_.Object(args.find_field_unordered("data"), "args.data");
   ForEachField(json_, data, "args.data", [&](std::string_view key, JsonValue value) {
     if (key == "cpuProfile") {
-      ReadV8ProfileObject(json_, json_.Object(value, "args.data.cpuProfile"), &profile->profile,
-                          fields);
+      ReadV8ProfileObject(json_, json_.Object(value, "args.data.cpuProfile"), profile, fields);
     } else if (key == "timeDeltas") {
       fields->deltas_ns = ReadDeltas(json_, value, "args.data.timeDeltas");
     } else if (key == "startTime") {
@@ -101,8 +101,8 @@ void TraceReader::ReadData(ondemand::object event, TraceProfile* profile, V8Prof
   });
 }
 
-void TraceReader::ReadSpan(ondemand::object& event, char ph, const std::string& name) {
-  const uint64_t byte = json_.Byte();
+void TraceReader::ReadSpan(ondemand::object& event, char ph, const std::string& name,
+                           uint64_t byte) {
   const int64_t pid = OptionalSigned(event, "pid").value_or(0);
   const int64_t tid = OptionalSigned(event, "tid").value_or(0);
   JsonValue ts_value = event.find_field_unordered("ts");
@@ -128,18 +128,22 @@ void TraceReader::ReadSpan(ondemand::object& event, char ph, const std::string& 
   }
 }
 
-void TraceReader::ReadEvent(ondemand::object event) {
-  JsonValue ph_value = event.find_field_unordered("ph");
-  if (ph_value.error() == simdjson::NO_SUCH_FIELD) return;  // not an event we read
-  const std::string ph(json_.String(ph_value, "an event's ph"));
+// The keys are looked up in an order that reads Chrome's events (keys in alphabetical order:
+// args, cat, id, name, ph, pid, tid, ts) with one pass over the bulk of a chunk's args, and
+// node's (pid, tid, ts, ph, cat, name, ..., args) with at most one skip: every lookup that comes
+// back around the object skips over what lies between, samples arrays included.
+void TraceReader::ReadEvent(ondemand::object event, uint64_t byte) {
   JsonValue name_value = event.find_field_unordered("name");
   const std::string name(name_value.error() == simdjson::NO_SUCH_FIELD
                              ? std::string_view()
                              : json_.String(name_value, "an event's name"));
+  JsonValue ph_value = event.find_field_unordered("ph");
+  if (ph_value.error() == simdjson::NO_SUCH_FIELD) return;  // not an event we read
+  const std::string_view ph = json_.String(ph_value, "an event's ph");
   const bool v8_profile = name == "Profile" || name == "ProfileChunk" || name == "CpuProfile";
   // (The older CpuProfile event is an instant event: the name decides.)
   if (!v8_profile && (ph == "B" || ph == "E" || ph == "X" || ph == "I" || ph == "i")) {
-    ReadSpan(event, ph[0], name);
+    ReadSpan(event, ph[0], name, byte);
     return;
   }
   if (ph == "M" && name == "thread_name") {
@@ -151,9 +155,14 @@ void TraceReader::ReadEvent(ondemand::object event) {
     return;
   }
   if (!v8_profile) return;
-  const uint64_t byte = json_.Byte();
   const int64_t pid = OptionalSigned(event, "pid").value_or(0);
   const std::optional<int64_t> tid = OptionalSigned(event, "tid");
+  JsonValue ts_value = event.find_field_unordered("ts");
+  const int64_t ts =
+      ts_value.error() == simdjson::NO_SUCH_FIELD ? 0 : json_.Microseconds(ts_value, "ts");
+  V8Profile nodes(json_.name());  // the event's nodes, until its id names their profile
+  V8ProfileFields fields;
+  ReadData(event, &nodes, &fields);
   std::string id;
   if (name == "CpuProfile") {
     id = "CpuProfile#" + std::to_string(++cpu_profile_events_);  // a profile of its own
@@ -165,11 +174,7 @@ void TraceReader::ReadEvent(ondemand::object event) {
     id = json_.Token(id_value, "the event's id");
   }
   TraceProfile& profile = ProfileFor(pid, id);
-  JsonValue ts_value = event.find_field_unordered("ts");
-  const int64_t ts =
-      ts_value.error() == simdjson::NO_SUCH_FIELD ? 0 : json_.Microseconds(ts_value, "ts");
-  V8ProfileFields fields;
-  ReadData(event, &profile, &fields);
+  profile.profile.TakeNodes(&nodes);
   if (name != "ProfileChunk") profile.tid = tid;  // chunks carry the sampler thread's tid
   if (fields.start_ns) profile.start_ns = fields.start_ns;
   if (fields.end_ns) profile.end_ns = fields.end_ns;
@@ -186,7 +191,8 @@ void TraceReader::ReadEvent(ondemand::object event) {
 
 void TraceReader::ReadEvents(ondemand::array events) {
   for (JsonValue element : events) {
-    ReadEvent(json_.Object(element, "an event"));
+    const uint64_t byte = json_.Byte();
+    ReadEvent(json_.Object(element, "an event"), byte);
   }
 }
 

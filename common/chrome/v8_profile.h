@@ -59,6 +59,11 @@ class V8Profile {
   explicit V8Profile(std::string name) : name_(std::move(name)) {}
 
   void AddNode(V8Node node) { nodes_.push_back(std::move(node)); }
+  // Moves the nodes of `other` here.
+  void TakeNodes(V8Profile* other) {
+    for (V8Node& node : other->nodes_) nodes_.push_back(std::move(node));
+    other->nodes_.clear();
+  }
   // Samples in the order of the input; `byte` is where their array is, for messages.
   void AddSamples(std::vector<uint64_t> nodes, std::vector<int64_t> deltas_ns, uint64_t byte);
   void SetStart(int64_t ns) { start_ns_ = ns; }
