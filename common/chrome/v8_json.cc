@@ -47,9 +47,10 @@ V8Node ReadNode(JsonDocument& json, JsonValue value) {
 namespace {
 
 // The number of elements of `array`, to reserve for (a pass over its structure, not its bytes).
-size_t Count(ondemand::array& array) {
+// Broken JSON inside it is an error here: simdjson cannot go on after count_elements fails.
+size_t Count(JsonDocument& json, ondemand::array& array, std::string_view what) {
   size_t count = 0;
-  if (array.count_elements().get(count) != simdjson::SUCCESS) return 0;  // found when read
+  if (const auto error = array.count_elements().get(count)) json.Fail(error, what, "an array");
   return count;
 }
 
@@ -58,7 +59,7 @@ size_t Count(ondemand::array& array) {
 std::vector<uint64_t> ReadNodeIds(JsonDocument& json, JsonValue value, std::string_view what) {
   std::vector<uint64_t> ids;
   ondemand::array array = json.Array(value, what);
-  ids.reserve(Count(array));
+  ids.reserve(Count(json, array, what));
   for (auto element : array) ids.push_back(json.Unsigned(element, what));
   return ids;
 }
@@ -66,7 +67,7 @@ std::vector<uint64_t> ReadNodeIds(JsonDocument& json, JsonValue value, std::stri
 std::vector<int64_t> ReadDeltas(JsonDocument& json, JsonValue value, std::string_view what) {
   std::vector<int64_t> deltas;
   ondemand::array array = json.Array(value, what);
-  deltas.reserve(Count(array));
+  deltas.reserve(Count(json, array, what));
   for (auto element : array) deltas.push_back(json.Microseconds(element, what));
   return deltas;
 }
