@@ -105,6 +105,9 @@ TEST(ChromeCpuProfile, BadInputIsAnErrorNamingTheByte) {
       "a number where a string belongs");
   ExpectError(Profile(R"j("startTime":1,"samples":[[[[[[[[[[2]]]]]]]]]],"timeDeltas":[1])j"),
               "an array where a number belongs");
+  // A broken array (simdjson cannot go on after counting it; the fuzzer found a crash there).
+  ExpectError(Profile(R"j("startTime":1,"samples":[2,2,],"timeDeltas":[1,1])j"), "samples");
+  ExpectError(Profile(R"j("startTime":1,"samples":[2,2],"timeDeltas":[1,1,]"x":1)j"), "timeDeltas");
   ExpectError(Profile(R"j("startTime":1,"samples":[2,9],"timeDeltas":[1,1])j"),
               "samples[1]: node 9 is not among the nodes");
   ExpectError(Profile(R"j("startTime":9223372036854775808,"samples":[2],"timeDeltas":[1])j"),

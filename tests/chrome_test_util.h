@@ -15,13 +15,22 @@
 namespace proftools {
 namespace chrome_test {
 
-// The canonical text of `bytes` read as `format` ("" sniffs). Throws what the reader throws.
-inline std::string Read(const std::string& bytes, const std::string& format = "") {
+// Collects the warnings of a read, formatted.
+struct Warnings : DiagnosticHandler {
+  void Warning(const Diagnostic& diagnostic) override { messages.push_back(diagnostic.Format()); }
+  std::vector<std::string> messages;
+};
+
+// The canonical text of `bytes` read as `format` ("" sniffs), its warnings into `warnings` when
+// given. Throws what the reader throws.
+inline std::string Read(const std::string& bytes, const std::string& format = "",
+                        Warnings* warnings = nullptr) {
   Input input = OpenInputStream(std::make_unique<MemoryStream>(bytes), "in.json");
   StringSink text;
   CanonicalWriter writer(&text);
   ReadOptions options;
   options.format = format;
+  options.warnings = warnings;
   ReadProfile(input, &writer, options);
   return text.text();
 }

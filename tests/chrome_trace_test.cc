@@ -11,6 +11,7 @@ namespace {
 using chrome_test::Error;
 using chrome_test::Lines;
 using chrome_test::Read;
+using chrome_test::Warnings;
 
 std::string ProfileEvent(int pid, int tid, const std::string& id, int start) {
   return R"j({"ph":"P","name":"Profile","cat":"disabled-by-default-v8.cpu_profiler","pid":)j" +
@@ -46,11 +47,6 @@ TEST(ChromeTrace, TheOlderCpuProfileEventIsAProfileOfItsOwn) {
             (std::vector<std::string>{"sample 1 1 103000 4000 1 4 4 pid=1 tid=2",
                                       "sample 1 1 107000 3000 1 3 3 pid=1 tid=2"}));
 }
-
-struct Warnings : DiagnosticHandler {
-  void Warning(const Diagnostic& diagnostic) override { messages.push_back(diagnostic.Format()); }
-  std::vector<std::string> messages;
-};
 
 const std::string kRootAndF = Node(1, 0, "(root)") + "," + Node(2, 1, "f");
 
@@ -93,14 +89,8 @@ TEST(ChromeTrace, AnArrayNeverClosedIsReadUpToItsLastCompleteEventWithAWarning) 
   for (const std::string& trace :
        {"[" + complete + ",", "[" + complete + ",{\"ph\":\"X\",\"name\":\"cut he",
         "{\"traceEvents\":[" + complete + ",{\"ph\":\"X\",\"args\":{\"a\":[1,"}) {
-    Input input = OpenInputStream(std::make_unique<MemoryStream>(trace), "in.json");
-    StringSink text;
-    CanonicalWriter writer(&text);
     Warnings warnings;
-    ReadOptions options;
-    options.warnings = &warnings;
-    ReadProfile(input, &writer, options);
-    EXPECT_EQ(Lines(text.text(), "sample ").size(), 2u) << trace;
+    EXPECT_EQ(Lines(Read(trace, "", &warnings), "sample ").size(), 2u) << trace;
     ASSERT_EQ(warnings.messages.size(), 1u) << trace;
     EXPECT_NE(warnings.messages[0].find("read up to its last complete event, which ends at byte " +
                                         std::to_string(trace.find(complete) + complete.size())),
@@ -120,28 +110,102 @@ TEST(ChromeTrace, DurationEventsAreSamplesWithTheirSelfTimeWhenThereIsNoCpuProfi
       R"j({"ph":"X","name":"solo","pid":1,"tid":3,"ts":31,"dur":1},)j"
       R"j({"ph":"i","name":"mark","pid":1,"tid":3,"ts":31.5,"s":"t"},)j"
       R"j({"ph":"X","pid":1,"tid":3,"ts":40}])j";
-  Input input = OpenInputStream(std::make_unique<MemoryStream>(trace), "in.json");
-  StringSink text;
-  CanonicalWriter writer(&text);
   Warnings warnings;
-  ReadOptions options;
-  options.warnings = &warnings;
-  ReadProfile(input, &writer, options);
-  EXPECT_EQ(Lines(text.text(), "sample "),
+  const std::string text = Read(trace, "", &warnings);
+  EXPECT_EQ(Lines(text, "sample "),
             (std::vector<std::string>{"sample 1 1 10000 10000 1 6500 pid=1 tid=2 thread=main",
                                       "sample 1 2 12000 3500 1 3500 pid=1 tid=2 thread=main",
                                       "sample 1 3 31000 1000 1 1000 pid=1 tid=3",
                                       "sample 1 4 31500 0 1 0 pid=1 tid=3",
                                       "sample 1 5 40000 0 1 0 pid=1 tid=3"}));
-  EXPECT_EQ(Lines(text.text(), "stack "),
+  EXPECT_EQ(Lines(text, "stack "),
             (std::vector<std::string>{"stack 1 1", "stack 2 2 1", "stack 3 3", "stack 4 4 3",
                                       "stack 5 5"}));
-  EXPECT_EQ(Lines(text.text(), "function 5"),
+  EXPECT_EQ(Lines(text, "function 5"),
             (std::vector<std::string>{"function 5 \"(no name)\" \"\" \"\" 0"}));
+  // Each at the byte where its event starts.
   EXPECT_EQ(warnings.messages,
             (std::vector<std::string>{
-                "in.json: byte 227: 1 E event with no B open on its thread, left out",
-                "in.json: byte 277: 1 B event never closed by an E, left out"}));
+                "in.json: byte 218: 1 E event with no B open on its thread, left out",
+                "in.json: byte 253: 1 B event never closed by an E, left out"}));
+}
+
+// The sampled form: stackFrames (parents by id, given after their children here) and samples.
+const std::string kStackFrames =
+    R"j("stackFrames":{"7":{"category":"libc.so","name":"leaf","parent":"5"},)j"
+    R"j("5":{"category":"app","name":"main"},"9":{"name":"other","parent":5}})j";
+
+TEST(ChromeTrace, StackFramesAndSamplesAreStackSamplesWithTimes) {
+  const std::string trace =
+      R"j({"traceEvents":[{"ph":"M","name":"thread_name","pid":1,"tid":2,)j"
+      R"j("args":{"name":"worker"}},{"ph":"X","name":"task","pid":1,"tid":2,"ts":1,"dur":9}],)j" +
+      kStackFrames +
+      R"j(,"samples":[{"cpu":0,"tid":2,"ts":1000.5,"name":"cycles:HG","sf":7,"weight":3},)j"
+      R"j({"tid":3,"ts":1001,"sf":"9"},{"pid":4,"tid":2,"ts":1002,"stackFrame":"5"}]})j";
+  const std::string text = Read(trace);
+  EXPECT_EQ(Lines(text, "type "),
+            (std::vector<std::string>{"type samples count", "type weight count"}));
+  EXPECT_EQ(Lines(text, "sample "),
+            (std::vector<std::string>{
+                "sample 1 1 1000500 - 1 3 tid=2 thread=worker cpu=0 event=cycles:HG",
+                "sample 1 2 1001000 - 1 1 tid=3", "sample 1 3 1002000 - 1 1 pid=4 tid=2"}));
+  EXPECT_EQ(Lines(text, "stack "),
+            (std::vector<std::string>{"stack 1 1 2", "stack 2 3 2", "stack 3 2"}));
+}
+
+// prof2chrome writes each sample twice (X events, and the sampled form for speedscope, each
+// track ended by a zero-weight sample without sf) and says so in otherData: its X events are read.
+TEST(ChromeTrace, ProfToChromeOutputIsReadByItsDurationEvents) {
+  const std::string events =
+      R"j({"traceEvents":[{"ph":"X","name":"task","pid":1,"tid":2,"ts":1,"dur":9}],)j" +
+      kStackFrames +
+      R"j(,"samples":[{"tid":2,"ts":1,"sf":7,"weight":9},{"tid":2,"ts":10,"weight":0}])j";
+  EXPECT_EQ(Lines(Read(events + R"j(,"otherData":{"producer":"proftools"}})j"), "sample "),
+            (std::vector<std::string>{"sample 1 1 1000 9000 1 9000 pid=1 tid=2"}));
+  // Without the mark the sampled form is the profile; the end marker counts nothing.
+  EXPECT_EQ(Lines(Read(events + "}"), "sample "),
+            (std::vector<std::string>{"sample 1 1 1000 - 1 9 tid=2"}));
+}
+
+TEST(ChromeTrace, AFractionOfNineteenDigitsIsReadRight) {
+  // simdjson 3.0.1's get_number() reads such a number as 0.
+  EXPECT_EQ(Lines(Read(R"j([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1.000000000000000000,)j"
+                       R"j("dur":1234567890123456.789e-15}])j"),
+                  "sample "),
+            (std::vector<std::string>{"sample 1 1 1000 1235 1 1235 pid=1 tid=1"}));
+}
+
+TEST(ChromeTrace, StackSamplesNamingMissingFramesOrCyclesAreErrors) {
+  const auto trace = [](const std::string& frames, const std::string& samples) {
+    return R"j({"traceEvents":[],"stackFrames":{)j" + frames + R"j(},"samples":[)j" + samples +
+           "]}";
+  };
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a"})j", R"j({"tid":1,"ts":1,"sf":2})j"))
+                .find("a sample's sf 2 is not among the stackFrames"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a","parent":"3"})j", R"j({"tid":1,"ts":1,"sf":1})j"))
+                .find("a stack frame's parent 3 is not among the stackFrames"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a","parent":"2"},"2":{"name":"b","parent":"1"})j",
+                        R"j({"tid":1,"ts":1,"sf":1})j"))
+                .find("the parents of stack frame 1 form a cycle"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a","parent":"1"})j", R"j({"tid":1,"ts":1,"sf":1})j"))
+                .find("form a cycle"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a"})j", R"j({"tid":1,"sf":1})j")).find("no ts"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a"})j", R"j({"tid":1,"ts":1})j")).find("no sf"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":7})j", R"j({"tid":1,"ts":1,"sf":1})j"))
+                .find("a number where a string belongs"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a"})j", R"j([[[[[[[[[[{"ts":1,"sf":1}]]]]]]]]]])j"))
+                .find("an array where an object belongs"),
+            std::string::npos);
+  EXPECT_NE(Error(trace(R"j("1":{"name":"a"})j", R"j({"tid":1,"ts":9223372036854775808,"sf":1})j"))
+                .find("beyond what 64-bit nanoseconds hold"),
+            std::string::npos);
 }
 
 TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
@@ -155,6 +219,12 @@ TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
   EXPECT_NE(Error(missing).find("samples[1]: node 7 is not among the nodes"), std::string::npos);
   const std::string self = "[" + Chunk(10, "0x1", 1001, Node(1, 1, "f"), "1", "1") + "]";
   EXPECT_NE(Error(self).find("node 1 is its own parent"), std::string::npos);
+  EXPECT_NE(Error(R"j([{"ph":"X","name":"a","pid":1,"tid":1,"ts":9223372036854775808}])j")
+                .find("beyond what 64-bit nanoseconds hold"),
+            std::string::npos);
+  EXPECT_NE(Error(R"j([{"ph":"X","name":"a","pid":1,"tid":1,"ts":9223372036854775.807}])j")
+                .find("beyond what 64-bit nanoseconds hold"),
+            std::string::npos);
   EXPECT_NE(Error(R"j([{"ph":"P","name":"ProfileChunk","pid":"x","id":1}])j").find("pid"),
             std::string::npos);
   EXPECT_NE(Error(R"j({"traceEvents":[{"ph":"C","name":"a","ts":1}]})j")

@@ -50,12 +50,20 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
       {"chrome-trace",
        {{"golden/chrome/inputs/app.trace.json", ""},
         {"golden/chrome/inputs/app.events.json", ""},
+        {"golden/chrome/inputs/page.trace.json", ""},
         {"", R"j([{"ph":"P","name":"Profile","pid":1,"tid":2,"id":"0x1",)j"
              R"j("args":{"data":{"startTime":10}}},)j"
              R"j({"ph":"P","name":"ProfileChunk","pid":1,"tid":3,"id":"0x1","ts":11,)j"
              R"j("args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":)j"
              R"j({"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":)j"
-             R"j({"functionName":"g"}}],"samples":[2,2]},"timeDeltas":[1,1]}}}])j"}}},
+             R"j({"functionName":"g"}}],"samples":[2,2]},"timeDeltas":[1,1]}}}])j"},
+        {"", R"j({"traceEvents":[],"stackFrames":{"1":{"name":"main"},"2":{"name":"f",)j"
+             R"j("parent":"1"}},"samples":[{"tid":1,"ts":5,"sf":"2","weight":1}]})j"}}},
+      {"heapprofile",
+       {{"golden/chrome/inputs/heap.heapprofile", ""},
+        {"", R"j({"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"id":1,)j"
+             R"j("children":[{"callFrame":{"functionName":"f","url":"a.js","lineNumber":2},)j"
+             R"j("selfSize":64,"id":2,"children":[]}]}})j"}}},
   };
   return *samples;
 }
@@ -157,7 +165,8 @@ INSTANTIATE_TEST_SUITE_P(Registry, ReaderTest, ::testing::ValuesIn(Readers()),
 TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   std::map<std::string, int> seen;
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
-  EXPECT_EQ(ReaderNames(), "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace");
+  EXPECT_EQ(ReaderNames(),
+            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as

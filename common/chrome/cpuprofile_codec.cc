@@ -1,6 +1,8 @@
 // kCpuProfileReader: one source of type "cpuprofile", the value types of V8ValueTypes.
 #include "common/chrome/cpuprofile_codec.h"
 
+#include <utility>
+
 #include "common/chrome/chrome_json.h"
 #include "common/chrome/v8_json.h"
 #include "common/chrome/v8_profile.h"
@@ -29,7 +31,7 @@ void ReadCpuProfile(Input& input, const ReadContext& context, ProfileSink* sink)
     }
     fields.deltas_ns.emplace();
   }
-  profile.AddSamples(*fields.samples, *fields.deltas_ns, fields.samples_byte);
+  profile.AddSamples(std::move(*fields.samples), std::move(*fields.deltas_ns), fields.samples_byte);
   if (fields.start_ns) profile.SetStart(*fields.start_ns);
   if (fields.end_ns) profile.SetEnd(*fields.end_ns);
   if (profile.sample_count() == 0 && !context.allow_empty) {

@@ -1,5 +1,6 @@
-// kChromeTraceReader: one source of type "chrome-trace"; the value types of V8ValueTypes, or
-// of SpanValueTypes for a trace of duration events only.
+// kChromeTraceReader: one source of type "chrome-trace"; the value types of V8ValueTypes, of
+// StackSampleValueTypes for a trace whose samples are the sampled form's, or of SpanValueTypes
+// for a trace of duration events only.
 #include "common/chrome/trace_codec.h"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 
 #include "common/chrome/chrome_json.h"
 #include "common/chrome/cpuprofile_codec.h"
+#include "common/chrome/trace_samples.h"
 #include "common/chrome/trace_spans.h"
 #include "common/chrome/v8_json.h"
 #include "common/chrome/v8_profile.h"
@@ -42,15 +44,20 @@ class TraceReader {
   TraceReader(JsonDocument* json, const ReadContext& context) : json_(*json), context_(context) {}
 
   void ReadEvents(ondemand::array events);
+  // The sampled form's top-level stackFrames and samples.
+  void ReadStackFrames(JsonValue value) { stack_samples_.ReadStackFrames(json_, std::move(value)); }
+  void ReadStackSamples(JsonValue value) { stack_samples_.ReadSamples(json_, std::move(value)); }
+  void PreferDurationEvents() { prefer_spans_ = true; }
   void Emit(ProfileSink* sink);
 
  private:
-  void ReadEvent(ondemand::object event);
+  // `byte`: where the event starts, for messages.
+  void ReadEvent(ondemand::object event, uint64_t byte);
   TraceProfile& ProfileFor(int64_t pid, const std::string& id);
   // args.data of a Profile, ProfileChunk or CpuProfile event.
-  void ReadData(ondemand::object event, TraceProfile* profile, V8ProfileFields* fields);
+  void ReadData(ondemand::object event, V8Profile* profile, V8ProfileFields* fields);
   std::optional<int64_t> OptionalSigned(ondemand::object& event, const char* key);
-  void ReadSpan(ondemand::object& event, char ph, const std::string& name);
+  void ReadSpan(ondemand::object& event, char ph, const std::string& name, uint64_t byte);
 
   JsonDocument& json_;
   const ReadContext& context_;
@@ -61,6 +68,8 @@ class TraceReader {
   std::map<std::pair<int64_t, int64_t>, size_t> span_index_;
   std::vector<std::pair<std::pair<int64_t, int64_t>, ThreadSpans>> spans_;
   int cpu_profile_events_ = 0;
+  StackFrameSamples stack_samples_;
+  bool prefer_spans_ = false;  // prof2chrome's output: its X events, not its sampled form
 };
 
 std::optional<int64_t> TraceReader::OptionalSigned(ondemand::object& event, const char* key) {
@@ -78,13 +87,12 @@ TraceProfile& TraceReader::ProfileFor(int64_t pid, const std::string& id) {
   return *profiles_[inserted.first->second];
 }
 
-void TraceReader::ReadData(ondemand::object event, TraceProfile* profile, V8ProfileFields* fields) {
+void TraceReader::ReadData(ondemand::object event, V8Profile* profile, V8ProfileFields* fields) {
   ondemand::object args = json_.Object(event.find_field_unordered("args"), "the event's args");
   ondemand::object data = json_.Object(args.find_field_unordered("data"), "args.data");
   ForEachField(json_, data, "args.data", [&](std::string_view key, JsonValue value) {
     if (key == "cpuProfile") {
-      ReadV8ProfileObject(json_, json_.Object(value, "args.data.cpuProfile"), &profile->profile,
-                          fields);
+      ReadV8ProfileObject(json_, json_.Object(value, "args.data.cpuProfile"), profile, fields);
     } else if (key == "timeDeltas") {
       fields->deltas_ns = ReadDeltas(json_, value, "args.data.timeDeltas");
     } else if (key == "startTime") {
@@ -95,8 +103,8 @@ void TraceReader::ReadData(ondemand::object event, TraceProfile* profile, V8Prof
   });
 }
 
-void TraceReader::ReadSpan(ondemand::object& event, char ph, const std::string& name) {
-  const uint64_t byte = json_.Byte();
+void TraceReader::ReadSpan(ondemand::object& event, char ph, const std::string& name,
+                           uint64_t byte) {
   const int64_t pid = OptionalSigned(event, "pid").value_or(0);
   const int64_t tid = OptionalSigned(event, "tid").value_or(0);
   JsonValue ts_value = event.find_field_unordered("ts");
@@ -122,18 +130,22 @@ void TraceReader::ReadSpan(ondemand::object& event, char ph, const std::string& 
   }
 }
 
-void TraceReader::ReadEvent(ondemand::object event) {
-  JsonValue ph_value = event.find_field_unordered("ph");
-  if (ph_value.error() == simdjson::NO_SUCH_FIELD) return;  // not an event we read
-  const std::string ph(json_.String(ph_value, "an event's ph"));
+// The keys are looked up in an order that reads Chrome's events (keys in alphabetical order:
+// args, cat, id, name, ph, pid, tid, ts) with one pass over the bulk of a chunk's args, and
+// node's (pid, tid, ts, ph, cat, name, ..., args) with at most one skip: every lookup that comes
+// back around the object skips over what lies between, samples arrays included.
+void TraceReader::ReadEvent(ondemand::object event, uint64_t byte) {
   JsonValue name_value = event.find_field_unordered("name");
   const std::string name(name_value.error() == simdjson::NO_SUCH_FIELD
                              ? std::string_view()
                              : json_.String(name_value, "an event's name"));
+  JsonValue ph_value = event.find_field_unordered("ph");
+  if (ph_value.error() == simdjson::NO_SUCH_FIELD) return;  // not an event we read
+  const std::string_view ph = json_.String(ph_value, "an event's ph");
   const bool v8_profile = name == "Profile" || name == "ProfileChunk" || name == "CpuProfile";
   // (The older CpuProfile event is an instant event: the name decides.)
   if (!v8_profile && (ph == "B" || ph == "E" || ph == "X" || ph == "I" || ph == "i")) {
-    ReadSpan(event, ph[0], name);
+    ReadSpan(event, ph[0], name, byte);
     return;
   }
   if (ph == "M" && name == "thread_name") {
@@ -145,9 +157,14 @@ void TraceReader::ReadEvent(ondemand::object event) {
     return;
   }
   if (!v8_profile) return;
-  const uint64_t byte = json_.Byte();
   const int64_t pid = OptionalSigned(event, "pid").value_or(0);
   const std::optional<int64_t> tid = OptionalSigned(event, "tid");
+  JsonValue ts_value = event.find_field_unordered("ts");
+  const int64_t ts =
+      ts_value.error() == simdjson::NO_SUCH_FIELD ? 0 : json_.Microseconds(ts_value, "ts");
+  V8Profile nodes(json_.name());  // the event's nodes, until its id names their profile
+  V8ProfileFields fields;
+  ReadData(event, &nodes, &fields);
   std::string id;
   if (name == "CpuProfile") {
     id = "CpuProfile#" + std::to_string(++cpu_profile_events_);  // a profile of its own
@@ -159,11 +176,7 @@ void TraceReader::ReadEvent(ondemand::object event) {
     id = json_.Token(id_value, "the event's id");
   }
   TraceProfile& profile = ProfileFor(pid, id);
-  JsonValue ts_value = event.find_field_unordered("ts");
-  const int64_t ts =
-      ts_value.error() == simdjson::NO_SUCH_FIELD ? 0 : json_.Microseconds(ts_value, "ts");
-  V8ProfileFields fields;
-  ReadData(event, &profile, &fields);
+  profile.profile.TakeNodes(&nodes);
   if (name != "ProfileChunk") profile.tid = tid;  // chunks carry the sampler thread's tid
   if (fields.start_ns) profile.start_ns = fields.start_ns;
   if (fields.end_ns) profile.end_ns = fields.end_ns;
@@ -180,7 +193,8 @@ void TraceReader::ReadEvent(ondemand::object event) {
 
 void TraceReader::ReadEvents(ondemand::array events) {
   for (JsonValue element : events) {
-    ReadEvent(json_.Object(element, "an event"));
+    const uint64_t byte = json_.Byte();
+    ReadEvent(json_.Object(element, "an event"), byte);
   }
 }
 
@@ -192,26 +206,33 @@ void TraceReader::Emit(ProfileSink* sink) {
     std::stable_sort(
         profile.chunks.begin(), profile.chunks.end(),
         [](const TraceProfile::Chunk& a, const TraceProfile::Chunk& b) { return a.ts < b.ts; });
-    for (const TraceProfile::Chunk& chunk : profile.chunks) {
-      profile.profile.AddSamples(chunk.samples, chunk.deltas_ns, chunk.byte);
+    for (TraceProfile::Chunk& chunk : profile.chunks) {
+      profile.profile.AddSamples(std::move(chunk.samples), std::move(chunk.deltas_ns), chunk.byte);
     }
     if (profile.start_ns) profile.profile.SetStart(*profile.start_ns);
     if (profile.end_ns) profile.profile.SetEnd(*profile.end_ns);
     samples += profile.profile.sample_count();
   }
-  // V8's samples and the duration events cover the same time: one of them is the profile, the
-  // samples when there are any (a DevTools trace always has duration events too: no warning).
-  const bool use_spans = samples == 0 && !spans_.empty();
-  if (samples == 0 && !use_spans && !context_.allow_empty) {
+  // V8's samples, the sampled form's samples and the duration events cover the same time: one
+  // of them is the profile, in this order of preference (a DevTools trace always has duration
+  // events too: no warning).
+  const bool use_stack_samples =
+      samples == 0 && !stack_samples_.empty() && !(prefer_spans_ && !spans_.empty());
+  const bool use_spans = samples == 0 && !use_stack_samples && !spans_.empty();
+  if (samples == 0 && !use_stack_samples && !use_spans && !context_.allow_empty) {
     throw ProfError(json_.name(),
                     "a trace without V8 CPU profile samples (Profile and ProfileChunk events: "
-                    "record with the category disabled-by-default-v8.cpu_profiler) or duration "
-                    "events (B/E, X)");
+                    "record with the category disabled-by-default-v8.cpu_profiler), stack samples "
+                    "(stackFrames and samples) or duration events (B/E, X)");
   }
   ProfileHeader header;
   header.sources.push_back(Source{1, "chrome-trace", context_.uri, std::nullopt});
-  header.types = use_spans ? SpanValueTypes() : V8ValueTypes();
-  header.default_type = use_spans ? kSpanDefaultType : kV8DefaultType;
+  header.types = use_spans           ? SpanValueTypes()
+                 : use_stack_samples ? StackSampleValueTypes()
+                                     : V8ValueTypes();
+  header.default_type = use_spans           ? kSpanDefaultType
+                        : use_stack_samples ? kStackSampleDefaultType
+                                            : kV8DefaultType;
   sink->OnHeader(header);
   Interner interner(sink);
   const auto labels_of = [&](int64_t pid, std::optional<int64_t> tid) {
@@ -223,7 +244,24 @@ void TraceReader::Emit(ProfileSink* sink) {
     }
     return labels;
   };
-  if (use_spans) {
+  if (use_stack_samples) {
+    // The format's samples carry a tid and often no pid: a thread is then named by the one
+    // process that has a thread of that id, if only one has.
+    const auto thread_labels = [&](std::optional<int64_t> pid, std::optional<int64_t> tid) {
+      if (pid) return labels_of(*pid, tid);
+      std::vector<Label> labels;
+      if (!tid) return labels;
+      labels.push_back(Label::Number(kTidLabel, *tid));
+      const std::string* name = nullptr;
+      int named = 0;
+      for (const auto& thread : thread_names_) {
+        if (thread.first.second == *tid && ++named == 1) name = &thread.second;
+      }
+      if (named == 1) labels.push_back(Label::String(kThreadLabel, *name));
+      return labels;
+    };
+    stack_samples_.Convert(json_, &interner, 1, thread_labels, sink);
+  } else if (use_spans) {
     ThreadSpans::Unmatched unmatched;
     for (auto& thread : spans_) {
       thread.second.Convert(&interner, 1, labels_of(thread.first.first, thread.first.second), sink,
@@ -281,9 +319,27 @@ void ReadChromeTrace(Input& input, const ReadContext& context, ProfileSink* sink
     if (const auto error = json.doc().get_object().get(object)) {
       json.Fail(error, "the trace", "an object or an array");
     }
-    JsonValue events = object.find_field_unordered("traceEvents");
-    if (events.error() == simdjson::NO_SUCH_FIELD) json.Fail("no traceEvents: not a trace", 1);
-    reader.ReadEvents(json.Array(events, "traceEvents"));
+    bool has_events = false;
+    ForEachField(json, object, "the trace", [&](std::string_view key, JsonValue value) {
+      if (key == "traceEvents") {
+        reader.ReadEvents(json.Array(std::move(value), "traceEvents"));
+        has_events = true;
+      } else if (key == "stackFrames") {
+        reader.ReadStackFrames(std::move(value));
+      } else if (key == "samples") {
+        reader.ReadStackSamples(std::move(value));
+      } else if (key == "otherData") {
+        // prof2chrome writes every sample twice, as X events (with durations and every value)
+        // and in the sampled form (for speedscope), and says so here: its events are the profile.
+        ondemand::object other;
+        std::string_view producer;
+        if (!value.get_object().get(other) && !other["producer"].get_string().get(producer) &&
+            producer == "proftools") {
+          reader.PreferDurationEvents();
+        }
+      }
+    });
+    if (!has_events) json.Fail("no traceEvents: not a trace", 1);
   }
   reader.Emit(sink);
 }

@@ -4,9 +4,7 @@
 #include <utility>
 
 namespace proftools {
-namespace {
-
-void ReadCallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame) {
+void ReadV8CallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame) {
   ForEachField(json, json.Object(value, "a node's callFrame"), "a node's callFrame",
                [&](std::string_view key, JsonValue v) {
                  if (key == "functionName") {
@@ -21,6 +19,8 @@ void ReadCallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame) {
                });
 }
 
+namespace {
+
 V8Node ReadNode(JsonDocument& json, JsonValue value) {
   V8Node node;
   node.byte = json.Byte();
@@ -33,7 +33,7 @@ V8Node ReadNode(JsonDocument& json, JsonValue value) {
                  } else if (key == "parent") {
                    node.parent = json.Unsigned(v, "a node's parent");
                  } else if (key == "callFrame") {
-                   ReadCallFrame(json, v, &node.frame);
+                   ReadV8CallFrame(json, v, &node.frame);
                  } else if (key == "children") {
                    node.children = ReadNodeIds(json, v, "a node's children");
                  }
@@ -44,15 +44,31 @@ V8Node ReadNode(JsonDocument& json, JsonValue value) {
 
 }  // namespace
 
+namespace {
+
+// The number of elements of `array`, to reserve for (a pass over its structure, not its bytes).
+// Broken JSON inside it is an error here: simdjson cannot go on after count_elements fails.
+size_t Count(JsonDocument& json, ondemand::array& array, std::string_view what) {
+  size_t count = 0;
+  if (const auto error = array.count_elements().get(count)) json.Fail(error, what, "an array");
+  return count;
+}
+
+}  // namespace
+
 std::vector<uint64_t> ReadNodeIds(JsonDocument& json, JsonValue value, std::string_view what) {
   std::vector<uint64_t> ids;
-  for (auto element : json.Array(value, what)) ids.push_back(json.Unsigned(element, what));
+  ondemand::array array = json.Array(value, what);
+  ids.reserve(Count(json, array, what));
+  for (auto element : array) ids.push_back(json.Unsigned(element, what));
   return ids;
 }
 
 std::vector<int64_t> ReadDeltas(JsonDocument& json, JsonValue value, std::string_view what) {
   std::vector<int64_t> deltas;
-  for (auto element : json.Array(value, what)) deltas.push_back(json.Microseconds(element, what));
+  ondemand::array array = json.Array(value, what);
+  deltas.reserve(Count(json, array, what));
+  for (auto element : array) deltas.push_back(json.Microseconds(element, what));
   return deltas;
 }
 

@@ -27,6 +27,9 @@ struct V8ProfileFields {
 void ReadV8ProfileObject(JsonDocument& json, ondemand::object object, V8Profile* profile,
                          V8ProfileFields* fields);
 
+// A node's callFrame: functionName, url, lineNumber, columnNumber (other keys skipped).
+void ReadV8CallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame);
+
 // An array of node ids (`samples`), of microseconds (`timeDeltas`), in nanoseconds.
 std::vector<uint64_t> ReadNodeIds(JsonDocument& json, JsonValue value, std::string_view what);
 std::vector<int64_t> ReadDeltas(JsonDocument& json, JsonValue value, std::string_view what);

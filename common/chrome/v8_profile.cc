@@ -29,15 +29,39 @@ std::string V8FunctionName(const V8CallFrame& frame) {
   return name + ")";
 }
 
-void V8Profile::AddSamples(const std::vector<uint64_t>& nodes,
-                           const std::vector<int64_t>& deltas_ns, uint64_t byte) {
+uint64_t V8Location(Interner* interner, const V8CallFrame& frame) {
+  if (frame.function_name == kRoot) return ParentLinkedStacks::kNoLocation;
+  Function function;
+  function.name = V8FunctionName(frame);
+  function.file = frame.url;
+  function.start_line = frame.line >= 0 ? frame.line + 1 : 0;
+  Location location;
+  location.lines.push_back(Line{interner->Function(function), function.start_line,
+                                frame.line >= 0 && frame.column >= 0 ? frame.column + 1 : 0});
+  return interner->Location(location);
+}
+
+void V8Profile::AddSamples(std::vector<uint64_t> nodes, std::vector<int64_t> deltas_ns,
+                           uint64_t byte) {
   if (nodes.size() != deltas_ns.size()) {
     Fail(byte, std::to_string(nodes.size()) + " samples but " + std::to_string(deltas_ns.size()) +
                    " timeDeltas: each sample needs the time since the one before");
   }
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    samples_.push_back(RawSample{nodes[i], deltas_ns[i], byte, i});
+  parts_.push_back(Part{sample_nodes_.size(), byte});
+  if (sample_nodes_.empty()) {
+    sample_nodes_ = std::move(nodes);
+    sample_deltas_ = std::move(deltas_ns);
+  } else {
+    sample_nodes_.insert(sample_nodes_.end(), nodes.begin(), nodes.end());
+    sample_deltas_.insert(sample_deltas_.end(), deltas_ns.begin(), deltas_ns.end());
   }
+}
+
+void V8Profile::FailSample(size_t i, const std::string& message) const {
+  const auto part = std::upper_bound(parts_.begin(), parts_.end(), i,
+                                     [](size_t at, const Part& p) { return at < p.first; }) -
+                    1;
+  Fail(part->byte, "samples[" + std::to_string(i - part->first) + "]: " + message);
 }
 
 void V8Profile::Fail(uint64_t byte, const std::string& message) const {
@@ -80,74 +104,67 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
                             std::to_string(*node.parent) + " that is not among the nodes");
       }
     }
-    uint64_t location = ParentLinkedStacks::kNoLocation;
-    if (node.frame.function_name != kRoot) {
-      const V8CallFrame& frame = node.frame;
-      Function function;
-      function.name = V8FunctionName(frame);
-      function.file = frame.url;
-      function.start_line = frame.line >= 0 ? frame.line + 1 : 0;
-      Location loc;
-      loc.lines.push_back(Line{interner->Function(function), function.start_line,
-                               frame.line >= 0 && frame.column >= 0 ? frame.column + 1 : 0});
-      location = interner->Location(loc);
-    }
-    stacks.Add(node.id, node.parent ? *node.parent : ParentLinkedStacks::kNoParent, location);
+    stacks.Add(node.id, node.parent ? *node.parent : ParentLinkedStacks::kNoParent,
+               V8Location(interner, node.frame));
   }
 
   // Times: the start plus the running sum of the deltas; then in time order.
-  struct Timed {
-    int64_t time;
-    size_t sample;
-  };
-  std::vector<Timed> timed(samples_.size());
+  const size_t n = sample_nodes_.size();
+  std::vector<int64_t> times(n);
   int64_t time = start_ns_.value_or(0);
   bool ordered = true;
-  for (size_t i = 0; i < samples_.size(); ++i) {
-    const RawSample& s = samples_[i];
-    if (__builtin_add_overflow(time, s.delta_ns, &time)) {
-      Fail(s.byte, "samples[" + std::to_string(s.index) +
-                       "]: its time is beyond what 64-bit nanoseconds hold");
+  for (size_t i = 0; i < n; ++i) {
+    if (__builtin_add_overflow(time, sample_deltas_[i], &time)) {
+      FailSample(i, "its time is beyond what 64-bit nanoseconds hold");
     }
-    if (time < 0) {
-      Fail(s.byte, "samples[" + std::to_string(s.index) +
-                       "]: its time (startTime plus the timeDeltas so far) is before 0");
-    }
-    if (i > 0 && time < timed[i - 1].time) ordered = false;
-    timed[i] = Timed{time, i};
+    if (time < 0) FailSample(i, "its time (startTime plus the timeDeltas so far) is before 0");
+    if (i > 0 && time < times[i - 1]) ordered = false;
+    times[i] = time;
   }
+  std::vector<size_t> order;  // only when out of order: the samples by time
   if (!ordered) {
-    std::stable_sort(timed.begin(), timed.end(),
-                     [](const Timed& a, const Timed& b) { return a.time < b.time; });
+    order.resize(n);
+    for (size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return times[a] < times[b]; });
   }
 
   Sample sample;
   sample.source_id = source_id;
   sample.labels = labels;
-  for (size_t i = 0; i < timed.size(); ++i) {
-    const RawSample& s = samples_[timed[i].sample];
-    const auto it = index.find(s.node);
-    if (it == index.end()) {
-      Fail(s.byte, "samples[" + std::to_string(s.index) + "]: node " + std::to_string(s.node) +
-                       " is not among the nodes");
-    }
-    try {
-      sample.stack_id = stacks.StackOf(s.node);
-    } catch (const ProfError& e) {
-      Fail(nodes_[it->second].byte, e.diagnostic().message);
+  sample.values.resize(3);
+  uint64_t last_node = 0;  // consecutive samples often share a node: its lookup is reused
+  size_t last_index = SIZE_MAX;
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = ordered ? k : order[k];
+    const uint64_t node = sample_nodes_[i];
+    if (last_index == SIZE_MAX || node != last_node) {
+      const auto it = index.find(node);
+      if (it == index.end()) {
+        FailSample(i, "node " + std::to_string(node) + " is not among the nodes");
+      }
+      try {
+        sample.stack_id = stacks.StackOf(node);
+      } catch (const ProfError& e) {
+        Fail(nodes_[it->second].byte, e.diagnostic().message);
+      }
+      last_node = node;
+      last_index = it->second;
     }
     // The interval until the next sample; the last one's until the end, when there is one.
     int64_t interval = 0;
-    if (i + 1 < timed.size()) {
-      interval = timed[i + 1].time - timed[i].time;
-    } else if (end_ns_ && *end_ns_ > timed[i].time) {
-      interval = *end_ns_ - timed[i].time;
+    if (k + 1 < n) {
+      interval = times[ordered ? k + 1 : order[k + 1]] - times[i];
+    } else if (end_ns_ && *end_ns_ > times[i]) {
+      interval = *end_ns_ - times[i];
     }
     const int64_t us = (interval + 500) / 1000;
-    const bool idle = nodes_[it->second].frame.function_name == kIdle;
-    sample.time_nanos = timed[i].time;
+    const bool idle = nodes_[last_index].frame.function_name == kIdle;
+    sample.time_nanos = times[i];
     sample.duration_nanos = interval;
-    sample.values = {1, idle ? 0 : us, us};
+    sample.values[0] = 1;
+    sample.values[1] = idle ? 0 : us;
+    sample.values[2] = us;
     sink->OnSample(sample);
   }
 }

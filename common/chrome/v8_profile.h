@@ -48,19 +48,28 @@ inline constexpr const char* kV8DefaultType = "cpu";
 // `(anonymous URL:LINE:COL)` (1-based), where its source is.
 std::string V8FunctionName(const V8CallFrame& frame);
 
+// The location of `frame` interned through `interner` (its function named by V8FunctionName, its
+// 0-based line and column 1-based), or ParentLinkedStacks::kNoLocation for "(root)", which is no
+// frame. Shared by the CPU and the heap profiles.
+uint64_t V8Location(Interner* interner, const V8CallFrame& frame);
+
 class V8Profile {
  public:
   // `name` names the input in messages.
   explicit V8Profile(std::string name) : name_(std::move(name)) {}
 
   void AddNode(V8Node node) { nodes_.push_back(std::move(node)); }
+  // Moves the nodes of `other` here.
+  void TakeNodes(V8Profile* other) {
+    for (V8Node& node : other->nodes_) nodes_.push_back(std::move(node));
+    other->nodes_.clear();
+  }
   // Samples in the order of the input; `byte` is where their array is, for messages.
-  void AddSamples(const std::vector<uint64_t>& nodes, const std::vector<int64_t>& deltas_ns,
-                  uint64_t byte);
+  void AddSamples(std::vector<uint64_t> nodes, std::vector<int64_t> deltas_ns, uint64_t byte);
   void SetStart(int64_t ns) { start_ns_ = ns; }
   void SetEnd(int64_t ns) { end_ns_ = ns; }
   bool has_start() const { return start_ns_.has_value(); }
-  size_t sample_count() const { return samples_.size(); }
+  size_t sample_count() const { return sample_nodes_.size(); }
 
   // Interns stacks through `interner` and sends one sample per entry of `samples` to `sink`,
   // with `labels`, in time order. Throws ProfError for a sample naming a missing node, a
@@ -69,17 +78,21 @@ class V8Profile {
                ProfileSink* sink);
 
  private:
-  struct RawSample {
-    uint64_t node;
-    int64_t delta_ns;
+  // Where the samples of each AddSamples call start, for messages.
+  struct Part {
+    size_t first;
     uint64_t byte;
-    uint64_t index;
   };
   [[noreturn]] void Fail(uint64_t byte, const std::string& message) const;
+  // Throws "samples[I]: message" at the array that holds sample `i`.
+  [[noreturn]] void FailSample(size_t i, const std::string& message) const;
 
   std::string name_;
   std::vector<V8Node> nodes_;
-  std::vector<RawSample> samples_;
+  // The samples as arrays (millions of them in a long profile): node ids and time deltas.
+  std::vector<uint64_t> sample_nodes_;
+  std::vector<int64_t> sample_deltas_;
+  std::vector<Part> parts_;
   std::optional<int64_t> start_ns_, end_ns_;
 };
 

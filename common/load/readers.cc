@@ -3,6 +3,7 @@
 #include "common/base/diagnostics.h"
 #include "common/base/text_syntax.h"
 #include "common/chrome/cpuprofile_codec.h"
+#include "common/chrome/heapprofile_codec.h"
 #include "common/chrome/trace_codec.h"
 #include "common/folded/folded_reader.h"
 #include "common/perf/perf_codec.h"
@@ -26,6 +27,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kFoldedReader,       // FlameGraph's folded stacks
       &kCpuProfileReader,   // V8's .cpuprofile (JSON)
       &kChromeTraceReader,  // Chrome's traces: the Trace Event Format (JSON)
+      &kHeapProfileReader,  // V8's sampling heap profiles, .heapprofile (JSON)
   };
   return kReaders;
 }

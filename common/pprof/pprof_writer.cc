@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/base/byte_arena.h"
@@ -168,6 +170,8 @@ struct PprofWriter::State {
   }
 
   std::string labels, key;  // scratch
+  // The source and labels that `labels` encodes, when it holds no times.
+  std::optional<std::pair<uint64_t, std::vector<Label>>> labels_of;
 
   int64_t Intern(const std::string& s) {
     auto inserted = string_index.emplace(s, static_cast<int64_t>(string_index.size()));
@@ -184,6 +188,17 @@ struct PprofWriter::State {
   }
 
   void EncodeLabels(const Sample& s) {
+    // Readers of traces give runs of samples the same labels (a thread's): encoded once per run,
+    // unless times are among them.
+    if (!options.keep_samples && labels_of && labels_of->first == s.source_id &&
+        labels_of->second == s.labels) {
+      return;
+    }
+    if (options.keep_samples) {
+      labels_of.reset();
+    } else {
+      labels_of.emplace(s.source_id, s.labels);
+    }
     labels.clear();
     std::string label;
     for (const Label& l : s.labels) {

@@ -244,10 +244,15 @@ void CanonicalWriter::Lines::OnSample(const Sample& sample) {
     b.push_back(' ');
     AppendInt(&b, value);
   }
-  for (const Label& label : sample.labels) {
-    b.push_back(' ');
-    AppendLabel(&b, label);
+  if (sample.labels != last_labels_) {
+    last_labels_ = sample.labels;
+    last_labels_text_.clear();
+    for (const Label& label : sample.labels) {
+      last_labels_text_.push_back(' ');
+      AppendLabel(&last_labels_text_, label);
+    }
   }
+  b += last_labels_text_;
   b.push_back('\n');
   MaybeFlush();
 }

@@ -62,6 +62,9 @@ class CanonicalWriter : public ProfileSink {
       uint8_t size;
     };
     std::vector<LocationText> location_text_;
+    // The labels of the last sample and their text: runs of samples share them (a thread's).
+    std::vector<Label> last_labels_;
+    std::string last_labels_text_;
   };
 
   static constexpr uint64_t kCachedIds = 10000000;  // " " and 7 digits fill the 8 bytes
