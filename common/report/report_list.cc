@@ -23,18 +23,6 @@
 namespace proftools {
 namespace {
 
-// A source line as text for one row: tabs kept, as pprof prints them; other control bytes and
-// invalid UTF-8 escaped so that a line stays one line.
-std::string DisplaySourceLine(std::string_view line) {
-  if (line.find('\t') == std::string_view::npos) return DisplayFrameName(line);
-  std::string out;
-  size_t start = 0;
-  for (size_t tab; (tab = line.find('\t', start)) != std::string_view::npos; start = tab + 1) {
-    out += DisplayFrameName(line.substr(start, tab - start)) + '\t';
-  }
-  return out + DisplayFrameName(line.substr(start));
-}
-
 // pprof's measurement.Percentage, which -list's headers use (not -top's format): "  100%" near
 // 100, two decimals from 1%, two significant digits below.
 std::string ListPercentage(int64_t value, int64_t total) {

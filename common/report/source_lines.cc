@@ -7,8 +7,19 @@
 #include <utility>
 
 #include "common/base/saturating.h"
+#include "common/report/reports.h"
 
 namespace proftools {
+
+std::string DisplaySourceLine(std::string_view line) {
+  if (line.find('\t') == std::string_view::npos) return DisplayFrameName(line);
+  std::string out;
+  size_t start = 0;
+  for (size_t tab; (tab = line.find('\t', start)) != std::string_view::npos; start = tab + 1) {
+    out += DisplayFrameName(line.substr(start, tab - start)) + '\t';
+  }
+  return out + DisplayFrameName(line.substr(start));
+}
 
 SourceLineValues AttributeSourceLines(const StackTotals& totals, int value_index,
                                       const SourceFiles& sources,

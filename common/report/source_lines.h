@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -47,6 +48,10 @@ struct FunctionFile {
   int64_t cum = 0;
 };
 std::vector<FunctionFile> FilesOf(const SourceLineValues& values, const std::string& name);
+
+// A source line as text for one row: tabs kept, as pprof prints them; other control bytes and
+// invalid UTF-8 escaped so that a line stays one line.
+std::string DisplaySourceLine(std::string_view line);
 
 // Lines shown before the first and after the last line with samples (pprof's margin).
 constexpr int64_t kSourceMargin = 5;
