@@ -45,8 +45,10 @@ std::vector<std::string> WriteListReport(const StackTotals& totals, const Report
   const ValueType& type = totals.header().types[v];
   const int64_t total = totals.total_values()[v];
   SourceFiles sources(list.source_path, list.trim_path);
+  // At --granularity filelines, flat goes to the innermost frame with a line (source_lines.h).
   const SourceLineValues attributed = AttributeSourceLines(
-      totals, v, sources, [&](const std::string& name) { return RE2::PartialMatch(name, regex); });
+      totals, v, sources, [&](const std::string& name) { return RE2::PartialMatch(name, regex); },
+      options.granularity == Granularity::kFileLines);
   const std::set<std::string>& names = attributed.names;
   // Functions that match but are on no sample's stack are not pprof's graph nodes either.
   if (names.empty()) {

@@ -23,7 +23,8 @@ std::string DisplaySourceLine(std::string_view line) {
 
 SourceLineValues AttributeSourceLines(const StackTotals& totals, int value_index,
                                       const SourceFiles& sources,
-                                      const std::function<bool(const std::string&)>& selected) {
+                                      const std::function<bool(const std::string&)>& selected,
+                                      bool skip_lineless) {
   const Definitions& defs = totals.defs();
   // Per function id: whether it is selected, its name and trimmed file.
   struct FunctionInfo {
@@ -57,7 +58,10 @@ SourceLineValues AttributeSourceLines(const StackTotals& totals, int value_index
     for (uint64_t location_id : stack->location_ids) {
       const Location* location = defs.locations.Find(location_id);
       if (location == nullptr) continue;
+      bool any = false;
       for (const Line& line : location->lines) {
+        if (skip_lineless && line.line == 0) continue;
+        any = true;
         const FunctionInfo& info = info_of(line.function_id);
         if (info.selected) {
           stack_nodes.emplace_back(&info, line.line);
@@ -65,7 +69,7 @@ SourceLineValues AttributeSourceLines(const StackTotals& totals, int value_index
         }
         leaf = false;
       }
-      if (location->lines.empty()) leaf = false;
+      if (!any && !skip_lineless) leaf = false;
     }
     // Cum: each node once per stack (recursion counts once); flat: the leaf's.
     seen.clear();

@@ -34,10 +34,13 @@ struct SourceLineValues {
 // The flat and cum values of value type `value_index` at each line of the functions whose name
 // `selected` accepts: flat the leaf's (when the leaf line is a selected function's), cum once per
 // stack for each (function, file, line) on it (recursion counts once). Files are trimmed by
-// `sources` (SourceFiles::Trim); functions without a file have a name but no lines.
+// `sources` (SourceFiles::Trim); functions without a file have a name but no lines. With
+// `skip_lineless`, as --granularity filelines: entries without a line number are no frames, so
+// flat goes to the innermost frame with a line (R's summaryRprof(lines = "show") self time).
 SourceLineValues AttributeSourceLines(const StackTotals& totals, int value_index,
                                       const SourceFiles& sources,
-                                      const std::function<bool(const std::string&)>& selected);
+                                      const std::function<bool(const std::string&)>& selected,
+                                      bool skip_lineless = false);
 
 // The files of function `name` in `values`, in order of name, each with its lines' values and
 // their sums (empty: the function has no file).
