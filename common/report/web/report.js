@@ -733,6 +733,13 @@
       }
       const table = document.createElement('table');
       table.dataset.file = file[0];
+      const head = document.createElement('tr');
+      ['flat', 'cum', 'line', 'source'].forEach(function (title) {
+        const th = document.createElement('th');
+        th.textContent = title;
+        head.appendChild(th);
+      });
+      table.appendChild(head);
       const body = document.createDocumentFragment();
       f[3].forEach(function (row) {
         const tr = document.createElement('tr');
