@@ -12,19 +12,19 @@ namespace {
 
 // R's shape: deep (line 16) calls deep, whose own frame has no line yet (a function without a
 // file, line 0), or sits at line 13; and a recursion deep@16 -> deep@16.
-const char* kProfile =
-    "proftext 1.0\n"
-    "source 1 manual x -\n"
-    "type samples count\n"
-    "function 1 deep \"\" w.R 0\n"
-    "function 2 deep \"\" \"\" 0\n"
-    "location 1 - 0x0 - 1:16\n"
-    "location 2 - 0x0 - 2:0\n"
-    "location 3 - 0x0 - 1:13\n"
-    "stack 1 2 1\n"
-    "stack 2 3 1 1\n"
-    "sample 1 1 - - 5\n"
-    "sample 1 2 - - 7\n";
+const char* kProfile = R"(proftext 1.0
+source 1 manual x -
+type samples count
+function 1 deep "" w.R 0
+function 2 deep "" "" 0
+location 1 - 0x0 - 1:16
+location 2 - 0x0 - 2:0
+location 3 - 0x0 - 1:13
+stack 1 2 1
+stack 2 3 1 1
+sample 1 1 - - 5
+sample 1 2 - - 7
+)";
 
 SourceLineValues Attribute(bool skip_lineless) {
   StackTotals totals;
