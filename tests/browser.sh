@@ -82,6 +82,14 @@ check_html prof-html-names 0 "$root/golden/inputs/names.prof"
 # C++ names longer than a cell, alike but for their end: elided in the middle, full on hover.
 check_html prof-html-long-names 0 "$root/tests/browser/long-names.prof"
 
+# The source pane (--source-path): each function's lines and values are prof-text --list's, on
+# golden text/list-sources' worked example and sources (worker.c missing: the note).
+(cd "$root/golden/text/list-sources" &&
+  prof-html --source-path src ../../inputs/worked-example.prof -o "$out/prof-html-source.html" &&
+  python3 "$root/tests/browser/check_prof_html_source.py" "$out/prof-html-source.html" \
+    ../../inputs/worked-example.prof "$out/prof-html-source" --source-path src) ||
+  failures=$((failures + 1))
+
 # --diff-base: the lists are prof-text --diff-base's, the flame graph coloured by change (the
 # worked example against itself with main's samples at a third: they grew).
 sed 's/^sample 1 1 1700000000010000000 - 3 30000000/sample 1 1 1700000000010000000 - 1 10000000/' \
@@ -93,8 +101,10 @@ gen-profile --samples 20000 --stacks 300 --seed 7 | sed 's/^source 1 manual gen-
 check_html prof-html-diff-gen 1 "$out/gen-new.prof" --diff-base "$out/gen-base.prof"
 
 # A large profile (20,000 distinct stacks, 40 frames deep on average): each change of the flame
-# graph (search, zoom, icicle, type, brush) within 200 ms, only what can be seen drawn.
-gen-profile --samples 200000 --stacks 20000 --seed 5 | prof-html -o "$out/prof-html-large.html"
+# graph (search, zoom, icicle, type, brush) within 200 ms, only what can be seen drawn. With a
+# source pane (no file found: every function's lines with values, without text).
+gen-profile --samples 200000 --stacks 20000 --seed 5 |
+  prof-html --source-path "$out/no-sources" -o "$out/prof-html-large.html"
 if ! python3 check_prof_html_speed.py "$out/prof-html-large.html" 200; then
   failures=$((failures + 1))
 fi

@@ -65,6 +65,16 @@ int Main(int argc, char** argv) {
       cxxopts::value<std::string>(),
       "FILE")("normalize", "with --diff-base: scale the base to this profile's total first");
   cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
+  cli.AddOptions("Source pane")(
+      "source-path",
+      "embed the source lines of the functions with samples, found in DIR and its parents, then "
+      "the next DIR (as prof-text --list): selecting a function shows its lines with their "
+      "values",
+      cxxopts::value<std::string>(), "DIR[:DIR...]")(
+      "trim-path",
+      "with --source-path: remove PREFIX from the profile's file names before looking (default: "
+      "up to a --source-path directory's name)",
+      cxxopts::value<std::string>(), "PREFIX[:PREFIX...]");
   AddFilterOptions(&cli);
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();
@@ -80,6 +90,17 @@ int Main(int argc, char** argv) {
   if (cli.Has("title")) options.title = cli.Get<std::string>("title");
   if (cli.Has("normalize") && !cli.Has("diff-base")) {
     throw UsageError("--normalize goes with --diff-base");
+  }
+  if (cli.Has("trim-path") && !cli.Has("source-path")) {
+    throw UsageError("--trim-path goes with --source-path");
+  }
+  if (cli.Has("source-path")) {
+    if (options.granularity != Granularity::kFunctions) {
+      throw UsageError("--source-path: the source pane shows functions: leave out --granularity");
+    }
+    options.source = true;
+    options.source_path = cli.Get<std::string>("source-path");
+    options.trim_path = cli.Has("trim-path") ? cli.Get<std::string>("trim-path") : "";
   }
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
   const FilterSpec spec = ParseFilterOptions(cli);

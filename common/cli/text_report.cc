@@ -233,10 +233,11 @@ TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
     CheckOptionApplies(cli, option, mode, {TextMode::kList}, "--list");
   }
   if (mode == TextMode::kList && cli.Has("granularity") &&
-      cli.Get<std::string>("granularity") != "lines") {
+      cli.Get<std::string>("granularity") != "lines" &&
+      cli.Get<std::string>("granularity") != "filelines") {
     throw UsageError(
-        "--list shows source lines (granularity lines, as pprof -list): leave out "
-        "--granularity");
+        "--list shows source lines: as pprof -list (granularity lines, the default), or with "
+        "flat at the innermost frame with a line, as R's summaryRprof (granularity filelines)");
   }
   if (mode == TextMode::kTimeline) {
     for (const char* option : {"granularity", "min-percent"}) {

@@ -3,6 +3,7 @@
 #include "common/base/json_string.h"
 #include "common/base/saturating.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <unordered_map>
@@ -11,6 +12,8 @@
 #include "common/filter/collapse_recursion.h"
 #include "common/report/flame_svg.h"
 #include "common/report/reports.h"
+#include "common/report/source_files.h"
+#include "common/report/source_lines.h"
 #include "common/report/web_assets.h"
 
 namespace proftools {
@@ -158,6 +161,7 @@ class DataWriter {
     if (!diff_ && options_.timeline != nullptr && options_.timeline->timed_samples() > 0) {
       json += Timeline();
     }
+    if (options_.source) json += SourceJson();
     json += "}";
     return json;
   }
@@ -289,9 +293,113 @@ class DataWriter {
     return json + "],\"entries\":\"" + entries.text() + "\"}";
   }
 
+  // The source pane's data: per function on the page with a file (its frame index), each of
+  // its files (an index into "files": the trimmed name, and why there is no text, or "") with its
+  // sums per type and its rows [line, text or 0, [flat per type], [cum per type]]. The rows are
+  // those --list shows (source_lines.h), except that past kSourcePaneLines lines only those
+  // within kSourceMargin of a line with values are kept ([0] marks a gap), and that once the page
+  // holds kSourcePaneBytes of text the rows go without text. Only the kSourcePaneFunctions
+  // functions with the largest cumulative values (the default type) are there ("left": how
+  // many more had a file).
+  std::string SourceJson() const {
+    const size_t types = totals_.header().types.size();
+    SourceFiles files(options_.source_path, options_.trim_path);
+    std::vector<SourceLineValues> values;
+    for (size_t t = 0; t < types; ++t) {
+      values.push_back(AttributeSourceLines(totals_, static_cast<int>(t), files,
+                                            [](const std::string&) { return true; }));
+    }
+    const size_t v = static_cast<size_t>(options_.value_index);
+    // Functions with a file, largest cum first (then by name).
+    std::vector<std::pair<uint64_t, std::string>> order;
+    for (const std::string& name : values[v].names) {
+      if (ids_.count(name) == 0) continue;
+      uint64_t cum = 0;
+      const std::vector<FunctionFile> function_files = FilesOf(values[v], name);
+      for (const FunctionFile& file : function_files) cum = std::max(cum, Magnitude(file.cum));
+      if (!function_files.empty()) order.emplace_back(cum, name);
+    }
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    const size_t shown = std::min(order.size(), kSourcePaneFunctions);
+    std::map<std::string, size_t> file_index;
+    std::string files_json, functions_json;
+    size_t bytes = 0;
+    auto numbers = [](const std::vector<int64_t>& list) {
+      std::string out = "[";
+      for (size_t i = 0; i < list.size(); ++i) out += (i ? "," : "") + std::to_string(list[i]);
+      return out + "]";
+    };
+    for (size_t f = 0; f < shown; ++f) {
+      const std::string& name = order[f].second;
+      std::vector<std::vector<FunctionFile>> by_type;
+      for (size_t t = 0; t < types; ++t) by_type.push_back(FilesOf(values[t], name));
+      functions_json += (f ? ",[" : "[") + std::to_string(ids_.at(name)) + ",[";
+      for (size_t i = 0; i < by_type[v].size(); ++i) {
+        const FunctionFile& file = by_type[v][i];
+        const SourceText& text = files.Get(file.file);
+        auto [at, added] = file_index.try_emplace(file.file, file_index.size());
+        if (added) {
+          files_json += (at->second ? ",[" : "[") + PageJsonString(file.file) + "," +
+                        PageJsonString(text.found ? "" : text.problem) + "]";
+        }
+        std::vector<int64_t> flat(types), cum(types);
+        for (size_t t = 0; t < types; ++t) {
+          flat[t] = by_type[t][i].flat;
+          cum[t] = by_type[t][i].cum;
+        }
+        functions_json += (i ? ",[" : "[") + std::to_string(at->second) + "," + numbers(flat) +
+                          "," + numbers(cum) + ",[";
+        auto row = [&](int64_t line, const std::string_view* line_text) {
+          for (size_t t = 0; t < types; ++t) {
+            auto it = by_type[t][i].lines.find(line);
+            flat[t] = it == by_type[t][i].lines.end() ? 0 : it->second.flat;
+            cum[t] = it == by_type[t][i].lines.end() ? 0 : it->second.cum;
+          }
+          std::string shown_text = "0";
+          if (line_text != nullptr && bytes + line_text->size() <= kSourcePaneBytes) {
+            bytes += line_text->size();
+            shown_text = JsonString(DisplaySourceLine(*line_text), /*html_safe=*/true);
+          }
+          return "[" + std::to_string(line) + "," + shown_text + "," + numbers(flat) + "," +
+                 numbers(cum) + "]";
+        };
+        const SourceRange range = ShownRange(file.lines, text);
+        const bool long_range = range.last_shown - range.first_shown + 1 > kSourcePaneLines;
+        bool first_row = true;
+        bool gap = false;
+        auto near = [&](int64_t n) {
+          auto it = file.lines.lower_bound(n - kSourceMargin);
+          return it != file.lines.end() && it->first <= n + kSourceMargin;
+        };
+        for (int64_t n = range.first_shown; n <= range.last_shown; ++n) {
+          if (long_range && !near(n)) {
+            gap = true;
+            continue;
+          }
+          if (gap && !first_row) functions_json += ",[0]";
+          gap = false;
+          functions_json += (first_row ? "" : ",") + row(n, &text.lines[n - 1]);
+          first_row = false;
+        }
+        for (int64_t n : range.beyond) {
+          functions_json += (first_row ? "" : ",") + row(n, nullptr);
+          first_row = false;
+        }
+        functions_json += "]]";
+      }
+      functions_json += "]]";
+    }
+    return ",\"source\":{\"files\":[" + files_json + "],\"functions\":[" + functions_json +
+           "],\"left\":" + std::to_string(order.size() - shown) + ",\"limits\":[" +
+           std::to_string(kSourcePaneFunctions) + "," + std::to_string(kSourcePaneLines) + "," +
+           std::to_string(kSourcePaneBytes) + "]}";
+  }
+
   void Collect() {
     FrameExpander expander(totals_.defs(), options_.granularity);
-    std::unordered_map<std::string, uint32_t> ids;
+    std::unordered_map<std::string, uint32_t>& ids = ids_;
     std::map<std::vector<uint32_t>, size_t> stack_index;
     std::vector<const Frame*> frames;
     std::vector<uint32_t> path;
@@ -344,6 +452,7 @@ class DataWriter {
   std::vector<std::vector<uint32_t>> collapsed_;  // per stack: empty when no cycle repeats
   std::vector<std::vector<int64_t>> values_;
   std::unordered_map<uint64_t, size_t> stack_of_id_;  // input stack id -> index in stacks_
+  std::unordered_map<std::string, uint32_t> ids_;     // frame name -> index in names_
   bool diff_ = false;  // --diff-base: values_ are differences, base_values_ the base's
   std::vector<std::vector<int64_t>> base_values_;
   std::vector<uint64_t> scales_;

@@ -23,7 +23,19 @@ struct HtmlReportOptions {
   // With --diff-base: the base's name (its files), shown by the page; `totals` then come from
   // DiffStackTotals (values the differences, base_values the base's) and no timeline is drawn.
   std::string base_name;
+  // --source-path: the source pane's data (the functions' lines with values, their text where
+  // the file was found; see SourceJson in html_report.cc for its bounds). Functions granularity.
+  bool source = false;
+  std::string source_path;  // directories separated by ':'
+  std::string trim_path;    // prefixes separated by ':'
 };
+
+// The source pane's bounds: the functions with the largest cumulative values (default type)
+// whose lines are embedded; the lines of one function's file beyond which only those within
+// kSourceMargin of a line with values are kept; the bytes of source text in a page.
+constexpr size_t kSourcePaneFunctions = 1000;
+constexpr int64_t kSourcePaneLines = 300;
+constexpr size_t kSourcePaneBytes = size_t{2} << 20;
 
 void WriteHtmlReport(const StackTotals& totals, const HtmlReportOptions& options, ByteSink* out);
 

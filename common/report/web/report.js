@@ -682,6 +682,89 @@
     fill($('seq-callees'), callees, function (id) { return seq.concat([id]); });
   }
 
+  // --- source pane ----------------------------------------------------------------------------
+  // With prof-html --source-path: the lines of the selected function (the last frame of the
+  // sequence view's sequence, or of the flame graph's zoom; a list's row opens its sequence
+  // view), each with its flat and cum values as prof-text --list gives them, over the whole
+  // profile (the page made them; a time brush does not change them). The page holds the lines
+  // of at most limits[0] functions (the largest by cumulative value), limits[1] lines of a file
+  // beyond which only those around lines with values, limits[2] bytes of text.
+  const sourceByFrame = data.source ?
+    new Map(data.source.functions.map(function (f) { return [f[0], f[1]]; })) : null;
+
+  function selectedFrame(state) {
+    const list = state.view === 'seq' ? state.seq : state.view === 'flame' ? state.zoom : [];
+    return list.length ? list[list.length - 1] : -1;
+  }
+
+  function drawSource(state) {
+    const id = sourceByFrame ? selectedFrame(state) : -1;
+    $('source').classList.toggle('hide', id < 0);
+    const box = $('source-files');
+    box.textContent = '';
+    if (id < 0) return;
+    const unit = data.types[state.type].unit;
+    const type = state.type;
+    const dot = function (v) { return v === 0 ? '.' : formatValue(v, unit); };
+    $('source-name').textContent = frames[id].name;
+    const notes = [];
+    if (state.t) notes.push('Values over the whole profile, not the selected time.');
+    const files = sourceByFrame.get(id);
+    if (!files) {
+      notes.push(data.source.left > 0 ?
+        'No source lines in the page for this frame: it has no file, or it is not among the ' +
+        data.source.limits[0] + ' functions with the largest cumulative values, whose lines ' +
+        'the page holds.' : 'No source lines for this frame: the profile gives it no file.');
+    }
+    $('source-note').textContent = notes.join(' ');
+    (files || []).forEach(function (f) {
+      const file = data.source.files[f[0]];
+      const title = document.createElement('h3');
+      title.textContent = file[0] + ': flat ' + formatValue(f[1][type], unit) + ', cum ' +
+        formatValue(f[2][type], unit) + ' (' + formatPercent(f[2][type], total(type)) +
+        ' of the total)';
+      box.appendChild(title);
+      if (file[1]) {
+        const missing = document.createElement('p');
+        missing.className = 'missing';
+        missing.textContent = 'Source not shown: ' + file[1] + ' when the page was made. ' +
+          'The lines with values are listed without their text.';
+        box.appendChild(missing);
+      }
+      const table = document.createElement('table');
+      table.dataset.file = file[0];
+      const head = document.createElement('tr');
+      ['flat', 'cum', 'line', 'source'].forEach(function (title) {
+        const th = document.createElement('th');
+        th.textContent = title;
+        head.appendChild(th);
+      });
+      table.appendChild(head);
+      const body = document.createDocumentFragment();
+      f[3].forEach(function (row) {
+        const tr = document.createElement('tr');
+        if (row[0] === 0) {
+          tr.className = 'gap';
+          tr.appendChild(cell('\u22ee'));
+          body.appendChild(tr);
+          return;
+        }
+        const flat = row[2][type], cum = row[3][type];
+        tr.dataset.line = row[0];
+        tr.dataset.flat = flat;
+        tr.dataset.cum = cum;
+        if (flat !== 0 || cum !== 0) tr.className = 'hot';
+        tr.appendChild(cell(dot(flat)));
+        tr.appendChild(cell(dot(cum)));
+        tr.appendChild(cell(String(row[0])));
+        tr.appendChild(cell(row[1] === 0 ? '' : row[1], 'text'));
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+      box.appendChild(table);
+    });
+  }
+
   // --- header and frame -----------------------------------------------------------------------
   function drawHeader(state) {
     const type = data.types[state.type];
@@ -846,6 +929,7 @@
     if (state.view === 'top') drawLists(state);
     if (state.view === 'flame') drawFlame(state);
     if (state.view === 'seq') drawSequence(state);
+    drawSource(state);
   }
 
   data.types.forEach(function (type, i) {
