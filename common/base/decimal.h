@@ -21,7 +21,9 @@ inline size_t DecimalLength(uint64_t value) {
   return n + (value >= 10) + (value >= 100) + (value >= 1000);
 }
 
-// Writes the digits of `value` at `out` (no terminator); returns the end.
+// Writes the digits of `value` at `out` (no terminator); returns the end. Numbers of more than
+// 8 digits (nanosecond timestamps: 16 to 19) are cut into 8-digit blocks first, each written
+// with 32-bit arithmetic, which is cheaper than 64-bit division by 100 at every step.
 inline char* WriteDecimal(char* out, uint64_t value) {
   static constexpr char kPairs[] =
       "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -29,15 +31,25 @@ inline char* WriteDecimal(char* out, uint64_t value) {
       "8081828384858687888990919293949596979899";
   char* const end = out + DecimalLength(value);
   char* p = end;
-  while (value >= 100) {
-    p -= 2;
-    std::memcpy(p, kPairs + 2 * (value % 100), 2);
-    value /= 100;
+  while (value >= 100000000) {
+    uint32_t block = static_cast<uint32_t>(value % 100000000);
+    value /= 100000000;
+    for (int i = 0; i < 4; ++i) {
+      p -= 2;
+      std::memcpy(p, kPairs + 2 * (block % 100), 2);
+      block /= 100;
+    }
   }
-  if (value >= 10) {
-    std::memcpy(p - 2, kPairs + 2 * value, 2);
+  uint32_t rest = static_cast<uint32_t>(value);
+  while (rest >= 100) {
+    p -= 2;
+    std::memcpy(p, kPairs + 2 * (rest % 100), 2);
+    rest /= 100;
+  }
+  if (rest >= 10) {
+    std::memcpy(p - 2, kPairs + 2 * rest, 2);
   } else {
-    p[-1] = static_cast<char>('0' + value);
+    p[-1] = static_cast<char>('0' + rest);
   }
   return end;
 }

@@ -230,20 +230,46 @@ void CanonicalWriter::Lines::OnStack(const Stack& stack) {
   b.resize(static_cast<size_t>(p - b.data()));
 }
 
+namespace {
+
+// An integer's digits (and sign) at `p`; `p` past them. At most kMaxDecimalDigits + 1 bytes.
+char* WriteSignedDecimal(char* p, int64_t value) {
+  if (value < 0) *p++ = '-';
+  // The magnitude in unsigned arithmetic, where that of INT64_MIN does not overflow.
+  return WriteDecimal(p,
+                      value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value));
+}
+
+}  // namespace
+
 void CanonicalWriter::Lines::OnSample(const Sample& sample) {
+  // Sample lines are most of a timed profile's bytes: as for stacks, the digits go straight
+  // into the buffer, sized for the longest numbers first and trimmed after.
   std::string& b = buffer_;
-  b += "sample ";
-  AppendUint(&b, sample.source_id);
-  b.push_back(' ');
-  AppendUint(&b, sample.stack_id);
-  b.push_back(' ');
-  AppendOptional(&b, sample.time_nanos);
-  b.push_back(' ');
-  AppendOptional(&b, sample.duration_nanos);
-  for (int64_t value : sample.values) {
-    b.push_back(' ');
-    AppendInt(&b, value);
+  const size_t start = b.size();
+  b.resize(start + 7 + (kMaxDecimalDigits + 2) * (4 + sample.values.size()));
+  char* p = &b[start];
+  std::memcpy(p, "sample ", 7);
+  p = WriteDecimal(p + 7, sample.source_id);
+  *p++ = ' ';
+  p = WriteDecimal(p, sample.stack_id);
+  *p++ = ' ';
+  if (sample.time_nanos) {
+    p = WriteSignedDecimal(p, *sample.time_nanos);
+  } else {
+    *p++ = '-';
   }
+  *p++ = ' ';
+  if (sample.duration_nanos) {
+    p = WriteSignedDecimal(p, *sample.duration_nanos);
+  } else {
+    *p++ = '-';
+  }
+  for (int64_t value : sample.values) {
+    *p++ = ' ';
+    p = WriteSignedDecimal(p, value);
+  }
+  b.resize(static_cast<size_t>(p - b.data()));
   if (sample.labels != last_labels_) {
     last_labels_ = sample.labels;
     last_labels_text_.clear();
