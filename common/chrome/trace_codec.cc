@@ -89,18 +89,27 @@ TraceProfile& TraceReader::ProfileFor(int64_t pid, const std::string& id) {
 
 void TraceReader::ReadData(ondemand::object event, V8Profile* profile, V8ProfileFields* fields) {
   ondemand::object args = json_.Object(event.find_field_unordered("args"), "the event's args");
-  ondemand::object data = json_.Object(args.find_field_unordered("data"), "args.data");
-  ForEachField(json_, data, "args.data", [&](std::string_view key, JsonValue value) {
-    if (key == "cpuProfile") {
-      ReadV8ProfileObject(json_, json_.Object(value, "args.data.cpuProfile"), profile, fields);
-    } else if (key == "timeDeltas") {
-      fields->deltas_ns = ReadDeltas(json_, value, "args.data.timeDeltas");
-    } else if (key == "startTime") {
-      fields->start_ns = json_.Microseconds(value, "args.data.startTime");
-    } else if (key == "endTime") {
-      fields->end_ns = json_.Microseconds(value, "args.data.endTime");
-    }
+  // args is read to its end, in order: simdjson's On-Demand API checks the structure only of
+  // what it walks, and a later search of the event that wraps around (find_field_unordered)
+  // assumes the fields it passed were well formed; it asserts, not fails, when they were not.
+  bool has_data = false;
+  ForEachField(json_, args, "the event's args", [&](std::string_view arg, JsonValue data_value) {
+    if (arg != "data") return;
+    has_data = true;
+    ondemand::object data = json_.Object(std::move(data_value), "args.data");
+    ForEachField(json_, data, "args.data", [&](std::string_view key, JsonValue value) {
+      if (key == "cpuProfile") {
+        ReadV8ProfileObject(json_, json_.Object(value, "args.data.cpuProfile"), profile, fields);
+      } else if (key == "timeDeltas") {
+        fields->deltas_ns = ReadDeltas(json_, value, "args.data.timeDeltas");
+      } else if (key == "startTime") {
+        fields->start_ns = json_.Microseconds(value, "args.data.startTime");
+      } else if (key == "endTime") {
+        fields->end_ns = json_.Microseconds(value, "args.data.endTime");
+      }
+    });
   });
+  if (!has_data) json_.Fail("the event's args have no data");
 }
 
 void TraceReader::ReadSpan(ondemand::object& event, char ph, const std::string& name,
