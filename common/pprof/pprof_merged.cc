@@ -1,6 +1,7 @@
 #include "common/pprof/pprof_merged.h"
 
 #include <map>
+#include <set>
 #include <utility>
 
 #include "common/base/text_syntax.h"
@@ -47,7 +48,7 @@ std::vector<std::string> CollapsePprofMergedRecords(ProfileHeader* header) {
   // Meta: one value per key, the smallest (formats/prof-text.md §5.1).
   std::vector<MetaEntry> meta;
   std::map<std::string, size_t> index;
-  std::string repeated;
+  std::set<std::string> repeated;  // keys given several values, named once each
   for (MetaEntry& entry : header->meta) {
     auto inserted = index.emplace(entry.key, meta.size());
     if (inserted.second) {
@@ -56,13 +57,13 @@ std::vector<std::string> CollapsePprofMergedRecords(ProfileHeader* header) {
     }
     MetaEntry& kept = meta[inserted.first->second];
     if (entry.value == kept.value) continue;
-    if (repeated.find(Printable(entry.key)) == std::string::npos) {
-      repeated += (repeated.empty() ? "" : ", ") + Printable(entry.key);
-    }
+    repeated.insert(entry.key);
     if (entry.value < kept.value) kept.value = std::move(entry.value);
   }
   if (!repeated.empty()) {
-    warnings.push_back("pprof merged profiles with other values of meta " + repeated +
+    std::string keys;
+    for (const std::string& key : repeated) keys += (keys.empty() ? "" : ", ") + Printable(key);
+    warnings.push_back("pprof merged profiles with other values of meta " + keys +
                        ": each keeps its bytewise smallest value");
   }
   header->meta = std::move(meta);
