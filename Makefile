@@ -23,7 +23,7 @@ BIN := bin
 BUILD_DEBS := g++ make pkg-config libprotobuf-dev protobuf-compiler zlib1g-dev libre2-dev \
               libcxxopts-dev libsqlite3-dev
 # V8's .cpuprofile and Chrome's traces are JSON, parsed whole by simdjson's On-Demand API
-# (common/chrome/).
+# (common/json/, used by common/chrome/ and every JSON codec).
 BUILD_DEBS += libsimdjson-dev
 TEST_DEBS := googletest libgtest-dev libgmock-dev diffutils groff-base man-db
 # prof2sqlite's databases read by the sqlite3 shell and from R with DBI and RSQLite (tests/sqlite-r.sh).

@@ -209,7 +209,6 @@ TEST(PerfFrameTest, InlinedTag) {
   EXPECT_FALSE(f.inlined);
 }
 
-
 TEST(PerfSymbolTest, Demangling) {
   PerfSymbol cxx = DemanglePerfSymbol("_ZN3app4work8dispatchEj");
   EXPECT_EQ(cxx.name, "app::work::dispatch(unsigned int)");

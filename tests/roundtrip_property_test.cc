@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <random>
-#include <unordered_map>
 #include <sstream>
+#include <unordered_map>
 
 #include "common/base/text_syntax.h"
 #include "common/model/checker.h"
@@ -145,8 +145,8 @@ Profile Renumbered(const Profile& p, std::mt19937_64* random) {
     q.defs.stacks.Add(st);
   }
   for (Sample sample : p.samples) {
-    sample.source_id = sources.count(sample.source_id) ? sources.at(sample.source_id)
-                                                       : sample.source_id;
+    sample.source_id =
+        sources.count(sample.source_id) ? sources.at(sample.source_id) : sample.source_id;
     sample.stack_id = stacks.at(sample.stack_id);
     q.samples.push_back(sample);
   }

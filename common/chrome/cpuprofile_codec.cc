@@ -3,9 +3,9 @@
 
 #include <utility>
 
-#include "common/chrome/chrome_json.h"
 #include "common/chrome/v8_json.h"
 #include "common/chrome/v8_profile.h"
+#include "common/json/json_document.h"
 #include "common/model/interner.h"
 
 namespace proftools {

@@ -11,12 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "common/chrome/chrome_json.h"
 #include "common/chrome/cpuprofile_codec.h"
 #include "common/chrome/trace_samples.h"
 #include "common/chrome/trace_spans.h"
 #include "common/chrome/v8_json.h"
 #include "common/chrome/v8_profile.h"
+#include "common/json/json_document.h"
 #include "common/model/interner.h"
 #include "common/model/producer_kit.h"
 

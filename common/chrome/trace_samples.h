@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/chrome/chrome_json.h"
+#include "common/json/json_document.h"
 #include "common/model/interner.h"
 #include "common/model/model.h"
 #include "common/model/sink.h"

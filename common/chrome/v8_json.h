@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/chrome/chrome_json.h"
 #include "common/chrome/v8_profile.h"
+#include "common/json/json_document.h"
 
 namespace proftools {
 
@@ -33,20 +33,6 @@ void ReadV8CallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame);
 // An array of node ids (`samples`), of microseconds (`timeDeltas`), in nanoseconds.
 std::vector<uint64_t> ReadNodeIds(JsonDocument& json, JsonValue value, std::string_view what);
 std::vector<int64_t> ReadDeltas(JsonDocument& json, JsonValue value, std::string_view what);
-
-// Calls `on_field(key, value)` for each field of `object` in order. Throws ProfError for JSON
-// that breaks off.
-template <typename F>
-void ForEachField(JsonDocument& json, ondemand::object object, std::string_view what,
-                  F&& on_field) {
-  for (auto result : object) {
-    ondemand::field field;
-    if (const auto error = std::move(result).get(field)) json.Fail(error, what, "an object");
-    std::string_view key;
-    if (const auto error = field.unescaped_key().get(key)) json.Fail(error, what, "a key");
-    on_field(key, JsonValue(std::move(field).value()));
-  }
-}
 
 }  // namespace proftools
 

@@ -38,8 +38,8 @@ class FrameExpander {
   FrameExpander(const Definitions& defs, Granularity granularity);
 
   // The frames of one location: one per line entry, innermost first; a location without lines
-  // gives one frame named after its mapping ("[libc.so.6]"), else "<unknown>" as in pprof. At kFileLines,
-  // entries without a line number give no frame.
+  // gives one frame named after its mapping ("[libc.so.6]"), else "<unknown>" as in pprof. At
+  // kFileLines, entries without a line number give no frame.
   const std::vector<Frame>& LocationFrames(uint64_t location_id);
 
   // Appends the frames of a stack, leaf first.

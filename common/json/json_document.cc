@@ -1,4 +1,4 @@
-#include "common/chrome/chrome_json.h"
+#include "common/json/json_document.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,9 +1,10 @@
-// The JSON of V8's and Chrome's profiles, parsed with simdjson's On-Demand API over the whole
-// input held in memory (the one exception to the streaming rule: JSON has no records to stream
-// by; --max-input-size caps it). What every Chrome reader needs of it: the document, and values
-// taken with a message that says where (`FILE: byte N: what`) and what was expected.
-#ifndef PROFTOOLS_COMMON_CHROME_CHROME_JSON_H_
-#define PROFTOOLS_COMMON_CHROME_CHROME_JSON_H_
+// JSON profiles (V8's and Chrome's, speedscope's, the Firefox Profiler's), parsed with
+// simdjson's On-Demand API over the whole input held in memory (the one exception to the
+// streaming rule: JSON has no records to stream by; --max-input-size caps it). What every JSON
+// reader needs of it: the document, and values taken with a message that says where
+// (`FILE: byte N: what`) and what was expected.
+#ifndef PROFTOOLS_COMMON_JSON_JSON_DOCUMENT_H_
+#define PROFTOOLS_COMMON_JSON_JSON_DOCUMENT_H_
 
 #include <simdjson.h>
 
@@ -71,6 +72,20 @@ class JsonDocument {
 // close what is open there; 0 when no element is complete. One pass over the bytes.
 size_t LastCompleteElement(std::string_view text, std::string* closing);
 
+// Calls `on_field(key, value)` for each field of `object` in order. Throws ProfError for JSON
+// that breaks off.
+template <typename F>
+void ForEachField(JsonDocument& json, ondemand::object object, std::string_view what,
+                  F&& on_field) {
+  for (auto result : object) {
+    ondemand::field field;
+    if (const auto error = std::move(result).get(field)) json.Fail(error, what, "an object");
+    std::string_view key;
+    if (const auto error = field.unescaped_key().get(key)) json.Fail(error, what, "a key");
+    on_field(key, JsonValue(std::move(field).value()));
+  }
+}
+
 }  // namespace proftools
 
-#endif  // PROFTOOLS_COMMON_CHROME_CHROME_JSON_H_
+#endif  // PROFTOOLS_COMMON_JSON_JSON_DOCUMENT_H_
