@@ -45,5 +45,25 @@ TEST(WriteDecimal, RandomValuesOfEveryLength) {
   for (int i = 0; i < 20000; ++i) ExpectLikeToChars(random() >> (random() % 64));
 }
 
+TEST(WriteEightDigits, EveryBlockBoundaryAndRandomBlocks) {
+  const auto expect = [](uint32_t block) {
+    char buf[8];
+    WriteEightDigits(buf, block);
+    std::string expected = Reference(block);
+    expected.insert(0, 8 - expected.size(), '0');
+    EXPECT_EQ(std::string(buf, 8), expected) << block;
+  };
+  // Every value of each 4-digit half, with the other half at its extremes, covers every lane
+  // value the divisions by 100 and by 10 meet.
+  for (uint32_t half = 0; half < 10000; ++half) {
+    expect(half);
+    expect(half * 10000);
+    expect(half * 10000 + 9999);
+    expect(9999 * 10000 + half);
+  }
+  std::mt19937 random(7);
+  for (int i = 0; i < 100000; ++i) expect(random() % 100000000);
+}
+
 }  // namespace
 }  // namespace proftools

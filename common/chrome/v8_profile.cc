@@ -135,6 +135,7 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
   sample.values.resize(3);
   uint64_t last_node = 0;  // consecutive samples often share a node: its lookup is reused
   size_t last_index = SIZE_MAX;
+  bool idle = false;
   for (size_t k = 0; k < n; ++k) {
     const size_t i = ordered ? k : order[k];
     const uint64_t node = sample_nodes_[i];
@@ -150,6 +151,7 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
       }
       last_node = node;
       last_index = it->second;
+      idle = nodes_[last_index].frame.function_name == kIdle;
     }
     // The interval until the next sample; the last one's until the end, when there is one.
     int64_t interval = 0;
@@ -159,7 +161,6 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
       interval = *end_ns_ - times[i];
     }
     const int64_t us = (interval + 500) / 1000;
-    const bool idle = nodes_[last_index].frame.function_name == kIdle;
     sample.time_nanos = times[i];
     sample.duration_nanos = interval;
     sample.values[0] = 1;

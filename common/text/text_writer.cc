@@ -243,12 +243,13 @@ char* WriteSignedDecimal(char* p, int64_t value) {
 }  // namespace
 
 void CanonicalWriter::Lines::OnSample(const Sample& sample) {
-  // Sample lines are most of a timed profile's bytes: as for stacks, the digits go straight
-  // into the buffer, sized for the longest numbers first and trimmed after.
-  std::string& b = buffer_;
-  const size_t start = b.size();
-  b.resize(start + 7 + (kMaxDecimalDigits + 2) * (4 + sample.values.size()));
-  char* p = &b[start];
+  // Sample lines are most of a timed profile's bytes: the digits go into a scratch line sized
+  // once for the longest numbers (growing the buffer itself by that much would clear the bytes
+  // for every line), then the line's real length is appended.
+  const size_t longest = 7 + (kMaxDecimalDigits + 2) * (4 + sample.values.size());
+  if (sample_line_.size() < longest) sample_line_.resize(longest);
+  char* const line = sample_line_.data();
+  char* p = line;
   std::memcpy(p, "sample ", 7);
   p = WriteDecimal(p + 7, sample.source_id);
   *p++ = ' ';
@@ -269,7 +270,8 @@ void CanonicalWriter::Lines::OnSample(const Sample& sample) {
     *p++ = ' ';
     p = WriteSignedDecimal(p, value);
   }
-  b.resize(static_cast<size_t>(p - b.data()));
+  std::string& b = buffer_;
+  b.append(line, static_cast<size_t>(p - line));
   if (sample.labels != last_labels_) {
     last_labels_ = sample.labels;
     last_labels_text_.clear();

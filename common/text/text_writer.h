@@ -52,7 +52,8 @@ class CanonicalWriter : public ProfileSink {
 
     ByteSink* out_;
     std::string buffer_;
-    uint64_t locations_ = 0;  // written so far: the largest location id
+    std::vector<char> sample_line_;  // OnSample's scratch line, sized for its longest numbers
+    uint64_t locations_ = 0;         // written so far: the largest location id
     // For each location id below cached_ids_, " ID" as it appears in stack lines, in the
     // first bytes of 8 (padding after), and its length: a stack line is then one 8-byte copy
     // per location instead of a decimal conversion (they are most of a large profile's bytes).
