@@ -27,6 +27,10 @@ char* WriteVarint(char* at, uint64_t value) {
 
 // Appended in one step: byte by byte, push_back was a tenth of a large merge's time.
 void PutVarint(std::string* out, uint64_t value) {
+  if (value < 0x80) {  // most ids, flags and counts: one byte, without a call into libstdc++
+    out->push_back(static_cast<char>(value));
+    return;
+  }
   char bytes[kMaxVarintBytes];
   out->append(bytes, static_cast<size_t>(WriteVarint(bytes, value) - bytes));
 }
@@ -199,10 +203,20 @@ void MergeSpool::WriteSample(uint64_t source_id, uint64_t stack_id, const Sample
   if (s.time_nanos) PutVarint(&b, ZigZag(*s.time_nanos));
   if (s.duration_nanos) PutVarint(&b, ZigZag(*s.duration_nanos));
   for (int64_t value : s.values) PutVarint(&b, ZigZag(value));
-  labels_.clear();
-  EncodeLabels(s.labels, &labels_);
-  PutString(&b, labels_);
+  PutVarint(&b, LabelSetId(s.labels));
   MaybeFlush();
+}
+
+uint64_t MergeSpool::LabelSetId(const std::vector<Label>& labels) {
+  if (labels.empty()) return 0;
+  if (last_label_set_ != 0 && labels == last_labels_) return last_label_set_;
+  labels_.clear();
+  EncodeLabels(labels, &labels_);
+  const auto inserted = label_set_ids_.emplace(labels_, label_sets_.size() + 1);
+  if (inserted.second) label_sets_.push_back(labels);
+  last_labels_ = labels;
+  last_label_set_ = inserted.first->second;
+  return last_label_set_;
 }
 
 void MergeSpool::Flush() {
@@ -376,7 +390,14 @@ void MergeSpool::ReadSample(size_t value_count, Sample* s) {
   if (flags & kHasDuration) s->duration_nanos = UnZigZag(ReadVarint());
   s->values.resize(value_count);
   for (int64_t& value : s->values) value = UnZigZag(ReadVarint());
-  DecodeLabels(ReadBytes(), &s->labels);
+  const uint64_t label_set = ReadVarint();
+  if (label_set == 0) {
+    s->labels.clear();
+  } else if (label_set <= label_sets_.size()) {
+    s->labels = label_sets_[label_set - 1];
+  } else {
+    throw ProfError("(spool file)", "internal error: a sample names an unknown label set");
+  }
 }
 
 }  // namespace proftools

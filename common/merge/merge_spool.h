@@ -13,6 +13,7 @@
 #include <future>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "common/io/spool.h"
@@ -76,9 +77,18 @@ class MergeSpool {
   std::string_view ReadBytes();
   void ReadString(std::string* out);
 
+  // A sample's labels go to the spool as the id of their set (0: none), each distinct set
+  // encoded once (EncodeLabels) and decoded once: a fleet's samples repeat a few sets (comm, tid)
+  // and encoding and decoding them per sample was a seventh of a merge.
+  uint64_t LabelSetId(const std::vector<Label>& labels);
+
   SpoolFile file_;
   std::string buffer_;
   std::string labels_;
+  std::unordered_map<std::string, uint64_t> label_set_ids_;  // encoded set -> id
+  std::vector<std::vector<Label>> label_sets_;               // id - 1 -> the set
+  std::vector<Label> last_labels_;  // the last sample's labels written, and their set's id
+  uint64_t last_label_set_ = 0;
   uint64_t flushed_ = 0;
   size_t read_pos_ = 0;
   uint64_t read_from_file_ = 0;  // since Rewind

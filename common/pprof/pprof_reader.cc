@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <deque>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -203,11 +204,24 @@ class Decoder {
     }
   }
 
+  // What names a field in a message: a string, or a callable that builds one. The hot paths
+  // (every sample's labels, every function and location of every input of a merge) pass a
+  // callable, so that the name is only built when there is an error to report.
+  template <typename What>
+  static std::string Describe(const What& what) {
+    if constexpr (std::is_invocable_v<const What&>) {
+      return what();
+    } else {
+      return std::string(what);
+    }
+  }
+
   // The string at `index`; `what` names the field for the message. Its size is charged to the
   // record being decoded (Charge).
-  std::string Str(int64_t index, const std::string& what, size_t offset) {
+  template <typename What>
+  std::string Str(int64_t index, const What& what, size_t offset) {
     if (index < 0 || static_cast<uint64_t>(index) >= strings_.size()) {
-      FailAt(offset, what + ": string index " + std::to_string(index) +
+      FailAt(offset, Describe(what) + ": string index " + std::to_string(index) +
                          " is out of range (the string table has " +
                          Counted(strings_.size(), "entry", "entries") + ")");
     }
@@ -220,14 +234,15 @@ class Decoder {
   // copies of a long string. Every record is held to what one line of prof text may be
   // (64 MiB), and the header to four times that, so memory and output stay bounded by the
   // input's size whatever it references.
-  void Charge(size_t bytes, size_t offset, const std::string& what) {
+  template <typename What>
+  void Charge(size_t bytes, size_t offset, const What& what) {
     record_bytes_ += bytes;
     header_bytes_ += in_header_ ? bytes : 0;
     if (record_bytes_ > kMaxRecordBytes) {
-      FailAt(offset, what + ": the record would be a prof text line of more than 64 MiB");
+      FailAt(offset, Describe(what) + ": the record would be a prof text line of more than 64 MiB");
     }
     if (header_bytes_ > 4 * kMaxRecordBytes) {
-      FailAt(offset, what + ": the header records would take more than 256 MiB");
+      FailAt(offset, Describe(what) + ": the header records would take more than 256 MiB");
     }
   }
 
@@ -321,14 +336,16 @@ class Decoder {
       if (!mapping_ids.Insert(m.id(), 0, &unused)) {
         FailAt(offset, "two mappings have id " + std::to_string(m.id()));
       }
-      const std::string what = "mapping " + std::to_string(m.id());
+      const auto what = [&](const char* field) {
+        return [&m, field] { return "mapping " + std::to_string(m.id()) + field; };
+      };
       Mapping mapping;
       mapping.id = m.id();
       mapping.start = m.memory_start();
       mapping.limit = m.memory_limit();
       mapping.offset = m.file_offset();
-      mapping.file = Str(m.filename(), what + " filename", offset);
-      mapping.build_id = Str(m.build_id(), what + " build_id", offset);
+      mapping.file = Str(m.filename(), what(" filename"), offset);
+      mapping.build_id = Str(m.build_id(), what(" build_id"), offset);
       mapping.has_functions = m.has_functions();
       mapping.has_filenames = m.has_filenames();
       mapping.has_line_numbers = m.has_line_numbers();
@@ -344,13 +361,15 @@ class Decoder {
       if (!function_ids.Insert(f.id(), 0, &unused)) {
         FailAt(offset, "two functions have id " + std::to_string(f.id()));
       }
-      const std::string what = "function " + std::to_string(f.id());
+      const auto what = [&](const char* field) {
+        return [&f, field] { return "function " + std::to_string(f.id()) + field; };
+      };
       Function function;
       function.id = f.id();
-      function.name = Str(f.name(), what + " name", offset);
+      function.name = Str(f.name(), what(" name"), offset);
       if (function.name.empty()) function.name = empty_name_;
-      function.system_name = Str(f.system_name(), what + " system_name", offset);
-      function.file = Str(f.filename(), what + " filename", offset);
+      function.system_name = Str(f.system_name(), what(" system_name"), offset);
+      function.file = Str(f.filename(), what(" filename"), offset);
       function.start_line = f.start_line();
       sink_->OnFunction(function);
     }
@@ -360,7 +379,8 @@ class Decoder {
       const size_t offset = span.offset;
       l = Parse<pb::Location>(span, "location");
       record_bytes_ = 0;
-      Charge(l.line_size() * size_t{40}, offset, "location " + std::to_string(l.id()));
+      Charge(l.line_size() * size_t{40}, offset,
+             [&l] { return "location " + std::to_string(l.id()); });
       if (l.id() == 0) FailAt(offset, "location with id 0 (ids must be positive)");
       if (!location_ids_.Insert(l.id(), 0, &unused)) {
         FailAt(offset, "two locations have id " + std::to_string(l.id()));
@@ -450,7 +470,7 @@ class Decoder {
         if (!in.ReadVarint64(&length)) malformed();
         const size_t start = static_cast<size_t>(in.CurrentPosition());
         if (length > end - start) malformed();
-        Charge(sizeof(pb::Label), span.offset, what());
+        Charge(sizeof(pb::Label), span.offset, what);
         labels_.emplace_back();
         if (!labels_.back().ParseFromArray(span.bytes.data() + start, static_cast<int>(length))) {
           malformed();
@@ -472,16 +492,18 @@ class Decoder {
     bool unused_stack = false;
     for (const pb::Label& l : labels_) {
       Label label;
-      label.key = Str(l.key(), what() + " label key", span.offset);
+      label.key = Str(
+          l.key(), [&] { return what() + " label key"; }, span.offset);
       if (label.key.empty()) FailAt(span.offset, what() + " has a label with an empty key");
+      const auto label_what = [&] { return what() + " label " + Printable(label.key); };
       if (l.str() != 0) {
-        label.str = Str(l.str(), what() + " label " + Printable(label.key), span.offset);
+        label.str = Str(l.str(), label_what, span.offset);
       } else if (l.has_num() || l.num_unit() != 0) {
         label.is_num = true;
         label.num = l.num();
-        label.unit = Str(l.num_unit(), what() + " label " + Printable(label.key), span.offset);
+        label.unit = Str(l.num_unit(), label_what, span.offset);
       }
-      if (label.is_num && TakeConventionLabel(label, span.offset, what(), &unused_stack)) {
+      if (label.is_num && TakeConventionLabel(label, span.offset, what, &unused_stack)) {
         continue;
       }
       sample_.labels.push_back(std::move(label));
@@ -566,14 +588,15 @@ class Decoder {
 
   // The labels of formats/prof-text.md §8 that carry sample fields. Returns true when `label`
   // was one (and is not a label of the text sample).
-  bool TakeConventionLabel(const Label& label, size_t offset, const std::string& what,
+  template <typename What>
+  bool TakeConventionLabel(const Label& label, size_t offset, const What& what,
                            bool* unused_stack) {
     if (label.key == kSourceLabel && label.unit.empty()) {
       const uint64_t id = static_cast<uint64_t>(label.num);
       bool known = false;
       for (uint64_t source : source_ids_) known = known || source == id;
       if (!known) {
-        FailAt(offset, what + ": label " + kSourceLabel + " names source " +
+        FailAt(offset, what() + ": label " + kSourceLabel + " names source " +
                            std::to_string(label.num) + ", which no comment defines");
       }
       sample_.source_id = id;
