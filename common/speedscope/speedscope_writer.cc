@@ -84,11 +84,17 @@ class SpeedscopeWriter : public ProfileSink {
   static constexpr int64_t kNoTime = INT64_MIN;
 
   uint32_t FrameFor(Frame frame);
+  // The frames of a location, outermost first (made on its first use, then kept).
+  const std::vector<uint32_t>& LocationFrames(const Location& location);
   uint32_t TrackFor(const Sample& sample);
+  uint32_t FindTrack(const Sample& sample);  // TrackFor without its cache
   // Chooses the track's type and form, in a pass over its records.
   void Decide(uint32_t t);
   // The weight of `record` in the track's type and unit (negative: 0).
   int64_t WeightOf(const Track& track, const int64_t* record) const;
+  // The frame indexes of stack `index`, comma-separated: made once per stack, since a sampled
+  // profile writes them for every sample.
+  const std::string& StackText(int64_t index);
   void WriteSampled(uint32_t t);
   void WriteEvented(uint32_t t);
   void Flush() {
@@ -110,11 +116,18 @@ class SpeedscopeWriter : public ProfileSink {
   std::unordered_map<uint64_t, FunctionInfo> functions_;
   std::unordered_map<uint64_t, Location> locations_;
   std::vector<Frame> frames_;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> location_frames_;
   std::unordered_map<std::string, uint32_t> frame_index_;
   std::unordered_map<uint64_t, uint32_t> stack_index_;  // stack id -> index in stack_frames_
   std::vector<std::vector<uint32_t>> stack_frames_;     // root first
+  std::vector<std::string> stack_texts_;                // StackText's, "" until made
 
   std::map<std::string, uint32_t> track_index_;
+  bool has_last_ = false;  // TrackFor's cache: the last sample's source, labels and answer
+  uint64_t last_source_ = 0;
+  std::vector<Label> last_labels_;
+  bool last_other_ = false;
+  uint32_t last_track_ = 0;
   std::vector<Track> tracks_;
   std::unique_ptr<TrackRecords> records_;
   std::vector<int64_t> record_;
@@ -151,37 +164,62 @@ uint32_t SpeedscopeWriter::FrameFor(Frame frame) {
   return inserted.first->second;
 }
 
+const std::vector<uint32_t>& SpeedscopeWriter::LocationFrames(const Location& location) {
+  const auto cached = location_frames_.find(location.id);
+  if (cached != location_frames_.end()) return cached->second;
+  std::vector<uint32_t>& frames = location_frames_[location.id];
+  const auto mapping = mapping_files_.find(location.mapping_id);
+  const std::string file = mapping == mapping_files_.end() ? std::string() : mapping->second;
+  if (location.lines.empty()) {
+    // Named as the reports name it (report/frames): its mapping's file, else its address.
+    char address[24];
+    std::snprintf(address, sizeof address, "0x%llx",
+                  static_cast<unsigned long long>(location.address));
+    frames.push_back(FrameFor(Frame{!file.empty()           ? "[" + Basename(file) + "]"
+                                    : location.address != 0 ? std::string(address)
+                                                            : std::string("[unknown]"),
+                                    file, 0, 0}));
+    return frames;
+  }
+  for (auto line = location.lines.rbegin(); line != location.lines.rend(); ++line) {
+    const auto function = functions_.find(line->function_id);
+    if (function == functions_.end()) continue;
+    frames.push_back(
+        FrameFor(Frame{function->second.name, function->second.file, line->line, line->column}));
+  }
+  return frames;
+}
+
 void SpeedscopeWriter::OnStack(const Stack& stack) {
   std::vector<uint32_t> frames;
   for (auto id = stack.location_ids.rbegin(); id != stack.location_ids.rend(); ++id) {
     const auto found = locations_.find(*id);
     if (found == locations_.end()) continue;  // the checker refuses this before it comes here
-    const Location& location = found->second;
-    const auto mapping = mapping_files_.find(location.mapping_id);
-    const std::string file = mapping == mapping_files_.end() ? std::string() : mapping->second;
-    if (location.lines.empty()) {
-      // Named as the reports name it (report/frames): its mapping's file, else its address.
-      char address[24];
-      std::snprintf(address, sizeof address, "0x%llx",
-                    static_cast<unsigned long long>(location.address));
-      frames.push_back(FrameFor(Frame{!file.empty()           ? "[" + Basename(file) + "]"
-                                      : location.address != 0 ? std::string(address)
-                                                              : std::string("[unknown]"),
-                                      file, 0, 0}));
-      continue;
-    }
-    for (auto line = location.lines.rbegin(); line != location.lines.rend(); ++line) {
-      const auto function = functions_.find(line->function_id);
-      if (function == functions_.end()) continue;
-      frames.push_back(
-          FrameFor(Frame{function->second.name, function->second.file, line->line, line->column}));
-    }
+    const std::vector<uint32_t>& more = LocationFrames(found->second);
+    frames.insert(frames.end(), more.begin(), more.end());
   }
   stack_index_[stack.id] = static_cast<uint32_t>(stack_frames_.size());
   stack_frames_.push_back(std::move(frames));
 }
 
 uint32_t SpeedscopeWriter::TrackFor(const Sample& sample) {
+  // Consecutive samples mostly come from one thread: the last one's answer, when its source
+  // and labels are the same.
+  if (has_last_ && sample.source_id == last_source_ && sample.labels == last_labels_) {
+    if (last_other_) ++labelled_;
+    return last_track_;
+  }
+  const uint64_t labelled = labelled_;
+  const uint32_t track = FindTrack(sample);
+  has_last_ = true;
+  last_source_ = sample.source_id;
+  last_labels_ = sample.labels;
+  last_other_ = labelled_ != labelled;
+  last_track_ = track;
+  return track;
+}
+
+uint32_t SpeedscopeWriter::FindTrack(const Sample& sample) {
   std::optional<int64_t> pid, tid;
   const std::string* thread = nullptr;
   const std::string* comm = nullptr;
@@ -301,6 +339,19 @@ void SpeedscopeWriter::Decide(uint32_t t) {
   });
 }
 
+const std::string& SpeedscopeWriter::StackText(int64_t index) {
+  if (stack_texts_.size() < stack_frames_.size()) stack_texts_.resize(stack_frames_.size());
+  std::string& text = stack_texts_[index];
+  const std::vector<uint32_t>& frames = stack_frames_[index];
+  if (text.empty() && !frames.empty()) {
+    for (size_t i = 0; i < frames.size(); ++i) {
+      if (i != 0) text += ',';
+      text += std::to_string(frames[i]);
+    }
+  }
+  return text;
+}
+
 void SpeedscopeWriter::WriteSampled(uint32_t t) {
   const Track& track = tracks_[t];
   buffer_ += "{\"type\":\"sampled\",\"name\":";
@@ -312,13 +363,7 @@ void SpeedscopeWriter::WriteSampled(uint32_t t) {
   records_->ForEach(t, [&](const int64_t* record) {
     buffer_ += first ? "\n[" : ",\n[";
     first = false;
-    if (record[kStack] >= 0) {
-      const std::vector<uint32_t>& frames = stack_frames_[record[kStack]];
-      for (size_t i = 0; i < frames.size(); ++i) {
-        if (i != 0) buffer_ += ',';
-        buffer_ += std::to_string(frames[i]);
-      }
-    }
+    if (record[kStack] >= 0) buffer_ += StackText(record[kStack]);
     buffer_ += ']';
     if (buffer_.size() >= kFlushBytes) Flush();
   });
