@@ -39,6 +39,9 @@ TEST_DEBS += linux-perf
 # prof-svg's and prof-html's pages opened in headless Chromium, driven over the DevTools protocol
 # by tests/browser/ (Python's standard library only).
 TEST_DEBS += chromium python3
+# prof2speedscope's output validated against speedscope's published JSON schema (the npm
+# package's file-format-schema.json) by tests/browser/check_speedscope_schema.py.
+TEST_DEBS += python3-jsonschema
 BENCH_DEBS := time sqlite3
 # speedscope, from the npm registry, opens prof2chrome's output in tests/browser.sh: a test-only
 # package set (tests/web/package.json, pinned by package-lock.json) installed by `make deps-web`

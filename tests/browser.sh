@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# prof-svg's and prof-html's pages, and prof2chrome's output in speedscope, opened in headless Chromium and used as a user would, driven
+# prof-svg's and prof-html's pages, and prof2chrome's and prof2speedscope's output in speedscope, opened in headless Chromium and used as a user would, driven
 # over the DevTools protocol by tests/browser/ (Python's standard library): no console error,
 # no network request, values equal to prof-text's. Screenshots go to build/browser/.
 #
@@ -136,9 +136,46 @@ print(f"--label-focus pid={pid} --label-focus tid={tid}" if len({(s["pid"], s["t
     failures=$((failures + 1))
   fi
 }
+# prof2speedscope's output, validated against speedscope's published schema (its npm package's
+# file-format-schema.json) and opened in speedscope: its first profile's Sandwich view gives
+# every function prof-text's total and self weight for that thread (the profile's tid or pid).
+# check_prof2speedscope NAME INPUT [prof2speedscope options...]
+check_prof2speedscope() {
+  local name=$1 input=$2 first scale
+  shift 2
+  prof2speedscope "$@" "$input" -o "$out/$name.speedscope.json" 2>/dev/null
+  if ! python3 check_speedscope_schema.py "${speedscope%/index.html}/file-format-schema.json" \
+    "$out/$name.speedscope.json"; then
+    failures=$((failures + 1))
+    return
+  fi
+  first=$(python3 -c 'import json, re, sys
+d = json.load(open(sys.argv[1]))
+m = re.search(r"\((tid|pid) (\d+)\)", d["profiles"][0]["name"])
+print(f"--label-focus {m.group(1)}={m.group(2)}" if m and len(d["profiles"]) > 1 else "")' \
+    "$out/$name.speedscope.json")
+  scale=$(prof-text --raw-values "$@" "$input" | awk 'NR == 1 { u = $2; sub(/.*\//, "", u)
+    print u == "nanoseconds" ? 0.001 : u == "milliseconds" ? 1000 : u == "seconds" ? 1e6 : 1 }')
+  # shellcheck disable=SC2086
+  prof-text --top --no-trim --raw-values $first "$@" "$input" |
+    awk -v scale="$scale" 'NR > 1 && $1 ~ /^-?[0-9]+$/ && NF >= 6 {
+      name = $0; for (i = 0; i < 5; i++) sub(/^ *[^ ]+/, "", name); sub(/^ +/, "", name)
+      printf "%s\t%.3f\t%.3f\n", name, $1 * scale, $4 * scale }' >"$out/$name.top"
+  if ! python3 check_speedscope.py check "$speedscope" "$out/$name.speedscope.json" \
+    "$out/$name.top" "$out/$name"; then
+    failures=$((failures + 1))
+  fi
+}
 if [ -f "$speedscope" ]; then
   check_speedscope speedscope-cpuprofile "$root/golden/chrome/inputs/app.cpuprofile"
   check_speedscope speedscope-perf "$perf_profile"
+  # Sampled: cpu time (idle samples weigh 0), one thread; perf's threads, weighed by samples.
+  check_prof2speedscope prof2speedscope-cpuprofile "$root/golden/chrome/inputs/app.cpuprofile"
+  check_prof2speedscope prof2speedscope-perf "$perf_profile"
+  # Evented: speedscope's own export of node's profile, read back (stretches with TIME and
+  # DURATION weighed by their time), and of Chrome's trace.
+  check_prof2speedscope prof2speedscope-evented "$root/golden/speedscope/inputs/app.speedscope.json"
+  check_prof2speedscope prof2speedscope-trace "$root/golden/speedscope/inputs/trace.speedscope.json"
 else
   echo "browser: SKIP speedscope: tests/web/node_modules has no speedscope (make deps-web runs npm ci; it failed or was not run)"
 fi

@@ -64,6 +64,14 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
         {"", R"j({"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"id":1,)j"
              R"j("children":[{"callFrame":{"functionName":"f","url":"a.js","lineNumber":2},)j"
              R"j("selfSize":64,"id":2,"children":[]}]}})j"}}},
+      {"speedscope",
+       {{"golden/speedscope/inputs/app.speedscope.json", ""},
+        {"golden/speedscope/inputs/perf.speedscope.json.gz", ""},
+        {"golden/speedscope/inputs/edges.speedscope.json", ""},
+        // Without $schema (speedscope reads such a file by its name, *.speedscope.json): sniffed
+        // by its keys.
+        {"", R"j({"shared":{"frames":[{"name":"f"}]},"profiles":[{"type":"sampled","name":"t",)j"
+             R"j("unit":"none","startValue":0,"endValue":1,"samples":[[0]],"weights":[1]}]})j"}}},
   };
   return *samples;
 }
@@ -166,7 +174,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   std::map<std::string, int> seen;
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
-            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile");
+            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile, speedscope");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as

@@ -9,6 +9,7 @@
 #include "common/perf/perf_codec.h"
 #include "common/pprof/pprof_codec.h"
 #include "common/rprof/rprof_codec.h"
+#include "common/speedscope/speedscope_codec.h"
 #include "common/sqlite/sqlite_format.h"
 #include "common/text/text_codec.h"
 
@@ -28,6 +29,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kCpuProfileReader,   // V8's .cpuprofile (JSON)
       &kChromeTraceReader,  // Chrome's traces: the Trace Event Format (JSON)
       &kHeapProfileReader,  // V8's sampling heap profiles, .heapprofile (JSON)
+      &kSpeedscopeReader,   // speedscope's file format (JSON)
   };
   return kReaders;
 }

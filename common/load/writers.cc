@@ -2,6 +2,7 @@
 
 #include "common/chrome/trace_writer.h"
 #include "common/pprof/pprof_codec.h"
+#include "common/speedscope/speedscope_writer.h"
 #include "common/text/text_codec.h"
 
 namespace proftools {
@@ -12,6 +13,7 @@ const std::vector<const WriterSpec*>& Writers() {
       &kProfTextWriter,     // canonical prof text (prof-text --canonical)
       &kPprofWriter,        // profile.proto, gzipped (prof2pprof, which has options of its own)
       &kChromeTraceWriter,  // the Trace Event Format (prof2chrome)
+      &kSpeedscopeWriter,   // speedscope's file format (prof2speedscope)
   };
   return kWriters;
 }
