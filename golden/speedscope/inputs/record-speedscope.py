@@ -11,9 +11,9 @@ URL.createObjectURL, and written here as it is.
 
 Recorded (speedscope's version in speedscope-version.txt):
   app.speedscope.json      golden/chrome/inputs/app.cpuprofile (node --cpu-prof of app.js)
-  perf.speedscope.json.gz  golden/perf/corpus/flamegraph/perf-iperf-stacks-pidtid-01.txt.gz,
-                           perf script output of iperf (several threads: several profiles;
-                           gzipped, without a time in its header, to stay small)
+  perf.speedscope.json.gz  golden/perf/corpus/local/perf61-fp-pidtid.txt.gz, perf 6.1's
+                           recording of the project's own load program (several threads:
+                           several profiles; gzipped, without a time in its header)
   trace.speedscope.json    golden/chrome/inputs/app.trace.json (node's trace events with V8's
                            samples)
 speedscope always exports evented profiles (exportProfile walks each call tree), times in its
@@ -38,7 +38,7 @@ INDEX = os.path.join(root, "tests", "web", "node_modules", "speedscope", "dist",
 INPUTS = [
     ("app.speedscope.json", os.path.join(root, "golden", "chrome", "inputs", "app.cpuprofile")),
     ("perf.speedscope.json.gz", os.path.join(
-        root, "golden", "perf", "corpus", "flamegraph", "perf-iperf-stacks-pidtid-01.txt.gz")),
+        root, "golden", "perf", "corpus", "local", "perf61-fp-pidtid.txt.gz")),
     ("trace.speedscope.json", os.path.join(root, "golden", "chrome", "inputs", "app.trace.json")),
 ]
 
