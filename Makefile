@@ -39,6 +39,9 @@ TEST_DEBS += linux-perf
 # prof-svg's and prof-html's pages opened in headless Chromium, driven over the DevTools protocol
 # by tests/browser/ (Python's standard library only).
 TEST_DEBS += chromium python3
+# callgrind_annotate reads prof2callgrind's output; valgrind records golden/callgrind's inputs
+# (tests/interop-callgrind.sh).
+TEST_DEBS += valgrind
 BENCH_DEBS := time sqlite3
 # speedscope, from the npm registry, opens prof2chrome's output in tests/browser.sh: a test-only
 # package set (tests/web/package.json, pinned by package-lock.json) installed by `make deps-web`
@@ -248,6 +251,7 @@ test-interop: $(TOOLS) test-sqlite-r
 	tests/interop-diff.sh
 	tests/interop-list.sh
 	tests/interop-perf.sh
+	tests/interop-callgrind.sh
 
 # Includes point down the library's layers (ARCHITECTURE.md).
 layer-check:

@@ -64,6 +64,11 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
         {"", R"j({"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"id":1,)j"
              R"j("children":[{"callFrame":{"functionName":"f","url":"a.js","lineNumber":2},)j"
              R"j("selfSize":64,"id":2,"children":[]}]}})j"}}},
+      {"callgrind",
+       {{"golden/callgrind/inputs/workload.callgrind.gz", ""},
+        {"golden/callgrind/inputs/workload.instr.callgrind.gz", ""},
+        {"golden/callgrind/inputs/workload.cachegrind.gz", ""},
+        {"", "events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=f\ncalls=2 9\n1 7\nfn=f\n9 7\n"}}},
   };
   return *samples;
 }
@@ -166,7 +171,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   std::map<std::string, int> seen;
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
-            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile");
+            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile, callgrind");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as

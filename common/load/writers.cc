@@ -1,5 +1,6 @@
 #include "common/load/writers.h"
 
+#include "common/callgrind/callgrind_writer.h"
 #include "common/chrome/trace_writer.h"
 #include "common/pprof/pprof_codec.h"
 #include "common/text/text_codec.h"
@@ -12,6 +13,7 @@ const std::vector<const WriterSpec*>& Writers() {
       &kProfTextWriter,     // canonical prof text (prof-text --canonical)
       &kPprofWriter,        // profile.proto, gzipped (prof2pprof, which has options of its own)
       &kChromeTraceWriter,  // the Trace Event Format (prof2chrome)
+      &kCallgrindWriter,    // the callgrind format (prof2callgrind)
   };
   return kWriters;
 }
