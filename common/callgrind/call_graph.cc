@@ -144,6 +144,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   };
   std::vector<Open> path;
   std::vector<long double> weight(e_count);
+  uint64_t work = 0;
   for (uint32_t root = 0; root < n; ++root) {
     bool any = false;
     for (size_t e = 0; e < e_count; ++e) {
@@ -156,7 +157,9 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
       cut = true;
       break;
     }
+    if (work > kMaxWork) break;
     add_node(root, -1, weight, 0);
+    path.clear();
     path.push_back({tree.function.size() - 1, 0});
     ++on_stack[root];
     while (!path.empty()) {
@@ -169,6 +172,10 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
         continue;
       }
       const Edge& edge = edges[open.next_edge++];
+      if (++work > kMaxWork) {  // edges looked at: wide graphs cost time even when cut
+        cut = true;
+        break;
+      }
       if (on_stack[edge.callee] != 0) continue;  // a cycle: not expanded again
       bool carries = false;
       long double calls = 0;
@@ -183,7 +190,11 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
         }
       }
       if (!carries && calls <= 0) continue;
-      if (path.size() >= kMaxDepth || tree.function.size() >= kMaxNodes) {
+      if (tree.function.size() >= kMaxNodes) {
+        cut = true;
+        break;
+      }
+      if (path.size() >= kMaxDepth) {
         cut = true;
         continue;
       }

@@ -9,10 +9,11 @@
 // function has several callers (the split of its callees' costs between them is not recorded);
 // it is bounded: a callee already on the stack (indirect recursion) is not expanded again, a
 // function's calls to itself are folded into it, and the tree stops growing at kMaxDepth frames
-// or kMaxNodes nodes. What stays exact: each function's self cost per event (each function's
-// cost apportioned among its places in the tree by largest remainders, so the flat sums are the
-// file's) and each edge's call count (the value type `calls`, on the callee's frames under that
-// caller), so `prof-text --top` gives callgrind_annotate's self costs and
+// or kMaxNodes nodes (or after kMaxWork edges looked at). What stays exact: each function's self
+// cost per event (each function's cost apportioned among its places in the tree by largest
+// remainders, so the flat sums are the file's) and each edge's call count (the value type `calls`,
+// on the callee's frames under that caller), so `prof-text --top` gives callgrind_annotate's self
+// costs and
 // `--top --type calls` the number of times each function was called.
 #ifndef PROFTOOLS_COMMON_CALLGRIND_CALL_GRAPH_H_
 #define PROFTOOLS_COMMON_CALLGRIND_CALL_GRAPH_H_
@@ -31,6 +32,7 @@ class CallGraph {
  public:
   static constexpr size_t kMaxDepth = 256;
   static constexpr size_t kMaxNodes = 200000;
+  static constexpr uint64_t kMaxWork = 50000000;  // edges looked at while building the tree
 
   explicit CallGraph(size_t events) : events_(events) {}
 

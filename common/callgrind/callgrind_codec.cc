@@ -100,9 +100,10 @@ void ReadCallgrindInput(Input& input, const ReadContext& context, ProfileSink* s
   if (file.graph->Emit(&interner, sink, 1, with_calls, labels)) {
     Warn(context, input.name,
          "the call tree built from the calls was cut at " + std::to_string(CallGraph::kMaxDepth) +
-             " frames or " + std::to_string(CallGraph::kMaxNodes) +
-             " nodes: each function's cost and call count is kept, spread over the stacks the "
-             "tree reached");
+             " frames or " + std::to_string(CallGraph::kMaxNodes) + " nodes (or " +
+             std::to_string(CallGraph::kMaxWork) +
+             " edges looked at): each function's cost and call count is kept, spread over the "
+             "stacks the tree reached");
   }
   if (file.parts > 1) {
     Warn(context, input.name, Counted(file.parts, "part", "parts") + " summed into one profile");
