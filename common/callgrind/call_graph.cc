@@ -17,12 +17,14 @@ void AddAll(std::vector<int64_t>* sums, const std::vector<int64_t>& values) {
 // sum to `total` exactly and do not depend on anything but the shares' order.
 std::vector<int64_t> Apportion(int64_t total, const std::vector<long double>& shares) {
   long double sum = 0;
-  for (long double s : shares) sum += s;
+  for (long double s : shares) sum += s;  // finite and positive: give() checked
   std::vector<int64_t> parts(shares.size(), 0);
   std::vector<std::pair<long double, size_t>> fractions;
   int64_t given = 0;
   for (size_t i = 0; i < shares.size(); ++i) {
-    const long double exact = static_cast<long double>(total) * (shares[i] / sum);
+    long double exact = static_cast<long double>(total) * (shares[i] / sum);
+    if (!(exact >= 0)) exact = 0;  // NaN too
+    if (exact > static_cast<long double>(total)) exact = static_cast<long double>(total);
     long double whole = std::floor(exact);
     if (whole < 0) whole = 0;
     if (whole > static_cast<long double>(total - given))
@@ -33,6 +35,12 @@ std::vector<int64_t> Apportion(int64_t total, const std::vector<long double>& sh
   }
   std::stable_sort(fractions.begin(), fractions.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
+  // Rounding leaves at most one unit a share; anything more (precision lost on huge totals)
+  // goes to the largest fraction's share at once, so this loop is bounded.
+  if (total - given > static_cast<int64_t>(fractions.size())) {
+    parts[fractions[0].second] += total - given - static_cast<int64_t>(fractions.size());
+    given = total - static_cast<int64_t>(fractions.size());
+  }
   for (size_t k = 0; given < total; k = (k + 1) % fractions.size()) {
     ++parts[fractions[k].second];
     ++given;
@@ -128,7 +136,9 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     bool flow_set = false;
     for (size_t e = 0; e < e_count; ++e) {
       const long double t = total[f * e_count + e];
-      tree.ratio.push_back(t > 0 ? weight[e] / t : 0);
+      // A ratio above 1 (negative costs) could grow without bound down a path: kept finite.
+      const long double r = t > 0 ? weight[e] / t : 0;
+      tree.ratio.push_back(std::isfinite(r) && r > 0 ? r : 0);
       if (!flow_set && t > 0) {
         flow = weight[e];
         flow_set = true;
@@ -220,11 +230,14 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   };
   const size_t values = e_count + (with_calls ? 1 : 0);
   std::vector<int64_t> assigned;
-  auto give = [&](const std::vector<size_t>& nodes, const std::vector<long double>& shares,
-                  int64_t amount, size_t column) {
+  auto give = [&](const std::vector<size_t>& nodes, std::vector<long double> shares, int64_t amount,
+                  size_t column) {
     long double sum = 0;
-    for (long double s : shares) sum += s;
-    if (sum <= 0) {  // no share at all: the first place takes it
+    for (long double& s : shares) {
+      if (!(s > 0) || !std::isfinite(s)) s = 0;  // NaN, infinite or negative: no share
+      sum += s;
+    }
+    if (!(sum > 0) || !std::isfinite(sum)) {  // no share at all: the first place takes it
       AddSaturating(&assigned[nodes[0] * values + column], amount);
       return;
     }
