@@ -5,7 +5,8 @@
 #   callgrind --dump-instr=yes (workload.instr.callgrind: positions instr line),
 #   callgrind --separate-threads=yes (workload.thread-N.callgrind, one file per thread),
 #   callgrind --cache-sim=yes (workload.cachesim.callgrind: several events),
-#   cachegrind (workload.cachegrind: cachegrind's format, no calls).
+#   cachegrind (workload.cachegrind: cachegrind's format, no calls),
+# and callgrind_annotate's report of the first (workload.callgrind.annotate.txt).
 # Each recording is gzipped (they hold the dynamic loader's and libc's functions too). Paths in
 # the files are made relative to this folder (the cmd: line and fl= names) so that re-recording
 # elsewhere gives the same names; counts may differ between valgrind and libc versions:
@@ -35,4 +36,7 @@ for f in workload.callgrind workload.instr.callgrind workload.thread-* \
   case $f in workload.thread-*) out=workload.thread-${f##*-}.callgrind ;; esac
   sed -e "s|$tmp/||g" "$f" | gzip -9n >"$here/$out.gz"
 done
+# valgrind's own reader of the plain recording: its self cost per function, which
+# golden/callgrind/workload-values holds prof-text's to.
+callgrind_annotate --threshold=100 --auto=no workload.callgrind >"$here/workload.callgrind.annotate.txt"
 valgrind --version >"$here/valgrind-version.txt"
