@@ -122,6 +122,10 @@ TEST(CallgrindReader, NameCompressionReadsAsTheNames) {
       "events: Ir\nob=(1) a.out\nfl=(1) x.c\nfn=(1) x\n1 5\ncob=(2) lib.so\n"
       "cfi=(2) y.c\ncfn=(2) y\ncalls=2 1\n1 7\nob=(2)\nfl=(2)\nfn=(2)\n1 7\n");
   EXPECT_EQ(ByStack(spaces, 0), (std::map<std::string, int64_t>{{"x", 5}, {"x;y", 7}}));
+  // A function without a name is valgrind's unknown code, ??? (found by the fuzzer: prof text's
+  // functions have names).
+  EXPECT_EQ(Flat(ReadBytes("events: Ir\nfn=\n1 5\n"), 0),
+            (std::map<std::string, int64_t>{{"???", 5}}));
   ASSERT_EQ(spaces.defs.mappings.size(), 2u);
   EXPECT_EQ(spaces.defs.mappings.items()[1].file, "lib.so");
 }

@@ -59,6 +59,9 @@ uint32_t CallGraph::Function(const std::string& object, const std::string& name,
       base.find_first_not_of("0123456789", quote + 1) == std::string::npos) {
     base.resize(quote);
   }
+  // A function without a name (fn= with nothing after it) is unknown code, as valgrind names it:
+  // prof text's functions have names.
+  if (base.empty()) base = "???";
   std::string key = object;
   key += '\0';
   key += base;
