@@ -42,6 +42,9 @@ TEST_DEBS += chromium python3
 # prof2speedscope's output validated against speedscope's published JSON schema (the npm
 # package's file-format-schema.json) by tests/browser/check_speedscope_schema.py.
 TEST_DEBS += python3-jsonschema
+# callgrind_annotate reads prof2callgrind's output; valgrind records golden/callgrind's inputs
+# (tests/interop-callgrind.sh).
+TEST_DEBS += valgrind
 BENCH_DEBS := time sqlite3
 # speedscope, from the npm registry, opens prof2chrome's output in tests/browser.sh: a test-only
 # package set (tests/web/package.json, pinned by package-lock.json) installed by `make deps-web`
@@ -251,6 +254,7 @@ test-interop: $(TOOLS) test-sqlite-r
 	tests/interop-diff.sh
 	tests/interop-list.sh
 	tests/interop-perf.sh
+	tests/interop-callgrind.sh
 
 # Includes point down the library's layers (ARCHITECTURE.md).
 layer-check:

@@ -72,6 +72,11 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
         // by its keys.
         {"", R"j({"shared":{"frames":[{"name":"f"}]},"profiles":[{"type":"sampled","name":"t",)j"
              R"j("unit":"none","startValue":0,"endValue":1,"samples":[[0]],"weights":[1]}]})j"}}},
+      {"callgrind",
+       {{"golden/callgrind/inputs/workload.callgrind.gz", ""},
+        {"golden/callgrind/inputs/workload.instr.callgrind.gz", ""},
+        {"golden/callgrind/inputs/workload.cachegrind.gz", ""},
+        {"", "events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=f\ncalls=2 9\n1 7\nfn=f\n9 7\n"}}},
   };
   return *samples;
 }
@@ -174,7 +179,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   std::map<std::string, int> seen;
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
-            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile, speedscope");
+            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile, speedscope, callgrind");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as

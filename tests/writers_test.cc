@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/callgrind/callgrind_writer.h"
 #include "common/chrome/trace_writer.h"
 #include "common/load/writers.h"
 #include "tests/random_profile.h"
@@ -116,7 +117,7 @@ TEST(WritersTest, RegistryNamesEveryWriterOnce) {
   }
   EXPECT_EQ(FindWriter("chrome-trace"), &kChromeTraceWriter);
   EXPECT_EQ(FindWriter("nosuch"), nullptr);
-  EXPECT_EQ(WriterNames(), "prof, pprof, chrome-trace, speedscope");
+  EXPECT_EQ(WriterNames(), "prof, pprof, chrome-trace, speedscope, callgrind");
 }
 
 // Every writer: the same profile gives the same bytes (twice over, and from random profiles),
@@ -296,6 +297,36 @@ TEST(ChromeTraceWriterTest, ValueOptionAndWarnings) {
   EXPECT_EQ(by_samples.samples[0].weight, 2);
   EXPECT_THROW(Chrome(text, nullptr, {{"value", "nosuch"}}), UsageError);
   EXPECT_THROW(Chrome(text, nullptr, {{"interval", "5"}}), UsageError);
+}
+
+const char* kCallgrindProfile =
+    "proftext 1.0\nsource 1 perf \"\" -\ntype cpu nanoseconds\ntype samples count\n"
+    "mapping 1 0x1000 0x2000 0x0 /bin/app \"\" FN\n"
+    "function 1 main \"\" app.c 1\nfunction 2 work \"\" app.c 10\nfunction 3 \"a b\" \"\" util.c "
+    "5\n"
+    "location 1 1 0x1010 - 1:3\nlocation 2 1 0x1020 - 2:12\nlocation 3 1 0x1030 - 3:7 2:14\n"
+    "stack 1 1\nstack 2 2 1\nstack 3 3 1\nstack 4 2 3 1\n"
+    "sample 1 1 - - 10 1\nsample 1 2 - - 200 20\nsample 1 3 - - 30 3 comm=app\n"
+    "sample 1 4 - - 7 1\n";
+
+// prof2callgrind: pprof -callgrind's shape, flat values per node, each edge once per sample.
+TEST(CallgrindWriterTest, PprofsShape) {
+  CollectingHandler warnings;
+  const std::string out = Write(kCallgrindWriter, Parse(kCallgrindProfile), &warnings);
+  // Nodes by flat cpu: work:12 (200 + 7), a b (30), main (10), work:14 (0, a frame of the
+  // inlined location 3); addresses relative to the last cost line where shorter.
+  EXPECT_EQ(out,
+            "# callgrind format\npositions: instr line\nevents: cpu(nanoseconds) samples(count)\n"
+            "\nob=(1) /bin/app\nfl=(1) app.c\nfn=(1) work\n0x1020 12 207 21\n"
+            "\nob=(1)\nfl=(2) util.c\nfn=(2) a b\n+16 7 30 3\n"
+            "cfl=(1)\ncfn=(1)\ncalls=1 -16 12\n* * 7 1\n"
+            "\nob=(1)\nfl=(1)\nfn=(3) main\n-32 3 10 1\n"
+            "cfl=(1)\ncfn=(1)\ncalls=1 +16 12\n* * 200 20\n"
+            "cfl=(1)\ncfn=(1)\ncalls=1 +32 14\n* * 37 4\n"
+            "\nob=(1)\nfl=(1)\nfn=(1)\n+32 14 0 0\n"
+            "cfl=(2)\ncfn=(2)\ncalls=1 * 7\n* * 37 4\n");
+  ASSERT_EQ(warnings.warnings.size(), 1u);
+  EXPECT_EQ(warnings.warnings[0].message, "1 sample's labels left out (callgrind has no labels)");
 }
 
 }  // namespace

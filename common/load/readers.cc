@@ -2,6 +2,7 @@
 
 #include "common/base/diagnostics.h"
 #include "common/base/text_syntax.h"
+#include "common/callgrind/callgrind_codec.h"
 #include "common/chrome/cpuprofile_codec.h"
 #include "common/chrome/heapprofile_codec.h"
 #include "common/chrome/trace_codec.h"
@@ -30,6 +31,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kChromeTraceReader,  // Chrome's traces: the Trace Event Format (JSON)
       &kHeapProfileReader,  // V8's sampling heap profiles, .heapprofile (JSON)
       &kSpeedscopeReader,   // speedscope's file format (JSON)
+      &kCallgrindReader,    // valgrind's callgrind and cachegrind formats
   };
   return kReaders;
 }

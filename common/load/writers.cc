@@ -1,5 +1,6 @@
 #include "common/load/writers.h"
 
+#include "common/callgrind/callgrind_writer.h"
 #include "common/chrome/trace_writer.h"
 #include "common/pprof/pprof_codec.h"
 #include "common/speedscope/speedscope_writer.h"
@@ -14,6 +15,7 @@ const std::vector<const WriterSpec*>& Writers() {
       &kPprofWriter,        // profile.proto, gzipped (prof2pprof, which has options of its own)
       &kChromeTraceWriter,  // the Trace Event Format (prof2chrome)
       &kSpeedscopeWriter,   // speedscope's file format (prof2speedscope)
+      &kCallgrindWriter,    // the callgrind format (prof2callgrind)
   };
   return kWriters;
 }

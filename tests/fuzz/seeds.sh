@@ -67,6 +67,9 @@ case $name in
     for f in golden/speedscope/inputs/*.json.gz; do
       for b in 11 255; do seed $b "$f" zcat; done
     done
+    for f in golden/callgrind/inputs/*.gz; do
+      for b in 12 255; do seed $b "$f" zcat; done
+    done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   rprof)
     for f in $(find golden/rprof -type f -name '*.out'); do add "$f"; done

@@ -1,0 +1,348 @@
+#include "common/callgrind/call_graph.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/base/saturating.h"
+
+namespace proftools {
+namespace {
+
+void AddAll(std::vector<int64_t>* sums, const std::vector<int64_t>& values) {
+  for (size_t i = 0; i < values.size(); ++i) AddSaturating(&(*sums)[i], values[i]);
+}
+
+// Splits `total` among `shares` (not all 0) by largest remainders: each gets the floor of its
+// exact part, the rest go one by one to the largest fractions (ties to the earlier), so the parts
+// sum to `total` exactly and do not depend on anything but the shares' order.
+std::vector<int64_t> Apportion(int64_t total, const std::vector<long double>& shares) {
+  long double sum = 0;
+  for (long double s : shares) sum += s;  // finite and positive: give() checked
+  std::vector<int64_t> parts(shares.size(), 0);
+  std::vector<std::pair<long double, size_t>> fractions;
+  int64_t given = 0;
+  for (size_t i = 0; i < shares.size(); ++i) {
+    long double exact = static_cast<long double>(total) * (shares[i] / sum);
+    if (!(exact >= 0)) exact = 0;  // NaN too
+    if (exact > static_cast<long double>(total)) exact = static_cast<long double>(total);
+    long double whole = std::floor(exact);
+    if (whole < 0) whole = 0;
+    if (whole > static_cast<long double>(total - given))
+      whole = static_cast<long double>(total - given);
+    parts[i] = static_cast<int64_t>(whole);
+    given += parts[i];
+    fractions.push_back({exact - whole, i});
+  }
+  std::stable_sort(fractions.begin(), fractions.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  // Rounding leaves at most one unit a share; anything more (precision lost on huge totals)
+  // goes to the largest fraction's share at once, so this loop is bounded.
+  if (total - given > static_cast<int64_t>(fractions.size())) {
+    parts[fractions[0].second] += total - given - static_cast<int64_t>(fractions.size());
+    given = total - static_cast<int64_t>(fractions.size());
+  }
+  for (size_t k = 0; given < total; k = (k + 1) % fractions.size()) {
+    ++parts[fractions[k].second];
+    ++given;
+  }
+  return parts;
+}
+
+}  // namespace
+
+uint32_t CallGraph::Function(const std::string& object, const std::string& name,
+                             const std::string& file) {
+  std::string base = name;
+  // callgrind's recursion levels (--separate-recs): f'2, f'3 ... are f.
+  const size_t quote = base.rfind('\'');
+  if (quote != std::string::npos && quote + 1 < base.size() &&
+      base.find_first_not_of("0123456789", quote + 1) == std::string::npos) {
+    base.resize(quote);
+  }
+  // A function without a name (fn= with nothing after it) is unknown code, as valgrind names it:
+  // prof text's functions have names.
+  if (base.empty()) base = "???";
+  std::string key = object;
+  key += '\0';
+  key += base;
+  const auto [it, added] = function_of_.emplace(key, static_cast<uint32_t>(functions_.size()));
+  if (added) {
+    Node node;
+    node.object = object;
+    node.name = base;
+    node.file = file;
+    node.self.assign(events_, 0);
+    functions_.push_back(std::move(node));
+  } else if (functions_[it->second].file.empty()) {
+    functions_[it->second].file = file;
+  }
+  return it->second;
+}
+
+void CallGraph::AddSelf(uint32_t function, const std::vector<int64_t>& costs) {
+  if (self_totals_.empty()) self_totals_.assign(events_, 0);
+  AddAll(&functions_[function].self, costs);
+  AddAll(&self_totals_, costs);
+}
+
+void CallGraph::AddCall(uint32_t caller, uint32_t callee, uint64_t count,
+                        const std::vector<int64_t>& costs) {
+  has_calls_ = true;
+  Node& node = functions_[caller];
+  if (caller == callee) {
+    // A function's calls to itself: their inclusive cost is already its own self cost and that
+    // of what it calls, so the tree folds them into the function (only the count is kept).
+    node.self_calls = node.self_calls + count < count ? UINT64_MAX : node.self_calls + count;
+    return;
+  }
+  const auto [it, added] = node.edge_of.emplace(callee, static_cast<uint32_t>(node.edges.size()));
+  if (added) node.edges.push_back(Edge{callee, 0, std::vector<int64_t>(events_, 0)});
+  Edge& edge = node.edges[it->second];
+  edge.calls = edge.calls + count < count ? UINT64_MAX : edge.calls + count;
+  AddAll(&edge.inclusive, costs);
+}
+
+// The expanded call tree: nodes in depth-first order, each a function under its parent node.
+struct CallGraph::Tree {
+  std::vector<uint32_t> function;
+  std::vector<int64_t> parent;           // -1 for a root
+  std::vector<long double> ratio;        // per node and event: its weight / function total
+  std::vector<long double> calls_share;  // the calls of the edge into it, exact part
+  std::vector<long double> flow;         // its weight in the first event with any
+};
+
+bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, bool with_calls,
+                     const std::vector<Label>& labels) const {
+  const size_t n = functions_.size();
+  const size_t e_count = events_;
+  // Totals: a function's self cost and the inclusive costs of its calls; what reaches it
+  // through calls; the rest is its weight as a root.
+  std::vector<long double> total(n * e_count, 0), incoming(n * e_count, 0);
+  for (size_t f = 0; f < n; ++f) {
+    for (size_t e = 0; e < e_count; ++e) total[f * e_count + e] += functions_[f].self[e];
+    for (const Edge& edge : functions_[f].edges) {
+      for (size_t e = 0; e < e_count; ++e) {
+        total[f * e_count + e] += edge.inclusive[e];
+        incoming[edge.callee * e_count + e] += edge.inclusive[e];
+      }
+    }
+  }
+
+  Tree tree;
+  bool cut = false;
+  std::vector<uint32_t> on_stack(n, 0);
+  auto add_node = [&](uint32_t f, int64_t parent, const std::vector<long double>& weight,
+                      long double calls) {
+    tree.function.push_back(f);
+    tree.parent.push_back(parent);
+    long double flow = 0;
+    bool flow_set = false;
+    for (size_t e = 0; e < e_count; ++e) {
+      const long double t = total[f * e_count + e];
+      // A ratio above 1 (negative costs) could grow without bound down a path: kept finite.
+      const long double r = t > 0 ? weight[e] / t : 0;
+      tree.ratio.push_back(std::isfinite(r) && r > 0 ? r : 0);
+      if (!flow_set && t > 0) {
+        flow = weight[e];
+        flow_set = true;
+      }
+    }
+    tree.calls_share.push_back(calls);
+    tree.flow.push_back(flow);
+  };
+  // Depth-first from each root, without recursion: the path's nodes and their next edge.
+  struct Open {
+    size_t node;
+    size_t next_edge;
+  };
+  std::vector<Open> path;
+  std::vector<long double> weight(e_count);
+  uint64_t work = 0;
+  for (uint32_t root = 0; root < n; ++root) {
+    bool any = false;
+    for (size_t e = 0; e < e_count; ++e) {
+      const long double w = total[root * e_count + e] - incoming[root * e_count + e];
+      weight[e] = w > 0 ? w : 0;
+      any = any || weight[e] > 0;
+    }
+    if (!any) continue;
+    if (tree.function.size() >= kMaxNodes) {
+      cut = true;
+      break;
+    }
+    if (work > kMaxWork) break;
+    add_node(root, -1, weight, 0);
+    path.clear();
+    path.push_back({tree.function.size() - 1, 0});
+    ++on_stack[root];
+    while (!path.empty()) {
+      Open& open = path.back();
+      const uint32_t f = tree.function[open.node];
+      const std::vector<Edge>& edges = functions_[f].edges;
+      if (open.next_edge == edges.size()) {
+        --on_stack[f];
+        path.pop_back();
+        continue;
+      }
+      const Edge& edge = edges[open.next_edge++];
+      if (++work > kMaxWork) {  // edges looked at: wide graphs cost time even when cut
+        cut = true;
+        break;
+      }
+      if (on_stack[edge.callee] != 0) continue;  // a cycle: not expanded again
+      bool carries = false;
+      long double calls = 0;
+      bool first = true;
+      for (size_t e = 0; e < e_count; ++e) {
+        const long double r = tree.ratio[open.node * e_count + e];
+        weight[e] = edge.inclusive[e] * r;
+        carries = carries || weight[e] > 0;
+        if (first && total[f * e_count + e] > 0) {
+          calls = static_cast<long double>(edge.calls) * r;
+          first = false;
+        }
+      }
+      if (!carries && calls <= 0) continue;
+      if (tree.function.size() >= kMaxNodes) {
+        cut = true;
+        break;
+      }
+      if (path.size() >= kMaxDepth) {
+        cut = true;
+        continue;
+      }
+      const size_t parent = open.node;  // `open` dangles once path grows
+      add_node(edge.callee, static_cast<int64_t>(parent), weight, calls);
+      path.push_back({tree.function.size() - 1, 0});
+      ++on_stack[edge.callee];
+    }
+  }
+
+  // Each function's places in the tree, and the calls of each edge by the nodes it made.
+  std::vector<std::vector<size_t>> places(n);
+  for (size_t i = 0; i < tree.function.size(); ++i) places[tree.function[i]].push_back(i);
+  // A function the tree never reached that has a cost or calls gets a root of its own.
+  auto ensure_place = [&](uint32_t f) {
+    if (!places[f].empty()) return;
+    tree.function.push_back(f);
+    tree.parent.push_back(-1);
+    tree.ratio.insert(tree.ratio.end(), e_count, 0);
+    tree.calls_share.push_back(0);
+    tree.flow.push_back(0);
+    places[f].push_back(tree.function.size() - 1);
+  };
+  const size_t values = e_count + (with_calls ? 1 : 0);
+  std::vector<int64_t> assigned;
+  auto give = [&](const std::vector<size_t>& nodes, std::vector<long double> shares, int64_t amount,
+                  size_t column) {
+    long double sum = 0;
+    for (long double& s : shares) {
+      if (!(s > 0) || !std::isfinite(s)) s = 0;  // NaN, infinite or negative: no share
+      sum += s;
+    }
+    if (!(sum > 0) || !std::isfinite(sum)) {  // no share at all: the first place takes it
+      AddSaturating(&assigned[nodes[0] * values + column], amount);
+      return;
+    }
+    // A negative cost (a difference of profiles, as pprof writes it) is split as its magnitude.
+    const bool negative = amount < 0;
+    const int64_t magnitude = negative ? (amount == INT64_MIN ? INT64_MAX : -amount) : amount;
+    const std::vector<int64_t> parts = Apportion(magnitude, shares);
+    for (size_t k = 0; k < nodes.size(); ++k) {
+      AddSaturating(&assigned[nodes[k] * values + column], negative ? -parts[k] : parts[k]);
+    }
+  };
+  for (uint32_t f = 0; f < n; ++f) {
+    const Node& node = functions_[f];
+    bool needed = node.self_calls != 0;
+    for (int64_t c : node.self) needed = needed || c != 0;
+    if (needed) ensure_place(f);
+    for (const Edge& edge : node.edges) {
+      if (edge.calls != 0) ensure_place(edge.callee);
+    }
+  }
+  assigned.assign(tree.function.size() * values, 0);
+  std::vector<long double> shares;
+  for (uint32_t f = 0; f < n; ++f) {
+    const Node& node = functions_[f];
+    const std::vector<size_t>& at = places[f];
+    for (size_t e = 0; e < e_count; ++e) {
+      if (node.self[e] == 0) continue;
+      shares.clear();
+      for (size_t i : at) shares.push_back(std::fabs(tree.ratio[i * e_count + e]));
+      give(at, shares, node.self[e], e);
+    }
+    if (!with_calls) continue;
+    if (node.self_calls != 0) {
+      shares.clear();
+      for (size_t i : at) shares.push_back(tree.flow[i]);
+      give(at, shares, static_cast<int64_t>(std::min<uint64_t>(node.self_calls, INT64_MAX)),
+           e_count);
+    }
+  }
+  if (with_calls) {
+    // An edge's calls: on the nodes it made, else (a cycle, a cut) on the callee's places.
+    std::unordered_map<uint64_t, std::vector<size_t>> made;
+    for (size_t i = 0; i < tree.function.size(); ++i) {
+      if (tree.parent[i] < 0) continue;
+      const uint64_t key = (uint64_t{tree.function[tree.parent[i]]} << 32) | tree.function[i];
+      made[key].push_back(i);
+    }
+    std::vector<size_t> nodes;
+    for (uint32_t f = 0; f < n; ++f) {
+      for (const Edge& edge : functions_[f].edges) {
+        if (edge.calls == 0) continue;
+        const auto it = made.find((uint64_t{f} << 32) | edge.callee);
+        shares.clear();
+        if (it != made.end()) {
+          nodes = it->second;
+          for (size_t i : nodes) shares.push_back(tree.calls_share[i]);
+        } else {
+          nodes = places[edge.callee];
+          for (size_t i : nodes) shares.push_back(tree.flow[i]);
+        }
+        give(nodes, shares, static_cast<int64_t>(std::min<uint64_t>(edge.calls, INT64_MAX)),
+             e_count);
+      }
+    }
+  }
+
+  // Definitions and samples, nodes in order.
+  std::vector<uint64_t> location(n, 0);
+  auto location_of = [&](uint32_t f) {
+    if (location[f] != 0) return location[f];
+    const Node& node = functions_[f];
+    proftools::Mapping mapping;
+    mapping.file = node.object;
+    mapping.has_functions = true;
+    const uint64_t mapping_id = node.object.empty() ? 0 : interner->Mapping(mapping);
+    proftools::Function function;
+    function.name = node.name;
+    function.system_name = node.name;
+    function.file = node.file;
+    proftools::Location loc;
+    loc.mapping_id = mapping_id;
+    loc.lines.push_back(Line{interner->Function(function), 0, 0});
+    location[f] = interner->Location(loc);
+    return location[f];
+  };
+  std::vector<uint64_t> stack;
+  Sample sample;
+  sample.source_id = source_id;
+  sample.labels = labels;
+  for (size_t i = 0; i < tree.function.size(); ++i) {
+    bool any = false;
+    for (size_t v = 0; v < values; ++v) any = any || assigned[i * values + v] != 0;
+    if (!any) continue;
+    stack.clear();
+    for (int64_t at = static_cast<int64_t>(i); at >= 0; at = tree.parent[at]) {
+      stack.push_back(location_of(tree.function[at]));
+    }
+    sample.stack_id = interner->Stack(stack);
+    sample.values.assign(assigned.begin() + i * values, assigned.begin() + (i + 1) * values);
+    sink->OnSample(sample);
+  }
+  return cut;
+}
+
+}  // namespace proftools

@@ -1,0 +1,81 @@
+// What a callgrind file says once read: functions with their exact self costs and the calls
+// between them (caller -> callee, call count, inclusive cost of the calls), summed over the
+// file's cost lines. Memory grows with distinct functions and edges, not with cost lines.
+//
+// callgrind keeps edges, not stacks: Emit builds stacks the way speedscope's importer does
+// (src/import/callgrind.ts): from each function's root weight (its inclusive cost not reached
+// through a call), every function's cost is assumed to split among its callees in the average
+// ratio of its edges, down the call tree the edges describe. That is an approximation wherever a
+// function has several callers (the split of its callees' costs between them is not recorded);
+// it is bounded: a callee already on the stack (indirect recursion) is not expanded again, a
+// function's calls to itself are folded into it, and the tree stops growing at kMaxDepth frames
+// or kMaxNodes nodes (or after kMaxWork edges looked at). What stays exact: each function's self
+// cost per event (each function's cost apportioned among its places in the tree by largest
+// remainders, so the flat sums are the file's) and each edge's call count (the value type `calls`,
+// on the callee's frames under that caller), so `prof-text --top` gives callgrind_annotate's self
+// costs and
+// `--top --type calls` the number of times each function was called.
+#ifndef PROFTOOLS_COMMON_CALLGRIND_CALL_GRAPH_H_
+#define PROFTOOLS_COMMON_CALLGRIND_CALL_GRAPH_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/model/interner.h"
+#include "common/model/model.h"
+
+namespace proftools {
+
+class CallGraph {
+ public:
+  static constexpr size_t kMaxDepth = 256;
+  static constexpr size_t kMaxNodes = 200000;
+  static constexpr uint64_t kMaxWork = 50000000;  // edges looked at while building the tree
+
+  explicit CallGraph(size_t events) : events_(events) {}
+
+  size_t events() const { return events_; }
+  // The function (object, name, file) stands for; `name` without a recursion level (`f'2` is
+  // f). The file of a function is the first given for it.
+  uint32_t Function(const std::string& object, const std::string& name, const std::string& file);
+  // `costs` has events() values.
+  void AddSelf(uint32_t function, const std::vector<int64_t>& costs);
+  void AddCall(uint32_t caller, uint32_t callee, uint64_t count, const std::vector<int64_t>& costs);
+  // The sum of every self cost per event (what `totals:` must equal).
+  const std::vector<int64_t>& self_totals() const { return self_totals_; }
+  size_t function_count() const { return functions_.size(); }
+  bool has_calls() const { return has_calls_; }
+
+  // Emits the stacks and samples (definitions through `interner`, samples to `sink`): values
+  // are the events, then the call count when `with_calls`. `labels` go on every sample. Returns
+  // whether the tree was cut at kMaxDepth or kMaxNodes (the caller warns).
+  bool Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, bool with_calls,
+            const std::vector<Label>& labels) const;
+
+ private:
+  struct Edge {
+    uint32_t callee = 0;
+    uint64_t calls = 0;
+    std::vector<int64_t> inclusive;
+  };
+  struct Node {
+    std::string object, name, file;
+    std::vector<int64_t> self;
+    uint64_t self_calls = 0;  // calls of the function to itself (recursion), folded into it
+    std::vector<Edge> edges;  // in order of first appearance
+    std::unordered_map<uint32_t, uint32_t> edge_of;  // callee -> index in edges
+  };
+  struct Tree;
+
+  size_t events_;
+  std::vector<Node> functions_;
+  std::unordered_map<std::string, uint32_t> function_of_;  // object \0 name
+  std::vector<int64_t> self_totals_;
+  bool has_calls_ = false;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_CALLGRIND_CALL_GRAPH_H_

@@ -1,0 +1,152 @@
+#include "common/callgrind/callgrind_codec.h"
+
+#include <string>
+#include <vector>
+
+#include "common/base/counted.h"
+#include "common/callgrind/callgrind_reader.h"
+#include "common/model/interner.h"
+#include "common/model/producer_kit.h"
+
+namespace proftools {
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+void Warn(const ReadContext& context, const std::string& file, const std::string& message) {
+  if (context.warnings != nullptr) {
+    context.warnings->Warning(Diagnostic{Rule::kInput, file, 0, message});
+  }
+}
+
+std::string Costs(const std::vector<int64_t>& costs) {
+  std::string out;
+  for (int64_t c : costs) out += (out.empty() ? "" : " ") + std::to_string(c);
+  return out;
+}
+
+// totals: must be the sum of the cost lines; summary: at least that (callgrind's summary also
+// counts what no cost line shows).
+void CheckTotals(const CallgrindFile& file, const std::string& name, const ReadContext& context) {
+  const std::vector<int64_t>& sums = file.graph->self_totals();
+  auto sum = [&](size_t i) { return i < sums.size() ? sums[i] : 0; };
+  if (!file.totals.empty()) {
+    bool same = file.totals.size() <= file.events.size();
+    for (size_t i = 0; same && i < file.events.size(); ++i) {
+      same = (i < file.totals.size() ? file.totals[i] : 0) == sum(i);
+    }
+    if (!same) {
+      std::vector<int64_t> got(file.events.size());
+      for (size_t i = 0; i < got.size(); ++i) got[i] = sum(i);
+      Warn(context, name,
+           "totals: says " + Costs(file.totals) + " but the cost lines sum to " + Costs(got) +
+               " (the values read are the cost lines')");
+    }
+  }
+  if (!file.summary.empty()) {
+    bool below = file.summary.size() > file.events.size();
+    for (size_t i = 0; !below && i < file.summary.size(); ++i) below = file.summary[i] < sum(i);
+    if (below) {
+      Warn(context, name,
+           "summary: " + Costs(file.summary) +
+               " is less than the cost lines' sum (the values read are the "
+               "cost lines')");
+    }
+  }
+}
+
+void ReadCallgrindInput(Input& input, const ReadContext& context, ProfileSink* sink) {
+  CallgrindFile file = ReadCallgrind(input.stream.get(), input.name);
+  if (file.graph == nullptr) {
+    if (!context.allow_empty || !input.head.empty()) {
+      throw ProfError(input.name, "no events: line: not a callgrind or cachegrind profile");
+    }
+    file.events = {"Ir"};
+    file.graph = std::make_unique<CallGraph>(1);
+  }
+  if (file.graph->function_count() == 0 && !context.allow_empty) {
+    throw ProfError(input.name,
+                    "a callgrind profile without cost lines (--allow-empty reads it as a profile "
+                    "without samples)");
+  }
+  CheckTotals(file, input.name, context);
+
+  ProfileHeader header;
+  header.sources.push_back(Source{1, "callgrind", context.uri, std::nullopt});
+  UniqueTypeNames names;
+  for (const std::string& event : file.events) {
+    // pprof -callgrind (and prof2callgrind) write a type with a unit as TYPE(UNIT).
+    const size_t open = event.find('(');
+    if (open != std::string::npos && open > 0 && event.back() == ')' && open + 2 < event.size()) {
+      header.types.push_back(
+          {names.Take(event.substr(0, open)), event.substr(open + 1, event.size() - open - 2)});
+    } else {
+      header.types.push_back({names.Take(event), "count"});
+    }
+  }
+  const bool with_calls = file.graph->has_calls();
+  if (with_calls) header.types.push_back({names.Take("calls"), "count"});
+  if (header.types.size() > 1) header.default_type = header.types[0].type;
+  if (!file.cmd.empty()) header.meta.push_back({"cmd", file.cmd});
+  if (!file.creator.empty()) header.meta.push_back({"creator", file.creator});
+  sink->OnHeader(header);
+
+  std::vector<Label> labels;
+  if (file.pid) labels.push_back(Label::Number(kPidLabel, *file.pid));
+  if (file.thread) labels.push_back(Label::String(kThreadLabel, std::to_string(*file.thread)));
+  Interner interner(sink);
+  if (file.graph->Emit(&interner, sink, 1, with_calls, labels)) {
+    Warn(context, input.name,
+         "the call tree built from the calls was cut at " + std::to_string(CallGraph::kMaxDepth) +
+             " frames or " + std::to_string(CallGraph::kMaxNodes) + " nodes (or " +
+             std::to_string(CallGraph::kMaxWork) +
+             " edges looked at): each function's cost and call count is kept, spread over the "
+             "stacks the tree reached");
+  }
+  if (file.parts > 1) {
+    Warn(context, input.name, Counted(file.parts, "part", "parts") + " summed into one profile");
+  }
+  if (file.jumps > 0) {
+    Warn(context, input.name,
+         Counted(file.jumps, "jump= or jcnd= line", "jump= or jcnd= lines") + " left out");
+  }
+  sink->OnEnd();
+}
+
+}  // namespace
+
+int SniffCallgrind(std::string_view head, bool text) {
+  if (!text) return kNotMine;
+  if (StartsWith(head, "# callgrind format")) return kCertain;
+  // The header: key: value lines (and comments, blank lines) up to the first body line.
+  bool events = false;
+  size_t start = 0;
+  while (start < head.size()) {
+    size_t end = head.find('\n', start);
+    if (end == std::string_view::npos) break;  // a line cut by the head's end says nothing
+    std::string_view line = head.substr(start, end - start);
+    start = end + 1;
+    if (line.empty() || line == "\r" || line[0] == '#') continue;
+    static constexpr std::string_view kKeys[] = {
+        "version:", "creator:",   "desc:",   "cmd:",   "pid:",    "thread:",
+        "part:",    "positions:", "events:", "event:", "summary:"};
+    bool known = false;
+    for (std::string_view key : kKeys) known = known || StartsWith(line, key);
+    if (!known) break;
+    events = events || StartsWith(line, "events:");
+  }
+  return events ? kLikely : kNotMine;
+}
+
+const ReaderSpec kCallgrindReader = {
+    "callgrind",
+    "a callgrind or cachegrind profile (valgrind)",
+    ReaderShape::kStreaming,
+    nullptr,
+    SniffCallgrind,
+    ReadCallgrindInput,
+};
+
+}  // namespace proftools
