@@ -39,6 +39,8 @@ TEST_DEBS += linux-perf
 # prof-svg's and prof-html's pages opened in headless Chromium, driven over the DevTools protocol
 # by tests/browser/ (Python's standard library only).
 TEST_DEBS += chromium python3
+# The JDK's own JFR reader (`jfr print --json`) against jfr2prof, and java to record (tests/interop-jfr.sh).
+TEST_DEBS += openjdk-17-jdk-headless
 BENCH_DEBS := time sqlite3
 # speedscope, from the npm registry, opens prof2chrome's output in tests/browser.sh: a test-only
 # package set (tests/web/package.json, pinned by package-lock.json) installed by `make deps-web`
@@ -248,6 +250,7 @@ test-interop: $(TOOLS) test-sqlite-r
 	tests/interop-diff.sh
 	tests/interop-list.sh
 	tests/interop-perf.sh
+	tests/interop-jfr.sh
 
 # Includes point down the library's layers (ARCHITECTURE.md).
 layer-check:

@@ -64,6 +64,7 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
         {"", R"j({"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"id":1,)j"
              R"j("children":[{"callFrame":{"functionName":"f","url":"a.js","lineNumber":2},)j"
              R"j("selfSize":64,"id":2,"children":[]}]}})j"}}},
+      {"jfr", {{"golden/jfr/inputs/rec.jfr.gz", ""}}},
   };
   return *samples;
 }
@@ -166,7 +167,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   std::map<std::string, int> seen;
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
-            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile");
+            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile, jfr");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as

@@ -6,6 +6,7 @@
 #include "common/chrome/heapprofile_codec.h"
 #include "common/chrome/trace_codec.h"
 #include "common/folded/folded_reader.h"
+#include "common/jfr/jfr_codec.h"
 #include "common/perf/perf_codec.h"
 #include "common/pprof/pprof_codec.h"
 #include "common/rprof/rprof_codec.h"
@@ -28,6 +29,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kCpuProfileReader,   // V8's .cpuprofile (JSON)
       &kChromeTraceReader,  // Chrome's traces: the Trace Event Format (JSON)
       &kHeapProfileReader,  // V8's sampling heap profiles, .heapprofile (JSON)
+      &kJfrReader,          // Java Flight Recorder recordings (.jfr)
   };
   return kReaders;
 }

@@ -1,0 +1,62 @@
+// A chunk's metadata event: the tree of elements (root → metadata → class → field, setting,
+// annotation; root → region) that defines every type of the chunk, event types and the types of
+// their fields alike. Read, never assumed: the JDK's types change between releases and
+// async-profiler defines its own, so the reader finds fields by name in what this says.
+#ifndef PROFTOOLS_COMMON_JFR_JFR_METADATA_H_
+#define PROFTOOLS_COMMON_JFR_JFR_METADATA_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/jfr/jfr_chunk.h"
+
+namespace proftools {
+
+// How a value of a type is encoded.
+enum class JfrKind : uint8_t {
+  kStruct,  // its fields one after the other
+  kBoolean,
+  kByte,
+  kChar,  // LEB128
+  kShort,
+  kInt,
+  kLong,
+  kFloat,  // 4 bytes, big-endian
+  kDouble,
+  kString,
+};
+
+struct JfrField {
+  std::string name;
+  uint64_t type_id = 0;
+  size_t type = 0;      // index in JfrMetadata::types
+  bool pooled = false;  // a LEB128 key into the constant pool of its type
+  bool array = false;   // a LEB128 count, then that many values
+};
+
+struct JfrType {
+  uint64_t id = 0;
+  std::string name;
+  std::string super_type;
+  JfrKind kind = JfrKind::kStruct;
+  std::vector<JfrField> fields;
+  bool is_event() const { return super_type == "jdk.jfr.Event"; }
+  // The index of the field named `name`, or -1.
+  int FieldIndex(const std::string& name) const;
+};
+
+struct JfrMetadata {
+  std::vector<JfrType> types;
+  std::unordered_map<uint64_t, size_t> by_id;
+  // The type of id `id`, or null.
+  const JfrType* Find(uint64_t id) const;
+};
+
+// Reads the metadata event of `chunk` from `file`.
+JfrMetadata ReadJfrMetadata(std::string_view file, const std::string& name, const JfrChunk& chunk);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_JFR_JFR_METADATA_H_
