@@ -1,5 +1,6 @@
 #include "common/jfr/jfr_chunk.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/jfr/jfr_input.h"
@@ -29,11 +30,14 @@ int64_t JfrChunk::DurationNanos(int64_t ticks) const {
 
 JfrChunk ReadJfrChunk(std::string_view file, const std::string& name, uint64_t start) {
   JfrInput in(file, &name, start, file.size());
+  if (file.substr(start, 4) != kJfrMagic.substr(0, std::min<size_t>(4, file.size() - start))) {
+    in.Fail(start == 0 ? "not a JFR recording: no FLR\\0 magic"
+                       : "not a JFR chunk: no FLR\\0 magic where the previous chunk ends");
+  }
   if (file.size() - start < kJfrChunkHeaderSize) {
     in.Fail("a chunk header of " + std::to_string(file.size() - start) + " bytes (" +
             std::to_string(kJfrChunkHeaderSize) + " belong here: a truncated recording?)");
   }
-  if (file.substr(start, 4) != kJfrMagic) in.Fail("not a JFR chunk: no FLR\\0 magic here");
   in.Seek(start + 4);
   JfrChunk chunk;
   chunk.start = start;

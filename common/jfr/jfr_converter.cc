@@ -315,6 +315,30 @@ std::string JavaName(std::string name) {
   return name;
 }
 
+// A class as Java source names it: the JVM's array descriptors ("[B", "[[Ljava/lang/String;")
+// as "byte[]", "java.lang.String[][]"; other names with dots for slashes.
+std::string ClassName(const std::string& jvm) {
+  size_t dims = 0;
+  while (dims < jvm.size() && jvm[dims] == '[') ++dims;
+  if (dims == 0 || dims == jvm.size()) return JavaName(jvm);
+  static const std::pair<char, const char*> kPrimitives[] = {
+      {'B', "byte"}, {'C', "char"}, {'D', "double"}, {'F', "float"},
+      {'I', "int"},  {'J', "long"}, {'S', "short"},  {'Z', "boolean"},
+  };
+  std::string element;
+  const std::string rest = jvm.substr(dims);
+  if (rest.size() > 2 && rest.front() == 'L' && rest.back() == ';') {
+    element = JavaName(rest.substr(1, rest.size() - 2));
+  } else if (rest.size() == 1) {
+    for (const auto& [code, name] : kPrimitives) {
+      if (rest[0] == code) element = name;
+    }
+  }
+  if (element.empty()) return JavaName(jvm);
+  for (size_t i = 0; i < dims; ++i) element += "[]";
+  return element;
+}
+
 void Converter::Convert(const JfrChunk& chunk, const JfrPeriods& periods) {
   const JfrMetadata metadata = ReadJfrMetadata(file_, name_, chunk);
   const JfrPools pools(file_, &name_, chunk, metadata);
@@ -508,7 +532,7 @@ void Converter::Convert(const JfrChunk& chunk, const JfrPeriods& periods) {
       if (!text.empty()) sample.labels.push_back(Label::String("state", text));
     }
     if (const JfrValue* c = field(f.object_class)) {
-      const std::string text = JavaName(JfrText(*c, metadata, pools));
+      const std::string text = ClassName(JfrText(*c, metadata, pools));
       if (!text.empty()) sample.labels.push_back(Label::String("class", text));
     }
     sample.labels.push_back(Label::String("event", plan.event));
