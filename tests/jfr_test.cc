@@ -4,6 +4,9 @@
 // recordings are golden/jfr's and tests/interop-jfr.sh's.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -225,7 +228,7 @@ TEST(Jfr, ExecutionSamplesAndSleepsBecomeSamplesWithTimesThreadsAndFrames) {
   // The inlined frame is the first line of its JIT-compiled caller's location.
   EXPECT_EQ(Lines(text, "location "),
             (std::vector<std::string>{"location 1 1 0x0 - 1:5 2:10", "location 2 2 0x0 - 3:20",
-                                      "location 3 - 0x0 - 4"}));
+                                      "location 3 - 0x0 - 4:0"}));
   EXPECT_EQ(Lines(text, "mapping "),
             (std::vector<std::string>{"mapping 1 0x0 0x0 0x0 [jit] \"\" FN,LN,IN",
                                       "mapping 2 0x0 0x0 0x0 [interpreted] \"\" FN,LN"}));
@@ -287,6 +290,31 @@ TEST(Jfr, CountsLargerThanTheBytesLeftAreRefused) {
   const std::string message = Error(r.Bytes());
   EXPECT_NE(message.find("an array's length of 1000000 is more than the"), std::string::npos)
       << message;
+}
+
+TEST(Jfr, ArraysOfValuesThatTakeNoBytesAreRefused) {
+  Recording r;
+  r.classes.push_back(Class(kSelf, "Empty", {}));
+  r.classes.push_back(Class(kSelf + 1, "Holder", {Field("many", kSelf, false, true)}));
+  r.pools[kSelf + 1] = {{1, Varint(1000)}};
+  const std::string message = Error(r.Bytes());
+  EXPECT_NE(message.find("an array of Empty, values that take no bytes"), std::string::npos)
+      << message;
+}
+
+// tests/fuzz/seeds.sh seeds the registry's fuzzer with this recording (a real one is larger
+// than a seed's 8 KiB, its metadata at the end): the committed file is these bytes.
+// JFR_WRITE_SEED=1 build/unit-tests --gtest_filter=Jfr.* rewrites it.
+TEST(Jfr, TheFuzzSeedIsTheTestRecording) {
+  const std::string path = "golden/jfr/inputs/tiny.jfr";
+  const std::string bytes = Recording().Bytes();
+  if (std::getenv("JFR_WRITE_SEED") != nullptr) {
+    std::ofstream(path, std::ios::binary) << bytes;
+  }
+  std::ifstream in(path, std::ios::binary);
+  const std::string committed((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+  EXPECT_EQ(committed, bytes);
 }
 
 TEST(Jfr, AnIntegerRunningPastItsEventIsRefused) {

@@ -64,7 +64,7 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
         {"", R"j({"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"id":1,)j"
              R"j("children":[{"callFrame":{"functionName":"f","url":"a.js","lineNumber":2},)j"
              R"j("selfSize":64,"id":2,"children":[]}]}})j"}}},
-      {"jfr", {{"golden/jfr/inputs/rec.jfr.gz", ""}}},
+      {"jfr", {{"golden/jfr/inputs/rec.jfr.gz", ""}, {"golden/jfr/inputs/tiny.jfr", ""}}},
   };
   return *samples;
 }

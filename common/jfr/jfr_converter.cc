@@ -416,8 +416,11 @@ void Converter::Convert(const JfrChunk& chunk, const JfrPeriods& periods) {
   std::vector<uint64_t> locations;
   auto stack = [&](const JfrValue& ref) -> uint64_t {
     if (ref.tag == JfrValue::kNull) return interner_->Stack({});
-    const auto cached = state.stacks.find(static_cast<uint64_t>(ref.i));
-    if (cached != state.stacks.end()) return cached->second;
+    const bool cacheable = ref.tag == JfrValue::kRef;  // a key; else a trace written in place
+    if (cacheable) {
+      const auto cached = state.stacks.find(static_cast<uint64_t>(ref.i));
+      if (cached != state.stacks.end()) return cached->second;
+    }
     const JfrValue* trace = JfrDeref(ref, pools);
     if (trace == nullptr) {
       if (ref.i != 0) missing("stack trace", static_cast<uint64_t>(ref.i));  // 0: no stack
@@ -469,11 +472,11 @@ void Converter::Convert(const JfrChunk& chunk, const JfrPeriods& periods) {
       locations.push_back(interner_->Location(location));
     }
     const uint64_t id = interner_->Stack(locations);
-    state.stacks[static_cast<uint64_t>(ref.i)] = id;
+    if (cacheable) state.stacks[static_cast<uint64_t>(ref.i)] = id;
     return id;
   };
   auto thread = [&](const JfrValue& ref, std::vector<Label>* labels) {
-    if (ref.tag == JfrValue::kNull) return;
+    if (ref.tag != JfrValue::kRef) return;  // the JDK's threads are always pooled
     auto it = state.threads.find(static_cast<uint64_t>(ref.i));
     if (it == state.threads.end()) {
       std::vector<Label> made;
@@ -525,7 +528,8 @@ void Converter::Convert(const JfrChunk& chunk, const JfrPeriods& periods) {
       if (plan.by == Weight::kDuration)
         sample.duration_nanos = std::max<int64_t>(chunk.DurationNanos(d->i), 0);
     }
-    sample.stack_id = stack(*field(f.stack));
+    const JfrValue* trace = field(f.stack);  // a later chunk's type may lack the field
+    sample.stack_id = trace == nullptr ? interner_->Stack({}) : stack(*trace);
     if (const JfrValue* t = field(f.thread)) thread(*t, &sample.labels);
     if (const JfrValue* s = field(f.state)) {
       const std::string text = JfrText(*s, metadata, pools);

@@ -200,6 +200,18 @@ JfrMetadata ReadJfrMetadata(std::string_view file, const std::string& name, cons
       field.type = it->second;
     }
   }
+  // The least fixpoint: a type that contains itself is never "empty" (its nesting fails anyway).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (JfrType& type : result.types) {
+      if (type.can_be_empty || type.kind != JfrKind::kStruct) continue;
+      bool empty = true;
+      for (const JfrField& field : type.fields) {
+        empty = empty && !field.array && !field.pooled && result.types[field.type].can_be_empty;
+      }
+      if (empty) type.can_be_empty = changed = true;
+    }
+  }
   return result;
 }
 

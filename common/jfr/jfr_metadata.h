@@ -42,6 +42,9 @@ struct JfrType {
   std::string super_type;
   JfrKind kind = JfrKind::kStruct;
   std::vector<JfrField> fields;
+  // Whether a value can take no bytes at all (a struct of no fields, or of such structs only):
+  // an array of them is refused, so that every element read costs a byte of input.
+  bool can_be_empty = false;
   bool is_event() const { return super_type == "jdk.jfr.Event"; }
   // The index of the field named `name`, or -1.
   int FieldIndex(const std::string& name) const;

@@ -1,5 +1,6 @@
 #include "common/jfr/jfr_values.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_set>
 #include <utility>
@@ -25,7 +26,13 @@ void JfrDecoder::Field(JfrInput* in, const JfrField& field, JfrValue* out, int d
   Step(*in);
   if (field.array) {
     out->tag = JfrValue::kArray;
-    const uint64_t count = in->Count(in->remaining(), "an array's length");
+    const JfrType& element = metadata_.types[field.type];
+    if (!field.pooled && element.can_be_empty) {
+      in->Fail("an array of " + element.name + ", values that take no bytes");
+    }
+    // Every element takes a byte at least; more than kMaxArray would be no recording's.
+    const uint64_t count =
+        in->Count(std::min<uint64_t>(in->remaining(), kMaxArray), "an array's length");
     out->items.resize(count);
     for (JfrValue& item : out->items) {
       Step(*in);

@@ -32,6 +32,7 @@ struct JfrValue {
 class JfrDecoder {
  public:
   static constexpr int kMaxNesting = 32;
+  static constexpr uint64_t kMaxArray = 1 << 20;
 
   explicit JfrDecoder(const JfrMetadata* metadata) : metadata_(*metadata) {}
 
