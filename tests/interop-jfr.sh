@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # jfr2prof against the JDK's own reader (issue 28): on the committed recording of
-# golden/jfr/inputs (and on one recorded now when java is there), `jfr print --json --stack-depth 100000` (its default keeps 5 frames) per event
-# type gives the number of events, the events per stack and the sum of durations that our
-# conversion must equal exactly (tests/interop/jfr_compare.py). Needs the JDK's `jfr`
+# golden/jfr/inputs, on one recorded now when java is there, and on the committed one twice (two
+# chunks), `jfr print --json --stack-depth 100000` (its default keeps 5 frames) per event type
+# gives the number of events, their start times, the events per stack and the sum of durations
+# that our conversion must equal exactly (tests/interop/jfr_compare.py). Needs the JDK's `jfr`
 # (Debian's openjdk-17-jdk-headless, in the Makefile's TEST_DEBS); skips, saying so, without it.
 set -u
 name=interop-jfr
@@ -45,4 +46,9 @@ if command -v javac >/dev/null 2>&1; then
     java -XX:StartFlightRecording=filename=fresh.jfr,settings=profile Workload >/dev/null 2>&1) &&
     compare "$T/fresh.jfr"
 fi
+# Two chunks back to back: the committed recording twice (the JDK's reader carries constant
+# pools over from chunk to chunk, as one JVM's chunks allow; chunks of two JVMs would mix their
+# keys there, so the same chunk twice it is): every count doubles.
+cat "$T/committed.jfr" "$T/committed.jfr" >"$T/two-chunks.jfr"
+compare "$T/two-chunks.jfr"
 [ "$fail" = 0 ] && echo "$name: ok" || { echo "$name: $fail failures"; exit 1; }

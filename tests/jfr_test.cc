@@ -243,6 +243,14 @@ TEST(Jfr, ExecutionSamplesAndSleepsBecomeSamplesWithTimesThreadsAndFrames) {
                 "java-thread-id=1 event=jdk.ThreadSleep"}));
 }
 
+TEST(Jfr, ChunksBackToBackAreOneRecording) {
+  const std::string one = Recording().Bytes();
+  const std::string text = Read(one + one);
+  EXPECT_EQ(Lines(text, "sample ").size(), 6u);
+  EXPECT_EQ(Lines(text, "stack ").size(), 2u);  // the second chunk's stacks are the same content
+  EXPECT_EQ(Lines(text, "duration "), std::vector<std::string>{"duration 1000000000"});
+}
+
 TEST(Jfr, WithoutAStatedPeriodExecutionSamplesAreACount) {
   Recording r;
   r.events.erase(r.events.begin());
