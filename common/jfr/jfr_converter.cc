@@ -143,8 +143,9 @@ class Converter {
   Interner* interner_ = nullptr;
 
   std::vector<JfrChunk> chunks_;
-  std::vector<JfrPeriods> chunk_periods_;    // the settings each chunk states
-  std::map<std::string, uint64_t> present_;  // stack-carrying event types and their counts
+  std::shared_ptr<const JfrMetadata> metadata_;  // the last chunk's
+  std::vector<JfrPeriods> chunk_periods_;        // the settings each chunk states
+  std::map<std::string, uint64_t> present_;      // stack-carrying event types and their counts
   std::map<std::string, bool> has_duration_;
   std::map<std::string, bool> stacks_seen_;  // whether an event of the type had a stack
   std::vector<proftools::Plan> plans_;
@@ -158,8 +159,10 @@ class Converter {
 };
 
 void Converter::Survey() {
+  static const JfrPools kNoPools;
   for (const JfrChunk& chunk : chunks_) {
-    const JfrMetadata metadata = ReadJfrMetadata(file_, name_, chunk);
+    metadata_ = ReadJfrMetadata(file_, name_, chunk, metadata_);
+    const JfrMetadata& metadata = *metadata_;
     std::unique_ptr<JfrPools> pools;  // only for settings that need them
     JfrPeriods periods;
     JfrDecoder decoder(&metadata);
@@ -172,9 +175,12 @@ void Converter::Survey() {
       }
       const uint64_t fields_at = in->position();
       if (type->name == "jdk.ActiveSetting") {
-        if (pools == nullptr) pools = std::make_unique<JfrPools>(file_, &name_, chunk, metadata);
         decoder.ReadValue(in, metadata.by_id.at(id), &value);
-        periods.Read(value, metadata, *pools);
+        // The JDK writes settings' strings in place: the pools are read only when one is not.
+        if (pools == nullptr && JfrPeriods::NeedsPools(value, metadata)) {
+          pools = std::make_unique<JfrPools>(file_, &name_, chunk, metadata);
+        }
+        periods.Read(value, metadata, pools != nullptr ? *pools : kNoPools);
         in->Seek(fields_at);  // read again below when it has stack traces
       }
       if (!HasStacks(*type)) return;
@@ -340,7 +346,8 @@ std::string ClassName(const std::string& jvm) {
 }
 
 void Converter::Convert(const JfrChunk& chunk, const JfrPeriods& periods) {
-  const JfrMetadata metadata = ReadJfrMetadata(file_, name_, chunk);
+  metadata_ = ReadJfrMetadata(file_, name_, chunk, metadata_);
+  const JfrMetadata& metadata = *metadata_;
   const JfrPools pools(file_, &name_, chunk, metadata);
   Chunk state;
   for (const JfrType& type : metadata.types) {

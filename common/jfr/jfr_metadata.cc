@@ -140,7 +140,9 @@ const JfrType* JfrMetadata::Find(uint64_t id) const {
   return it == by_id.end() ? nullptr : &types[it->second];
 }
 
-JfrMetadata ReadJfrMetadata(std::string_view file, const std::string& name, const JfrChunk& chunk) {
+std::shared_ptr<const JfrMetadata> ReadJfrMetadata(std::string_view file, const std::string& name,
+                                                   const JfrChunk& chunk,
+                                                   std::shared_ptr<const JfrMetadata> previous) {
   JfrInput in(file, &name, chunk.metadata, chunk.end);
   const uint64_t size = in.Count(chunk.end - chunk.metadata, "the metadata event's size");
   in = JfrInput(file, &name, in.position(), chunk.metadata + size);
@@ -148,13 +150,16 @@ JfrMetadata ReadJfrMetadata(std::string_view file, const std::string& name, cons
   if (in.Varint() != 0) in.FailAt(at, "the chunk's metadata offset points at no metadata event");
   in.Varint();  // start time
   in.Varint();  // duration
-  in.Varint();  // the metadata's id
+  const uint64_t id = in.Varint();
+  if (previous != nullptr && previous->id == id) return previous;
+  auto made = std::make_shared<JfrMetadata>();
+  JfrMetadata& result = *made;
+  result.id = id;
   ElementTree tree(&in);
   tree.Read();
   const Element& root = tree.element(0);
   const std::vector<size_t> metadata = tree.Children(root, "metadata");
   if (metadata.size() != 1) in.FailAt(root.byte, "metadata: no single `metadata` element");
-  JfrMetadata result;
   const std::vector<size_t> classes = tree.Children(tree.element(metadata[0]), "class");
   result.types.reserve(classes.size());
   for (size_t c : classes) {
@@ -212,7 +217,7 @@ JfrMetadata ReadJfrMetadata(std::string_view file, const std::string& name, cons
       if (empty) type.can_be_empty = changed = true;
     }
   }
-  return result;
+  return made;
 }
 
 }  // namespace proftools

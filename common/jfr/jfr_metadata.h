@@ -6,6 +6,7 @@
 #define PROFTOOLS_COMMON_JFR_JFR_METADATA_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -51,14 +52,20 @@ struct JfrType {
 };
 
 struct JfrMetadata {
+  uint64_t id =
+      0;  // the metadata's id: a chunk whose metadata has its predecessor's id has its types
   std::vector<JfrType> types;
   std::unordered_map<uint64_t, size_t> by_id;
   // The type of id `id`, or null.
   const JfrType* Find(uint64_t id) const;
 };
 
-// Reads the metadata event of `chunk` from `file`.
-JfrMetadata ReadJfrMetadata(std::string_view file, const std::string& name, const JfrChunk& chunk);
+// Reads the metadata event of `chunk` from `file`; when `previous` (the previous chunk's, or
+// null) has the id this event states, returns it without reading the tree again, as the JDK's
+// reader does (the JVM changes the id when it defines new types).
+std::shared_ptr<const JfrMetadata> ReadJfrMetadata(std::string_view file, const std::string& name,
+                                                   const JfrChunk& chunk,
+                                                   std::shared_ptr<const JfrMetadata> previous);
 
 }  // namespace proftools
 

@@ -37,6 +37,14 @@ void JfrPeriods::Read(const JfrValue& setting, const JfrMetadata& metadata, cons
   if (nanos && *nanos > 0) periods_[event->name] = *nanos;
 }
 
+bool JfrPeriods::NeedsPools(const JfrValue& setting, const JfrMetadata& metadata) {
+  for (const char* field : {"name", "value"}) {
+    const JfrValue* v = JfrFieldOf(setting, metadata, field);
+    if (v != nullptr && v->tag == JfrValue::kRef) return true;
+  }
+  return false;
+}
+
 const int64_t* JfrPeriods::Find(const std::string& event) const {
   const auto it = periods_.find(event);
   return it == periods_.end() ? nullptr : &it->second;

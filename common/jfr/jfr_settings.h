@@ -19,6 +19,8 @@ class JfrPeriods {
  public:
   // Takes in one jdk.ActiveSetting event (decoded by the chunk's metadata).
   void Read(const JfrValue& setting, const JfrMetadata& metadata, const JfrPools& pools);
+  // Whether `setting`'s name or value is a reference into the pools (Read needs them then).
+  static bool NeedsPools(const JfrValue& setting, const JfrMetadata& metadata);
   // The period of `event` in nanoseconds, or null when not stated.
   const int64_t* Find(const std::string& event) const;
   // What `later` states replaces what this says (settings carry over from chunk to chunk).

@@ -54,6 +54,7 @@ class JfrDecoder {
 // events that starts at the chunk header's offset and goes back by each event's delta.
 class JfrPools {
  public:
+  JfrPools() = default;  // no pools: every reference is to a missing entry
   JfrPools(std::string_view file, const std::string* name, const JfrChunk& chunk,
            const JfrMetadata& metadata);
 
