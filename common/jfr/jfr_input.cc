@@ -1,6 +1,7 @@
 #include "common/jfr/jfr_input.h"
 
 #include "common/base/diagnostics.h"
+#include "common/base/utf8.h"
 
 namespace proftools {
 
@@ -54,25 +55,6 @@ uint64_t JfrInput::Count(uint64_t limit, const char* what) {
                    std::to_string(limit) + " the bytes left allow");
   }
   return value;
-}
-
-void AppendUtf8(uint32_t code, std::string* out) {
-  if (code >= 0xd800 && code < 0xe000) code = 0xfffd;
-  if (code < 0x80) {
-    out->push_back(static_cast<char>(code));
-  } else if (code < 0x800) {
-    out->push_back(static_cast<char>(0xc0 | code >> 6));
-    out->push_back(static_cast<char>(0x80 | (code & 0x3f)));
-  } else if (code < 0x10000) {
-    out->push_back(static_cast<char>(0xe0 | code >> 12));
-    out->push_back(static_cast<char>(0x80 | (code >> 6 & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (code & 0x3f)));
-  } else {
-    out->push_back(static_cast<char>(0xf0 | code >> 18));
-    out->push_back(static_cast<char>(0x80 | (code >> 12 & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (code >> 6 & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (code & 0x3f)));
-  }
 }
 
 void JfrInput::ReadString(JfrString* out) {

@@ -61,9 +61,6 @@ class JfrInput {
   uint64_t end_;
 };
 
-// Appends `code` as UTF-8 (unpaired surrogates as U+FFFD).
-void AppendUtf8(uint32_t code, std::string* out);
-
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_JFR_JFR_INPUT_H_
