@@ -70,6 +70,10 @@ JfrChunk ReadJfrChunk(std::string_view file, const std::string& name, uint64_t s
     in.FailAt(start + 16,
               "a constant-pool offset of " + std::to_string(pools) + " outside the chunk's events");
   }
+  if (chunk.start_nanos < 0) {
+    in.FailAt(start + 32, "a chunk starting " + std::to_string(chunk.start_nanos) +
+                              " ns before 1970 (prof text's times are not negative)");
+  }
   if (chunk.ticks_per_second <= 0) {
     in.FailAt(start + 56,
               "a clock of " + std::to_string(chunk.ticks_per_second) + " ticks per second");

@@ -271,7 +271,13 @@ void Converter::Header() {
   ProfileHeader header;
   const JfrChunk& first = chunks_.front();
   int64_t end = first.start_nanos;
-  for (const JfrChunk& c : chunks_) end = std::max(end, c.start_nanos + c.duration_nanos);
+  for (const JfrChunk& c : chunks_) {
+    int64_t chunk_end = 0;  // a header's duration is not to be trusted: negative or overflowing
+    if (c.duration_nanos > 0 &&
+        !__builtin_add_overflow(c.start_nanos, c.duration_nanos, &chunk_end)) {
+      end = std::max(end, chunk_end);
+    }
+  }
   header.time_nanos = first.start_nanos;
   header.duration_nanos = end - first.start_nanos;
   header.sources.push_back(Source{1, "jfr", context_.uri, first.start_nanos});
@@ -530,7 +536,13 @@ void Converter::Convert(const JfrChunk& chunk, const JfrPeriods& periods) {
     sample.labels.clear();
     sample.time_nanos.reset();
     sample.duration_nanos.reset();
-    if (const JfrValue* start = field(f.start)) sample.time_nanos = chunk.TimeNanos(start->i);
+    if (const JfrValue* start = field(f.start)) {
+      sample.time_nanos = chunk.TimeNanos(start->i);
+      if (*sample.time_nanos < 0) {
+        in->FailAt(at, plan.event + ": a start at tick " + std::to_string(start->i) +
+                           ", before 1970 by the chunk's clock");
+      }
+    }
     if (const JfrValue* d = field(f.duration)) {
       if (plan.by == Weight::kDuration)
         sample.duration_nanos = std::max<int64_t>(chunk.DurationNanos(d->i), 0);
