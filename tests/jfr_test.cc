@@ -269,6 +269,19 @@ TEST(Jfr, ATruncatedRecordingIsRefusedWithTheByte) {
 
 // The JDK writes such references now and then (threads that ended before the checkpoint): its
 // reader makes them null, and so do we, with a warning naming the first.
+// Prof text's times are not negative (found by the fuzzer: tests/fuzz/regressions/readers/).
+TEST(Jfr, TimesBefore1970AreRefused) {
+  std::string bytes = Recording().Bytes();
+  bytes[32] = '\x80';  // the chunk's start in nanoseconds, big-endian: negative
+  EXPECT_NE(Error(bytes).find("byte 32: a chunk starting"), std::string::npos);
+  Recording r;
+  r.events[1] = Event(Varint(kExecution) + Varint(static_cast<uint64_t>(-2000000000000000000LL)) +
+                      Varint(1) + Varint(1));
+  EXPECT_NE(Error(r.Bytes()).find("byte 91: jdk.ExecutionSample: a start at tick"),
+            std::string::npos)
+      << Error(r.Bytes());
+}
+
 TEST(Jfr, AReferenceToAMissingPoolEntryIsNullWithAWarning) {
   Recording r;
   r.events[1] = Event(Varint(kExecution) + Varint(2000) + Varint(5) + Varint(9));
