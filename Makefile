@@ -45,6 +45,8 @@ TEST_DEBS += python3-jsonschema
 # callgrind_annotate reads prof2callgrind's output; valgrind records golden/callgrind's inputs
 # (tests/interop-callgrind.sh).
 TEST_DEBS += valgrind
+# The JDK's own JFR reader (`jfr print --json`) against jfr2prof, and java to record (tests/interop-jfr.sh).
+TEST_DEBS += openjdk-17-jdk-headless
 BENCH_DEBS := time sqlite3
 # speedscope, from the npm registry, opens prof2chrome's output in tests/browser.sh: a test-only
 # package set (tests/web/package.json, pinned by package-lock.json) installed by `make deps-web`
@@ -255,6 +257,7 @@ test-interop: $(TOOLS) test-sqlite-r
 	tests/interop-list.sh
 	tests/interop-perf.sh
 	tests/interop-callgrind.sh
+	tests/interop-jfr.sh
 
 # Includes point down the library's layers (ARCHITECTURE.md).
 layer-check:

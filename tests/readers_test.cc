@@ -77,6 +77,7 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
         {"golden/callgrind/inputs/workload.instr.callgrind.gz", ""},
         {"golden/callgrind/inputs/workload.cachegrind.gz", ""},
         {"", "events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=f\ncalls=2 9\n1 7\nfn=f\n9 7\n"}}},
+      {"jfr", {{"golden/jfr/inputs/rec.jfr.gz", ""}, {"golden/jfr/inputs/tiny.jfr", ""}}},
   };
   return *samples;
 }
@@ -179,7 +180,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   std::map<std::string, int> seen;
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
-            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile, speedscope, callgrind");
+            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile, speedscope, callgrind, jfr");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as

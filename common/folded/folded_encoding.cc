@@ -5,26 +5,10 @@
 #include <cstring>
 #include <vector>
 
+#include "common/base/utf8.h"
+
 namespace proftools {
 namespace {
-
-void AppendUtf8(uint32_t code, std::string* out) {
-  if (code < 0x80) {
-    out->push_back(static_cast<char>(code));
-  } else if (code < 0x800) {
-    out->push_back(static_cast<char>(0xc0 | code >> 6));
-    out->push_back(static_cast<char>(0x80 | (code & 0x3f)));
-  } else if (code < 0x10000) {
-    out->push_back(static_cast<char>(0xe0 | code >> 12));
-    out->push_back(static_cast<char>(0x80 | (code >> 6 & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (code & 0x3f)));
-  } else {
-    out->push_back(static_cast<char>(0xf0 | code >> 18));
-    out->push_back(static_cast<char>(0x80 | (code >> 12 & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (code >> 6 & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (code & 0x3f)));
-  }
-}
 
 // Converts UTF-16 code units to UTF-8 as they come; a lone surrogate becomes U+FFFD (the text
 // is names, and a name with a replacement character beats refusing the profile).

@@ -7,6 +7,7 @@
 #include "common/chrome/heapprofile_codec.h"
 #include "common/chrome/trace_codec.h"
 #include "common/folded/folded_reader.h"
+#include "common/jfr/jfr_codec.h"
 #include "common/perf/perf_codec.h"
 #include "common/pprof/pprof_codec.h"
 #include "common/rprof/rprof_codec.h"
@@ -32,6 +33,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kHeapProfileReader,  // V8's sampling heap profiles, .heapprofile (JSON)
       &kSpeedscopeReader,   // speedscope's file format (JSON)
       &kCallgrindReader,    // valgrind's callgrind and cachegrind formats
+      &kJfrReader,          // Java Flight Recorder recordings (.jfr)
   };
   return kReaders;
 }

@@ -70,6 +70,11 @@ case $name in
     for f in golden/callgrind/inputs/*.gz; do
       for b in 12 255; do seed $b "$f" zcat; done
     done
+    for f in golden/jfr/inputs/*.jfr golden/jfr/inputs/*.jfr.gz; do
+      [ -f "$f" ] || continue
+      case $f in *.gz) z=zcat ;; *) z= ;; esac
+      for b in 13 255; do seed $b "$f" $z; done
+    done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   rprof)
     for f in $(find golden/rprof -type f -name '*.out'); do add "$f"; done

@@ -1,0 +1,133 @@
+#include "common/jfr/jfr_input.h"
+
+#include "common/base/diagnostics.h"
+#include "common/base/utf8.h"
+
+namespace proftools {
+
+void JfrInput::FailAt(uint64_t byte, const std::string& message) const {
+  throw ProfError(*name_, "byte " + std::to_string(byte) + ": " + message);
+}
+
+void JfrInput::Seek(uint64_t position) {
+  if (position > end_) Fail("an offset past the end of its region");
+  position_ = position;
+}
+
+void JfrInput::Need(uint64_t n, const char* what) {
+  if (n > end_ - position_) {
+    Fail(std::string(what) + " runs past the end of " +
+         (end_ == file_.size() ? "the file (a truncated recording?)" : "its event or chunk"));
+  }
+}
+
+uint8_t JfrInput::Byte() {
+  Need(1, "a byte");
+  return static_cast<uint8_t>(file_[position_++]);
+}
+
+uint64_t JfrInput::BigEndian(int bytes) {
+  Need(static_cast<uint64_t>(bytes), "an integer");
+  uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i) value = value << 8 | static_cast<uint8_t>(file_[position_++]);
+  return value;
+}
+
+uint64_t JfrInput::Varint() {
+  // JFR's LEB128: seven bits a byte while the top bit is set, the ninth byte whole, so a 64-bit
+  // value takes at most 9 bytes and no longer form exists to refuse.
+  uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) {
+    if (position_ == end_) Need(1, "an integer");
+    const uint8_t b = static_cast<uint8_t>(file_[position_++]);
+    value |= static_cast<uint64_t>(b & 0x7f) << (7 * i);
+    if ((b & 0x80) == 0) return value;
+  }
+  if (position_ == end_) Need(1, "an integer");
+  return value | static_cast<uint64_t>(static_cast<uint8_t>(file_[position_++])) << 56;
+}
+
+uint64_t JfrInput::Count(uint64_t limit, const char* what) {
+  const uint64_t at = position_;
+  const uint64_t value = Varint();
+  if (value > limit) {
+    FailAt(at, std::string(what) + " of " + std::to_string(value) + " is more than the " +
+                   std::to_string(limit) + " the bytes left allow");
+  }
+  return value;
+}
+
+void JfrInput::ReadString(JfrString* out) {
+  const uint64_t at = position_;
+  const uint8_t tag = Byte();
+  out->tag = static_cast<JfrStringTag>(tag);
+  out->text.clear();
+  out->key = 0;
+  switch (out->tag) {
+    case JfrStringTag::kNull:
+    case JfrStringTag::kEmpty:
+      return;
+    case JfrStringTag::kPoolRef:
+      out->key = Varint();
+      return;
+    case JfrStringTag::kUtf8: {
+      const uint64_t size = Count(remaining(), "a string's length");
+      out->text.assign(file_.data() + position_, size);
+      position_ += size;
+      return;
+    }
+    case JfrStringTag::kLatin1: {
+      const uint64_t size = Count(remaining(), "a string's length");
+      for (uint64_t i = 0; i < size; ++i)
+        AppendUtf8(static_cast<uint8_t>(file_[position_++]), &out->text);
+      return;
+    }
+    case JfrStringTag::kUtf16: {
+      const uint64_t size = Count(remaining(), "a string's length");  // a char takes a byte or more
+      uint32_t high = 0;  // a high surrogate waiting for its low half
+      for (uint64_t i = 0; i < size; ++i) {
+        const uint64_t c = Varint() & 0xffff;
+        if (c >= 0xd800 && c < 0xdc00) {
+          if (high != 0) AppendUtf8(0xfffd, &out->text);
+          high = static_cast<uint32_t>(c);
+          continue;
+        }
+        if (c >= 0xdc00 && c < 0xe000 && high != 0) {
+          AppendUtf8(0x10000 + ((high - 0xd800) << 10) + (static_cast<uint32_t>(c) - 0xdc00),
+                     &out->text);
+          high = 0;
+          continue;
+        }
+        if (high != 0) AppendUtf8(0xfffd, &out->text);
+        high = 0;
+        AppendUtf8(static_cast<uint32_t>(c), &out->text);
+      }
+      if (high != 0) AppendUtf8(0xfffd, &out->text);
+      return;
+    }
+  }
+  FailAt(at, "a string of encoding " + std::to_string(tag) + " (JFR's are 0 to 5)");
+}
+
+void JfrInput::SkipString() {
+  const uint64_t at = position_;
+  const uint8_t tag = Byte();
+  switch (static_cast<JfrStringTag>(tag)) {
+    case JfrStringTag::kNull:
+    case JfrStringTag::kEmpty:
+      return;
+    case JfrStringTag::kPoolRef:
+      Varint();
+      return;
+    case JfrStringTag::kUtf8:
+    case JfrStringTag::kLatin1:
+      position_ += Count(remaining(), "a string's length");
+      return;
+    case JfrStringTag::kUtf16:
+      for (uint64_t n = Count(remaining(), "a string's length"); n > 0; --n) Varint();
+      return;
+  }
+  FailAt(at, "a string of encoding " + std::to_string(tag) + " (JFR's are 0 to 5)");
+}
+
+}  // namespace proftools

@@ -1,0 +1,66 @@
+// Reading JFR's primitive encodings out of a recording held whole in memory: big-endian fixed
+// integers (the chunk header, floats and doubles), JFR's LEB128 integers (at most 9 bytes: eight
+// of 7 bits, the ninth of 8) and its tagged strings. Every read is checked against the end of
+// the region being read (an event, a constant pool, a chunk), so no length in the input is
+// trusted; errors are `FILE: byte N: what`, N the offset in the file from 0.
+#ifndef PROFTOOLS_COMMON_JFR_JFR_INPUT_H_
+#define PROFTOOLS_COMMON_JFR_JFR_INPUT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace proftools {
+
+// How a string is given (the first byte of JFR's strings).
+enum class JfrStringTag : uint8_t {
+  kNull = 0,
+  kEmpty = 1,
+  kPoolRef = 2,  // a key into the constant pool of java.lang.String
+  kUtf8 = 3,
+  kUtf16 = 4,  // chars, each a LEB128 integer
+  kLatin1 = 5,
+};
+
+struct JfrString {
+  JfrStringTag tag = JfrStringTag::kNull;
+  std::string text;  // UTF-8 (kUtf8, kUtf16, kLatin1)
+  uint64_t key = 0;  // kPoolRef
+};
+
+// A cursor over [position, end) of the file's bytes.
+class JfrInput {
+ public:
+  JfrInput(std::string_view file, const std::string* name, uint64_t position, uint64_t end)
+      : file_(file), name_(name), position_(position), end_(end) {}
+
+  uint64_t position() const { return position_; }
+  uint64_t end() const { return end_; }
+  uint64_t remaining() const { return end_ - position_; }
+  void Seek(uint64_t position);
+
+  uint8_t Byte();
+  uint64_t BigEndian(int bytes);
+  uint64_t Varint();
+  // A Varint that must fit `limit` (a count, a size, an int field): `what` names it in errors.
+  uint64_t Count(uint64_t limit, const char* what);
+  void ReadString(JfrString* out);
+  void SkipString();
+
+  [[noreturn]] void Fail(const std::string& message) const { FailAt(position_, message); }
+  [[noreturn]] void FailAt(uint64_t byte, const std::string& message) const;
+  const std::string& name() const { return *name_; }
+  std::string_view file() const { return file_; }
+
+ private:
+  void Need(uint64_t n, const char* what);
+
+  std::string_view file_;
+  const std::string* name_;
+  uint64_t position_;
+  uint64_t end_;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_JFR_JFR_INPUT_H_
