@@ -39,6 +39,8 @@ TEST_DEBS += linux-perf
 # prof-svg's and prof-html's pages opened in headless Chromium, driven over the DevTools protocol
 # by tests/browser/ (Python's standard library only).
 TEST_DEBS += chromium python3
+# A real Gecko profile recorded by Firefox headless (golden/firefox/inputs/record.sh).
+TEST_DEBS += firefox-esr
 BENCH_DEBS := time sqlite3
 # speedscope, from the npm registry, opens prof2chrome's output in tests/browser.sh: a test-only
 # package set (tests/web/package.json, pinned by package-lock.json) installed by `make deps-web`

@@ -116,7 +116,7 @@ TEST(WritersTest, RegistryNamesEveryWriterOnce) {
   }
   EXPECT_EQ(FindWriter("chrome-trace"), &kChromeTraceWriter);
   EXPECT_EQ(FindWriter("nosuch"), nullptr);
-  EXPECT_EQ(WriterNames(), "prof, pprof, chrome-trace");
+  EXPECT_EQ(WriterNames(), "prof, pprof, chrome-trace, firefox");
 }
 
 // Every writer: the same profile gives the same bytes (twice over, and from random profiles),

@@ -5,6 +5,7 @@
 #include "common/chrome/cpuprofile_codec.h"
 #include "common/chrome/heapprofile_codec.h"
 #include "common/chrome/trace_codec.h"
+#include "common/firefox/firefox_codec.h"
 #include "common/folded/folded_reader.h"
 #include "common/perf/perf_codec.h"
 #include "common/pprof/pprof_codec.h"
@@ -28,6 +29,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kCpuProfileReader,   // V8's .cpuprofile (JSON)
       &kChromeTraceReader,  // Chrome's traces: the Trace Event Format (JSON)
       &kHeapProfileReader,  // V8's sampling heap profiles, .heapprofile (JSON)
+      &kFirefoxReader,      // the Firefox Profiler's Gecko and processed profiles (JSON)
   };
   return kReaders;
 }

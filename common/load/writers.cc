@@ -1,6 +1,7 @@
 #include "common/load/writers.h"
 
 #include "common/chrome/trace_writer.h"
+#include "common/firefox/firefox_writer.h"
 #include "common/pprof/pprof_codec.h"
 #include "common/text/text_codec.h"
 
@@ -12,6 +13,7 @@ const std::vector<const WriterSpec*>& Writers() {
       &kProfTextWriter,     // canonical prof text (prof-text --canonical)
       &kPprofWriter,        // profile.proto, gzipped (prof2pprof, which has options of its own)
       &kChromeTraceWriter,  // the Trace Event Format (prof2chrome)
+      &kFirefoxWriter,      // the Firefox Profiler's processed profile (prof2firefox)
   };
   return kWriters;
 }

@@ -61,6 +61,10 @@ case $name in
     for f in golden/chrome/inputs/*.heapprofile; do
       for b in 10 255; do seed $b "$f"; done
     done
+    for f in golden/firefox/inputs/*.json; do
+      for b in 11 255; do seed $b "$f"; done
+    done
+    for b in 11 255; do seed $b golden/firefox/inputs/page.gecko.json.gz zcat; done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   rprof)
     for f in $(find golden/rprof -type f -name '*.out'); do add "$f"; done
