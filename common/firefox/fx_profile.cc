@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "common/base/diagnostics.h"
+#include "common/firefox/fx_tables.h"
 #include "common/model/interner.h"
 #include "common/model/parent_stacks.h"
 #include "common/model/producer_kit.h"
@@ -129,10 +130,13 @@ void Converter::Thread(const FxThread& thread, const Types& types) {
   sample.source_id = 1;
   sample.values.assign(types.list.size(), 0);
   std::vector<Label> labels;
-  if (thread.pid) labels.push_back(Label::Number(kPidLabel, *thread.pid));
-  if (thread.tid) labels.push_back(Label::Number(kTidLabel, *thread.tid));
-  if (!thread.name.empty()) labels.push_back(Label::String(kThreadLabel, thread.name));
-  if (!thread.process_name.empty()) labels.push_back(Label::String("process", thread.process_name));
+  const FxThreadNames& names = thread.names;
+  if (names.pid) labels.push_back(Label::Number(kPidLabel, *names.pid));
+  if (names.tid) labels.push_back(Label::Number(kTidLabel, *names.tid));
+  if (!names.name.empty()) labels.push_back(Label::String(kThreadLabel, names.name));
+  if (!names.process_name.empty()) {
+    labels.push_back(Label::String("process", names.process_name));
+  }
   for (size_t i = 0; i < thread.sample_stack.size(); ++i) {
     const int64_t stack = thread.sample_stack[i];
     sample.stack_id = stack < 0 ? empty_stack : parents.StackOf(static_cast<uint64_t>(stack));
@@ -165,6 +169,22 @@ void Converter::Thread(const FxThread& thread, const Types& types) {
 }
 
 }  // namespace
+
+bool ReadThreadNames(JsonDocument& json, std::string_view key, JsonValue& value,
+                     const std::string& at, FxThreadNames* names) {
+  if (key == "name") {
+    names->name = std::string(json.String(std::move(value), at));
+  } else if (key == "processName") {
+    names->process_name = std::string(json.String(std::move(value), at));
+  } else if (key == "pid") {
+    names->pid = ReadFxId(json, std::move(value), at);
+  } else if (key == "tid") {
+    names->tid = ReadFxId(json, std::move(value), at);
+  } else {
+    return false;
+  }
+  return true;
+}
 
 int64_t EpochMillisToNanos(JsonDocument& json, double ms, const std::string& what) {
   if (!(ms >= 0 && ms < kMaxNanos / 1e6)) {

@@ -32,14 +32,24 @@ struct FxFrame {
   int64_t category = -1;  // index into the profile's categories, -1: none (inherited)
 };
 
+// Who a thread is: its name, its process's name, its pid and tid (where they are numbers).
+struct FxThreadNames {
+  std::string name, process_name;
+  std::optional<int64_t> pid, tid;
+};
+
+// Reads `key` of a thread object into `names` when it is one of name, processName, pid, tid
+// (both formats spell them alike); false for another key, left unread.
+bool ReadThreadNames(JsonDocument& json, std::string_view key, JsonValue& value,
+                     const std::string& at, FxThreadNames* names);
+
 // How a thread's `weight` column counts its samples.
 enum class FxWeight { kSamples, kTracingMs, kBytes };
 
 struct FxThread {
   std::string what;  // "threads[0]" or "processes[1].threads[0]", for messages
   uint64_t byte = 0;
-  std::string name, process_name;
-  std::optional<int64_t> pid, tid;
+  FxThreadNames names;
   size_t libs = 0;  // index into FxProfile::lib_sets
   std::vector<FxFrame> frames;
   std::vector<int64_t> stack_frame, stack_prefix;  // prefix -1: a root; always < its stack

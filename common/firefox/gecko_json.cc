@@ -49,8 +49,7 @@ namespace {
 struct RawThread {
   std::string what;
   uint64_t byte = 0;
-  std::string name, process_name;
-  std::optional<int64_t> pid, tid;
+  FxThreadNames names;
   std::optional<FxTable> samples, stacks, frames;
   std::vector<std::string> strings;
 };
@@ -153,14 +152,8 @@ RawThread ReadThread(JsonDocument& json, JsonValue value, const std::string& wha
   thread.byte = json.Byte();
   ForEachField(json, json.Object(value, what), what, [&](std::string_view key, JsonValue field) {
     const std::string at = what + "." + std::string(key);
-    if (key == "name") {
-      thread.name = std::string(json.String(std::move(field), at));
-    } else if (key == "processName") {
-      thread.process_name = std::string(json.String(std::move(field), at));
-    } else if (key == "pid") {
-      thread.pid = ReadFxId(json, std::move(field), at);
-    } else if (key == "tid") {
-      thread.tid = ReadFxId(json, std::move(field), at);
+    if (ReadThreadNames(json, key, field, at, &thread.names)) {
+      return;
     } else if (key == "samples") {
       thread.samples = ReadSchemaTable(json, std::move(field), at);
     } else if (key == "stackTable") {
@@ -265,10 +258,7 @@ void ConvertThread(JsonDocument& json, RawThread& raw, int64_t start_ns, size_t 
   FxThread thread;
   thread.what = raw.what;
   thread.byte = raw.byte;
-  thread.name = raw.name;
-  thread.process_name = raw.process_name;
-  thread.pid = raw.pid;
-  thread.tid = raw.tid;
+  thread.names = raw.names;
   thread.libs = lib_set;
 
   const FxTable& frames = *raw.frames;
@@ -371,7 +361,7 @@ void ParseGeckoLocation(std::string_view location, FxFrame* frame) {
     }
   } else if (text.find("://") != std::string_view::npos &&
              ParseUrlLine(text, &url, &line, &column)) {
-    frame->name = std::string(location);  // an anonymous script: named by where it is
+    frame->name = std::string(text);  // an anonymous function: named by where it is
     frame->file = url;
     frame->function_line = frame->line = line;
     frame->column = column;

@@ -18,8 +18,7 @@ struct Tables {
 struct RawThread {
   std::string what;
   uint64_t byte = 0;
-  std::string name, process_name;
-  std::optional<int64_t> pid, tid;
+  FxThreadNames names;
   Tables tables;
 };
 
@@ -89,10 +88,7 @@ void ConvertThread(JsonDocument& json, RawThread& raw, const Tables& shared, int
   FxThread thread;
   thread.what = raw.what;
   thread.byte = raw.byte;
-  thread.name = raw.name;
-  thread.process_name = raw.process_name;
-  thread.pid = raw.pid;
-  thread.tid = raw.tid;
+  thread.names = raw.names;
   const Tables& own = raw.tables;
   if (!own.samples) json.Fail(raw.what + ": no `samples`", raw.byte);
   const FxTable& samples = *own.samples;
@@ -278,15 +274,7 @@ void ReadProcessedProfile(JsonDocument& json, ondemand::object object, FxProfile
         ForEachField(json, json.Object(JsonValue(std::move(element)), thread.what), thread.what,
                      [&](std::string_view thread_key, JsonValue value) {
                        const std::string where = thread.what + "." + std::string(thread_key);
-                       if (thread_key == "name") {
-                         thread.name = std::string(json.String(std::move(value), where));
-                       } else if (thread_key == "processName") {
-                         thread.process_name = std::string(json.String(std::move(value), where));
-                       } else if (thread_key == "pid") {
-                         thread.pid = ReadFxId(json, std::move(value), where);
-                       } else if (thread_key == "tid") {
-                         thread.tid = ReadFxId(json, std::move(value), where);
-                       } else {
+                       if (!ReadThreadNames(json, thread_key, value, where, &thread.names)) {
                          ReadTable(json, thread_key, std::move(value), where, &thread.tables);
                        }
                      });

@@ -1,10 +1,12 @@
 #!/bin/sh
 # Records the Gecko profile of golden/firefox with the real Firefox (Debian's firefox-esr, run
-# headless): page.html profiled from startup by the Gecko profiler with JS and native stacks
-# (features js,stackwalk,cpu) on the main thread and the page's worker, written when Firefox quits
-# (the page closes its window, which a pref of a throwaway profile allows; a timeout stops
-# Firefox otherwise). trim.py then cuts it to a size fit for the repository (markers emptied, the
-# browser's own start-up dropped) and it is gzipped: page.gecko.json.gz.
+# headless): golden/chrome/inputs/page.html (the page Chromium's trace is recorded on: known JS
+# functions, a worker) profiled from start-up by the Gecko profiler with JS and native stacks
+# (features js,stackwalk,cpu) on the main threads and the page's worker, written when Firefox
+# quits: a script added here closes the window once the page sets window.done, which a pref of a
+# throwaway profile allows (a timeout stops Firefox otherwise). trim.py then cuts it to a size
+# fit for the repository (markers emptied, the browser's own start-up dropped) and it is gzipped:
+# page.gecko.json.gz.
 # Profiles differ from run to run: re-recording means `tests/golden.sh --update firefox` and
 # reading the diff.
 #
@@ -14,7 +16,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/profile"
-cp "$here/page.html" "$tmp/page.html"
+{ cat "$here/../../chrome/inputs/page.html"
+  echo '<script>setInterval(() => { if (window.done) window.close(); }, 50);</script>'
+} >"$tmp/page.html"
 cat >"$tmp/profile/user.js" <<'PREFS'
 user_pref("dom.allow_scripts_to_close_windows", true);
 user_pref("browser.shell.checkDefaultBrowser", false);
