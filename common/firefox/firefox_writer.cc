@@ -57,6 +57,17 @@ std::optional<int64_t> LabelNumber(const Label& label) {
   return value;
 }
 
+// Pairs of ids as keys of hash maps.
+struct PairHash {
+  template <typename A, typename B>
+  size_t operator()(const std::pair<A, B>& p) const {
+    // Mixed so that the high bits count too (libstdc++ takes the hash modulo a prime).
+    uint64_t h = (static_cast<uint64_t>(p.first) + 1) * 0x9E3779B97F4A7C15ULL;
+    h ^= static_cast<uint64_t>(p.second) * 0xC2B2AE3D27D4EB4FULL;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+};
+
 // A column of a table being built: its JSON text, cell after cell.
 class Column {
  public:
@@ -121,15 +132,18 @@ class FirefoxWriter::Impl {
     std::unordered_map<std::string, int64_t> string_index;
     Column func_name, func_js, func_relevant, func_resource, func_file, func_line, func_column;
     int64_t funcs = 0;
-    std::map<std::pair<uint64_t, size_t>, int64_t> func_index;  // (function or location, kind)
+    std::unordered_map<std::pair<uint64_t, size_t>, int64_t, PairHash>
+        func_index;  // (function or location, kind)
     Column frame_address, frame_inline, frame_category, frame_subcategory, frame_func, frame_symbol,
         frame_window, frame_implementation, frame_line, frame_column;
     int64_t frames = 0;
-    std::map<std::pair<uint64_t, size_t>, int64_t> frame_index;  // (location, line)
+    std::unordered_map<std::pair<uint64_t, size_t>, int64_t, PairHash>
+        frame_index;  // (location, line)
     Column stack_frame, stack_prefix, stack_category, stack_subcategory;
     int64_t stacks_count = 0;
-    std::map<std::pair<int64_t, int64_t>, int64_t> stack_index;  // (prefix, frame)
-    std::unordered_map<uint64_t, int64_t> sample_stack;          // model stack -> its index
+    std::unordered_map<std::pair<int64_t, int64_t>, int64_t, PairHash>
+        stack_index;                                     // (prefix, frame)
+    std::unordered_map<uint64_t, int64_t> sample_stack;  // model stack -> its index
     Column resource_lib, resource_name, resource_host, resource_type;
     int64_t resources = 0;
     std::unordered_map<int64_t, int64_t> resource_of_lib;
@@ -422,19 +436,24 @@ int64_t FirefoxWriter::Impl::StackOf(Tables& t, uint64_t stack_id) {
       const size_t lines = std::max<size_t>(loc.lines.size(), 1);
       for (size_t k = lines; k-- > 0;) {
         const int64_t frame = FrameOf(t, loc, k, static_cast<int64_t>(lines - 1 - k));
-        const auto inserted = t.stack_index.emplace(std::make_pair(prefix, frame), t.stacks_count);
-        if (inserted.second) {
-          t.stack_frame.Add(frame);
-          if (prefix < 0) {
-            t.stack_prefix.Null();
-          } else {
-            t.stack_prefix.Add(prefix);
-          }
-          t.stack_category.Add(int64_t{0});
-          t.stack_subcategory.Add(int64_t{0});
-          ++t.stacks_count;
+        // Looked up before inserting: most steps find their node, and emplace would allocate one
+        // each time.
+        const auto key = std::make_pair(prefix, frame);
+        const auto found = t.stack_index.find(key);
+        if (found != t.stack_index.end()) {
+          prefix = found->second;
+          continue;
         }
-        prefix = inserted.first->second;
+        t.stack_index.emplace(key, t.stacks_count);
+        t.stack_frame.Add(frame);
+        if (prefix < 0) {
+          t.stack_prefix.Null();
+        } else {
+          t.stack_prefix.Add(prefix);
+        }
+        t.stack_category.Add(int64_t{0});
+        t.stack_subcategory.Add(int64_t{0});
+        prefix = t.stacks_count++;
       }
     }
   }

@@ -7,7 +7,6 @@
 #include "common/base/diagnostics.h"
 #include "common/firefox/fx_tables.h"
 #include "common/model/interner.h"
-#include "common/model/parent_stacks.h"
 #include "common/model/producer_kit.h"
 
 namespace proftools {
@@ -109,21 +108,31 @@ uint64_t Converter::LocationOf(const FxThread& thread, size_t index) {
 }
 
 void Converter::Thread(const FxThread& thread, const Types& types) {
-  // Stacks: built when a sample asks, from the leaf up (ParentLinkedStacks); a stack's
-  // category is its frame's, else its prefix's (as the profiler derives it).
+  // Stacks: built when a sample asks, from the leaf up (each prefix is before its stack, so the
+  // walk ends), and remembered by row; a stack's category is its frame's, else its prefix's (as
+  // the profiler derives it).
   const size_t stacks = thread.stack_frame.size();
   std::vector<uint64_t> locations(thread.frames.size(), 0);
   std::vector<int64_t> category(stacks, -1);
-  ParentLinkedStacks parents(&interner_, json_.name());
   for (size_t i = 0; i < stacks; ++i) {
     const size_t frame = static_cast<size_t>(thread.stack_frame[i]);
     if (locations[frame] == 0) locations[frame] = LocationOf(thread, frame);
     const int64_t prefix = thread.stack_prefix[i];
     category[i] = thread.frames[frame].category;
     if (category[i] < 0 && prefix >= 0) category[i] = category[static_cast<size_t>(prefix)];
-    parents.Add(i, prefix < 0 ? ParentLinkedStacks::kNoParent : static_cast<uint64_t>(prefix),
-                locations[frame]);
   }
+  std::vector<uint64_t> interned(stacks, 0);  // 0: not built yet
+  std::vector<uint64_t> path;
+  const auto stack_of = [&](size_t row) {
+    if (interned[row] == 0) {
+      path.clear();
+      for (int64_t k = static_cast<int64_t>(row); k >= 0; k = thread.stack_prefix[k]) {
+        path.push_back(locations[static_cast<size_t>(thread.stack_frame[k])]);
+      }
+      interned[row] = interner_.Stack(path);
+    }
+    return interned[row];
+  };
   const uint64_t empty_stack = interner_.Stack({});
 
   Sample sample;
@@ -139,7 +148,7 @@ void Converter::Thread(const FxThread& thread, const Types& types) {
   }
   for (size_t i = 0; i < thread.sample_stack.size(); ++i) {
     const int64_t stack = thread.sample_stack[i];
-    sample.stack_id = stack < 0 ? empty_stack : parents.StackOf(static_cast<uint64_t>(stack));
+    sample.stack_id = stack < 0 ? empty_stack : stack_of(static_cast<size_t>(stack));
     sample.time_nanos = thread.sample_time[i];
     const double weight = thread.sample_weight.empty() ? 1 : thread.sample_weight[i];
     std::fill(sample.values.begin(), sample.values.end(), 0);

@@ -14,41 +14,47 @@ constexpr int64_t kMaxColumns = 256;
 
 }  // namespace
 
-FxCell FxTable::At(const std::string& column, uint64_t row) const {
-  const auto found = columns.find(column);
-  if (found == columns.end() || row >= found->second.size()) return FxCell{};
-  return found->second[row];
+FxCell FxTable::At(const char* column, uint64_t row) const {
+  if (column != cached_name_) {
+    const auto found = columns.find(column);
+    cached_name_ = column;
+    cached_column_ = found == columns.end() ? nullptr : &found->second;
+  }
+  if (cached_column_ == nullptr || row >= cached_column_->size()) return FxCell{};
+  return (*cached_column_)[row];
 }
 
 void FxTable::Fail(JsonDocument& json, const std::string& message) const {
   json.Fail(what + ": " + message, byte);
 }
 
-void FxTable::Require(JsonDocument& json, const std::string& column) const {
-  if (!Has(column)) Fail(json, "no column `" + column + "`");
+void FxTable::Require(JsonDocument& json, const char* column) const {
+  if (!Has(column)) Fail(json, "no column `" + std::string(column) + "`");
 }
 
-std::optional<double> FxTable::Number(JsonDocument& json, const std::string& column,
-                                      uint64_t row) const {
+std::optional<double> FxTable::Number(JsonDocument& json, const char* column, uint64_t row) const {
   const FxCell cell = At(column, row);
   if (cell.kind == FxCell::kNull) return std::nullopt;
   if (cell.kind != FxCell::kNumber) {
-    Fail(json, column + "[" + std::to_string(row) + "]: a number belongs here");
+    Fail(json, std::string(column) + "[" + std::to_string(row) + "]: a number belongs here");
   }
   return cell.number;
 }
 
-std::optional<int64_t> FxTable::Index(JsonDocument& json, const std::string& column, uint64_t row,
+std::optional<int64_t> FxTable::Index(JsonDocument& json, const char* column, uint64_t row,
                                       int64_t min, int64_t max, bool nullable) const {
   const std::optional<double> number = Number(json, column, row);
-  const std::string where = column + "[" + std::to_string(row) + "]";
   if (!number) {
-    if (!nullable) Fail(json, where + ": null where an index belongs");
+    if (!nullable) {
+      Fail(json,
+           std::string(column) + "[" + std::to_string(row) + "]: null where an index belongs");
+    }
     return std::nullopt;
   }
   // Compared as doubles first: a huge or fractional number is no index.
   if (!(*number >= static_cast<double>(min) && *number <= static_cast<double>(max)) ||
       std::floor(*number) != *number) {
+    const std::string where = std::string(column) + "[" + std::to_string(row) + "]";
     std::string range = max < min ? "the table it points into is empty"
                                   : "expected an integer from " + std::to_string(min) + " to " +
                                         std::to_string(max);

@@ -32,18 +32,24 @@ class FxTable {
   std::map<std::string, std::vector<FxCell>> columns;
   std::map<std::string, std::string> strings;  // string fields ("weightType")
 
-  bool Has(const std::string& column) const { return columns.count(column) != 0; }
+  bool Has(const char* column) const { return columns.count(column) != 0; }
   // The column's cell at `row`; null when the column is missing or shorter.
-  FxCell At(const std::string& column, uint64_t row) const;
+  FxCell At(const char* column, uint64_t row) const;
   // A cell that must be an integer in [min, max], or null when `nullable`; nullopt for null.
   // Throws "FILE: byte N: WHAT.COLUMN[ROW]: ..." otherwise.
-  std::optional<int64_t> Index(JsonDocument& json, const std::string& column, uint64_t row,
-                               int64_t min, int64_t max, bool nullable) const;
+  std::optional<int64_t> Index(JsonDocument& json, const char* column, uint64_t row, int64_t min,
+                               int64_t max, bool nullable) const;
   // A number cell, or nullopt for null; throws for other kinds.
-  std::optional<double> Number(JsonDocument& json, const std::string& column, uint64_t row) const;
+  std::optional<double> Number(JsonDocument& json, const char* column, uint64_t row) const;
   // Throws unless the table has `column`.
-  void Require(JsonDocument& json, const std::string& column) const;
+  void Require(JsonDocument& json, const char* column) const;
   [[noreturn]] void Fail(JsonDocument& json, const std::string& message) const;
+
+ private:
+  // The column last looked up, by the address of its name: readers ask for the same column row
+  // after row, by a literal, and a map lookup per cell would cost more than the cell.
+  mutable const char* cached_name_ = nullptr;
+  mutable const std::vector<FxCell>* cached_column_ = nullptr;
 };
 
 // A cell at the parser's place.
