@@ -59,8 +59,8 @@ int64_t Rounded(double value) {
 
 class Converter {
  public:
-  Converter(JsonDocument& json, FxProfile& profile, ProfileSink* sink)
-      : json_(json), profile_(profile), sink_(sink), interner_(sink) {}
+  Converter(FxProfile& profile, ProfileSink* sink)
+      : profile_(profile), sink_(sink), interner_(sink) {}
 
   void Thread(const FxThread& thread, const Types& types);
 
@@ -68,7 +68,6 @@ class Converter {
   uint64_t MappingOf(size_t set, int64_t lib);
   uint64_t LocationOf(const FxThread& thread, size_t frame);
 
-  JsonDocument& json_;
   FxProfile& profile_;
   ProfileSink* sink_;
   Interner interner_;
@@ -238,7 +237,7 @@ void ConvertFxProfile(JsonDocument& json, FxProfile& profile, const ReadContext&
   header.types = types.list;
   header.default_type = "samples";
   sink->OnHeader(header);
-  Converter converter(json, profile, sink);
+  Converter converter(profile, sink);
   for (const FxThread& thread : profile.threads) converter.Thread(thread, types);
   sink->OnEnd();
 }
