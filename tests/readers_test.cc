@@ -78,6 +78,22 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
         {"golden/callgrind/inputs/workload.cachegrind.gz", ""},
         {"", "events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=f\ncalls=2 9\n1 7\nfn=f\n9 7\n"}}},
       {"jfr", {{"golden/jfr/inputs/rec.jfr.gz", ""}, {"golden/jfr/inputs/tiny.jfr", ""}}},
+      {"firefox",
+       {{"golden/firefox/inputs/page.gecko.json.gz", ""},
+        {"golden/firefox/inputs/tiny-gecko.json", ""},
+        {"golden/firefox/inputs/worked-example.processed.json", ""},
+        {"", R"j({"meta":{"version":27,"startTime":1000,"interval":1,"categories":)j"
+             R"j([{"name":"Other"},{"name":"JavaScript"}]},"libs":[],"threads":[{"name":"M",)j"
+             R"j("pid":1,"tid":1,"stringTable":["(root)","f (a.js:3:5)"],"samples":)j"
+             R"j({"schema":{"stack":0,"time":1},"data":[[1,0.5]]},"stackTable":{"schema":)j"
+             R"j({"prefix":0,"frame":1},"data":[[null,0],[0,1]]},"frameTable":{"schema":)j"
+             R"j({"location":0,"category":1},"data":[[0,0],[1,1]]}}],"processes":[]})j"},
+        {"", R"j({"meta":{"preprocessedProfileVersion":70,"startTime":2000,"interval":1},)j"
+             R"j("libs":[],"shared":{"stringArray":["main","f"],"funcTable":{"name":[0,1],)j"
+             R"j("length":2},"frameTable":{"func":[0,1],"length":2},"stackTable":{"frame":)j"
+             R"j([0,1],"prefixOffset":[0,1],"length":2}},"threads":[{"name":"T","pid":"7",)j"
+             R"j("tid":7,"samples":{"stack":[1,0],"timeDeltas":[1,1],"weight":null,)j"
+             R"j("weightType":"samples","length":2}}]})j"}}},
   };
   return *samples;
 }
@@ -180,7 +196,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   std::map<std::string, int> seen;
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
-            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile, speedscope, callgrind, jfr");
+            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile, speedscope, callgrind, jfr, firefox");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as

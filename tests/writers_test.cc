@@ -117,7 +117,7 @@ TEST(WritersTest, RegistryNamesEveryWriterOnce) {
   }
   EXPECT_EQ(FindWriter("chrome-trace"), &kChromeTraceWriter);
   EXPECT_EQ(FindWriter("nosuch"), nullptr);
-  EXPECT_EQ(WriterNames(), "prof, pprof, chrome-trace, speedscope, callgrind");
+  EXPECT_EQ(WriterNames(), "prof, pprof, chrome-trace, speedscope, callgrind, firefox");
 }
 
 // Every writer: the same profile gives the same bytes (twice over, and from random profiles),

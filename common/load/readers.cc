@@ -6,6 +6,7 @@
 #include "common/chrome/cpuprofile_codec.h"
 #include "common/chrome/heapprofile_codec.h"
 #include "common/chrome/trace_codec.h"
+#include "common/firefox/firefox_codec.h"
 #include "common/folded/folded_reader.h"
 #include "common/jfr/jfr_codec.h"
 #include "common/perf/perf_codec.h"
@@ -34,6 +35,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kSpeedscopeReader,   // speedscope's file format (JSON)
       &kCallgrindReader,    // valgrind's callgrind and cachegrind formats
       &kJfrReader,          // Java Flight Recorder recordings (.jfr)
+      &kFirefoxReader,      // the Firefox Profiler's Gecko and processed profiles (JSON)
   };
   return kReaders;
 }

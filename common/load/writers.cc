@@ -2,6 +2,7 @@
 
 #include "common/callgrind/callgrind_writer.h"
 #include "common/chrome/trace_writer.h"
+#include "common/firefox/firefox_writer.h"
 #include "common/pprof/pprof_codec.h"
 #include "common/speedscope/speedscope_writer.h"
 #include "common/text/text_codec.h"
@@ -16,6 +17,7 @@ const std::vector<const WriterSpec*>& Writers() {
       &kChromeTraceWriter,  // the Trace Event Format (prof2chrome)
       &kSpeedscopeWriter,   // speedscope's file format (prof2speedscope)
       &kCallgrindWriter,    // the callgrind format (prof2callgrind)
+      &kFirefoxWriter,      // the Firefox Profiler's processed profile (prof2firefox)
   };
   return kWriters;
 }

@@ -75,6 +75,10 @@ case $name in
       case $f in *.gz) z=zcat ;; *) z= ;; esac
       for b in 13 255; do seed $b "$f" $z; done
     done
+    for f in golden/firefox/inputs/*.json; do
+      for b in 14 255; do seed $b "$f"; done
+    done
+    for b in 14 255; do seed $b golden/firefox/inputs/page.gecko.json.gz zcat; done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   rprof)
     for f in $(find golden/rprof -type f -name '*.out'); do add "$f"; done

@@ -1,0 +1,232 @@
+#include "common/firefox/fx_tables.h"
+
+#include <cmath>
+#include <utility>
+
+#include "common/base/diagnostics.h"
+
+namespace proftools {
+namespace {
+
+// More columns than any version of either format has: a schema index beyond is an error, not
+// an allocation.
+constexpr int64_t kMaxColumns = 256;
+
+}  // namespace
+
+FxCell FxTable::At(const char* column, uint64_t row) const {
+  if (column != cached_name_) {
+    const auto found = columns.find(column);
+    cached_name_ = column;
+    cached_column_ = found == columns.end() ? nullptr : &found->second;
+  }
+  if (cached_column_ == nullptr || row >= cached_column_->size()) return FxCell{};
+  return (*cached_column_)[row];
+}
+
+void FxTable::Fail(JsonDocument& json, const std::string& message) const {
+  json.Fail(what + ": " + message, byte);
+}
+
+void FxTable::Require(JsonDocument& json, const char* column) const {
+  if (!Has(column)) Fail(json, "no column `" + std::string(column) + "`");
+}
+
+std::optional<double> FxTable::Number(JsonDocument& json, const char* column, uint64_t row) const {
+  const FxCell cell = At(column, row);
+  if (cell.kind == FxCell::kNull) return std::nullopt;
+  if (cell.kind != FxCell::kNumber) {
+    Fail(json, std::string(column) + "[" + std::to_string(row) + "]: a number belongs here");
+  }
+  return cell.number;
+}
+
+std::optional<int64_t> FxTable::Index(JsonDocument& json, const char* column, uint64_t row,
+                                      int64_t min, int64_t max, bool nullable) const {
+  const std::optional<double> number = Number(json, column, row);
+  if (!number) {
+    if (!nullable) {
+      Fail(json,
+           std::string(column) + "[" + std::to_string(row) + "]: null where an index belongs");
+    }
+    return std::nullopt;
+  }
+  // Compared as doubles first: a huge or fractional number is no index.
+  if (!(*number >= static_cast<double>(min) && *number <= static_cast<double>(max)) ||
+      std::floor(*number) != *number) {
+    const std::string where = std::string(column) + "[" + std::to_string(row) + "]";
+    std::string range = max < min ? "the table it points into is empty"
+                                  : "expected an integer from " + std::to_string(min) + " to " +
+                                        std::to_string(max);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", *number);
+    Fail(json, where + ": " + text + " is out of range (" + range + ")");
+  }
+  return static_cast<int64_t>(*number);
+}
+
+FxCell ReadFxCell(JsonDocument& json, JsonValue value, std::string_view what) {
+  ondemand::json_type type;
+  if (const auto error = value.type().get(type)) json.Fail(error, what, "a value");
+  FxCell cell;
+  switch (type) {
+    case ondemand::json_type::null: {
+      bool is_null = false;
+      if (const auto error = value.is_null().get(is_null)) json.Fail(error, what, "null");
+      cell.kind = FxCell::kNull;
+      break;
+    }
+    case ondemand::json_type::number:
+      if (const auto error = value.get_double().get(cell.number)) {
+        json.Fail(error, what, "a number");
+      }
+      cell.kind = FxCell::kNumber;
+      break;
+    case ondemand::json_type::boolean: {
+      bool flag = false;
+      if (const auto error = value.get_bool().get(flag)) json.Fail(error, what, "a boolean");
+      cell.number = flag ? 1 : 0;
+      cell.kind = FxCell::kNumber;
+      break;
+    }
+    default:
+      // Left unread: the array or object holding it skips it when it moves on.
+      cell.kind = FxCell::kOther;
+      break;
+  }
+  return cell;
+}
+
+FxTable ReadSchemaTable(JsonDocument& json, JsonValue value, const std::string& what) {
+  FxTable table;
+  table.what = what;
+  table.byte = json.Byte();
+  bool has_schema = false, has_data = false;
+  std::map<std::string, int64_t> schema;
+  std::vector<FxCell> cells;
+  std::vector<uint32_t> widths;
+  ForEachField(json, json.Object(value, what), what, [&](std::string_view key, JsonValue field) {
+    if (key == "schema") {
+      has_schema = true;
+      const std::string where = what + ".schema";
+      std::vector<bool> taken(kMaxColumns, false);
+      ForEachField(json, json.Object(field, where), where,
+                   [&](std::string_view name, JsonValue index_value) {
+                     const std::string at = where + "." + std::string(name);
+                     const uint64_t index = json.Unsigned(index_value, at);
+                     if (index >= static_cast<uint64_t>(kMaxColumns)) {
+                       json.Fail(at + ": column index " + std::to_string(index) +
+                                 " is beyond any table's columns");
+                     }
+                     if (taken[index]) {
+                       json.Fail(at + ": column index " + std::to_string(index) +
+                                 " is given to two columns");
+                     }
+                     taken[index] = true;
+                     schema[std::string(name)] = static_cast<int64_t>(index);
+                   });
+    } else if (key == "data") {
+      has_data = true;
+      const std::string where = what + ".data";
+      size_t row = 0;
+      for (auto element : json.Array(field, where)) {
+        const std::string at = where + "[" + std::to_string(row) + "]";
+        uint32_t width = 0;
+        for (auto cell : json.Array(JsonValue(std::move(element)), at)) {
+          // Cells past any schema index are kept out of memory.
+          const FxCell read = ReadFxCell(json, JsonValue(std::move(cell)), at);
+          if (width < kMaxColumns) cells.push_back(read);
+          if (width < kMaxColumns) ++width;
+        }
+        widths.push_back(width);
+        ++row;
+      }
+    }
+  });
+  if (!has_schema) table.Fail(json, "no `schema`: the Gecko profile's tables have one");
+  if (!has_data) table.Fail(json, "no `data`: the Gecko profile's tables have one");
+  table.length = widths.size();
+  for (const auto& column : schema) {
+    std::vector<FxCell>& out = table.columns[column.first];
+    out.resize(widths.size());
+    size_t at = 0;
+    for (size_t row = 0; row < widths.size(); ++row) {
+      if (column.second < static_cast<int64_t>(widths[row])) out[row] = cells[at + column.second];
+      at += widths[row];
+    }
+  }
+  return table;
+}
+
+FxTable ReadColumnTable(JsonDocument& json, JsonValue value, const std::string& what) {
+  FxTable table;
+  table.what = what;
+  table.byte = json.Byte();
+  std::optional<uint64_t> length;
+  ForEachField(json, json.Object(value, what), what, [&](std::string_view key, JsonValue field) {
+    const std::string at = what + "." + std::string(key);
+    ondemand::json_type type;
+    if (const auto error = field.type().get(type)) json.Fail(error, at, "a value");
+    if (key == "length") {
+      length = json.Unsigned(std::move(field), at);
+    } else if (type == ondemand::json_type::array) {
+      std::vector<FxCell>& column = table.columns[std::string(key)];
+      column.clear();
+      for (auto cell : json.Array(std::move(field), at)) {
+        column.push_back(ReadFxCell(json, JsonValue(std::move(cell)), at));
+      }
+    } else if (type == ondemand::json_type::string) {
+      table.strings[std::string(key)] = std::string(json.String(std::move(field), at));
+    } else {
+      ReadFxCell(json, std::move(field), at);  // skipped
+    }
+  });
+  // The length is what the profiler goes by; without one, that of the columns, which must agree.
+  std::optional<uint64_t> size;
+  for (const auto& column : table.columns) {
+    if (!length && !size) size = column.second.size();
+    const uint64_t expected = length ? *length : *size;
+    if (column.second.size() != expected) {
+      table.Fail(json, "column `" + column.first + "` has " + std::to_string(column.second.size()) +
+                           " cells but " +
+                           (length ? "`length` is "
+                                   : "column `" + table.columns.begin()->first + "` has ") +
+                           std::to_string(expected));
+    }
+  }
+  table.length = length ? *length : size.value_or(0);
+  return table;
+}
+
+std::optional<int64_t> ReadFxId(JsonDocument& json, JsonValue value, const std::string& what) {
+  ondemand::json_type type;
+  if (const auto error = value.type().get(type)) json.Fail(error, what, "a value");
+  if (type == ondemand::json_type::string) {
+    const std::string_view text = json.String(std::move(value), what);
+    if (text.empty() || text.size() > 18) return std::nullopt;
+    int64_t id = 0;
+    for (const char c : text) {
+      if (c < '0' || c > '9') return std::nullopt;
+      id = id * 10 + (c - '0');
+    }
+    return id;
+  }
+  const FxCell cell = ReadFxCell(json, std::move(value), what);
+  if (cell.kind != FxCell::kNumber || !(cell.number >= -9e18 && cell.number <= 9e18) ||
+      std::floor(cell.number) != cell.number) {
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(cell.number);
+}
+
+std::vector<std::string> ReadStringArray(JsonDocument& json, JsonValue value,
+                                         const std::string& what) {
+  std::vector<std::string> strings;
+  for (auto element : json.Array(value, what)) {
+    strings.emplace_back(json.String(JsonValue(std::move(element)),
+                                     what + "[" + std::to_string(strings.size()) + "]"));
+  }
+  return strings;
+}
+
+}  // namespace proftools

@@ -1,0 +1,292 @@
+#include "common/firefox/processed_json.h"
+
+#include <utility>
+
+#include "common/base/diagnostics.h"
+#include "common/firefox/fx_tables.h"
+#include "common/firefox/gecko_json.h"
+
+namespace proftools {
+namespace {
+
+// The tables a thread uses: its own, or (from version 60) the profile's shared ones.
+struct Tables {
+  std::optional<FxTable> samples, stacks, frames, funcs, resources, sources;
+  std::optional<std::vector<std::string>> strings;
+};
+
+struct RawThread {
+  std::string what;
+  uint64_t byte = 0;
+  FxThreadNames names;
+  Tables tables;
+};
+
+void ReadTable(JsonDocument& json, std::string_view key, JsonValue field, const std::string& at,
+               Tables* tables) {
+  if (key == "samples") {
+    tables->samples = ReadColumnTable(json, std::move(field), at);
+  } else if (key == "stackTable") {
+    tables->stacks = ReadColumnTable(json, std::move(field), at);
+  } else if (key == "frameTable") {
+    tables->frames = ReadColumnTable(json, std::move(field), at);
+  } else if (key == "funcTable") {
+    tables->funcs = ReadColumnTable(json, std::move(field), at);
+  } else if (key == "resourceTable") {
+    tables->resources = ReadColumnTable(json, std::move(field), at);
+  } else if (key == "sources") {
+    tables->sources = ReadColumnTable(json, std::move(field), at);
+  } else if (key == "stringArray") {
+    tables->strings = ReadStringArray(json, std::move(field), at);
+  }
+}
+
+std::vector<FxLib> ReadLibs(JsonDocument& json, JsonValue value, const std::string& what) {
+  std::vector<FxLib> libs;
+  for (auto element : json.Array(value, what)) {
+    const std::string at = what + "[" + std::to_string(libs.size()) + "]";
+    FxLib lib;
+    std::string breakpad, code, name;
+    ForEachField(
+        json, json.Object(JsonValue(std::move(element)), at), at,
+        [&](std::string_view key, JsonValue field) {
+          const std::string where = at + "." + std::string(key);
+          ondemand::json_type type;
+          if (field.type().get(type) != simdjson::SUCCESS || type != ondemand::json_type::string) {
+            return;  // codeId may be null; other fields are not read
+          }
+          if (key == "path") {
+            lib.path = std::string(json.String(std::move(field), where));
+          } else if (key == "name") {
+            name = std::string(json.String(std::move(field), where));
+          } else if (key == "breakpadId") {
+            breakpad = std::string(json.String(std::move(field), where));
+          } else if (key == "codeId") {
+            code = std::string(json.String(std::move(field), where));
+          }
+        });
+    if (lib.path.empty()) lib.path = name;
+    lib.build_id = code.empty() ? breakpad : code;
+    libs.push_back(std::move(lib));
+  }
+  return libs;
+}
+
+const FxTable& Need(JsonDocument& json, const RawThread& thread, const std::optional<FxTable>& own,
+                    const std::optional<FxTable>& shared, const char* name) {
+  if (own) return *own;
+  if (shared) return *shared;
+  json.Fail(thread.what + ": no `" + name + "`, in the thread or in `shared`", thread.byte);
+}
+
+int64_t Last(const FxTable& table) {
+  return static_cast<int64_t>(table.length) - 1;
+}
+
+void ConvertThread(JsonDocument& json, RawThread& raw, const Tables& shared, int64_t version,
+                   FxProfile* profile) {
+  FxThread thread;
+  thread.what = raw.what;
+  thread.byte = raw.byte;
+  thread.names = raw.names;
+  const Tables& own = raw.tables;
+  if (!own.samples) json.Fail(raw.what + ": no `samples`", raw.byte);
+  const FxTable& samples = *own.samples;
+  const FxTable& stacks = Need(json, raw, own.stacks, shared.stacks, "stackTable");
+  const FxTable& frames = Need(json, raw, own.frames, shared.frames, "frameTable");
+  const FxTable& funcs = Need(json, raw, own.funcs, shared.funcs, "funcTable");
+  const FxTable* resources = own.resources      ? &*own.resources
+                             : shared.resources ? &*shared.resources
+                                                : nullptr;
+  const FxTable* sources = shared.sources ? &*shared.sources : nullptr;
+  const std::vector<std::string>* strings = own.strings      ? &*own.strings
+                                            : shared.strings ? &*shared.strings
+                                                             : nullptr;
+  if (strings == nullptr) {
+    json.Fail(raw.what + ": no `stringArray`, in the thread or in `shared`", raw.byte);
+  }
+  const int64_t last_string = static_cast<int64_t>(strings->size()) - 1;
+  const int64_t libs = static_cast<int64_t>(profile->lib_sets[0].size());
+
+  // Functions, then the frames that point at them.
+  funcs.Require(json, "name");
+  std::vector<FxFrame> functions(funcs.length);
+  for (uint64_t i = 0; i < funcs.length; ++i) {
+    FxFrame& f = functions[i];
+    f.name = (*strings)[*funcs.Index(json, "name", i, 0, last_string, false)];
+    if (f.name.empty()) f.name = "(empty name)";
+    if (const auto file = funcs.Index(json, "fileName", i, 0, last_string, true)) {
+      f.file = (*strings)[*file];
+    } else if (const auto source =
+                   funcs.Index(json, "source", i, 0, sources ? Last(*sources) : -1, true)) {
+      if (const auto file = sources->Index(json, "filename", *source, 0, last_string, true)) {
+        f.file = (*strings)[*file];
+      }
+    }
+    if (const auto line = funcs.Index(json, "lineNumber", i, 0, INT32_MAX, true)) {
+      f.function_line = f.line = *line;
+    }
+    if (const auto column = funcs.Index(json, "columnNumber", i, 0, INT32_MAX, true)) {
+      f.column = *column;
+    }
+    if (resources != nullptr && version < 70) {
+      const auto resource = funcs.Index(json, "resource", i, -1, Last(*resources), true);
+      if (resource && *resource >= 0) {
+        if (const auto lib = resources->Index(json, "lib", *resource, 0, libs - 1, true)) {
+          f.lib = *lib;
+        }
+      }
+    }
+  }
+  frames.Require(json, "func");
+  const int64_t categories = static_cast<int64_t>(profile->categories.size());
+  thread.frames.resize(frames.length);
+  for (uint64_t i = 0; i < frames.length; ++i) {
+    FxFrame& frame = thread.frames[i];
+    frame = functions[*frames.Index(json, "func", i, 0, Last(funcs), false)];
+    const auto address = frames.Index(json, "address", i, -1, INT64_MAX, true);
+    if (address && *address >= 0) frame.address = static_cast<uint64_t>(*address);
+    // An unsymbolicated frame: its function is named by its address, as the profiler names it
+    // (prof2firefox too, also for addresses a frame cannot hold); the location keeps the
+    // address alone, for later symbolisation.
+    FxFrame bare;
+    ParseGeckoLocation(frame.name, &bare);
+    if (bare.address && (!frame.address || bare.address == frame.address)) {
+      frame.address = bare.address;
+      frame.name.clear();
+    }
+    if (const auto lib = frames.Index(json, "lib", i, -1, libs - 1, true)) frame.lib = *lib;
+    if (const auto line = frames.Index(json, "line", i, 0, INT32_MAX, true)) frame.line = *line;
+    if (const auto column = frames.Index(json, "column", i, 0, INT32_MAX, true)) {
+      frame.column = *column;
+    }
+    if (const auto category = frames.Index(json, "category", i, 0, categories - 1, true)) {
+      frame.category = *category;
+    }
+  }
+
+  stacks.Require(json, "frame");
+  const bool offsets = !stacks.Has("prefix") && stacks.Has("prefixOffset");
+  thread.stack_frame.resize(stacks.length);
+  thread.stack_prefix.resize(stacks.length);
+  for (uint64_t i = 0; i < stacks.length; ++i) {
+    thread.stack_frame[i] = *stacks.Index(json, "frame", i, 0, Last(frames), false);
+    int64_t prefix = -1;
+    if (offsets) {
+      // k > 0: the stack k rows before; 0: a root.
+      const int64_t k = *stacks.Index(json, "prefixOffset", i, 0, static_cast<int64_t>(i), false);
+      prefix = k == 0 ? -1 : static_cast<int64_t>(i) - k;
+    } else if (const auto p = stacks.Index(json, "prefix", i, 0, INT64_MAX, true)) {
+      if (*p >= static_cast<int64_t>(i)) {
+        stacks.Fail(json, "prefix[" + std::to_string(i) + "]: " + std::to_string(*p) +
+                              " is not a stack before it (a stack's prefix comes first in the "
+                              "table)");
+      }
+      prefix = *p;
+    }
+    thread.stack_prefix[i] = prefix;
+  }
+
+  samples.Require(json, "stack");
+  const bool deltas = !samples.Has("time");
+  if (deltas) samples.Require(json, "timeDeltas");
+  const auto type = samples.strings.find("weightType");
+  const std::string weight_type = type == samples.strings.end() ? "samples" : type->second;
+  if (weight_type == "tracing-ms") {
+    thread.weight = FxWeight::kTracingMs;
+  } else if (weight_type == "bytes") {
+    thread.weight = FxWeight::kBytes;
+  } else if (weight_type != "samples") {
+    samples.Fail(json, "weightType " + weight_type +
+                           ": not a weight type of the format (samples, tracing-ms, bytes)");
+  }
+  const bool weights = samples.Has("weight");
+  const bool cpu = samples.Has("threadCPUDelta");
+  int64_t base = profile->start_ns;
+  for (uint64_t i = 0; i < samples.length; ++i) {
+    const std::string at = samples.what + "[" + std::to_string(i) + "]";
+    const auto stack = samples.Index(json, "stack", i, 0, Last(stacks), true);
+    thread.sample_stack.push_back(stack.value_or(-1));
+    const auto time = samples.Number(json, deltas ? "timeDeltas" : "time", i);
+    if (!time)
+      samples.Fail(json, (deltas ? "timeDeltas[" : "time[") + std::to_string(i) + "]: null");
+    const int64_t t = AddMillis(json, base, *time, at);
+    if (deltas) base = t;
+    thread.sample_time.push_back(t);
+    if (weights) thread.sample_weight.push_back(samples.Number(json, "weight", i).value_or(1));
+    if (cpu) thread.sample_cpu.push_back(samples.Number(json, "threadCPUDelta", i).value_or(0));
+  }
+  profile->threads.push_back(std::move(thread));
+}
+
+}  // namespace
+
+void ReadProcessedProfile(JsonDocument& json, ondemand::object object, FxProfile* profile) {
+  profile->format = "processed profile";
+  std::optional<int64_t> version;
+  std::optional<double> start_ms;
+  Tables shared;
+  std::vector<RawThread> threads;
+  profile->lib_sets.emplace_back();
+  ForEachField(json, object, "the profile", [&](std::string_view key, JsonValue field) {
+    const std::string at(key);
+    if (key == "meta") {
+      ForEachField(json, json.Object(std::move(field), "meta"), "meta",
+                   [&](std::string_view meta_key, JsonValue value) {
+                     const std::string where = "meta." + std::string(meta_key);
+                     if (meta_key == "preprocessedProfileVersion") {
+                       version = json.Signed(std::move(value), where);
+                       const std::string range = std::to_string(kProcessedMinVersion) + " to " +
+                                                 std::to_string(kProcessedMaxVersion);
+                       if (*version > kProcessedMaxVersion) {
+                         json.Fail("processed profile version " + std::to_string(*version) +
+                                   " is newer than proftools reads (" + range + ")");
+                       }
+                       if (*version < kProcessedMinVersion) {
+                         json.Fail("processed profile version " + std::to_string(*version) +
+                                   " is older than proftools reads (" + range +
+                                   "): the Firefox Profiler upgrades it; save it from there");
+                       }
+                     } else if (meta_key == "startTime") {
+                       double ms = 0;
+                       if (const auto error = value.get_double().get(ms)) {
+                         json.Fail(error, where, "a number");
+                       }
+                       start_ms = ms;
+                     } else {
+                       ReadSharedMeta(json, meta_key, std::move(value), where, profile);
+                     }
+                   });
+    } else if (key == "libs") {
+      profile->lib_sets[0] = ReadLibs(json, std::move(field), at);
+    } else if (key == "shared") {
+      ForEachField(json, json.Object(std::move(field), at), at,
+                   [&](std::string_view table, JsonValue value) {
+                     ReadTable(json, table, std::move(value), "shared." + std::string(table),
+                               &shared);
+                   });
+    } else if (key == "threads") {
+      size_t i = 0;
+      for (auto element : json.Array(std::move(field), at)) {
+        RawThread thread;
+        thread.what = "threads[" + std::to_string(i++) + "]";
+        thread.byte = json.Byte();
+        ForEachField(json, json.Object(JsonValue(std::move(element)), thread.what), thread.what,
+                     [&](std::string_view thread_key, JsonValue value) {
+                       const std::string where = thread.what + "." + std::string(thread_key);
+                       if (!ReadThreadNames(json, thread_key, value, where, &thread.names)) {
+                         ReadTable(json, thread_key, std::move(value), where, &thread.tables);
+                       }
+                     });
+        threads.push_back(std::move(thread));
+      }
+    }
+  });
+  if (!version) json.Fail("meta.preprocessedProfileVersion: missing", 1);
+  if (!start_ms) json.Fail("meta.startTime: missing (the times of samples count from it)", 1);
+  profile->version = *version;
+  profile->start_ns = EpochMillisToNanos(json, *start_ms, "meta.startTime");
+  for (RawThread& thread : threads) ConvertThread(json, thread, shared, *version, profile);
+}
+
+}  // namespace proftools
