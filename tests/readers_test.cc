@@ -196,7 +196,8 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   std::map<std::string, int> seen;
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
-            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile, speedscope, callgrind, jfr, firefox");
+            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile, speedscope, "
+            "callgrind, jfr, firefox");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as
