@@ -51,13 +51,24 @@ class TraceReader {
   void Emit(ProfileSink* sink);
 
  private:
+  // An event's fields other than args, read in one pass over it in order.
+  struct EventFields {
+    std::string name;
+    std::optional<std::string> ph;
+    std::optional<int64_t> pid, tid, ts_ns, dur_ns;
+    std::optional<std::string> id;
+    bool has_args = false;
+  };
   // `byte`: where the event starts, for messages.
   void ReadEvent(ondemand::object event, uint64_t byte);
+  EventFields ReadEventFields(ondemand::object& event);
+  // Calls `on_args` with the event's args object, walking the event again from its start.
+  template <typename F>
+  void WithArgs(ondemand::object& event, F&& on_args);
   TraceProfile& ProfileFor(int64_t pid, const std::string& id);
   // args.data of a Profile, ProfileChunk or CpuProfile event.
-  void ReadData(ondemand::object event, V8Profile* profile, V8ProfileFields* fields);
-  std::optional<int64_t> OptionalSigned(ondemand::object& event, const char* key);
-  void ReadSpan(ondemand::object& event, char ph, const std::string& name, uint64_t byte);
+  void ReadData(ondemand::object args, V8Profile* profile, V8ProfileFields* fields);
+  void ReadSpan(const EventFields& event, char ph, uint64_t byte);
 
   JsonDocument& json_;
   const ReadContext& context_;
@@ -72,10 +83,42 @@ class TraceReader {
   bool prefer_spans_ = false;  // prof2chrome's output: its X events, not its sampled form
 };
 
-std::optional<int64_t> TraceReader::OptionalSigned(ondemand::object& event, const char* key) {
-  JsonValue value = event.find_field_unordered(key);
-  if (value.error() == simdjson::NO_SUCH_FIELD) return std::nullopt;
-  return json_.Signed(value, key);
+// Every object of an event is walked in order (ForEachField), never searched with simdjson's
+// find_field_unordered: a search that wraps around assumes the fields it passed were well
+// formed, and asserts (aborts, in a release build too) when junk it skipped was not (found by
+// fuzzing, twice). The first pass reads every field but args; the args of the few events that
+// need them are read in a second pass from the event's start (object::reset), over fields the
+// first pass has checked.
+TraceReader::EventFields TraceReader::ReadEventFields(ondemand::object& event) {
+  EventFields fields;
+  ForEachField(json_, event, "an event", [&](std::string_view key, JsonValue value) {
+    if (key == "name") {
+      fields.name = std::string(json_.String(value, "an event's name"));
+    } else if (key == "ph") {
+      fields.ph = std::string(json_.String(value, "an event's ph"));
+    } else if (key == "pid") {
+      fields.pid = json_.Signed(value, "pid");
+    } else if (key == "tid") {
+      fields.tid = json_.Signed(value, "tid");
+    } else if (key == "ts") {
+      fields.ts_ns = json_.Microseconds(value, "ts");
+    } else if (key == "dur") {
+      fields.dur_ns = json_.Microseconds(value, "dur");
+    } else if (key == "id") {
+      fields.id = json_.Token(value, "the event's id");
+    } else if (key == "args") {
+      fields.has_args = true;
+    }
+  });
+  return fields;
+}
+
+template <typename F>
+void TraceReader::WithArgs(ondemand::object& event, F&& on_args) {
+  if (const auto error = event.reset().error()) json_.Fail(error, "an event", "an object");
+  ForEachField(json_, event, "an event", [&](std::string_view key, JsonValue value) {
+    if (key == "args") on_args(json_.Object(std::move(value), "the event's args"));
+  });
 }
 
 TraceProfile& TraceReader::ProfileFor(int64_t pid, const std::string& id) {
@@ -87,11 +130,7 @@ TraceProfile& TraceReader::ProfileFor(int64_t pid, const std::string& id) {
   return *profiles_[inserted.first->second];
 }
 
-void TraceReader::ReadData(ondemand::object event, V8Profile* profile, V8ProfileFields* fields) {
-  ondemand::object args = json_.Object(event.find_field_unordered("args"), "the event's args");
-  // args is read to its end, in order: simdjson's On-Demand API checks the structure only of
-  // what it walks, and a later search of the event that wraps around (find_field_unordered)
-  // assumes the fields it passed were well formed; it asserts, not fails, when they were not.
+void TraceReader::ReadData(ondemand::object args, V8Profile* profile, V8ProfileFields* fields) {
   bool has_data = false;
   ForEachField(json_, args, "the event's args", [&](std::string_view arg, JsonValue data_value) {
     if (arg != "data") return;
@@ -112,14 +151,13 @@ void TraceReader::ReadData(ondemand::object event, V8Profile* profile, V8Profile
   if (!has_data) json_.Fail("the event's args have no data");
 }
 
-void TraceReader::ReadSpan(ondemand::object& event, char ph, const std::string& name,
-                           uint64_t byte) {
-  const int64_t pid = OptionalSigned(event, "pid").value_or(0);
-  const int64_t tid = OptionalSigned(event, "tid").value_or(0);
-  JsonValue ts_value = event.find_field_unordered("ts");
-  if (ts_value.error() == simdjson::NO_SUCH_FIELD) json_.Fail("a duration event without ts", byte);
-  const int64_t ts = json_.Microseconds(ts_value, "ts");
+void TraceReader::ReadSpan(const EventFields& event, char ph, uint64_t byte) {
+  const int64_t pid = event.pid.value_or(0);
+  const int64_t tid = event.tid.value_or(0);
+  if (!event.ts_ns) json_.Fail("a duration event without ts", byte);
+  const int64_t ts = *event.ts_ns;
   if (ts < 0) json_.Fail("ts: a time before 0", byte);
+  const std::string& name = event.name;
   const auto inserted = span_index_.emplace(std::make_pair(pid, tid), spans_.size());
   if (inserted.second) spans_.emplace_back(std::make_pair(pid, tid), ThreadSpans());
   ThreadSpans& spans = spans_[inserted.first->second].second;
@@ -130,71 +168,60 @@ void TraceReader::ReadSpan(ondemand::object& event, char ph, const std::string& 
   } else if (ph == 'I' || ph == 'i') {
     spans.Complete(ts, 0, name);  // an instant: counted where it happened, no time of its own
   } else {
-    JsonValue dur_value = event.find_field_unordered("dur");
-    const int64_t dur =
-        dur_value.error() == simdjson::NO_SUCH_FIELD ? 0 : json_.Microseconds(dur_value, "dur");
+    const int64_t dur = event.dur_ns.value_or(0);
     if (dur < 0) json_.Fail("dur: a negative duration", byte);
     if (ts > INT64_MAX - dur) json_.Fail("ts + dur: beyond what 64-bit nanoseconds hold", byte);
     spans.Complete(ts, dur, name);
   }
 }
 
-// The keys are looked up in an order that reads Chrome's events (keys in alphabetical order:
-// args, cat, id, name, ph, pid, tid, ts) with one pass over the bulk of a chunk's args, and
-// node's (pid, tid, ts, ph, cat, name, ..., args) with at most one skip: every lookup that comes
-// back around the object skips over what lies between, samples arrays included.
 void TraceReader::ReadEvent(ondemand::object event, uint64_t byte) {
-  JsonValue name_value = event.find_field_unordered("name");
-  const std::string name(name_value.error() == simdjson::NO_SUCH_FIELD
-                             ? std::string_view()
-                             : json_.String(name_value, "an event's name"));
-  JsonValue ph_value = event.find_field_unordered("ph");
-  if (ph_value.error() == simdjson::NO_SUCH_FIELD) return;  // not an event we read
-  const std::string_view ph = json_.String(ph_value, "an event's ph");
+  const EventFields fields = ReadEventFields(event);
+  if (!fields.ph) return;  // not an event we read
+  const std::string& name = fields.name;
+  const std::string_view ph = *fields.ph;
   const bool v8_profile = name == "Profile" || name == "ProfileChunk" || name == "CpuProfile";
   // (The older CpuProfile event is an instant event: the name decides.)
   if (!v8_profile && (ph == "B" || ph == "E" || ph == "X" || ph == "I" || ph == "i")) {
-    ReadSpan(event, ph[0], name, byte);
+    ReadSpan(fields, ph[0], byte);
     return;
   }
   if (ph == "M" && name == "thread_name") {
-    const int64_t pid = OptionalSigned(event, "pid").value_or(0);
-    const int64_t tid = OptionalSigned(event, "tid").value_or(0);
-    ondemand::object args = json_.Object(event.find_field_unordered("args"), "the event's args");
-    thread_names_[{pid, tid}] =
-        std::string(json_.String(args.find_field_unordered("name"), "args.name"));
+    if (!fields.has_args) json_.Fail("a thread_name event without args", byte);
+    std::string thread;
+    WithArgs(event, [&](ondemand::object args) {
+      ForEachField(json_, args, "the event's args", [&](std::string_view key, JsonValue value) {
+        if (key == "name") thread = std::string(json_.String(std::move(value), "args.name"));
+      });
+    });
+    thread_names_[{fields.pid.value_or(0), fields.tid.value_or(0)}] = thread;
     return;
   }
   if (!v8_profile) return;
-  const int64_t pid = OptionalSigned(event, "pid").value_or(0);
-  const std::optional<int64_t> tid = OptionalSigned(event, "tid");
-  JsonValue ts_value = event.find_field_unordered("ts");
-  const int64_t ts =
-      ts_value.error() == simdjson::NO_SUCH_FIELD ? 0 : json_.Microseconds(ts_value, "ts");
+  const int64_t pid = fields.pid.value_or(0);
+  const int64_t ts = fields.ts_ns.value_or(0);
   V8Profile nodes(json_.name());  // the event's nodes, until its id names their profile
-  V8ProfileFields fields;
-  ReadData(event, &nodes, &fields);
+  V8ProfileFields data;
+  if (!fields.has_args) json_.Fail("the event has no args", byte);
+  WithArgs(event, [&](ondemand::object args) { ReadData(args, &nodes, &data); });
   std::string id;
   if (name == "CpuProfile") {
     id = "CpuProfile#" + std::to_string(++cpu_profile_events_);  // a profile of its own
   } else {
-    JsonValue id_value = event.find_field_unordered("id");
-    if (id_value.error() == simdjson::NO_SUCH_FIELD) {
-      json_.Fail("a " + name + " event without an id (its profile's id)", byte);
-    }
-    id = json_.Token(id_value, "the event's id");
+    if (!fields.id) json_.Fail("a " + name + " event without an id (its profile's id)", byte);
+    id = *fields.id;
   }
   TraceProfile& profile = ProfileFor(pid, id);
   profile.profile.TakeNodes(&nodes);
-  if (name != "ProfileChunk") profile.tid = tid;  // chunks carry the sampler thread's tid
-  if (fields.start_ns) profile.start_ns = fields.start_ns;
-  if (fields.end_ns) profile.end_ns = fields.end_ns;
-  if (fields.samples || fields.deltas_ns) {
+  if (name != "ProfileChunk") profile.tid = fields.tid;  // chunks carry the sampler thread's tid
+  if (data.start_ns) profile.start_ns = data.start_ns;
+  if (data.end_ns) profile.end_ns = data.end_ns;
+  if (data.samples || data.deltas_ns) {
     TraceProfile::Chunk chunk;
     chunk.ts = ts;
-    chunk.byte = fields.samples ? fields.samples_byte : byte;
-    if (fields.samples) chunk.samples = std::move(*fields.samples);
-    if (fields.deltas_ns) chunk.deltas_ns = std::move(*fields.deltas_ns);
+    chunk.byte = data.samples ? data.samples_byte : byte;
+    if (data.samples) chunk.samples = std::move(*data.samples);
+    if (data.deltas_ns) chunk.deltas_ns = std::move(*data.deltas_ns);
     if (!profile.start_ns && profile.chunks.empty()) profile.start_ns = ts;
     profile.chunks.push_back(std::move(chunk));
   }
