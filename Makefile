@@ -47,8 +47,6 @@ TEST_DEBS += python3-jsonschema
 TEST_DEBS += valgrind
 # The JDK's own JFR reader (`jfr print --json`) against jfr2prof, and java to record (tests/interop-jfr.sh).
 TEST_DEBS += openjdk-17-jdk-headless
-# A real Gecko profile recorded by Firefox headless (golden/firefox/inputs/record.sh).
-TEST_DEBS += firefox-esr
 BENCH_DEBS := time sqlite3
 # speedscope, from the npm registry, opens prof2chrome's output in tests/browser.sh: a test-only
 # package set (tests/web/package.json, pinned by package-lock.json) installed by `make deps-web`

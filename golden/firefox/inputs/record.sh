@@ -12,6 +12,12 @@
 #
 #   golden/firefox/inputs/record.sh      (from anywhere)
 set -eu
+# Only this recipe needs Firefox (the tests read what it recorded), so make check does not
+# install it: Debian's firefox-esr, installed here when missing and run as root.
+if ! command -v firefox-esr >/dev/null; then
+  [ "$(id -u)" = 0 ] || { echo "record.sh: needs firefox-esr (apt-get install firefox-esr)" >&2; exit 1; }
+  apt-get install -y --no-install-recommends firefox-esr >/dev/null
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
