@@ -140,7 +140,8 @@ void TraceReader::ReadData(ondemand::object args, V8Profile* profile, V8ProfileF
       if (key == "cpuProfile") {
         ReadV8ProfileObject(json_, json_.Object(value, "args.data.cpuProfile"), profile, fields);
       } else if (key == "timeDeltas") {
-        fields->deltas_ns = ReadDeltas(json_, value, "args.data.timeDeltas");
+        fields->deltas_ns = ReadDeltas(json_, value, "args.data.timeDeltas",
+                                       fields->samples ? fields->samples->size() : 0);
       } else if (key == "startTime") {
         fields->start_ns = json_.Microseconds(value, "args.data.startTime");
       } else if (key == "endTime") {

@@ -52,8 +52,10 @@ std::vector<uint64_t> ReadNodeIds(JsonDocument& json, JsonValue value, std::stri
   return ids;
 }
 
-std::vector<int64_t> ReadDeltas(JsonDocument& json, JsonValue value, std::string_view what) {
+std::vector<int64_t> ReadDeltas(JsonDocument& json, JsonValue value, std::string_view what,
+                                size_t expected) {
   std::vector<int64_t> deltas;
+  deltas.reserve(expected);
   for (auto element : json.Array(value, what)) {
     deltas.push_back(json.Microseconds(element, what));
   }
@@ -69,7 +71,8 @@ void ReadV8ProfileObject(JsonDocument& json, ondemand::object object, V8Profile*
       fields->samples_byte = json.Byte();
       fields->samples = ReadNodeIds(json, v, "samples");
     } else if (key == "timeDeltas") {
-      fields->deltas_ns = ReadDeltas(json, v, "timeDeltas");
+      fields->deltas_ns =
+          ReadDeltas(json, v, "timeDeltas", fields->samples ? fields->samples->size() : 0);
     } else if (key == "startTime") {
       fields->start_ns = json.Microseconds(v, "startTime");
     } else if (key == "endTime") {

@@ -32,7 +32,9 @@ void ReadV8CallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame);
 
 // An array of node ids (`samples`), of microseconds (`timeDeltas`), in nanoseconds.
 std::vector<uint64_t> ReadNodeIds(JsonDocument& json, JsonValue value, std::string_view what);
-std::vector<int64_t> ReadDeltas(JsonDocument& json, JsonValue value, std::string_view what);
+// `expected`: how many to reserve room for (the samples' count: the two arrays go together).
+std::vector<int64_t> ReadDeltas(JsonDocument& json, JsonValue value, std::string_view what,
+                                size_t expected = 0);
 
 }  // namespace proftools
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make-fleet.sh OUTPUT: issue 29's fleet, as a tar of 160 pprof profiles: a real perf recording
-# of cc1plus compiling one of the project's files (perf record -g at 2500 Hz, about 30,000
+# of cc1plus compiling common/cli/text_report.cc (perf record -g at 2500 Hz, about 30,000
 # samples, many distinct stacks), its `perf script` output split into 16 parts by sample
 # (sample k to part k mod 16), each part converted (perf2prof | prof2pprof), and the 16 copied
 # ten times as hosts host0..host9. Needs perf and the programs in bin/; made once and cached by
@@ -11,7 +11,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/make-fleet.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 perf record -q -g -F 2500 -o "$work/perf.data" -- \
-  g++ -std=c++17 -O2 -I"$root" -c "$root/common/report/report_top.cc" -o "$work/report_top.o" \
+  g++ -std=c++17 -O2 -I"$root" -isystem "$root/build/gen" -c "$root/common/cli/text_report.cc" \
+  -o "$work/text_report.o" \
   >/dev/null 2>&1
 perf script -i "$work/perf.data" 2>/dev/null >"$work/perf.txt"
 awk -v dir="$work" 'BEGIN { RS = ""; ORS = "\n\n" } { print > sprintf("%s/part%02d.txt", dir, (NR - 1) % 16) }' \
