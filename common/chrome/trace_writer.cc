@@ -39,23 +39,6 @@ void AppendMicros(std::string* out, int64_t nanos) {
   out->append(digits, length);
 }
 
-// The number a label gives for a pid or tid: a numeric label, or a string of digits.
-std::optional<int64_t> LabelNumber(const Label& label) {
-  if (label.is_num) return label.num;
-  if (label.str.empty() || label.str.size() > 18) return std::nullopt;
-  int64_t value = 0;
-  for (const char c : label.str) {
-    if (c < '0' || c > '9') return std::nullopt;
-    value = value * 10 + (c - '0');
-  }
-  return value;
-}
-
-std::string Basename(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 }  // namespace
 
 class ChromeTraceWriter::Impl {
