@@ -26,6 +26,7 @@ namespace proftools {
 namespace {
 
 using testing::CollectingHandler;
+using testing::MemorySource;
 using testing::Parse;
 
 constexpr const char* kSchema = R"("$schema":"https://www.speedscope.app/file-format-schema.json")";
@@ -197,17 +198,6 @@ TEST(SpeedscopeReaderTest, FractionsAreRoundedWithAWarning) {
   EXPECT_NE(warnings.warnings[0].message.find("2 weights or times were not a whole number"),
             std::string::npos);
 }
-
-// A profile held in memory as a ProfileSource.
-class MemorySource : public ProfileSource {
- public:
-  explicit MemorySource(Profile profile) : profile_(std::move(profile)) {}
-  std::string name() const override { return "test.prof"; }
-  void Read(ProfileSink* sink, bool) override { EmitProfile(profile_, *sink); }
-
- private:
-  Profile profile_;
-};
 
 std::string Write(const Profile& profile, CollectingHandler* warnings = nullptr,
                   const std::string& value = "") {

@@ -10,7 +10,9 @@
 
 #include "common/base/diagnostics.h"
 #include "common/io/byte_stream.h"
+#include "common/model/definitions.h"
 #include "common/model/sink.h"
+#include "common/model/writer_spec.h"
 #include "common/text/text_reader.h"
 #include "common/text/text_writer.h"
 
@@ -98,6 +100,18 @@ inline std::string StacksProfile(const std::vector<std::pair<std::string, int64_
   }
   return Preamble(types) + functions + stack_lines + samples;
 }
+
+// A profile held in memory as a ProfileSource.
+// (What writers read: tests of WriterSpecs.)
+class MemorySource : public ProfileSource {
+ public:
+  explicit MemorySource(Profile profile) : profile_(std::move(profile)) {}
+  std::string name() const override { return "test.prof"; }
+  void Read(ProfileSink* sink, bool) override { EmitProfile(profile_, *sink); }
+
+ private:
+  Profile profile_;
+};
 
 }  // namespace proftools::testing
 

@@ -19,20 +19,10 @@ namespace proftools {
 namespace {
 
 using testing::CollectingHandler;
+using testing::MemorySource;
 using testing::Parse;
 using testing::Preamble;
 using testing::StacksProfile;
-
-// A profile held in memory as a ProfileSource.
-class MemorySource : public ProfileSource {
- public:
-  explicit MemorySource(Profile profile) : profile_(std::move(profile)) {}
-  std::string name() const override { return "test.prof"; }
-  void Read(ProfileSink* sink, bool) override { EmitProfile(profile_, *sink); }
-
- private:
-  Profile profile_;
-};
 
 std::string Write(const WriterSpec& writer, const Profile& profile, CollectingHandler* warnings,
                   std::map<std::string, std::string> options = {}) {

@@ -26,13 +26,6 @@ cached_input trace chrome-trace.json tests/bench/make-chrome.py trace "${TRACE_M
 cached_input cpuprofile chrome.cpuprofile tests/bench/make-chrome.py cpuprofile \
   "${CPUPROFILE_MB:-100}" "$(sum $inputs/app.cpuprofile)"
 
-# ratio: the second line's CPU over the first's, from side_by_side's two lines on stdin.
-ratio() {
-  tee "$tmp/pair"
-  awk '{ match($0, /cpu +[0-9.]+/); c[NR] = substr($0, RSTART + 4, RLENGTH - 4) + 0 }
-       END { if (c[1] > 0) printf "  %.2fx the floor in CPU time\n", c[2] / c[1] }' "$tmp/pair"
-}
-
 for input in "$trace" "$cpuprofile"; do
   cat "$input" >/dev/null  # page cache warm for every run
   echo "== $(basename "$input"): $(awk -v b="$(stat -c %s "$input")" 'BEGIN { printf "%.1f MB", b / 1e6 }')"

@@ -20,13 +20,6 @@ runs=${RUNS:-3}
 json-floor --implementations
 cached_input input speedscope.json tests/bench/make-speedscope.py "${SPEEDSCOPE_READ_MB:-200}"
 
-# ratio: the second line's CPU over the first's, from side_by_side's two lines on stdin.
-ratio() {
-  tee "$tmp/pair"
-  awk '{ match($0, /cpu +[0-9.]+/); c[NR] = substr($0, RSTART + 4, RLENGTH - 4) + 0 }
-       END { if (c[1] > 0) printf "  %.2fx the floor in CPU time\n", c[2] / c[1] }' "$tmp/pair"
-}
-
 cat "$input" >/dev/null  # page cache warm for every run
 echo "== $(basename "$input"): $(awk -v b="$(stat -c %s "$input")" 'BEGIN { printf "%.1f MB", b / 1e6 }')"
 side_by_side "$runs" "json-floor (simdjson, parse only)" "$input" "json-floor '$input' >/dev/null" \

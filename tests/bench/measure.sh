@@ -31,3 +31,11 @@ side_by_side() {
       "$tmp/runs.$side" | sort -n -k1,1 | awk -v n="$runs" 'NR == int((n + 1) / 2)' | cut -f2-
   done
 }
+
+# `ratio`: passes side_by_side's two lines on stdin through and prints the second's CPU time over
+# the first's (ours over a floor or a peer). Needs $tmp.
+ratio() {
+  tee "$tmp/pair"
+  awk '{ match($0, /cpu +[0-9.]+/); c[NR] = substr($0, RSTART + 4, RLENGTH - 4) + 0 }
+       END { if (c[1] > 0) printf "  %.2fx the floor in CPU time\n", c[2] / c[1] }' "$tmp/pair"
+}
