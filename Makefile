@@ -252,6 +252,7 @@ test-interop: $(TOOLS) test-sqlite-r
 	tests/interop-pprof.sh
 	tests/interop-filter.sh
 	tests/interop-peek.sh
+	tests/interop-dot.sh
 	tests/interop-tags.sh
 	tests/interop-diff.sh
 	tests/interop-list.sh

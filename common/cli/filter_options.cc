@@ -79,7 +79,9 @@ std::string SpansText(const std::unordered_map<uint64_t, SourceSpan>& spans) {
 }
 
 // `--option VALUE` for the meta record: the value quoted for a shell when it needs it.
-void Describe(std::string* description, const std::string& option, const std::string& value) {
+void Describe(FilterSpec* spec, const std::string& option, const std::string& value) {
+  spec->options.push_back(value.empty() ? option : option + "=" + value);
+  std::string* description = &spec->description;
   if (!description->empty()) *description += ' ';
   *description += "--" + option;
   if (value.empty()) return;
@@ -156,7 +158,6 @@ void AddFilterOptions(CommandLine* cli) {
 
 FilterSpec ParseFilterOptions(const CommandLine& cli) {
   FilterSpec spec;
-  std::string& d = spec.description;
   if (cli.Has("coalesce")) {
     spec.coalesce.enabled = true;
     const std::string gap = cli.Get<std::string>("coalesce");
@@ -166,17 +167,17 @@ FilterSpec ParseFilterOptions(const CommandLine& cli) {
       if (!ParseDuration(gap, &nanos, &error)) throw UsageError("--coalesce: " + error);
       spec.coalesce.gap_nanos = nanos;
     }
-    Describe(&d, gap == "auto" ? "coalesce" : "coalesce=" + gap, "");
+    Describe(&spec, gap == "auto" ? "coalesce" : "coalesce=" + gap, "");
   }
   for (const std::string& type : cli.GetAll("split-on")) {
     if (!spec.coalesce.enabled) throw UsageError("--split-on goes with --coalesce");
     spec.coalesce.split_on.push_back(type);
-    Describe(&d, "split-on", type);
+    Describe(&spec, "split-on", type);
   }
   if (cli.Has("time")) {
     const std::string window = cli.Get<std::string>("time");
     spec.time = ParseTimeWindow(window);
-    Describe(&d, "time", window);
+    Describe(&spec, "time", window);
   }
   if (cli.Has("last")) {
     const std::string last = cli.Get<std::string>("last");
@@ -195,32 +196,32 @@ FilterSpec ParseFilterOptions(const CommandLine& cli) {
           Printable(last));
     }
     spec.time.last_nanos = nanos;
-    Describe(&d, "last", last);
+    Describe(&spec, "last", last);
   }
   if (cli.Has("keep-untimed")) {
     if (!spec.time.active()) throw UsageError("--keep-untimed goes with --time or --last");
     spec.time.keep_untimed = true;
-    Describe(&d, "keep-untimed", "");
+    Describe(&spec, "keep-untimed", "");
   }
   for (const std::string& match : cli.GetAll("label-focus")) {
     spec.labels.focus.push_back(ParseLabelMatch("--label-focus", match));
-    Describe(&d, "label-focus", match);
+    Describe(&spec, "label-focus", match);
   }
   for (const std::string& match : cli.GetAll("label-ignore")) {
     spec.labels.ignore.push_back(ParseLabelMatch("--label-ignore", match));
-    Describe(&d, "label-ignore", match);
+    Describe(&spec, "label-ignore", match);
   }
   if (cli.Has("keep-labels")) {
     spec.labels.keep = SplitList("--keep-labels", cli.Get<std::string>("keep-labels"));
-    Describe(&d, "keep-labels", cli.Get<std::string>("keep-labels"));
+    Describe(&spec, "keep-labels", cli.Get<std::string>("keep-labels"));
   }
   if (cli.Has("drop-labels")) {
     spec.labels.drop = SplitList("--drop-labels", cli.Get<std::string>("drop-labels"));
-    Describe(&d, "drop-labels", cli.Get<std::string>("drop-labels"));
+    Describe(&spec, "drop-labels", cli.Get<std::string>("drop-labels"));
   }
   FrameSpec& frames = spec.frames;
   const bool literal = cli.Has("literal");
-  if (literal) Describe(&d, "literal", "");
+  if (literal) Describe(&spec, "literal", "");
   auto keep_regex = [&](const std::string& option, const std::string& pattern) {
     if (!IsLiteralPattern(pattern, literal)) frames.regex_patterns.emplace_back(option, pattern);
   };
@@ -233,13 +234,13 @@ FilterSpec ParseFilterOptions(const CommandLine& cli) {
     const std::vector<std::string> patterns = cli.GetAll(option);
     *regex = CompileFrameRegex(std::string("--") + option, patterns, literal);
     for (const std::string& pattern : patterns) {
-      Describe(&d, option, pattern);
+      Describe(&spec, option, pattern);
       keep_regex(std::string("--") + option, pattern);
     }
   }
   for (const std::string& sequence : cli.GetAll("focus-seq")) {
     frames.focus_seq.push_back(ParseFocusSequence(sequence, literal));
-    Describe(&d, "focus-seq", sequence);
+    Describe(&spec, "focus-seq", sequence);
     for (size_t start = 0; start <= sequence.size();) {
       const size_t end = std::min(sequence.find(';', start), sequence.size());
       keep_regex("--focus-seq element", sequence.substr(start, end - start));
@@ -248,23 +249,23 @@ FilterSpec ParseFilterOptions(const CommandLine& cli) {
   }
   if (cli.Has("keep-dropped-frames")) {
     frames.drop_frames = false;
-    Describe(&d, "keep-dropped-frames", "");
+    Describe(&spec, "keep-dropped-frames", "");
   }
   if (cli.Has("collapse-recursion")) {
     frames.collapse_recursion = true;
-    Describe(&d, "collapse-recursion", "");
+    Describe(&spec, "collapse-recursion", "");
   }
   for (const std::string& derive : cli.GetAll("derive")) {
     spec.values.derive.push_back(ParseDerive(derive));
-    Describe(&d, "derive", derive);
+    Describe(&spec, "derive", derive);
   }
   if (cli.Has("types")) {
     spec.values.types = SplitList("--types", cli.Get<std::string>("types"));
-    Describe(&d, "types", cli.Get<std::string>("types"));
+    Describe(&spec, "types", cli.Get<std::string>("types"));
   }
   if (cli.Has("default-type")) {
     spec.values.default_type = cli.Get<std::string>("default-type");
-    Describe(&d, "default-type", spec.values.default_type);
+    Describe(&spec, "default-type", spec.values.default_type);
   }
   return spec;
 }

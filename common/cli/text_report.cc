@@ -30,7 +30,8 @@ constexpr std::pair<const char*, TextMode> kModes[] = {{"top", TextMode::kTop},
                                                        {"peek-seq", TextMode::kPeekSeq},
                                                        {"tags", TextMode::kTags},
                                                        {"timeline", TextMode::kTimeline},
-                                                       {"list", TextMode::kList}};
+                                                       {"list", TextMode::kList},
+                                                       {"dot", TextMode::kDot}};
 
 // An option that only means something in some modes is an error elsewhere, naming both.
 void CheckOptionApplies(const CommandLine& cli, const char* option, TextMode chosen,
@@ -48,7 +49,10 @@ void Report(const char* program, ProfileInputs* inputs, const FilterSpec& spec, 
             ReportOptions options, ByteSink* out) {
   // --traces shows each label set apart, as pprof's -traces does.
   const bool by_labels = mode == TextMode::kTraces;
-  StackTotals profile(by_labels);
+  // --dot draws tags from the samples' labels, as pprof -dot does.
+  StackTotals profile(mode == TextMode::kDot ? StackTotals::LabelKeying::kExact
+                      : by_labels            ? StackTotals::LabelKeying::kTraces
+                                             : StackTotals::LabelKeying::kNone);
   if (diff_base.base.profile_itself) inputs->MakeReplayable();  // read again as the base
   ReadStackTotals(program, inputs, spec, &profile);
   options.value_index = ResolveValueIndex(profile.header(), value);
@@ -78,6 +82,9 @@ void Report(const char* program, ProfileInputs* inputs, const FilterSpec& spec, 
     case TextMode::kPeek:
     case TextMode::kPeekSeq:
       WritePeekReport(totals, options, out);
+      break;
+    case TextMode::kDot:
+      WriteDotReport(totals, options, out);
       break;
     case TextMode::kList:
       for (const std::string& warning : WriteListReport(totals, options, out)) {
@@ -147,7 +154,8 @@ void AddTextReportOptions(CommandLine* command_line) {
       "csv", "with --timeline: comma-separated rows (source, offset, time, bucket, value)")(
       "list",
       "the source lines of each function matching RE, with flat and cum values (pprof -list)",
-      cxxopts::value<std::string>(), "RE");
+      cxxopts::value<std::string>(),
+      "RE")("dot", "the call graph in Graphviz DOT, as pprof -dot draws it");
   cli.AddOptions("Source (with --list)")(
       "source-path",
       "look for source files in DIR and its parents, then the next DIR (default: the working "
@@ -169,13 +177,19 @@ void AddTextReportOptions(CommandLine* command_line) {
               "(FILE:LINE, frames without a line left out)",
               cxxopts::value<std::string>(), "G")("sort", "top: sort by flat (default) or cum",
                                                   cxxopts::value<std::string>(), "flat|cum")(
-      "nodecount", "show at most N rows (top), nodes (tree, default 80), traces or sequences",
+      "nodecount",
+      "show at most N rows (top), nodes (tree and dot, default 80), traces or sequences",
       cxxopts::value<std::string>(),
       "N")("min-percent",
-           "leave out rows worth less than P% of the total (default: 0.5 for top and tree, by "
-           "cumulative value, as pprof's nodefraction; 5 for sequences; else 0)",
+           "leave out rows worth less than P% of the total (default: 0.5 for top, tree and dot, "
+           "by cumulative value, as pprof's nodefraction; 5 for sequences; else 0)",
            cxxopts::value<std::string>(),
-           "P")("no-trim", "top, tree: keep every row (no default --min-percent or --nodecount)")(
+           "P")("edge-percent",
+                "dot: leave out edges worth less than P% of the total (default 0.1, as pprof's "
+                "edgefraction)",
+                cxxopts::value<std::string>(), "P")(
+      "no-trim",
+      "top, tree, dot: keep every row (no default --min-percent, --edge-percent or --nodecount)")(
       "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB")(
       "diff-base",
       "values are this profile minus the profile(s) in FILE, percentages of FILE's total "
@@ -213,7 +227,7 @@ TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
   if (modes > 1) {
     throw UsageError(
         "choose one of --top, --traces, --tree, --folded, --canonical, --sequences, --peek, "
-        "--peek-seq, --tags, --timeline, --list");
+        "--peek-seq, --tags, --timeline, --list, --dot");
   }
   for (const char* option : {"self", "max-length"}) {
     CheckOptionApplies(cli, option, mode, {TextMode::kSequences}, "--sequences");
@@ -221,10 +235,13 @@ TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
   // Only --top sorts its rows (pprof's -tree and -traces ignore --sort; here an option that
   // changes nothing is an error rather than silently ignored).
   CheckOptionApplies(cli, "sort", mode, {TextMode::kTop}, "--top");
-  CheckOptionApplies(cli, "nodecount", mode,
-                     {TextMode::kTop, TextMode::kTree, TextMode::kTraces, TextMode::kSequences},
-                     "--top, --tree, --traces and --sequences");
-  CheckOptionApplies(cli, "no-trim", mode, {TextMode::kTop, TextMode::kTree}, "--top and --tree");
+  CheckOptionApplies(
+      cli, "nodecount", mode,
+      {TextMode::kTop, TextMode::kTree, TextMode::kTraces, TextMode::kSequences, TextMode::kDot},
+      "--top, --tree, --traces, --sequences and --dot");
+  CheckOptionApplies(cli, "no-trim", mode, {TextMode::kTop, TextMode::kTree, TextMode::kDot},
+                     "--top, --tree and --dot");
+  CheckOptionApplies(cli, "edge-percent", mode, {TextMode::kDot}, "--dot");
   if (mode == TextMode::kCanonical && cli.Has("min-percent")) {
     throw UsageError("--min-percent goes with the reports, not --canonical");
   }
@@ -267,13 +284,25 @@ TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
     if (sort != "flat" && sort != "cum") throw UsageError("--sort must be flat or cum");
     options.sort_by_cum = sort == "cum";
   }
-  // pprof's defaults: top and tree are trimmed at 0.5% (its nodefraction), the tree also to 80
-  // nodes (its nodecount for every report but text); --no-trim keeps everything. pprof's
-  // -traces shows every trace, and so do we unless asked.
-  const bool trimmed = mode == TextMode::kTop || mode == TextMode::kTree;
+  // pprof's defaults: top, tree and dot are trimmed at 0.5% (its nodefraction), the tree and
+  // the graph also to 80 nodes (its nodecount for every report but text), the graph's edges at
+  // 0.1% (its edgefraction); --no-trim keeps everything. pprof's -traces shows every trace, and
+  // so do we unless asked.
+  const bool trimmed = mode == TextMode::kTop || mode == TextMode::kTree || mode == TextMode::kDot;
   if (trimmed && !cli.Has("no-trim")) {
     options.min_percent = 0.5;
-    if (mode == TextMode::kTree) options.node_count = 80;
+    if (mode == TextMode::kTree || mode == TextMode::kDot) options.node_count = 80;
+    if (mode == TextMode::kDot) options.edge_percent = 0.1;
+  }
+  if (cli.Has("edge-percent")) {
+    if (cli.Has("no-trim")) {
+      throw UsageError(
+          "--no-trim keeps every edge; --edge-percent keeps those above P%: choose one");
+    }
+    options.edge_percent = cli.Get<double>("edge-percent");
+    if (!(options.edge_percent >= 0 && options.edge_percent <= 100)) {
+      throw UsageError("--edge-percent must be between 0 and 100");
+    }
   }
   if (mode == TextMode::kSequences) options.min_percent = 5;
   if (cli.Has("nodecount")) options.node_count = cli.Get<size_t>("nodecount");
@@ -315,6 +344,7 @@ TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
   FilterSpec spec = ParseFilterOptions(cli);
   options.filter_description = spec.description;
+  options.active_filters = spec.options;
   if (mode == TextMode::kTraces && spec.frames.collapse_recursion) {
     // The report collapses the cycles itself, to mark them: it must see the original stacks.
     spec.frames.collapse_recursion = false;

@@ -30,7 +30,8 @@ enum class TextMode {
   kPeekSeq,
   kTags,
   kTimeline,
-  kList
+  kList,
+  kDot
 };
 
 // --diff-base FILE: the base, read through the same filter as the profile (as pprof filters

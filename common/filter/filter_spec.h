@@ -153,6 +153,9 @@ struct FilterSpec {
   // The options as the user gave them, in a canonical order, for the `meta` record that says what
   // was applied (formats/prof-text.md §9).
   std::string description;
+  // The same options one by one as `option=value` (`option` alone when it takes none): the
+  // "Active filters" of prof-text --dot's legend, as pprof lists its own.
+  std::vector<std::string> options;
   bool active() const {
     return time.active() || coalesce.enabled || labels.active() || values.active() ||
            frames.active();

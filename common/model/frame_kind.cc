@@ -87,4 +87,17 @@ bool LooksLikeExecutable(std::string_view file) {
          base.substr(0, 7) != "jitted-";
 }
 
+const Mapping* MainMapping(const ProfileHeader& header, const Definitions& defs) {
+  const std::vector<Mapping>& mappings = defs.mappings.items();
+  if (mappings.empty()) return nullptr;
+  bool all_perf = !header.sources.empty();
+  for (const Source& source : header.sources) all_perf = all_perf && source.type == kPerfSourceType;
+  if (all_perf) {
+    for (const Mapping& mapping : mappings) {
+      if (LooksLikeExecutable(mapping.file)) return &mapping;
+    }
+  }
+  return &mappings.front();
+}
+
 }  // namespace proftools

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/model/definitions.h"
+
 namespace proftools {
 
 enum class CodeKind : uint8_t {
@@ -28,6 +30,11 @@ std::string_view MappingFileForKind(CodeKind kind);
 // Whether `file` looks like a program rather than a shared library, the kernel or a module,
 // JIT code or an anonymous region (pprof takes the first mapping for the program).
 bool LooksLikeExecutable(std::string_view file);
+
+// The mapping pprof takes for the profiled program (its "File:" line and a graph's title): the
+// first defined, or for a profile whose every source is perf (which names no main binary) the
+// first that looks like a program, as prof2pprof orders them. nullptr when there is none.
+const Mapping* MainMapping(const ProfileHeader& header, const Definitions& defs);
 
 }  // namespace proftools
 

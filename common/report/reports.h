@@ -39,8 +39,12 @@ struct ReportOptions {
   // top, tree and traces pprof's nodefraction (of the sum of values, by |cum|), elsewhere of
   // the total. 0: none.
   double min_percent = 0;
+  // --dot: edges worth less than this percentage of the sum of values are left out (pprof's
+  // edgefraction).
+  double edge_percent = 0;
   bool sort_by_cum = false;        // top: sort by cumulative instead of flat value
   std::string filter_description;  // prof-filter's options applied (FilterSpec::description)
+  std::vector<std::string> active_filters;  // the same, one by one (FilterSpec::options)
   SequenceOptions sequences;
   bool mark_cycles = false;  // traces: collapse directly repeated cycles, written `a (b c)* d`
   ListOptions list;
@@ -58,6 +62,10 @@ std::vector<std::string> WriteListReport(const StackTotals& totals, const Report
                                          ByteSink* out);
 void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
 void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
+// The call graph in Graphviz DOT, as pprof -dot draws it (report_dot.cc, pprof_graph.h):
+// node_count, min_percent and edge_percent trim it as pprof's nodecount, nodefraction and
+// edgefraction.
+void WriteDotReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
 // A top-down call tree: each path from a root, children indented under their caller, largest
 // cumulative value first, with flat values where a path ends.
 void WriteTreeReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);

@@ -25,8 +25,26 @@ std::vector<std::string> SplitList(const std::string& list) {
   return parts;
 }
 
-// filepath.Clean's essentials: no "." components, no repeated or trailing slashes, ".." folded
-// into a preceding name.
+std::string BaseName(const std::string& path) {
+  const std::string clean = CleanPath(path);
+  const size_t slash = clean.rfind('/');
+  return slash == std::string::npos ? clean : clean.substr(slash + 1);
+}
+
+std::string Parent(const std::string& dir) {
+  const std::string clean = CleanPath(dir);
+  const size_t slash = clean.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : clean.substr(0, slash);
+}
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
 std::string CleanPath(const std::string& path) {
   const bool absolute = !path.empty() && path[0] == '/';
   std::vector<std::string> parts;
@@ -51,25 +69,6 @@ std::string CleanPath(const std::string& path) {
   return out.empty() ? "." : out;
 }
 
-std::string BaseName(const std::string& path) {
-  const std::string clean = CleanPath(path);
-  const size_t slash = clean.rfind('/');
-  return slash == std::string::npos ? clean : clean.substr(slash + 1);
-}
-
-std::string Parent(const std::string& dir) {
-  const std::string clean = CleanPath(dir);
-  const size_t slash = clean.rfind('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : clean.substr(0, slash);
-}
-
-bool IsRegularFile(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-}  // namespace
 
 SourceFiles::SourceFiles(std::string search_path, std::string trim_path)
     : search_path_(std::move(search_path)) {

@@ -49,6 +49,10 @@ class SourceFiles {
   std::map<std::string, SourceText> files_;
 };
 
+// Go's filepath.Clean, as pprof cleans file names: no "." components, no repeated or trailing
+// slashes, ".." folded into a preceding name; "" becomes ".".
+std::string CleanPath(const std::string& path);
+
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_REPORT_SOURCE_FILES_H_

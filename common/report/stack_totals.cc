@@ -39,6 +39,18 @@ std::string TraceLabels(const std::vector<Label>& labels) {
   return text;
 }
 
+// The labels as one string that tells every two label sets apart.
+std::string ExactLabelKey(const std::vector<Label>& labels) {
+  std::string key;
+  for (const Label& label : labels) {
+    key += label.key;
+    key += '\0';
+    key += label.is_num ? std::to_string(label.num) + '\0' + label.unit : label.str;
+    key += label.is_num ? "\1" : "\2";
+  }
+  return key;
+}
+
 }  // namespace
 
 void StackTotals::OnHeader(const ProfileHeader& header) {
@@ -54,12 +66,14 @@ void StackTotals::OnSample(const Sample& sample) {
     AddMagnitudeSaturating(&total_values_[i], sample.values[i]);
     samples_with_value_[i] += sample.values[i] != 0;
   }
-  if (by_labels_ && sample.labels != last_labels_) {
+  if (keying_ != LabelKeying::kNone && sample.labels != last_labels_) {
     // Consecutive samples mostly share their labels (a thread's samples): render once.
     last_labels_ = sample.labels;
-    last_rendered_ = TraceLabels(sample.labels);
+    last_rendered_ =
+        keying_ == LabelKeying::kTraces ? TraceLabels(sample.labels) : ExactLabelKey(sample.labels);
   }
   Entry& entry = EntryOf(sample.stack_id, last_rendered_);
+  if (keying_ == LabelKeying::kExact && entry.samples == 0) entry.label_set = sample.labels;
   ++entry.samples;
   for (size_t i = 0; i < sample.values.size() && i < entry.values.size(); ++i) {
     entry.values[i] += sample.values[i];
@@ -68,7 +82,7 @@ void StackTotals::OnSample(const Sample& sample) {
 
 StackTotals::Entry& StackTotals::EntryOf(uint64_t stack_id, const std::string& labels) {
   uint64_t index;
-  if (by_labels_) {
+  if (keying_ != LabelKeying::kNone) {
     auto label = label_ids_.try_emplace(labels, label_ids_.size()).first;
     auto [it, added] =
         labeled_index_.try_emplace(std::make_pair(stack_id, label->second), entries_.size());
@@ -80,7 +94,8 @@ StackTotals::Entry& StackTotals::EntryOf(uint64_t stack_id, const std::string& l
     index = entries_.size();
     index_.Insert(stack_id, index, &index);
   }
-  entries_.push_back(Entry{stack_id, 0, std::vector<int64_t>(total_values_.size(), 0), {}, labels});
+  entries_.push_back(
+      Entry{stack_id, 0, std::vector<int64_t>(total_values_.size(), 0), {}, labels, {}});
   return entries_[index];
 }
 

@@ -19,7 +19,12 @@ class StackTotals : public DefinitionKeepingSink {
  public:
   // With `by_labels`, samples of one stack with other labels are other entries, each with its
   // labels rendered as pprof's -traces prints them (Entry::labels).
-  explicit StackTotals(bool by_labels = false) : by_labels_(by_labels) {}
+  explicit StackTotals(bool by_labels = false)
+      : keying_(by_labels ? LabelKeying::kTraces : LabelKeying::kNone) {}
+  // kExact: samples with other labels are other entries, each keeping its labels
+  // (Entry::label_set), for the call graph's tags.
+  enum class LabelKeying { kNone, kTraces, kExact };
+  explicit StackTotals(LabelKeying keying) : keying_(keying) {}
 
   void OnHeader(const ProfileHeader& header) override;
   void OnSample(const Sample& sample) override;
@@ -34,6 +39,8 @@ class StackTotals : public DefinitionKeepingSink {
     // With by_labels: one line per label key, `%10s:  VALUE...` sorted as pprof sorts them
     // (string labels, then numeric ones); empty otherwise.
     std::string labels;
+    // With LabelKeying::kExact: the labels of the entry's samples; empty otherwise.
+    std::vector<Label> label_set;
   };
   // Stacks of the samples, in order of first appearance.
   const std::vector<Entry>& entries() const { return entries_; }
@@ -63,7 +70,8 @@ class StackTotals : public DefinitionKeepingSink {
   // from others (diff_totals.h). The totals are left as they are.
   void AddEntry(uint64_t stack_id, uint64_t samples, const std::vector<int64_t>& values,
                 const std::vector<int64_t>& base, const std::string& labels = "");
-  bool by_labels() const { return by_labels_; }
+  bool by_labels() const { return keying_ != LabelKeying::kNone; }
+  LabelKeying keying() const { return keying_; }
   // Whether the entries are differences from a base (diff_totals.h).
   bool is_diff() const { return is_diff_; }
 
@@ -75,7 +83,7 @@ class StackTotals : public DefinitionKeepingSink {
   int samples_type_ = -1;  // the type named `samples`, -1 when there is none
   std::vector<uint64_t> samples_with_value_;
   bool is_diff_ = false;
-  bool by_labels_ = false;
+  LabelKeying keying_ = LabelKeying::kNone;
   struct PairHash {
     size_t operator()(const std::pair<uint64_t, uint64_t>& p) const {
       return std::hash<uint64_t>()(p.first * 0x9e3779b97f4a7c15ULL ^ p.second);

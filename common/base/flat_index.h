@@ -1,0 +1,79 @@
+// A map from 64-bit keys to 32-bit indices with open addressing: for hot loops that look up
+// millions of small keys (a call graph's edges, per sample frame), where a node-based
+// std::unordered_map spends its time in allocation and cache misses.
+#ifndef PROFTOOLS_COMMON_BASE_FLAT_INDEX_H_
+#define PROFTOOLS_COMMON_BASE_FLAT_INDEX_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace proftools {
+
+// Key is uint64_t or, for half the memory where keys fit, uint32_t.
+template <typename Key>
+class BasicFlatIndex {
+ public:
+  static constexpr uint32_t kAbsent = UINT32_MAX;
+
+  // The index of `key`, or kAbsent.
+  uint32_t Find(Key key) const {
+    if (slots_.empty()) return kAbsent;
+    const size_t mask = slots_.size() - 1;
+    for (size_t at = Home(key, mask);; at = (at + 1) & mask) {
+      if (slots_[at].second == kAbsent) return kAbsent;
+      if (slots_[at].first == key) return slots_[at].second;
+    }
+  }
+
+  // The index of `key`; when absent, `key` gets `index` (and *added is set).
+  uint32_t FindOrAdd(Key key, uint32_t index, bool* added) {
+    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    const size_t mask = slots_.size() - 1;
+    size_t at = Home(key, mask);
+    for (; slots_[at].second != kAbsent; at = (at + 1) & mask) {
+      if (slots_[at].first == key) {
+        *added = false;
+        return slots_[at].second;
+      }
+    }
+    slots_[at] = {key, index};
+    ++size_;
+    *added = true;
+    return index;
+  }
+
+  size_t size() const { return size_; }
+  void Clear() {
+    slots_.clear();
+    slots_.shrink_to_fit();
+    size_ = 0;
+  }
+
+ private:
+  static size_t Home(Key key, size_t mask) {
+    return static_cast<size_t>((static_cast<uint64_t>(key) * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+  }
+  void Grow() {
+    std::vector<std::pair<Key, uint32_t>> old = std::move(slots_);
+    slots_.assign(std::max<size_t>(64, old.size() * 2), {0, kAbsent});
+    const size_t mask = slots_.size() - 1;
+    for (const auto& slot : old) {
+      if (slot.second == kAbsent) continue;
+      size_t at = Home(slot.first, mask);
+      while (slots_[at].second != kAbsent) at = (at + 1) & mask;
+      slots_[at] = slot;
+    }
+  }
+
+  std::vector<std::pair<Key, uint32_t>> slots_;
+  size_t size_ = 0;
+};
+
+using FlatIndex = BasicFlatIndex<uint64_t>;
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_BASE_FLAT_INDEX_H_
