@@ -1,6 +1,7 @@
 #include "common/callgrind/callgrind_writer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <string>
 #include <tuple>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "common/base/counted.h"
+#include "common/base/flat_index.h"
 #include "common/base/saturating.h"
 #include "common/model/sink.h"
 
@@ -27,47 +29,90 @@ struct NodeKey {
 struct Node {
   NodeKey key;
   std::vector<int64_t> flat;
-  std::map<uint32_t, std::vector<int64_t>> out;  // callee -> inclusive values
 };
 
-// "(N) name" the first time, "(N)" after; nothing for an empty name (as pprof).
+void AppendNumber(int64_t value, std::string* text) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  text->append(digits, end);
+}
+
+// Name compression: "(N) name" the first time, "(N)" after; nothing for an empty name (as
+// pprof). Each node remembers its N, so that the names of the millions of call lines of a large
+// profile are not hashed again.
 class Names {
  public:
-  std::string operator()(const std::string& name) {
-    if (name.empty()) return "";
-    const auto [it, added] = ids_.emplace(name, ids_.size() + 1);
-    if (!added) return "(" + std::to_string(it->second) + ")";
-    // A name is the rest of its line: line breaks in it are written as \n and \r.
-    std::string shown;
-    for (char c : name) {
-      if (c == '\n') {
-        shown += "\\n";
-      } else if (c == '\r') {
-        shown += "\\r";
-      } else {
-        shown += c;
+  explicit Names(size_t nodes) : memo_(nodes, kUnknown) {}
+
+  void Append(uint32_t node, const std::string& name, std::string* text) {
+    uint32_t& id = memo_[node];
+    if (id == kUnknown) {
+      if (name.empty()) {
+        id = 0;
+        return;
+      }
+      const auto [it, added] = ids_.emplace(name, static_cast<uint32_t>(ids_.size() + 1));
+      id = it->second;
+      if (added) {
+        *text += '(';
+        AppendNumber(id, text);
+        *text += ") ";
+        // A name is the rest of its line: line breaks in it are written as \n and \r.
+        for (char c : name) {
+          if (c == '\n') {
+            *text += "\\n";
+          } else if (c == '\r') {
+            *text += "\\r";
+          } else {
+            *text += c;
+          }
+        }
+        return;
       }
     }
-    return "(" + std::to_string(it->second) + ") " + shown;
+    if (id == 0) return;
+    *text += '(';
+    AppendNumber(id, text);
+    *text += ')';
   }
 
  private:
-  std::unordered_map<std::string, size_t> ids_;
+  static constexpr uint32_t kUnknown = UINT32_MAX;
+  std::vector<uint32_t> memo_;
+  std::unordered_map<std::string, uint32_t> ids_;
 };
 
+void AppendHex(uint64_t address, std::string* text) {
+  char hex[24];
+  const auto end = std::to_chars(hex, hex + sizeof hex, address, 16).ptr;
+  *text += "0x";
+  text->append(hex, end);
+}
+
 std::string Hex(uint64_t address) {
-  char hex[32];
-  snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(address));
-  return hex;
+  std::string text;
+  AppendHex(address, &text);
+  return text;
 }
 
 // An address relative to `last` when that is shorter, as pprof writes them.
-std::string Address(uint64_t last, uint64_t address) {
-  const std::string absolute = Hex(address);
-  if (address == last) return "*";
+void AppendAddress(uint64_t last, uint64_t address, std::string* text) {
+  if (address == last) {
+    *text += '*';
+    return;
+  }
+  char relative[24];
   const int64_t diff = static_cast<int64_t>(address - last);
-  const std::string relative = (diff > 0 ? "+" : "") + std::to_string(diff);
-  return relative.size() < absolute.size() ? relative : absolute;
+  char* at = relative;
+  if (diff > 0) *at++ = '+';
+  at = std::to_chars(at, relative + sizeof relative, diff).ptr;
+  char hex[24];
+  const size_t hex_size = std::to_chars(hex, hex + sizeof hex, address, 16).ptr - hex + 2;
+  if (static_cast<size_t>(at - relative) < hex_size) {
+    text->append(relative, at);
+  } else {
+    AppendHex(address, text);
+  }
 }
 
 // A value type as an event name: blanks would split the events: line.
@@ -88,23 +133,35 @@ class CallgrindWriter : public DefinitionKeepingSink {
   void OnSample(const Sample& sample) override {
     if (!sample.labels.empty()) ++labelled_;
     if (sample.time_nanos || sample.duration_nanos) ++timed_;
-    const std::vector<uint32_t>& path = Path(sample.stack_id);
-    if (path.empty()) {
+    // Samples are summed per stack here and walked once per stack at the end: callgrind keeps
+    // no more than sums, and a profile has far fewer stacks than samples.
+    const Stack* stack = defs_.stacks.Find(sample.stack_id);
+    if (stack == nullptr || stack->location_ids.empty()) {
       ++unplaced_;
       return;
     }
-    Add(&nodes_[path.back()].flat, sample.values);
-    seen_.clear();
-    for (size_t i = 1; i < path.size(); ++i) {
-      const uint64_t edge = (uint64_t{path[i - 1]} << 32) | path[i];
-      if (std::find(seen_.begin(), seen_.end(), edge) != seen_.end()) continue;
-      seen_.push_back(edge);
-      auto& values = nodes_[path[i - 1]].out[path[i]];
-      Add(&values, sample.values);
-    }
+    const auto [at, added] = stack_index_.emplace(sample.stack_id, stack_sums_.size());
+    if (added) stack_sums_.emplace_back(sample.stack_id, std::vector<int64_t>());
+    Add(&stack_sums_[at->second].second, sample.values);
   }
 
   void OnEnd() override {
+    for (size_t i = 0; i < stack_sums_.size(); ++i) {
+      AddStack(i, stack_sums_[i].first, stack_sums_[i].second);
+    }
+    // Each node's callees in the order of their node numbers.
+    std::vector<size_t> first_edge(nodes_.size() + 1, 0);
+    for (const Edge& edge : edges_) ++first_edge[edge.caller + 1];
+    for (size_t n = 0; n < nodes_.size(); ++n) first_edge[n + 1] += first_edge[n];
+    std::vector<uint32_t> callees(edges_.size());
+    {
+      std::vector<size_t> next(first_edge.begin(), first_edge.end() - 1);
+      for (uint32_t e = 0; e < edges_.size(); ++e) callees[next[edges_[e].caller]++] = e;
+    }
+    for (size_t n = 0; n < nodes_.size(); ++n) {
+      std::sort(callees.begin() + first_edge[n], callees.begin() + first_edge[n + 1],
+                [&](uint32_t a, uint32_t b) { return edges_[a].callee < edges_[b].callee; });
+    }
     const std::vector<ValueType>& types = header_.types;
     const int shown = header_.DefaultTypeIndex();
     std::vector<uint32_t> order(nodes_.size());
@@ -120,25 +177,44 @@ class CallgrindWriter : public DefinitionKeepingSink {
     for (const ValueType& type : types) text += " " + EventName(type);
     if (types.empty()) text += " samples";
     text += "\n";
-    Names objects, files, functions;
+    Names objects(nodes_.size()), files(nodes_.size()), functions(nodes_.size());
     const Node* previous = nullptr;
     uint64_t last = 0;
     for (uint32_t n : order) {
       const Node& node = nodes_[n];
       if (previous == nullptr || previous->key.object != node.key.object ||
           previous->key.file != node.key.file || previous->key.name != node.key.name) {
-        text += "\nob=" + objects(node.key.object) + "\nfl=" + files(node.key.file) +
-                "\nfn=" + functions(node.key.name) + "\n";
+        text += "\nob=";
+        objects.Append(n, node.key.object, &text);
+        text += "\nfl=";
+        files.Append(n, node.key.file, &text);
+        text += "\nfn=";
+        functions.Append(n, node.key.name, &text);
+        text += '\n';
       }
-      text += (previous == nullptr ? Hex(node.key.address) : Address(last, node.key.address));
-      text += " " + std::to_string(node.key.line);
+      if (previous == nullptr) {
+        AppendHex(node.key.address, &text);
+      } else {
+        AppendAddress(last, node.key.address, &text);
+      }
+      text += ' ';
+      AppendNumber(node.key.line, &text);
       Values(node.flat, &text);
       last = node.key.address;
-      for (const auto& [callee, values] : node.out) {
+      for (size_t k = first_edge[n]; k < first_edge[n + 1]; ++k) {
+        const Edge& edge = edges_[callees[k]];
+        const uint32_t callee = edge.callee;
+        const std::vector<int64_t>& values = edge.values;
         const Node& target = nodes_[callee];
-        text += "cfl=" + files(target.key.file) + "\ncfn=" + functions(target.key.name) +
-                "\ncalls=1 " + Address(last, target.key.address) + " " +
-                std::to_string(target.key.line) + "\n* *";
+        text += "cfl=";
+        files.Append(callee, target.key.file, &text);
+        text += "\ncfn=";
+        functions.Append(callee, target.key.name, &text);
+        text += "\ncalls=1 ";
+        AppendAddress(last, target.key.address, &text);
+        text += ' ';
+        AppendNumber(target.key.line, &text);
+        text += "\n* *";
         Values(values, &text);
       }
       previous = &node;
@@ -165,6 +241,23 @@ class CallgrindWriter : public DefinitionKeepingSink {
   }
 
  private:
+  // The stack's values on its leaf and on each of its calls, once per call whatever the
+  // recursion; `ordinal` numbers the stacks.
+  void AddStack(size_t ordinal, uint64_t stack_id, const std::vector<int64_t>& values) {
+    const std::vector<uint32_t>& path = Path(stack_id);  // not empty: OnSample checked
+    Add(&nodes_[path.back()].flat, values);
+    for (size_t i = 1; i < path.size(); ++i) {
+      bool added;
+      const uint32_t e = edge_index_.FindOrAdd((uint64_t{path[i - 1]} << 32) | path[i],
+                                               static_cast<uint32_t>(edges_.size()), &added);
+      if (added) edges_.push_back(Edge{path[i - 1], path[i], {}, SIZE_MAX});
+      Edge& edge = edges_[e];
+      if (edge.last_stack == ordinal) continue;
+      edge.last_stack = ordinal;
+      Add(&edge.values, values);
+    }
+  }
+
   void Add(std::vector<int64_t>* sums, const std::vector<int64_t>& values) {
     if (sums->empty()) sums->assign(header_.types.size(), 0);
     for (size_t i = 0; i < values.size() && i < sums->size(); ++i) {
@@ -174,14 +267,15 @@ class CallgrindWriter : public DefinitionKeepingSink {
 
   void Values(const std::vector<int64_t>& values, std::string* text) const {
     for (size_t i = 0; i < header_.types.size(); ++i) {
-      *text += " " + std::to_string(i < values.size() ? values[i] : 0);
+      *text += ' ';
+      AppendNumber(i < values.size() ? values[i] : 0, text);
     }
-    *text += "\n";
+    *text += '\n';
   }
 
   uint32_t NodeOf(NodeKey key) {
     const auto [it, added] = node_of_.emplace(key, static_cast<uint32_t>(nodes_.size()));
-    if (added) nodes_.push_back(Node{std::move(key), {}, {}});
+    if (added) nodes_.push_back(Node{std::move(key), {}});
     return it->second;
   }
 
@@ -192,21 +286,30 @@ class CallgrindWriter : public DefinitionKeepingSink {
     std::vector<uint32_t> path;
     const Stack* stack = defs_.stacks.Find(stack_id);
     for (auto it = stack->location_ids.rbegin(); it != stack->location_ids.rend(); ++it) {
-      const Location* location = defs_.locations.Find(*it);
-      const Mapping* mapping =
-          location->mapping_id == 0 ? nullptr : defs_.mappings.Find(location->mapping_id);
-      if (location->lines.empty()) {  // an address only: a node named by it
-        path.push_back(NodeOf(
-            {mapping ? mapping->file : "", "", Hex(location->address), 0, location->address}));
-        continue;
-      }
-      for (auto line = location->lines.rbegin(); line != location->lines.rend(); ++line) {
-        const proftools::Function* function = defs_.functions.Find(line->function_id);
-        path.push_back(NodeOf({mapping ? mapping->file : "", function->file, function->name,
-                               line->line, location->address}));
-      }
+      const std::vector<uint32_t>& nodes = LocationNodes(*it);
+      path.insert(path.end(), nodes.begin(), nodes.end());
     }
     return paths_.emplace(stack_id, std::move(path)).first->second;
+  }
+
+  // A location's frames as nodes, outermost first; each location is looked up once.
+  const std::vector<uint32_t>& LocationNodes(uint64_t location_id) {
+    const auto found = location_nodes_.find(location_id);
+    if (found != location_nodes_.end()) return found->second;
+    std::vector<uint32_t> nodes;
+    const Location* location = defs_.locations.Find(location_id);
+    const Mapping* mapping =
+        location->mapping_id == 0 ? nullptr : defs_.mappings.Find(location->mapping_id);
+    if (location->lines.empty()) {  // an address only: a node named by it
+      nodes.push_back(
+          NodeOf({mapping ? mapping->file : "", "", Hex(location->address), 0, location->address}));
+    }
+    for (auto line = location->lines.rbegin(); line != location->lines.rend(); ++line) {
+      const proftools::Function* function = defs_.functions.Find(line->function_id);
+      nodes.push_back(NodeOf({mapping ? mapping->file : "", function->file, function->name,
+                              line->line, location->address}));
+    }
+    return location_nodes_.emplace(location_id, std::move(nodes)).first->second;
   }
 
   ByteSink* out_;
@@ -215,7 +318,16 @@ class CallgrindWriter : public DefinitionKeepingSink {
   std::vector<Node> nodes_;
   std::map<NodeKey, uint32_t> node_of_;
   std::unordered_map<uint64_t, std::vector<uint32_t>> paths_;
-  std::vector<uint64_t> seen_;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> location_nodes_;
+  std::unordered_map<uint64_t, size_t> stack_index_;  // stack id -> its place in stack_sums_
+  std::vector<std::pair<uint64_t, std::vector<int64_t>>> stack_sums_;
+  struct Edge {
+    uint32_t caller, callee;
+    std::vector<int64_t> values;  // inclusive: the samples through the call
+    size_t last_stack;            // the last stack that added to it
+  };
+  std::vector<Edge> edges_;
+  FlatIndex edge_index_;  // (caller << 32 | callee) -> edges_
   uint64_t labelled_ = 0, timed_ = 0, unplaced_ = 0;
 };
 
