@@ -217,7 +217,8 @@ golden-update: $(TOOLS) $(TEST_TOOLS)
 # formats/conformance/ (the format's language-neutral suite) against prof-validate and
 # prof-text --canonical.
 # prof-text against pprof's own expected outputs for the profile its driver_test.go builds
-# (golden/pprof/testdata: copies, so no pprof is needed).
+# (golden/pprof/testdata/cpu.prof), read from Debian's golang-github-google-pprof-dev (TEST_DEBS):
+# no pprof binary is needed.
 .PHONY: test-pprof-testdata
 test-pprof-testdata: $(TOOLS)
 	tests/pprof-testdata.sh
