@@ -185,6 +185,8 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
   const bool with_file = g != Granularity::kFunctions;
   std::map<GraphNodeInfo, size_t> info_index;
   auto intern = [&](GraphNodeInfo info) {
+    // Frames hold an info's number in 31 bits.
+    if (infos_.size() >= (uint32_t{1} << 31)) throw std::length_error("too many graph nodes");
     auto [it, added] = info_index.emplace(info, infos_.size());
     if (added) infos_.push_back(std::move(info));
     return it->second;
@@ -243,7 +245,9 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
       Entry& entry = entries_.back();
       for (auto it = stack->location_ids.rbegin(); it != stack->location_ids.rend(); ++it) {
         const auto& nodes = location_nodes(*it);
-        for (auto n = nodes.rbegin(); n != nodes.rend(); ++n) entry.frames.push_back(*n);
+        for (auto n = nodes.rbegin(); n != nodes.rend(); ++n) {
+          entry.frames.push_back(static_cast<uint32_t>(n->first << 1 | n->second));
+        }
       }
     }
     Entry& entry = entries_[at->second];
@@ -314,7 +318,6 @@ void PprofGraph::EraseEdge(size_t edge) {
 }
 
 void PprofGraph::Build(const std::vector<bool>& kept) {
-  if (infos_.size() >= FlatIndex::kAbsent) throw std::length_error("too many graph nodes");
   // Nodes indexed by info while building; those left with no value are removed at the end.
   nodes_.assign(infos_.size(), GraphNode());
   for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i].info = i;
@@ -331,8 +334,9 @@ void PprofGraph::Build(const std::vector<bool>& kept) {
     const Entry& entry = entries_[e];
     size_t parent = SIZE_MAX;
     bool residual = false;
-    for (size_t f = 0; f < entry.frames.size(); ++f) {
-      const auto [n, inlined] = entry.frames[f];
+    for (const uint32_t frame : entry.frames) {
+      const size_t n = frame >> 1;
+      const bool inlined = frame & 1;
       if (!kept.empty() && !kept[n]) {
         residual = true;
         continue;
@@ -399,12 +403,13 @@ void PprofGraph::NodeValues(std::vector<int64_t>* flat, std::vector<int64_t>* cu
   std::vector<size_t> seen_node(infos_.size(), SIZE_MAX);
   for (size_t e = 0; e < entries_.size(); ++e) {
     const Entry& entry = entries_[e];
-    for (const auto& [n, inlined] : entry.frames) {
+    for (const uint32_t frame : entry.frames) {
+      const size_t n = frame >> 1;
       if (seen_node[n] == e) continue;
       seen_node[n] = e;
       AddSaturating(&(*cum)[n], entry.value);
     }
-    if (!entry.frames.empty()) AddSaturating(&(*flat)[entry.frames.back().first], entry.value);
+    if (!entry.frames.empty()) AddSaturating(&(*flat)[entry.frames.back() >> 1], entry.value);
   }
 }
 
@@ -431,7 +436,8 @@ void PprofGraph::AddTags(const std::vector<bool>& kept, size_t limit) {
     if (entry.by_label_set.empty()) continue;
     cum_nodes.clear();
     size_t leaf = SIZE_MAX;
-    for (const auto& [n, inlined] : entry.frames) {
+    for (const uint32_t frame : entry.frames) {
+      const size_t n = frame >> 1;
       if (!kept.empty() && !kept[n]) {
         leaf = SIZE_MAX;  // the sample's flat value is on no node
         continue;

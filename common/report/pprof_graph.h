@@ -95,7 +95,8 @@ class PprofGraph {
  private:
   // The samples of one stack: their frames once, their values by label set.
   struct Entry {
-    std::vector<std::pair<size_t, bool>> frames;  // (info, inlined), root first
+    // info << 1 | inlined, root first: four bytes a frame, for the passes over every frame
+    std::vector<uint32_t> frames;
     int64_t value = 0;
     std::vector<std::pair<uint32_t, int64_t>> by_label_set;  // label sets other than 0
   };
