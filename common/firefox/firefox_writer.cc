@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "common/base/counted.h"
+#include "common/base/diagnostics.h"
+#include "common/base/flat_index.h"
 #include "common/base/json_string.h"
 #include "common/base/quantity.h"
 #include "common/model/producer_kit.h"
@@ -120,12 +122,15 @@ class FirefoxWriter::Impl {
     Column frame_address, frame_inline, frame_category, frame_subcategory, frame_func, frame_symbol,
         frame_window, frame_implementation, frame_line, frame_column;
     int64_t frames = 0;
-    std::unordered_map<std::pair<uint64_t, size_t>, int64_t, PairHash>
-        frame_index;  // (location, line)
+    // A location's frames, one per line (-1: not made yet), from location_slots[location id].
+    FlatIndex location_slots;
+    std::vector<int64_t> location_frames;
+    std::vector<uint32_t> location_lines;  // at a location's first slot: its number of lines
     Column stack_frame, stack_prefix, stack_category, stack_subcategory;
     int64_t stacks_count = 0;
-    std::unordered_map<std::pair<int64_t, int64_t>, int64_t, PairHash>
-        stack_index;                                     // (prefix, frame)
+    // (prefix + 1) << 32 | frame -> stack: an open-addressing table, since every frame of every
+    // distinct stack is looked up here.
+    FlatIndex stack_index;
     std::unordered_map<uint64_t, int64_t> sample_stack;  // model stack -> its index
     Column resource_lib, resource_name, resource_host, resource_type;
     int64_t resources = 0;
@@ -379,8 +384,19 @@ int64_t FirefoxWriter::Impl::FuncOf(Tables& t, const Location& location, size_t 
 
 int64_t FirefoxWriter::Impl::FrameOf(Tables& t, const Location& location, size_t line,
                                      int64_t depth) {
-  const auto found = t.frame_index.find({location.id, line});
-  if (found != t.frame_index.end()) return found->second;
+  const size_t lines = std::max<size_t>(location.lines.size(), 1);
+  if (t.location_frames.size() + lines >= FlatIndex::kAbsent) {
+    throw ProfError(name_, "too many frames for one thread of a Firefox profile");
+  }
+  bool added;
+  const size_t slots = t.location_slots.FindOrAdd(
+      location.id, static_cast<uint32_t>(t.location_frames.size()), &added);
+  if (added) {
+    t.location_frames.resize(t.location_frames.size() + lines, -1);
+    t.location_lines.resize(t.location_frames.size(), 0);
+    t.location_lines[slots] = static_cast<uint32_t>(lines);
+  }
+  if (t.location_frames[slots + line] >= 0) return t.location_frames[slots + line];
   const int64_t func = FuncOf(t, location, line);
   t.frame_address.Add(RelativeAddress(location));
   t.frame_inline.Add(depth);
@@ -401,7 +417,7 @@ int64_t FirefoxWriter::Impl::FrameOf(Tables& t, const Location& location, size_t
   } else {
     t.frame_column.Null();
   }
-  t.frame_index[{location.id, line}] = t.frames;
+  t.location_frames[slots + line] = t.frames;
   return t.frames++;
 }
 
@@ -413,21 +429,34 @@ int64_t FirefoxWriter::Impl::StackOf(Tables& t, uint64_t stack_id) {
   if (stack != stacks_.end()) {
     // Outermost first: the locations from the root, each location's lines from the outermost.
     for (auto id = stack->second.rbegin(); id != stack->second.rend(); ++id) {
-      const auto location = locations_.find(*id);
-      if (location == locations_.end()) continue;  // the checker refuses this before
-      const Location& loc = location->second;
-      const size_t lines = std::max<size_t>(loc.lines.size(), 1);
+      // A location seen before in this thread has its frames, outermost first, in
+      // location_frames: no lookup of the location itself.
+      uint32_t slots = t.location_slots.Find(*id);
+      size_t lines;
+      if (slots != FlatIndex::kAbsent) {
+        lines = t.location_lines[slots];
+      } else {
+        const auto location = locations_.find(*id);
+        if (location == locations_.end()) continue;  // the checker refuses this before
+        const Location& loc = location->second;
+        lines = std::max<size_t>(loc.lines.size(), 1);
+        for (size_t k = lines; k-- > 0;) FrameOf(t, loc, k, static_cast<int64_t>(lines - 1 - k));
+        slots = t.location_slots.Find(*id);
+      }
       for (size_t k = lines; k-- > 0;) {
-        const int64_t frame = FrameOf(t, loc, k, static_cast<int64_t>(lines - 1 - k));
-        // Looked up before inserting: most steps find their node, and emplace would allocate one
-        // each time.
-        const auto key = std::make_pair(prefix, frame);
-        const auto found = t.stack_index.find(key);
-        if (found != t.stack_index.end()) {
-          prefix = found->second;
+        const int64_t frame = t.location_frames[slots + k];
+        if (prefix + 1 >= int64_t{1} << 32 || frame >= int64_t{1} << 32 ||
+            t.stacks_count >= int64_t{FlatIndex::kAbsent}) {
+          throw ProfError(name_, "too many frames or stacks for one thread of a Firefox profile");
+        }
+        bool added;
+        const uint32_t index = t.stack_index.FindOrAdd(
+            static_cast<uint64_t>(prefix + 1) << 32 | static_cast<uint64_t>(frame),
+            static_cast<uint32_t>(t.stacks_count), &added);
+        if (!added) {
+          prefix = index;
           continue;
         }
-        t.stack_index.emplace(key, t.stacks_count);
         t.stack_frame.Add(frame);
         if (prefix < 0) {
           t.stack_prefix.Null();

@@ -15,13 +15,21 @@ constexpr int64_t kMaxColumns = 256;
 }  // namespace
 
 FxCell FxTable::At(const char* column, uint64_t row) const {
-  if (column != cached_name_) {
+  const std::vector<FxCell>* cells = nullptr;
+  size_t slot = 0;
+  while (slot < kCached && cached_.slots[slot].first != nullptr &&
+         cached_.slots[slot].first != column)
+    ++slot;
+  if (slot < kCached && cached_.slots[slot].first == column) {
+    cells = cached_.slots[slot].second;
+  } else {
     const auto found = columns.find(column);
-    cached_name_ = column;
-    cached_column_ = found == columns.end() ? nullptr : &found->second;
+    cells = found == columns.end() ? nullptr : &found->second;
+    // The first columns asked for stay: a reader asks for the same few, row after row.
+    if (slot < kCached) cached_.slots[slot] = {column, cells};
   }
-  if (cached_column_ == nullptr || row >= cached_column_->size()) return FxCell{};
-  return (*cached_column_)[row];
+  if (cells == nullptr || row >= cells->size()) return FxCell{};
+  return (*cells)[row];
 }
 
 void FxTable::Fail(JsonDocument& json, const std::string& message) const {
@@ -66,9 +74,17 @@ std::optional<int64_t> FxTable::Index(JsonDocument& json, const char* column, ui
 }
 
 FxCell ReadFxCell(JsonDocument& json, JsonValue value, std::string_view what) {
+  FxCell cell;
+  // Most cells are integers (indexes, times in whole units): parsed as such first. simdjson
+  // leaves a scalar unread when it is not of the type asked, so the general path still sees it.
+  int64_t integer;
+  if (value.get_int64().get(integer) == simdjson::SUCCESS) {
+    cell.number = static_cast<double>(integer);
+    cell.kind = FxCell::kNumber;
+    return cell;
+  }
   ondemand::json_type type;
   if (const auto error = value.type().get(type)) json.Fail(error, what, "a value");
-  FxCell cell;
   switch (type) {
     case ondemand::json_type::null: {
       bool is_null = false;

@@ -6,6 +6,7 @@
 #ifndef PROFTOOLS_COMMON_FIREFOX_FX_TABLES_H_
 #define PROFTOOLS_COMMON_FIREFOX_FX_TABLES_H_
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -46,10 +47,20 @@ class FxTable {
   [[noreturn]] void Fail(JsonDocument& json, const std::string& message) const;
 
  private:
-  // The column last looked up, by the address of its name: readers ask for the same column row
-  // after row, by a literal, and a map lookup per cell would cost more than the cell.
-  mutable const char* cached_name_ = nullptr;
-  mutable const std::vector<FxCell>* cached_column_ = nullptr;
+  // Columns looked up, by the address of their names: readers ask for the same few columns row
+  // after row, by literals, and a map lookup per cell would cost more than the cell.
+  // Copied or moved, a table starts with an empty cache: the pointers are into its own columns.
+  static constexpr size_t kCached = 8;
+  struct Cache {
+    std::array<std::pair<const char*, const std::vector<FxCell>*>, kCached> slots{};
+    Cache() = default;
+    Cache(const Cache&) {}
+    Cache& operator=(const Cache&) {
+      slots = {};
+      return *this;
+    }
+  };
+  mutable Cache cached_;
 };
 
 // A cell at the parser's place.
