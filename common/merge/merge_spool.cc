@@ -381,6 +381,20 @@ void MergeSpool::SkipStack() {
 }
 
 void MergeSpool::ReadSample(size_t value_count, Sample* s) {
+  LabelsOf(ReadSampleExceptLabels(value_count, s), &s->labels);
+}
+
+void MergeSpool::LabelsOf(uint64_t label_set, std::vector<Label>* labels) const {
+  if (label_set == 0) {
+    labels->clear();
+  } else if (label_set <= label_sets_.size()) {
+    *labels = label_sets_[label_set - 1];
+  } else {
+    throw ProfError("(spool file)", "internal error: a sample names an unknown label set");
+  }
+}
+
+uint64_t MergeSpool::ReadSampleExceptLabels(size_t value_count, Sample* s) {
   s->source_id = ReadVarint();
   s->stack_id = ReadVarint();
   const uint64_t flags = ReadVarint();
@@ -390,14 +404,7 @@ void MergeSpool::ReadSample(size_t value_count, Sample* s) {
   if (flags & kHasDuration) s->duration_nanos = UnZigZag(ReadVarint());
   s->values.resize(value_count);
   for (int64_t& value : s->values) value = UnZigZag(ReadVarint());
-  const uint64_t label_set = ReadVarint();
-  if (label_set == 0) {
-    s->labels.clear();
-  } else if (label_set <= label_sets_.size()) {
-    s->labels = label_sets_[label_set - 1];
-  } else {
-    throw ProfError("(spool file)", "internal error: a sample names an unknown label set");
-  }
+  return ReadVarint();
 }
 
 }  // namespace proftools

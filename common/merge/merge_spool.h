@@ -63,6 +63,10 @@ class MergeSpool {
   void SkipStack();
   // Reads a sample that has `value_count` values.
   void ReadSample(size_t value_count, Sample* sample);
+  // ReadSample without the labels: returns the sample's label set (0: none), whose labels
+  // LabelsOf gives, so that a reader can leave labels alone while they stay the same.
+  uint64_t ReadSampleExceptLabels(size_t value_count, Sample* sample);
+  void LabelsOf(uint64_t label_set, std::vector<Label>* labels) const;
 
  private:
   void Put(SpoolRecord kind);

@@ -170,6 +170,7 @@ void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSam
   Stack stack;
   Sample in;
   Sample out;
+  uint64_t out_label_set = 0;  // the label set out.labels holds (0: none)
   spool_.Rewind();
   for (SpoolRecord kind; (kind = spool_.Next()) != SpoolRecord::kEnd;) {
     switch (kind) {
@@ -197,8 +198,14 @@ void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSam
           definitions->OnStack(stack);
         }
         break;
-      case SpoolRecord::kSample:
-        spool_.ReadSample(columns.size(), &in);
+      case SpoolRecord::kSample: {
+        // The labels are copied only when they change: consecutive samples mostly share them
+        // (a thread's), and copying a label set's strings for each was 5% of a fleet merge.
+        const uint64_t label_set = spool_.ReadSampleExceptLabels(columns.size(), &in);
+        if (label_set != out_label_set) {
+          spool_.LabelsOf(label_set, &out.labels);
+          out_label_set = label_set;
+        }
         out.source_id = options_.drop_sources ? 1 : in.source_id;
         out.stack_id = in.stack_id;
         out.time_nanos = in.time_nanos;
@@ -213,9 +220,9 @@ void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSam
                                                 header.types[columns[c].index].unit);
           }
         }
-        std::swap(out.labels, in.labels);
         on_sample(out);
         break;
+      }
       case SpoolRecord::kEnd:
         break;
     }
