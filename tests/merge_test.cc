@@ -1,7 +1,10 @@
 // prof-merge's rules (formats/prof-text.md §5.1), one at a time, on small profiles.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/base/diagnostics.h"
 #include "common/base/units.h"
@@ -168,6 +171,52 @@ TEST(Merge, AFailedInputLeavesARecoverableMergeAsItWas) {
     merger.Finish(&writer);
     EXPECT_EQ(out.text(), MergeTexts({{"in", good}}));
   }
+}
+
+// Collects warnings in order, naming their files.
+class RecordingWarnings : public DiagnosticHandler {
+ public:
+  void Warning(const Diagnostic& d) override { seen.push_back(d.file); }
+  std::vector<std::string> seen;
+};
+
+TEST(Merge, PrefetchedInputsMergeAsAddedOnesWithMessagesInTheirOrder) {
+  const std::string dir = ::testing::TempDir();
+  const std::string a = dir + "/prefetch-a.prof", b = dir + "/prefetch-b.callgrind";
+  const std::string text_a = OneSample("type samples count\n", "1");
+  // totals: that disagree with the cost lines: a warning from the callgrind reader.
+  const std::string text_b = "# callgrind format\nevents: Ir\nfl=a.c\nfn=main\n1 10\ntotals: 99\n";
+  for (const auto& [path, text] : {std::make_pair(a, text_a), std::make_pair(b, text_b)}) {
+    std::ofstream(path) << text;
+  }
+  RecordingWarnings warnings;
+  MergeOptions options;
+  options.recoverable = true;
+  options.read.warnings = &warnings;
+  Merger merger(options);
+  // Started all at once, as prof-merge starts the next before merging this one.
+  auto first = merger.Prefetch(a, a);
+  auto missing = merger.Prefetch(dir + "/prefetch-missing.prof", "missing");
+  auto second = merger.Prefetch(b, b);
+  merger.Add(std::move(first));
+  EXPECT_TRUE(warnings.seen.empty()) << "b's warning is shown when b is merged";
+  EXPECT_THROW(merger.Add(std::move(missing)), ProfError);  // in its turn, the merge unharmed
+  merger.Add(std::move(second));
+  EXPECT_EQ(warnings.seen, std::vector<std::string>{b});
+  StringSink out;
+  CanonicalWriter writer(&out);
+  merger.Finish(&writer);
+  Merger added(MergeOptions{});
+  for (const std::string& path : {a, b}) {
+    Input input = OpenInput(path);
+    added.Add(input, path);
+  }
+  StringSink expected;
+  CanonicalWriter expected_writer(&expected);
+  added.Finish(&expected_writer);
+  EXPECT_EQ(out.text(), expected.text());
+  // An input read ahead but never merged (an earlier one failed) is stopped, not waited for.
+  auto unwanted = merger.Prefetch(a, a);
 }
 
 TEST(MergeUnits, FinerUnitIsAnOrder) {

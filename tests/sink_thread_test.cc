@@ -86,5 +86,40 @@ TEST(SinkThread, TheConsumersErrorStopsAProducerThatWouldNotEnd) {
   EXPECT_EQ(counting.samples(), 5000u);
 }
 
+TEST(BackgroundProducer, TwoAtOnceDeliverTheirOwnRecordsInTurn) {
+  // The second starts while the first is still being delivered, as prof-merge reads ahead.
+  const Profile a = LargeProfile(3), b = LargeProfile(4);
+  StringSink a_direct, b_direct, a_text, b_text;
+  CanonicalWriter a_writer(&a_direct), b_writer(&b_direct), a_threaded(&a_text),
+      b_threaded(&b_text);
+  EmitProfile(a, a_writer);
+  EmitProfile(b, b_writer);
+  BackgroundProducer first([&](ProfileSink* sink) { EmitProfile(a, *sink); });
+  BackgroundProducer second([&](ProfileSink* sink) { EmitProfile(b, *sink); });
+  first.Deliver(&a_threaded);
+  second.Deliver(&b_threaded);
+  EXPECT_EQ(a_text.text(), a_direct.text());
+  EXPECT_EQ(b_text.text(), b_direct.text());
+}
+
+TEST(BackgroundProducer, DestroyedUndeliveredItStopsAProducerThatWouldNotEnd) {
+  // (An earlier input failed: the one read ahead is not wanted.) Must not hang.
+  BackgroundProducer producer([](ProfileSink* sink) {
+    Sample sample;
+    while (true) sink->OnSample(sample);
+  });
+}
+
+TEST(BackgroundProducer, TheErrorComesAtDeliverAfterTheRecords) {
+  BackgroundProducer producer([](ProfileSink* sink) {
+    Sample sample;
+    for (int i = 0; i < 5003; ++i) sink->OnSample(sample);
+    throw std::runtime_error("unreadable");
+  });
+  CountingSink counting;
+  EXPECT_THROW(producer.Deliver(&counting), std::runtime_error);
+  EXPECT_EQ(counting.samples(), 5003u);
+}
+
 }  // namespace
 }  // namespace proftools

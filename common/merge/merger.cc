@@ -34,12 +34,13 @@ class Merger::SpoolingSink : public ProfileSink {
 // Receives one input: remaps its ids to the merged profile's and parks its records.
 class Merger::InputSink : public ProfileSink {
  public:
-  InputSink(Merger* merger, const Input& input, const char* source_type, const std::string& uri)
-      : merger_(merger), input_(input), source_type_(source_type), uri_(uri) {}
+  // `*source_type` is read at the header: a prefetched input's reading thread sets it first.
+  InputSink(Merger* merger, const std::string& name, const char* const* source_type,
+            const std::string& uri)
+      : merger_(merger), name_(name), source_type_(source_type), uri_(uri) {}
 
   void OnHeader(const ProfileHeader& header) override {
-    const std::vector<uint64_t> numbers =
-        merger_->header_.Add(header, input_.name, source_type_, uri_);
+    const std::vector<uint64_t> numbers = merger_->header_.Add(header, name_, *source_type_, uri_);
     uint64_t ignored;
     for (size_t i = 0; i < header.sources.size(); ++i) {
       sources_.Insert(header.sources[i].id, numbers[i], &ignored);
@@ -95,13 +96,13 @@ class Merger::InputSink : public ProfileSink {
   }
   // Readers deliver only checked records; this guards against a reader that does not.
   [[noreturn]] void Undefined(const char* kind, uint64_t id) const {
-    throw ProfError(input_.name, std::string("refers to ") + kind + " " + std::to_string(id) +
-                                     ", which it does not define");
+    throw ProfError(name_, std::string("refers to ") + kind + " " + std::to_string(id) +
+                               ", which it does not define");
   }
 
   Merger* merger_;
-  const Input& input_;
-  const char* source_type_;  // of the source an input without sources gets: its reader's name
+  const std::string& name_;
+  const char* const* source_type_;  // of the source an input without sources gets: its reader's
   const std::string& uri_;
   IdMap sources_, mappings_, functions_, locations_, stacks_;
   uint64_t default_source_ = 0;
@@ -128,28 +129,93 @@ Merger::Merger(MergeOptions options)
 
 Merger::~Merger() = default;
 
+// A reader's warnings kept until its input is merged (PrefetchedInput). Only the reading thread
+// adds to it until Show, which is called once that thread has ended.
+class BufferedWarnings : public DiagnosticHandler {
+ public:
+  explicit BufferedWarnings(DiagnosticHandler* to) : to_(to) {}
+  void Error(const Diagnostic& diagnostic) override {
+    if (to_ != nullptr) {
+      to_->Error(diagnostic);
+    } else {
+      DiagnosticHandler::Error(diagnostic);
+    }
+  }
+  void Warning(const Diagnostic& diagnostic) override { kept_.push_back(diagnostic); }
+  void Show() {
+    if (to_ != nullptr) {
+      for (const Diagnostic& diagnostic : kept_) to_->Warning(diagnostic);
+    }
+    kept_.clear();
+  }
+
+ private:
+  DiagnosticHandler* to_;
+  std::vector<Diagnostic> kept_;
+};
+
+PrefetchedInput::PrefetchedInput() = default;
+PrefetchedInput::~PrefetchedInput() = default;
+
 void Merger::Add(Input& input, const std::string& uri) {
   ReadOptions read_options = options_.read;
   read_options.uri = uri;
   const char* source_type = ReaderFor(input, read_options).name;
   // The input is read (inflated, decoded, checked) on a thread of its own while this one
   // interns and spools what it reads: two cores for one input, the same records in order.
-  const auto read = [&](InputSink* sink) {
+  AddInput(input.name, &source_type, uri, [&](ProfileSink* sink) {
     ProduceOnThread([&](ProfileSink* out) { ReadProfile(input, out, read_options); }, sink);
-  };
+  });
+}
+
+std::unique_ptr<PrefetchedInput> Merger::Prefetch(const std::string& path,
+                                                  const std::string& uri) const {
+  auto prefetched = std::make_unique<PrefetchedInput>();
+  PrefetchedInput* p = prefetched.get();
+  p->path_ = path;
+  p->uri_ = uri;
+  p->name_ = path;
+  p->warnings_ = std::make_unique<BufferedWarnings>(options_.read.warnings);
+  ReadOptions read_options = options_.read;
+  read_options.uri = uri;
+  read_options.warnings = p->warnings_.get();
+  p->producer_ = std::make_unique<BackgroundProducer>([p, read_options](ProfileSink* out) {
+    Input input = OpenInput(p->path_);
+    p->name_ = input.name;
+    p->source_type_ = ReaderFor(input, read_options).name;
+    ReadProfile(input, out, read_options);
+  });
+  return prefetched;
+}
+
+void Merger::Add(std::unique_ptr<PrefetchedInput> input) {
+  PrefetchedInput& p = *input;
+  AddInput(p.name_, &p.source_type_, p.uri_, [&](ProfileSink* sink) {
+    try {
+      p.producer_->Deliver(sink);
+    } catch (...) {
+      p.warnings_->Show();  // what the reader said before it failed, first
+      throw;
+    }
+    p.warnings_->Show();
+  });
+}
+
+void Merger::AddInput(const std::string& name, const char* const* source_type,
+                      const std::string& uri, const std::function<void(ProfileSink*)>& read) {
   if (!options_.recoverable) {
-    InputSink sink(this, input, source_type, uri);
+    InputSink sink(this, name, source_type, uri);
     read(&sink);
-    inputs_.push_back(input.name);
+    inputs_.push_back(name);
     return;
   }
   const Interner::Mark definitions = interner_->GetMark();
   const uint64_t spooled = spool_.Mark();
   HeaderMerger header = header_;
   try {
-    InputSink sink(this, input, source_type, uri);
+    InputSink sink(this, name, source_type, uri);
     read(&sink);
-    inputs_.push_back(input.name);
+    inputs_.push_back(name);
   } catch (...) {
     interner_->Rollback(definitions);
     spool_.TruncateTo(spooled);

@@ -12,6 +12,7 @@
 #define PROFTOOLS_COMMON_MERGE_MERGER_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,27 @@ struct MergeOptions {
   ReadOptions read;  // how each input is read (its uri is Add's)
 };
 
+class BackgroundProducer;
+class BufferedWarnings;
+
+// An input opened and read on a thread of its own ahead of its turn (Merger::Prefetch), so that
+// a merge of many inputs decodes the next while it merges this one; merged by Merger::Add.
+class PrefetchedInput {
+ public:
+  PrefetchedInput();
+  ~PrefetchedInput();  // stops the reading when the input was not merged
+  PrefetchedInput(const PrefetchedInput&) = delete;
+  PrefetchedInput& operator=(const PrefetchedInput&) = delete;
+
+ private:
+  friend class Merger;
+  std::string path_, uri_;
+  std::string name_;                              // the input's name, set by the reading thread
+  const char* source_type_ = "";                  // its reader's name, set by the reading thread
+  std::unique_ptr<BufferedWarnings> warnings_;    // the reader's, shown when it is merged
+  std::unique_ptr<BackgroundProducer> producer_;  // last: stopped before the rest goes
+};
+
 class Merger {
  public:
   explicit Merger(MergeOptions options);
@@ -46,6 +68,13 @@ class Merger {
   // profile or its value types cannot be merged with those read before.
   void Add(Input& input, const std::string& uri);
 
+  // Starts reading the file at `path` ("-": standard input) on a thread of its own; nothing is
+  // merged until Add. Errors (a file that cannot be opened or read) are thrown by Add, in turn,
+  // and the reader's warnings are shown then, so that messages come in the inputs' order.
+  std::unique_ptr<PrefetchedInput> Prefetch(const std::string& path, const std::string& uri) const;
+  // Merges a prefetched input, as Add(Input&) does.
+  void Add(std::unique_ptr<PrefetchedInput> input);
+
   // Writes the merged profile to `sink`. Call once, after the inputs.
   void Finish(ProfileSink* sink);
 
@@ -56,6 +85,11 @@ class Merger {
   class InputSink;
   class SpoolingSink;
   class SummingSink;
+
+  // Reads one input through `read` (which delivers its records to the sink it is given), with
+  // the rollback of a recoverable merge.
+  void AddInput(const std::string& name, const char* const* source_type, const std::string& uri,
+                const std::function<void(ProfileSink*)>& read);
 
   template <typename OnSample>
   void Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample);

@@ -254,38 +254,63 @@ void Deliver(const Batch& batch, ProfileSink* sink) {
 
 }  // namespace
 
-void ProduceOnThread(const std::function<void(ProfileSink*)>& produce, ProfileSink* sink) {
+struct BackgroundProducer::State {
+  std::function<void(ProfileSink*)> produce;
   Channel channel;
-  std::thread producer([&] {
+  std::thread thread;
+  bool delivered = false;
+};
+
+BackgroundProducer::BackgroundProducer(std::function<void(ProfileSink*)> produce)
+    : state_(std::make_unique<State>()) {
+  state_->produce = std::move(produce);
+  State* state = state_.get();
+  state_->thread = std::thread([state] {
     std::exception_ptr error;
     try {
-      BatchingSink batching(&channel);
+      BatchingSink batching(&state->channel);
       try {
-        produce(&batching);
+        state->produce(&batching);
       } catch (...) {
         batching.Flush();  // what came before the error is delivered first, as without a thread
         throw;
       }
       batching.Flush();  // a producer need not end with OnEnd
     } catch (const Cancelled&) {
-      // The consumer has its own exception to report.
+      // The consumer has its own exception to report, or does not want the records.
     } catch (...) {
       error = std::current_exception();
     }
-    channel.Finish(error);
+    state->channel.Finish(error);
   });
+}
+
+BackgroundProducer::~BackgroundProducer() {
+  if (state_->thread.joinable()) {
+    state_->channel.Cancel();
+    state_->thread.join();
+  }
+}
+
+void BackgroundProducer::Deliver(ProfileSink* sink) {
+  Channel& channel = state_->channel;
+  state_->delivered = true;
   try {
     while (std::unique_ptr<Batch> batch = channel.TakeFull()) {
-      Deliver(*batch, sink);
+      proftools::Deliver(*batch, sink);
       channel.PutFree(std::move(batch));
     }
   } catch (...) {
     channel.Cancel();
-    producer.join();
+    state_->thread.join();
     throw;
   }
-  producer.join();
+  state_->thread.join();
   if (std::exception_ptr error = channel.error()) std::rethrow_exception(error);
+}
+
+void ProduceOnThread(const std::function<void(ProfileSink*)>& produce, ProfileSink* sink) {
+  BackgroundProducer(produce).Deliver(sink);
 }
 
 }  // namespace proftools

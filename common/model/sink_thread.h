@@ -13,12 +13,30 @@
 #define PROFTOOLS_COMMON_MODEL_SINK_THREAD_H_
 
 #include <functional>
+#include <memory>
 
 #include "common/model/sink.h"
 
 namespace proftools {
 
 void ProduceOnThread(const std::function<void(ProfileSink*)>& produce, ProfileSink* sink);
+
+// ProduceOnThread in two steps, so that a producer can start before its records are wanted
+// (prof-merge reads the next input while it merges this one): the constructor starts `produce`
+// on its thread, Deliver (once, on the consumer's thread) hands its records to `sink` as
+// ProduceOnThread does. Destroyed without Deliver, it cancels the producer and waits for it.
+class BackgroundProducer {
+ public:
+  explicit BackgroundProducer(std::function<void(ProfileSink*)> produce);
+  ~BackgroundProducer();
+  BackgroundProducer(const BackgroundProducer&) = delete;
+  BackgroundProducer& operator=(const BackgroundProducer&) = delete;
+  void Deliver(ProfileSink* sink);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace proftools
 
