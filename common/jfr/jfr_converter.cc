@@ -160,22 +160,42 @@ class Converter {
 
 void Converter::Survey() {
   static const JfrPools kNoPools;
+  // What an event type needs from the survey, by its index in the metadata: found once per
+  // metadata, not by name for every event. `surveyed` holds the metadata it was made for (a
+  // pointer alone could be a freed metadata's, reused).
+  struct Kind {
+    bool setting = false, stacks = false;
+    uint64_t* count = nullptr;  // in present_, when the first event of the type comes
+    bool* seen = nullptr;       // in stacks_seen_
+    bool* duration = nullptr;   // in has_duration_
+  };
+  std::vector<Kind> kinds;
+  std::shared_ptr<const JfrMetadata> surveyed;
   for (const JfrChunk& chunk : chunks_) {
     metadata_ = ReadJfrMetadata(file_, name_, chunk, metadata_);
     const JfrMetadata& metadata = *metadata_;
+    if (surveyed != metadata_) {
+      surveyed = metadata_;
+      kinds.assign(metadata.types.size(), Kind{});
+      for (size_t t = 0; t < metadata.types.size(); ++t) {
+        kinds[t].setting = metadata.types[t].name == "jdk.ActiveSetting";
+        kinds[t].stacks = HasStacks(metadata.types[t]);
+      }
+    }
     std::unique_ptr<JfrPools> pools;  // only for settings that need them
     JfrPeriods periods;
     JfrDecoder decoder(&metadata);
     JfrValue value;
     ForEachEvent(file_, name_, chunk, [&](uint64_t id, JfrInput* in, uint64_t at) {
-      const JfrType* type = metadata.Find(id);
-      if (type == nullptr) {
+      const auto index = metadata.by_id.find(id);
+      if (index == metadata.by_id.end()) {
         in->FailAt(
             at, "an event of class " + std::to_string(id) + ", which the metadata does not define");
       }
+      Kind& kind = kinds[index->second];
       const uint64_t fields_at = in->position();
-      if (type->name == "jdk.ActiveSetting") {
-        decoder.ReadValue(in, metadata.by_id.at(id), &value);
+      if (kind.setting) {
+        decoder.ReadValue(in, index->second, &value);
         // The JDK writes settings' strings in place: the pools are read only when one is not.
         if (pools == nullptr && JfrPeriods::NeedsPools(value, metadata)) {
           pools = std::make_unique<JfrPools>(file_, &name_, chunk, metadata);
@@ -183,17 +203,26 @@ void Converter::Survey() {
         periods.Read(value, metadata, pools != nullptr ? *pools : kNoPools);
         in->Seek(fields_at);  // read again below when it has stack traces
       }
-      if (!HasStacks(*type)) return;
+      if (!kind.stacks) return;
+      const JfrType& type = metadata.types[index->second];
+      if (kind.count == nullptr) {
+        kind.seen = &stacks_seen_.emplace(type.name, false).first->second;
+        kind.count = &present_[type.name];
+        kind.duration = &has_duration_[type.name];
+      }
       // A type counts as carrying stacks once one of its events has one: many of the JDK's
       // types have the field and never fill it (settings, periodic statistics).
-      auto [it, added] = stacks_seen_.emplace(type->name, false);
-      if (!it->second) {
-        decoder.ReadValue(in, metadata.by_id.at(id), &value);
-        const JfrValue* stack = JfrFieldOf(value, metadata, "stackTrace");
-        it->second = stack != nullptr && stack->tag == JfrValue::kRef && stack->i != 0;
-        has_duration_[type->name] = type->FieldIndex("duration") >= 0;
+      if (!*kind.seen) {
+        // The event is checked whole, but only its stack's key is kept (HasStacks: pooled).
+        const size_t field = static_cast<size_t>(type.FieldIndex("stackTrace"));
+        if (type.fields[field].array) {
+          decoder.SkipValue(in, index->second);
+        } else {
+          *kind.seen = decoder.SkipValueButKey(in, index->second, field) != 0;
+        }
+        *kind.duration = type.FieldIndex("duration") >= 0;
       }
-      ++present_[type->name];
+      ++*kind.count;
     });
     chunk_periods_.push_back(std::move(periods));
   }

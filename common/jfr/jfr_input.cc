@@ -33,7 +33,7 @@ uint64_t JfrInput::BigEndian(int bytes) {
   return value;
 }
 
-uint64_t JfrInput::Varint() {
+uint64_t JfrInput::LongVarint() {
   // JFR's LEB128: seven bits a byte while the top bit is set, the ninth byte whole, so a 64-bit
   // value takes at most 9 bytes and no longer form exists to refuse.
   uint64_t value = 0;

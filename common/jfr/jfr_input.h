@@ -41,7 +41,17 @@ class JfrInput {
 
   uint8_t Byte();
   uint64_t BigEndian(int bytes);
-  uint64_t Varint();
+  // Most integers of a recording take one byte: that case inline, the rest out of line.
+  uint64_t Varint() {
+    if (position_ < end_) {
+      const uint8_t b = static_cast<uint8_t>(file_[position_]);
+      if (b < 0x80) {
+        ++position_;
+        return b;
+      }
+    }
+    return LongVarint();
+  }
   // A Varint that must fit `limit` (a count, a size, an int field): `what` names it in errors.
   uint64_t Count(uint64_t limit, const char* what);
   void ReadString(JfrString* out);
@@ -54,6 +64,7 @@ class JfrInput {
 
  private:
   void Need(uint64_t n, const char* what);
+  uint64_t LongVarint();
 
   std::string_view file_;
   const std::string* name_;

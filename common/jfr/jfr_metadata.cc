@@ -128,7 +128,7 @@ uint64_t Number(const JfrInput& in, const Element& e, const std::string* text, c
 
 }  // namespace
 
-int JfrType::FieldIndex(const std::string& field) const {
+int JfrType::FieldIndex(std::string_view field) const {
   for (size_t i = 0; i < fields.size(); ++i) {
     if (fields[i].name == field) return static_cast<int>(i);
   }

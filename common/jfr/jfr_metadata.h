@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -48,7 +49,7 @@ struct JfrType {
   bool can_be_empty = false;
   bool is_event() const { return super_type == "jdk.jfr.Event"; }
   // The index of the field named `name`, or -1.
-  int FieldIndex(const std::string& name) const;
+  int FieldIndex(std::string_view name) const;
 };
 
 struct JfrMetadata {
