@@ -140,7 +140,7 @@ const JfrType* JfrMetadata::Find(uint64_t id) const {
   return it == by_id.end() ? nullptr : &types[it->second];
 }
 
-std::shared_ptr<const JfrMetadata> ReadJfrMetadata(std::string_view file, const std::string& name,
+std::shared_ptr<const JfrMetadata> ReadJfrMetadata(const JfrBytes& file, const std::string& name,
                                                    const JfrChunk& chunk,
                                                    std::shared_ptr<const JfrMetadata> previous) {
   JfrInput in(file, &name, chunk.metadata, chunk.end);

@@ -64,7 +64,7 @@ struct JfrMetadata {
 // Reads the metadata event of `chunk` from `file`; when `previous` (the previous chunk's, or
 // null) has the id this event states, returns it without reading the tree again, as the JDK's
 // reader does (the JVM changes the id when it defines new types).
-std::shared_ptr<const JfrMetadata> ReadJfrMetadata(std::string_view file, const std::string& name,
+std::shared_ptr<const JfrMetadata> ReadJfrMetadata(const JfrBytes& file, const std::string& name,
                                                    const JfrChunk& chunk,
                                                    std::shared_ptr<const JfrMetadata> previous);
 

@@ -195,7 +195,7 @@ void JfrDecoder::Skip(JfrInput* in, size_t type_index, int depth) {
   for (const JfrField& field : type.fields) SkipField(in, field, depth + 1);
 }
 
-JfrPools::JfrPools(std::string_view file, const std::string* name, const JfrChunk& chunk,
+JfrPools::JfrPools(const JfrBytes& file, const std::string* name, const JfrChunk& chunk,
                    const JfrMetadata& metadata)
     : file_(file), name_(name), metadata_(&metadata) {
   JfrDecoder decoder(&metadata);

@@ -69,7 +69,8 @@ class JfrDecoder {
 class JfrPools {
  public:
   JfrPools() = default;  // no pools: every reference is to a missing entry
-  JfrPools(std::string_view file, const std::string* name, const JfrChunk& chunk,
+  // `file` holds the chunk's bytes as long as the pools are used.
+  JfrPools(const JfrBytes& file, const std::string* name, const JfrChunk& chunk,
            const JfrMetadata& metadata);
   JfrPools(const JfrPools&) = delete;
   JfrPools& operator=(const JfrPools&) = delete;
@@ -91,7 +92,7 @@ class JfrPools {
   size_t Slot(size_t type, uint64_t key) const;
   void Add(const Entry& entry, const JfrInput& in);
   static constexpr uint32_t kEmpty = ~uint32_t{0};
-  std::string_view file_;
+  JfrBytes file_;
   const std::string* name_ = nullptr;
   const JfrMetadata* metadata_ = nullptr;
   std::vector<Entry> entries_;   // one for each (type, key): a later one replaces an earlier
