@@ -5,6 +5,7 @@
 #define PROFTOOLS_COMMON_JFR_JFR_STREAM_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "common/io/byte_stream.h"
@@ -25,16 +26,20 @@ class JfrChunkReader {
   // The bytes of the chunk (and maybe a few of the next), valid until the next call of Next.
   const JfrBytes& bytes() const { return bytes_; }
   // Whether the chunk is the file's last.
-  bool last() const { return ended_ && buffer_.size() == chunk_.end - start_; }
+  bool last() const { return ended_ && size_ == chunk_.end - start_; }
 
  private:
   // Reads until the buffer holds `size` bytes or the stream ends.
   void Fill(uint64_t size);
+  void Reserve(size_t capacity);
 
   ByteStream* stream_;
   const std::string& name_;
   uint64_t cap_;
-  std::string buffer_;  // the file's bytes from start_: the chunk, then what follows it
+  // The file's bytes from start_: the chunk, then what follows it. Not a string: its bytes
+  // are read into, never set to zeros first.
+  std::unique_ptr<char[]> buffer_;
+  size_t size_ = 0, capacity_ = 0;
   uint64_t start_ = 0;
   bool ended_ = false;
   bool have_chunk_ = false;
