@@ -37,6 +37,19 @@ uint64_t JfrInput::LongVarint() {
   // JFR's LEB128: seven bits a byte while the top bit is set, the ninth byte whole, so a 64-bit
   // value takes at most 9 bytes and no longer form exists to refuse.
   uint64_t value = 0;
+  if (end_ - position_ >= 9) {  // all nine there: no check of the end at each byte
+    const char* p = data_ + (position_ - base_);
+    for (int i = 0; i < 8; ++i) {
+      const uint8_t b = static_cast<uint8_t>(p[i]);
+      value |= static_cast<uint64_t>(b & 0x7f) << (7 * i);
+      if ((b & 0x80) == 0) {
+        position_ += static_cast<uint64_t>(i) + 1;
+        return value;
+      }
+    }
+    position_ += 9;
+    return value | static_cast<uint64_t>(static_cast<uint8_t>(p[8])) << 56;
+  }
   for (int i = 0; i < 8; ++i) {
     if (position_ == end_) Need(1, "an integer");
     const uint8_t b = At(position_++);

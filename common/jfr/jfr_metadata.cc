@@ -205,6 +205,15 @@ std::shared_ptr<const JfrMetadata> ReadJfrMetadata(const JfrBytes& file, const s
       field.type = it->second;
     }
   }
+  for (JfrType& type : result.types) {
+    if (type.kind != JfrKind::kStruct) continue;
+    type.flat = true;
+    for (const JfrField& field : type.fields) {
+      const JfrKind kind = result.types[field.type].kind;
+      type.flat = type.flat && !field.array &&
+                  (field.pooled || (kind != JfrKind::kStruct && kind != JfrKind::kString));
+    }
+  }
   // The least fixpoint: a type that contains itself is never "empty" (its nesting fails anyway).
   for (bool changed = true; changed;) {
     changed = false;

@@ -47,6 +47,9 @@ struct JfrType {
   // Whether a value can take no bytes at all (a struct of no fields, or of such structs only):
   // an array of them is refused, so that every element read costs a byte of input.
   bool can_be_empty = false;
+  // A struct whose fields are all single numbers or pool keys (no strings, arrays or structs):
+  // skipped field by field without following each field's type.
+  bool flat = false;
   bool is_event() const { return super_type == "jdk.jfr.Event"; }
   // The index of the field named `name`, or -1.
   int FieldIndex(std::string_view name) const;

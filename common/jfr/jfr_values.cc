@@ -146,6 +146,24 @@ uint64_t JfrDecoder::SkipValueButKey(JfrInput* in, size_t type_index, size_t key
   return key;
 }
 
+void JfrDecoder::SkipNumber(JfrInput* in, JfrKind kind) {
+  switch (kind) {
+    case JfrKind::kBoolean:
+    case JfrKind::kByte:
+      in->Byte();
+      return;
+    case JfrKind::kFloat:
+      in->BigEndian(4);
+      return;
+    case JfrKind::kDouble:
+      in->BigEndian(8);
+      return;
+    default:  // char, short, int, long
+      in->Varint();
+      return;
+  }
+}
+
 void JfrDecoder::SkipField(JfrInput* in, const JfrField& field, int depth) {
   Step(*in);
   if (field.array) {
@@ -168,6 +186,18 @@ void JfrDecoder::SkipField(JfrInput* in, const JfrField& field, int depth) {
 
 void JfrDecoder::Skip(JfrInput* in, size_t type_index, int depth) {
   const JfrType& type = metadata_.types[type_index];
+  if (type.flat) {  // what SkipField and Skip would do for each field, without the calls
+    CheckNesting(*in, type, depth);
+    for (const JfrField& field : type.fields) {
+      Step(*in);
+      if (field.pooled) {
+        in->Varint();
+      } else {
+        SkipNumber(in, metadata_.types[field.type].kind);
+      }
+    }
+    return;
+  }
   switch (type.kind) {
     case JfrKind::kBoolean:
     case JfrKind::kByte:

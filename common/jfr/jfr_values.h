@@ -53,6 +53,7 @@ class JfrDecoder {
   void Value(JfrInput* in, size_t type, JfrValue* out, int depth);
   void SkipField(JfrInput* in, const JfrField& field, int depth);
   void Skip(JfrInput* in, size_t type, int depth);
+  static void SkipNumber(JfrInput* in, JfrKind kind);  // a field of a flat type
   uint64_t ArrayLength(JfrInput* in, const JfrField& field) const;
   void CheckNesting(const JfrInput& in, const JfrType& type, int depth) const;
   void Step(const JfrInput& in);
