@@ -448,6 +448,27 @@ TEST(Jfr, NineByteIntegersTakeTheLastByteWhole) {
   EXPECT_EQ(in.remaining(), 0u);
 }
 
+// LEB128 integers are read without a check of the end at each byte when nine bytes are left,
+// with one otherwise: both give the same values and positions, and a cut one is refused.
+TEST(Jfr, IntegersReadTheSameNearTheEndAsFarFromIt) {
+  const std::string name = "t";
+  for (const uint64_t v : {uint64_t{0}, uint64_t{127}, uint64_t{128}, uint64_t{1} << 40,
+                           uint64_t{1} << 55, UINT64_MAX}) {
+    const std::string bytes = v == UINT64_MAX ? std::string(9, '\xff') : Varint(v);
+    const std::string padded = bytes + std::string(9, '\0');
+    JfrInput far(padded, &name, 0, padded.size());
+    JfrInput near(bytes, &name, 0, bytes.size());
+    EXPECT_EQ(far.Varint(), v);
+    EXPECT_EQ(near.Varint(), v);
+    EXPECT_EQ(far.position(), bytes.size());
+    EXPECT_EQ(near.position(), bytes.size());
+    if (bytes.size() > 1) {
+      JfrInput cut(bytes, &name, 0, bytes.size() - 1);
+      EXPECT_THROW(cut.Varint(), ProfError);
+    }
+  }
+}
+
 TEST(Jfr, Timespans) {
   EXPECT_EQ(ParseJfrTimespan("10 ms"), 10000000);
   EXPECT_EQ(ParseJfrTimespan("20ms"), 20000000);
