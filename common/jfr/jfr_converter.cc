@@ -473,6 +473,23 @@ void Converter::Convert(const JfrBytes& file, const JfrChunk& chunk, const JfrPe
     if (cacheable) state.functions[static_cast<uint64_t>(ref.i)] = id;
     return id;
   };
+  // The fields of the frames' type, and the names of frame types by their pool key.
+  struct {
+    size_t type = ~size_t{0};
+    int line = -1, kind = -1, method = -1;
+  } frame_fields;
+  std::unordered_map<uint64_t, std::string> frame_kinds;
+  std::string frame_kind;
+  auto FrameKindName = [&](const JfrValue* type) -> const std::string& {
+    if (type == nullptr) {
+      frame_kind.clear();
+      return frame_kind;
+    }
+    if (type->tag != JfrValue::kRef) return frame_kind = JfrText(*type, metadata, pools);
+    const auto [it, added] = frame_kinds.try_emplace(static_cast<uint64_t>(type->i));
+    if (added) it->second = JfrText(*type, metadata, pools);
+    return it->second;
+  };
   std::vector<uint64_t> locations;
   auto stack = [&](const JfrValue& ref) -> uint64_t {
     if (ref.tag == JfrValue::kNull) return interner_->Stack({});
@@ -490,14 +507,18 @@ void Converter::Convert(const JfrBytes& file, const JfrChunk& chunk, const JfrPe
     proftools::Location location;
     if (const JfrValue* frames = JfrFieldOf(*trace, metadata, "frames")) {
       for (const JfrValue& frame : frames->items) {
+        if (frame.tag != JfrValue::kStruct) continue;  // no method
+        if (frame.type != frame_fields.type) {         // found by name once, not per frame
+          const JfrType& type = metadata.types[frame.type];
+          frame_fields = {frame.type, type.FieldIndex("lineNumber"), type.FieldIndex("type"),
+                          type.FieldIndex("method")};
+        }
+        auto field = [&](int i) { return i < 0 ? nullptr : &frame.items[static_cast<size_t>(i)]; };
         int64_t line = 0;
-        if (const JfrValue* l = JfrFieldOf(frame, metadata, "lineNumber"))
-          line = std::max<int64_t>(l->i, 0);
-        std::string kind_name;
-        if (const JfrValue* t = JfrFieldOf(frame, metadata, "type"))
-          kind_name = JfrText(*t, metadata, pools);
-        const JfrValue* method = JfrFieldOf(frame, metadata, "method");
+        if (const JfrValue* l = field(frame_fields.line)) line = std::max<int64_t>(l->i, 0);
+        const JfrValue* method = field(frame_fields.method);
         if (method == nullptr) continue;
+        const std::string& kind_name = FrameKindName(field(frame_fields.kind));
         location.lines.push_back(proftools::Line{function(*method), line, 0});
         // An inlined frame is a line of the location of the compiled caller after it.
         if (kind_name == "Inlined") continue;

@@ -207,6 +207,9 @@ std::shared_ptr<const JfrMetadata> ReadJfrMetadata(const JfrBytes& file, const s
   }
   for (JfrType& type : result.types) {
     if (type.kind != JfrKind::kStruct) continue;
+    for (const char* name : {"name", "string", "description"}) {
+      if (type.text_field < 0) type.text_field = type.FieldIndex(name);
+    }
     type.flat = true;
     for (const JfrField& field : type.fields) {
       const JfrKind kind = result.types[field.type].kind;

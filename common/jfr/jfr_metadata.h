@@ -50,6 +50,8 @@ struct JfrType {
   // A struct whose fields are all single numbers or pool keys (no strings, arrays or structs):
   // skipped field by field without following each field's type.
   bool flat = false;
+  // Its first field named name, string or description (JfrText's), or -1.
+  int text_field = -1;
   bool is_event() const { return super_type == "jdk.jfr.Event"; }
   // The index of the field named `name`, or -1.
   int FieldIndex(std::string_view name) const;

@@ -339,10 +339,8 @@ std::string JfrText(const JfrValue& value, const JfrMetadata& metadata, const Jf
   for (int depth = 0; v != nullptr && depth < 4; ++depth) {
     if (v->tag == JfrValue::kString) return v->s;
     if (v->tag != JfrValue::kStruct) return "";
-    const JfrValue* next = nullptr;
-    for (const char* name : {"name", "string", "description"}) {
-      if ((next = JfrFieldOf(*v, metadata, name)) != nullptr) break;
-    }
+    const int field = metadata.types[v->type].text_field;  // name, string or description
+    const JfrValue* next = field < 0 ? nullptr : &v->items[static_cast<size_t>(field)];
     if (next == nullptr && v->items.size() == 1) next = &v->items[0];
     if (next == nullptr) return "";
     v = JfrDeref(*next, pools);
