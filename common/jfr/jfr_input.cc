@@ -99,6 +99,10 @@ void JfrInput::ReadString(JfrString* out) {
       uint32_t high = 0;  // a high surrogate waiting for its low half
       for (uint64_t i = 0; i < size; ++i) {
         const uint64_t c = Varint() & 0xffff;
+        if (c < 0x80 && high == 0) {  // ASCII, most of what the JDK writes so: a byte
+          out->text.push_back(static_cast<char>(c));
+          continue;
+        }
         if (c >= 0xd800 && c < 0xdc00) {
           if (high != 0) AppendUtf8(0xfffd, &out->text);
           high = static_cast<uint32_t>(c);
