@@ -158,7 +158,7 @@ void JfrDecoder::SkipNumber(JfrInput* in, JfrKind kind) {
     case JfrKind::kDouble:
       in->BigEndian(8);
       return;
-    default:  // char, short, int, long
+    default:  // char, short, int, long (strings and structs are not numbers: not here)
       in->Varint();
       return;
   }
@@ -198,28 +198,13 @@ void JfrDecoder::Skip(JfrInput* in, size_t type_index, int depth) {
     }
     return;
   }
-  switch (type.kind) {
-    case JfrKind::kBoolean:
-    case JfrKind::kByte:
-      in->Byte();
-      return;
-    case JfrKind::kChar:
-    case JfrKind::kShort:
-    case JfrKind::kInt:
-    case JfrKind::kLong:
-      in->Varint();
-      return;
-    case JfrKind::kFloat:
-      in->BigEndian(4);
-      return;
-    case JfrKind::kDouble:
-      in->BigEndian(8);
-      return;
-    case JfrKind::kString:
-      in->SkipString();
-      return;
-    case JfrKind::kStruct:
-      break;
+  if (type.kind == JfrKind::kString) {
+    in->SkipString();
+    return;
+  }
+  if (type.kind != JfrKind::kStruct) {
+    SkipNumber(in, type.kind);
+    return;
   }
   CheckNesting(*in, type, depth);
   for (const JfrField& field : type.fields) SkipField(in, field, depth + 1);
