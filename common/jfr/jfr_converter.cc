@@ -121,7 +121,7 @@ class Converter {
     Interner interner(sink_);
     interner_ = &interner;
     JfrPeriods periods;
-    if (chunks_.size() == 1) {
+    if (chunks_.size() == 1 && first.last()) {  // its bytes still held
       periods.Update(chunk_periods_[0]);
       Convert(first.bytes(), chunks_[0], periods);
     } else {
