@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "common/jfr/jfr_codec.h"
+#include "common/jfr/jfr_converter.h"
 #include "common/jfr/jfr_input.h"
 #include "common/jfr/jfr_settings.h"
+#include "common/jfr/jfr_stream.h"
 #include "tests/chrome_test_util.h"
 
 namespace proftools {
@@ -251,6 +253,75 @@ TEST(Jfr, ChunksBackToBackAreOneRecording) {
   EXPECT_EQ(Lines(text, "duration "), std::vector<std::string>{"duration 1000000000"});
 }
 
+// Memory grows with a chunk, not the file: the reader holds one chunk's bytes (and the first
+// bytes of the next, to know whether the file ends) at a time.
+TEST(Jfr, ChunksAreReadOneAtATime) {
+  Recording longer;
+  longer.events.push_back(longer.events[1]);
+  const std::string a = Recording().Bytes(), b = longer.Bytes();
+  MemoryStream stream(a + b + a);
+  const std::string name = "r.jfr";
+  JfrChunkReader reader(&stream, name, 0);
+  uint64_t start = 0;
+  for (const std::string* chunk : {&a, &b, &a}) {
+    ASSERT_TRUE(reader.Next());
+    EXPECT_EQ(reader.chunk().start, start);
+    EXPECT_EQ(reader.chunk().end, start + chunk->size());
+    EXPECT_EQ(reader.bytes().base, start);
+    EXPECT_EQ(reader.bytes().data.substr(0, chunk->size()), *chunk);
+    EXPECT_LE(reader.bytes().data.size(), chunk->size() + kJfrChunkHeaderSize + 1);
+    EXPECT_EQ(reader.last(), chunk == &a && start > 0);
+    start += chunk->size();
+  }
+  EXPECT_FALSE(reader.Next());
+}
+
+TEST(Jfr, AChunkLargerThanTheCapIsRefused) {
+  const std::string bytes = Recording().Bytes();
+  MemoryStream stream(bytes);
+  const std::string name = "r.jfr";
+  JfrChunkReader reader(&stream, name, bytes.size() - 1);
+  try {
+    reader.Next();
+    FAIL() << "no error";
+  } catch (const ProfError& e) {
+    EXPECT_NE(std::string(e.what()).find("r.jfr: byte 8: a chunk of " +
+                                         std::to_string(bytes.size()) + " bytes, more than the"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A recording of several chunks is read twice (a first pass for the value types): a file that
+// is not the same the second time is refused, not converted in part.
+TEST(Jfr, ARecordingThatChangesBetweenItsReadingsIsRefused) {
+  Recording longer;
+  longer.events.push_back(longer.events[1]);
+  const std::string one = Recording().Bytes();
+  MemoryStream first(one + one), second(longer.Bytes() + one);
+  StringSink text;
+  CanonicalWriter writer(&text);
+  try {
+    ConvertJfr(
+        &first, [&]() -> ByteStream* { return &second; }, "r.jfr", ReadContext{}, JfrOptions{},
+        &writer);
+    FAIL() << "no error";
+  } catch (const ProfError& e) {
+    EXPECT_NE(std::string(e.what()).find("r.jfr: changed between its two readings"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Of two entries with the same key in a pool, the one read last is the one, as in the JDK.
+TEST(Jfr, APoolEntryReadAgainReplacesTheFirst) {
+  Recording r;
+  r.pools[kThread].push_back({1, Utf8("worker") + Varint(7) + Varint(2)});
+  EXPECT_EQ(Lines(Read(r.Bytes()), "sample 1 1 1700000000000001000")[0],
+            "sample 1 1 1700000000000001000 - 1 20000000 0 thread=worker tid=7 "
+            "java-thread-id=2 event=jdk.ExecutionSample");
+}
+
 TEST(Jfr, WithoutAStatedPeriodExecutionSamplesAreACount) {
   Recording r;
   r.events.erase(r.events.begin());
@@ -375,6 +446,27 @@ TEST(Jfr, NineByteIntegersTakeTheLastByteWhole) {
   JfrInput in(bytes, &name, 0, bytes.size());
   EXPECT_EQ(in.Varint(), UINT64_MAX);
   EXPECT_EQ(in.remaining(), 0u);
+}
+
+// LEB128 integers are read without a check of the end at each byte when nine bytes are left,
+// with one otherwise: both give the same values and positions, and a cut one is refused.
+TEST(Jfr, IntegersReadTheSameNearTheEndAsFarFromIt) {
+  const std::string name = "t";
+  for (const uint64_t v : {uint64_t{0}, uint64_t{127}, uint64_t{128}, uint64_t{1} << 40,
+                           uint64_t{1} << 55, UINT64_MAX}) {
+    const std::string bytes = v == UINT64_MAX ? std::string(9, '\xff') : Varint(v);
+    const std::string padded = bytes + std::string(9, '\0');
+    JfrInput far(padded, &name, 0, padded.size());
+    JfrInput near(bytes, &name, 0, bytes.size());
+    EXPECT_EQ(far.Varint(), v);
+    EXPECT_EQ(near.Varint(), v);
+    EXPECT_EQ(far.position(), bytes.size());
+    EXPECT_EQ(near.position(), bytes.size());
+    if (bytes.size() > 1) {
+      JfrInput cut(bytes, &name, 0, bytes.size() - 1);
+      EXPECT_THROW(cut.Varint(), ProfError);
+    }
+  }
 }
 
 TEST(Jfr, Timespans) {

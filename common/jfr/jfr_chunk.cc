@@ -28,14 +28,15 @@ int64_t JfrChunk::DurationNanos(int64_t ticks) const {
   return Truncated(static_cast<double>(ticks) / (static_cast<double>(ticks_per_second) / 1e9));
 }
 
-JfrChunk ReadJfrChunk(std::string_view file, const std::string& name, uint64_t start) {
-  JfrInput in(file, &name, start, file.size());
-  if (file.substr(start, 4) != kJfrMagic.substr(0, std::min<size_t>(4, file.size() - start))) {
+JfrChunk ReadJfrChunk(const JfrBytes& bytes, const std::string& name, uint64_t start) {
+  JfrInput in(bytes, &name, start, bytes.end());
+  const uint64_t left = bytes.end() - start;  // all that is left in the file when it is less
+  if (bytes.data.substr(start - bytes.base, 4) != kJfrMagic.substr(0, std::min<size_t>(4, left))) {
     in.Fail(start == 0 ? "not a JFR recording: no FLR\\0 magic"
                        : "not a JFR chunk: no FLR\\0 magic where the previous chunk ends");
   }
-  if (file.size() - start < kJfrChunkHeaderSize) {
-    in.Fail("a chunk header of " + std::to_string(file.size() - start) + " bytes (" +
+  if (left < kJfrChunkHeaderSize) {
+    in.Fail("a chunk header of " + std::to_string(left) + " bytes (" +
             std::to_string(kJfrChunkHeaderSize) + " belong here: a truncated recording?)");
   }
   in.Seek(start + 4);
@@ -55,9 +56,9 @@ JfrChunk ReadJfrChunk(std::string_view file, const std::string& name, uint64_t s
   chunk.duration_nanos = static_cast<int64_t>(in.BigEndian(8));
   chunk.start_ticks = static_cast<int64_t>(in.BigEndian(8));
   chunk.ticks_per_second = static_cast<int64_t>(in.BigEndian(8));
-  if (size < kJfrChunkHeaderSize || size > file.size() - start) {
+  if (size < kJfrChunkHeaderSize || size > left) {
     in.FailAt(start + 8, "a chunk size of " + std::to_string(size) + " bytes, where " +
-                             std::to_string(file.size() - start) +
+                             std::to_string(left) +
                              " are left in the file (a truncated recording, or one still "
                              "being written?)");
   }

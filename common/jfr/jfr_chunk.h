@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/jfr/jfr_input.h"
+
 namespace proftools {
 
 inline constexpr uint64_t kJfrChunkHeaderSize = 68;
@@ -31,9 +33,10 @@ struct JfrChunk {
   int64_t DurationNanos(int64_t ticks) const;
 };
 
-// The chunk at `start` of `file`: its header checked (magic, version, size and offsets inside
-// the file and past the header). Errors name `name` and the byte.
-JfrChunk ReadJfrChunk(std::string_view file, const std::string& name, uint64_t start);
+// The chunk at `start` of the file, whose bytes from there `bytes` holds (the whole chunk, or
+// all that is left of the file when that is less): its header checked (magic, version, size
+// and offsets inside the file and past the header). Errors name `name` and the byte.
+JfrChunk ReadJfrChunk(const JfrBytes& bytes, const std::string& name, uint64_t start);
 
 }  // namespace proftools
 

@@ -1,6 +1,6 @@
 #include "common/jfr/jfr_codec.h"
 
-#include "common/io/whole_input.h"
+#include "common/io/spool.h"
 #include "common/jfr/jfr_chunk.h"
 
 namespace proftools {
@@ -13,9 +13,12 @@ int SniffJfr(std::string_view head, bool text) {
 
 void ReadJfr(Input& input, const ReadContext& context, const JfrOptions& options,
              ProfileSink* sink) {
-  WholeInput data;
-  ReadWholeInput(input, context.max_input_size, "a JFR recording", &data);
-  ConvertJfr(data.view(), input.name, context, options, sink);
+  // A regular file is opened again for a second reading; anything else is spooled to disk as
+  // it is read the first time.
+  TwoPassInput passes(input.reopen_path);
+  CopyingStream first(input.stream.get(), passes.spool_fd(), input.name);
+  ConvertJfr(
+      &first, [&] { return passes.Again(input.name); }, input.name, context, options, sink);
 }
 
 namespace {
@@ -29,7 +32,7 @@ void ReadJfrDefault(Input& input, const ReadContext& context, ProfileSink* sink)
 const ReaderSpec kJfrReader = {
     "jfr",
     "a Java Flight Recorder recording (.jfr)",
-    ReaderShape::kWholeInput,
+    ReaderShape::kTwoPasses,
     "jfr2prof",
     SniffJfr,
     ReadJfrDefault,

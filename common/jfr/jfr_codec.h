@@ -1,7 +1,8 @@
 // Java Flight Recorder recordings (.jfr: the JDK's -XX:StartFlightRecording and jcmd JFR.start,
 // async-profiler's -o jfr) as the registry sees them: chunks that begin with the magic "FLR\0".
 //
-// Read whole (capped by --max-input-size: constant pools and metadata are found by offset). Each
+// Read a chunk at a time (a chunk is held whole, capped by --max-input-size: constant pools and
+// metadata are found by offset), twice when there are several chunks. Each
 // event of a type with stack traces is a sample with the chunk's clock's time and these values:
 //   jdk.ExecutionSample          samples/count, cpu/nanoseconds (the recording's period)
 //   jdk.NativeMethodSample       native-samples/count, native/nanoseconds (its period)
@@ -23,13 +24,15 @@
 
 namespace proftools {
 
-// The registry's entry: name "jfr", whole input, converter jfr2prof.
+// The registry's entry: name "jfr", two passes (one for a recording of one chunk), converter
+// jfr2prof.
 extern const ReaderSpec kJfrReader;
 
 // kCertain when `head` starts with "FLR\0" and a major version 2.
 int SniffJfr(std::string_view head, bool text);
 
-// Reads `input` whole (capped by `context.max_input_size`) and converts it with `options`.
+// Reads `input` a chunk at a time (a chunk capped by `context.max_input_size`; a file opened
+// again for the second pass, anything else spooled) and converts it with `options`.
 void ReadJfr(Input& input, const ReadContext& context, const JfrOptions& options,
              ProfileSink* sink);
 

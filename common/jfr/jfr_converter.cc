@@ -1,6 +1,7 @@
 #include "common/jfr/jfr_converter.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include "common/jfr/jfr_input.h"
 #include "common/jfr/jfr_metadata.h"
 #include "common/jfr/jfr_settings.h"
+#include "common/jfr/jfr_stream.h"
 #include "common/jfr/jfr_values.h"
 #include "common/model/frame_kind.h"
 #include "common/model/interner.h"
@@ -79,8 +81,7 @@ bool HasStacks(const JfrType& type) {
 // Calls `event(type, input over the event's fields, start byte)` for each event of `chunk` but
 // the metadata and constant-pool events.
 template <typename F>
-void ForEachEvent(std::string_view file, const std::string& name, const JfrChunk& chunk,
-                  F&& event) {
+void ForEachEvent(const JfrBytes& file, const std::string& name, const JfrChunk& chunk, F&& event) {
   uint64_t at = chunk.start + kJfrChunkHeaderSize;
   while (at < chunk.end) {
     JfrInput in(file, &name, at, chunk.end);
@@ -95,25 +96,43 @@ void ForEachEvent(std::string_view file, const std::string& name, const JfrChunk
 
 class Converter {
  public:
-  Converter(std::string_view file, const std::string& name, const ReadContext& context,
-            const JfrOptions& options, ProfileSink* sink)
-      : file_(file), name_(name), context_(context), options_(options), sink_(sink) {}
+  Converter(ByteStream* stream, const std::function<ByteStream*()>& again, const std::string& name,
+            const ReadContext& context, const JfrOptions& options, ProfileSink* sink)
+      : stream_(stream),
+        again_(again),
+        name_(name),
+        context_(context),
+        options_(options),
+        sink_(sink) {}
 
   void Run() {
-    for (uint64_t at = 0; at < file_.size();) {
-      chunks_.push_back(ReadJfrChunk(file_, name_, at));
-      at = chunks_.back().end;
+    // A first reading, chunk by chunk, for what the header must declare (the event types with
+    // stacks, the periods), then a second that converts the events; one chunk at a time in
+    // memory either way. A recording of one chunk (the usual) is read once: it is still held.
+    JfrChunkReader first(stream_, name_, context_.max_input_size);
+    while (first.Next()) {
+      chunks_.push_back(first.chunk());
+      Survey(first.bytes(), first.chunk());
+      if (first.last()) break;
     }
     if (chunks_.empty()) throw ProfError(name_, "an empty file, not a JFR recording");
-    Survey();
     MakePlans();
     Header();
     Interner interner(sink_);
     interner_ = &interner;
     JfrPeriods periods;
-    for (size_t c = 0; c < chunks_.size(); ++c) {
-      periods.Update(chunk_periods_[c]);
-      Convert(chunks_[c], periods);
+    if (chunks_.size() == 1 && first.last()) {  // its bytes still held
+      periods.Update(chunk_periods_[0]);
+      Convert(first.bytes(), chunks_[0], periods);
+    } else {
+      JfrChunkReader second(again_(), name_, context_.max_input_size);
+      for (size_t c = 0; c < chunks_.size(); ++c) {
+        if (!second.Next() || second.chunk().end != chunks_[c].end) {
+          throw ProfError(name_, "changed between its two readings (a recording still written?)");
+        }
+        periods.Update(chunk_periods_[c]);
+        Convert(second.bytes(), chunks_[c], periods);
+      }
     }
     Warn();
     sink_->OnEnd();
@@ -121,10 +140,10 @@ class Converter {
 
  private:
   struct Chunk;  // what is known of the chunk being converted
-  void Survey();
+  void Survey(const JfrBytes& file, const JfrChunk& chunk);
   void MakePlans();
   void Header();
-  void Convert(const JfrChunk& chunk, const JfrPeriods& periods);
+  void Convert(const JfrBytes& file, const JfrChunk& chunk, const JfrPeriods& periods);
   void Warn();
 
   bool Selected(const std::string& event) const {
@@ -135,13 +154,25 @@ class Converter {
     return false;
   }
 
-  std::string_view file_;
+  ByteStream* stream_;
+  const std::function<ByteStream*()>& again_;  // the stream from its first byte again
   const std::string& name_;
   const ReadContext& context_;
   const JfrOptions& options_;
   ProfileSink* sink_;
   Interner* interner_ = nullptr;
 
+  // What an event type needs from the survey, by its index in the metadata: found once per
+  // metadata, not by name for every event. surveyed_ holds the metadata they were made for (a
+  // pointer alone could be a freed metadata's, reused).
+  struct SurveyKind {
+    bool setting = false, stacks = false;
+    uint64_t* count = nullptr;  // in present_, when the first event of the type comes
+    bool* seen = nullptr;       // in stacks_seen_
+    bool* duration = nullptr;   // in has_duration_
+  };
+  std::vector<SurveyKind> kinds_;
+  std::shared_ptr<const JfrMetadata> surveyed_;
   std::vector<JfrChunk> chunks_;
   std::shared_ptr<const JfrMetadata> metadata_;  // the last chunk's
   std::vector<JfrPeriods> chunk_periods_;        // the settings each chunk states
@@ -158,45 +189,61 @@ class Converter {
   std::string unknown_frame_type_;
 };
 
-void Converter::Survey() {
+void Converter::Survey(const JfrBytes& file, const JfrChunk& chunk) {
   static const JfrPools kNoPools;
-  for (const JfrChunk& chunk : chunks_) {
-    metadata_ = ReadJfrMetadata(file_, name_, chunk, metadata_);
-    const JfrMetadata& metadata = *metadata_;
-    std::unique_ptr<JfrPools> pools;  // only for settings that need them
-    JfrPeriods periods;
-    JfrDecoder decoder(&metadata);
-    JfrValue value;
-    ForEachEvent(file_, name_, chunk, [&](uint64_t id, JfrInput* in, uint64_t at) {
-      const JfrType* type = metadata.Find(id);
-      if (type == nullptr) {
-        in->FailAt(
-            at, "an event of class " + std::to_string(id) + ", which the metadata does not define");
-      }
-      const uint64_t fields_at = in->position();
-      if (type->name == "jdk.ActiveSetting") {
-        decoder.ReadValue(in, metadata.by_id.at(id), &value);
-        // The JDK writes settings' strings in place: the pools are read only when one is not.
-        if (pools == nullptr && JfrPeriods::NeedsPools(value, metadata)) {
-          pools = std::make_unique<JfrPools>(file_, &name_, chunk, metadata);
-        }
-        periods.Read(value, metadata, pools != nullptr ? *pools : kNoPools);
-        in->Seek(fields_at);  // read again below when it has stack traces
-      }
-      if (!HasStacks(*type)) return;
-      // A type counts as carrying stacks once one of its events has one: many of the JDK's
-      // types have the field and never fill it (settings, periodic statistics).
-      auto [it, added] = stacks_seen_.emplace(type->name, false);
-      if (!it->second) {
-        decoder.ReadValue(in, metadata.by_id.at(id), &value);
-        const JfrValue* stack = JfrFieldOf(value, metadata, "stackTrace");
-        it->second = stack != nullptr && stack->tag == JfrValue::kRef && stack->i != 0;
-        has_duration_[type->name] = type->FieldIndex("duration") >= 0;
-      }
-      ++present_[type->name];
-    });
-    chunk_periods_.push_back(std::move(periods));
+  metadata_ = ReadJfrMetadata(file, name_, chunk, metadata_);
+  const JfrMetadata& metadata = *metadata_;
+  if (surveyed_ != metadata_) {
+    surveyed_ = metadata_;
+    kinds_.assign(metadata.types.size(), SurveyKind{});
+    for (size_t t = 0; t < metadata.types.size(); ++t) {
+      kinds_[t].setting = metadata.types[t].name == "jdk.ActiveSetting";
+      kinds_[t].stacks = HasStacks(metadata.types[t]);
+    }
   }
+  std::unique_ptr<JfrPools> pools;  // only for settings that need them
+  JfrPeriods periods;
+  JfrDecoder decoder(&metadata);
+  JfrValue value;
+  ForEachEvent(file, name_, chunk, [&](uint64_t id, JfrInput* in, uint64_t at) {
+    const auto index = metadata.by_id.find(id);
+    if (index == metadata.by_id.end()) {
+      in->FailAt(
+          at, "an event of class " + std::to_string(id) + ", which the metadata does not define");
+    }
+    SurveyKind& kind = kinds_[index->second];
+    const uint64_t fields_at = in->position();
+    if (kind.setting) {
+      decoder.ReadValue(in, index->second, &value);
+      // The JDK writes settings' strings in place: the pools are read only when one is not.
+      if (pools == nullptr && JfrPeriods::NeedsPools(value, metadata)) {
+        pools = std::make_unique<JfrPools>(file, &name_, chunk, metadata);
+      }
+      periods.Read(value, metadata, pools != nullptr ? *pools : kNoPools);
+      in->Seek(fields_at);  // read again below when it has stack traces
+    }
+    if (!kind.stacks) return;
+    const JfrType& type = metadata.types[index->second];
+    if (kind.count == nullptr) {
+      kind.seen = &stacks_seen_.emplace(type.name, false).first->second;
+      kind.count = &present_[type.name];
+      kind.duration = &has_duration_[type.name];
+    }
+    // A type counts as carrying stacks once one of its events has one: many of the JDK's
+    // types have the field and never fill it (settings, periodic statistics).
+    if (!*kind.seen) {
+      // The event is checked whole, but only its stack's key is kept (HasStacks: pooled).
+      const size_t field = static_cast<size_t>(type.FieldIndex("stackTrace"));
+      if (type.fields[field].array) {
+        decoder.SkipValue(in, index->second);
+      } else {
+        *kind.seen = decoder.SkipValueButKey(in, index->second, field) != 0;
+      }
+      *kind.duration = type.FieldIndex("duration") >= 0;
+    }
+    ++*kind.count;
+  });
+  chunk_periods_.push_back(std::move(periods));
 }
 
 void Converter::MakePlans() {
@@ -351,10 +398,10 @@ std::string ClassName(const std::string& jvm) {
   return element;
 }
 
-void Converter::Convert(const JfrChunk& chunk, const JfrPeriods& periods) {
-  metadata_ = ReadJfrMetadata(file_, name_, chunk, metadata_);
+void Converter::Convert(const JfrBytes& file, const JfrChunk& chunk, const JfrPeriods& periods) {
+  metadata_ = ReadJfrMetadata(file, name_, chunk, metadata_);
   const JfrMetadata& metadata = *metadata_;
-  const JfrPools pools(file_, &name_, chunk, metadata);
+  const JfrPools pools(file, &name_, chunk, metadata);
   Chunk state;
   for (const JfrType& type : metadata.types) {
     const auto plan = plan_of_.find(type.name);
@@ -426,6 +473,23 @@ void Converter::Convert(const JfrChunk& chunk, const JfrPeriods& periods) {
     if (cacheable) state.functions[static_cast<uint64_t>(ref.i)] = id;
     return id;
   };
+  // The fields of the frames' type, and the names of frame types by their pool key.
+  struct {
+    size_t type = ~size_t{0};
+    int line = -1, kind = -1, method = -1;
+  } frame_fields;
+  std::unordered_map<uint64_t, std::string> frame_kinds;
+  std::string frame_kind;
+  auto FrameKindName = [&](const JfrValue* type) -> const std::string& {
+    if (type == nullptr) {
+      frame_kind.clear();
+      return frame_kind;
+    }
+    if (type->tag != JfrValue::kRef) return frame_kind = JfrText(*type, metadata, pools);
+    const auto [it, added] = frame_kinds.try_emplace(static_cast<uint64_t>(type->i));
+    if (added) it->second = JfrText(*type, metadata, pools);
+    return it->second;
+  };
   std::vector<uint64_t> locations;
   auto stack = [&](const JfrValue& ref) -> uint64_t {
     if (ref.tag == JfrValue::kNull) return interner_->Stack({});
@@ -443,14 +507,18 @@ void Converter::Convert(const JfrChunk& chunk, const JfrPeriods& periods) {
     proftools::Location location;
     if (const JfrValue* frames = JfrFieldOf(*trace, metadata, "frames")) {
       for (const JfrValue& frame : frames->items) {
+        if (frame.tag != JfrValue::kStruct) continue;  // no method
+        if (frame.type != frame_fields.type) {         // found by name once, not per frame
+          const JfrType& type = metadata.types[frame.type];
+          frame_fields = {frame.type, type.FieldIndex("lineNumber"), type.FieldIndex("type"),
+                          type.FieldIndex("method")};
+        }
+        auto field = [&](int i) { return i < 0 ? nullptr : &frame.items[static_cast<size_t>(i)]; };
         int64_t line = 0;
-        if (const JfrValue* l = JfrFieldOf(frame, metadata, "lineNumber"))
-          line = std::max<int64_t>(l->i, 0);
-        std::string kind_name;
-        if (const JfrValue* t = JfrFieldOf(frame, metadata, "type"))
-          kind_name = JfrText(*t, metadata, pools);
-        const JfrValue* method = JfrFieldOf(frame, metadata, "method");
+        if (const JfrValue* l = field(frame_fields.line)) line = std::max<int64_t>(l->i, 0);
+        const JfrValue* method = field(frame_fields.method);
         if (method == nullptr) continue;
+        const std::string& kind_name = FrameKindName(field(frame_fields.kind));
         location.lines.push_back(proftools::Line{function(*method), line, 0});
         // An inlined frame is a line of the location of the compiled caller after it.
         if (kind_name == "Inlined") continue;
@@ -521,7 +589,7 @@ void Converter::Convert(const JfrChunk& chunk, const JfrPeriods& periods) {
   JfrValue event;
   Sample sample;
   sample.source_id = 1;
-  ForEachEvent(file_, name_, chunk, [&](uint64_t id, JfrInput* in, uint64_t at) {
+  ForEachEvent(file, name_, chunk, [&](uint64_t id, JfrInput* in, uint64_t at) {
     const auto found = state.events.find(id);
     if (found == state.events.end()) return;
     const Chunk::Fields& f = found->second;
@@ -601,9 +669,10 @@ void Converter::Warn() {
 
 }  // namespace
 
-void ConvertJfr(std::string_view file, const std::string& name, const ReadContext& context,
-                const JfrOptions& options, ProfileSink* sink) {
-  Converter(file, name, context, options, sink).Run();
+void ConvertJfr(ByteStream* stream, const std::function<ByteStream*()>& again,
+                const std::string& name, const ReadContext& context, const JfrOptions& options,
+                ProfileSink* sink) {
+  Converter(stream, again, name, context, options, sink).Run();
 }
 
 }  // namespace proftools

@@ -4,10 +4,12 @@
 #ifndef PROFTOOLS_COMMON_JFR_JFR_CONVERTER_H_
 #define PROFTOOLS_COMMON_JFR_JFR_CONVERTER_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/io/byte_stream.h"
 #include "common/model/reader_spec.h"
 #include "common/model/sink.h"
 
@@ -19,9 +21,12 @@ struct JfrOptions {
   std::vector<std::string> events;
 };
 
-// Converts the recording `file` (named `context.uri`, `name` in messages) into `sink`.
-void ConvertJfr(std::string_view file, const std::string& name, const ReadContext& context,
-                const JfrOptions& options, ProfileSink* sink);
+// Converts the recording `stream` yields (named `context.uri`, `name` in messages) into `sink`,
+// a chunk at a time. A recording of several chunks is read twice: `again` then yields it from
+// its first byte (valid until the conversion ends).
+void ConvertJfr(ByteStream* stream, const std::function<ByteStream*()>& again,
+                const std::string& name, const ReadContext& context, const JfrOptions& options,
+                ProfileSink* sink);
 
 }  // namespace proftools
 

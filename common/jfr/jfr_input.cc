@@ -17,34 +17,47 @@ void JfrInput::Seek(uint64_t position) {
 void JfrInput::Need(uint64_t n, const char* what) {
   if (n > end_ - position_) {
     Fail(std::string(what) + " runs past the end of " +
-         (end_ == file_.size() ? "the file (a truncated recording?)" : "its event or chunk"));
+         (end_ == file_size_ ? "the file (a truncated recording?)" : "its event or chunk"));
   }
 }
 
 uint8_t JfrInput::Byte() {
   Need(1, "a byte");
-  return static_cast<uint8_t>(file_[position_++]);
+  return At(position_++);
 }
 
 uint64_t JfrInput::BigEndian(int bytes) {
   Need(static_cast<uint64_t>(bytes), "an integer");
   uint64_t value = 0;
-  for (int i = 0; i < bytes; ++i) value = value << 8 | static_cast<uint8_t>(file_[position_++]);
+  for (int i = 0; i < bytes; ++i) value = value << 8 | At(position_++);
   return value;
 }
 
-uint64_t JfrInput::Varint() {
+uint64_t JfrInput::LongVarint() {
   // JFR's LEB128: seven bits a byte while the top bit is set, the ninth byte whole, so a 64-bit
   // value takes at most 9 bytes and no longer form exists to refuse.
   uint64_t value = 0;
+  if (end_ - position_ >= 9) {  // all nine there: no check of the end at each byte
+    const char* p = data_ + (position_ - base_);
+    for (int i = 0; i < 8; ++i) {
+      const uint8_t b = static_cast<uint8_t>(p[i]);
+      value |= static_cast<uint64_t>(b & 0x7f) << (7 * i);
+      if ((b & 0x80) == 0) {
+        position_ += static_cast<uint64_t>(i) + 1;
+        return value;
+      }
+    }
+    position_ += 9;
+    return value | static_cast<uint64_t>(static_cast<uint8_t>(p[8])) << 56;
+  }
   for (int i = 0; i < 8; ++i) {
     if (position_ == end_) Need(1, "an integer");
-    const uint8_t b = static_cast<uint8_t>(file_[position_++]);
+    const uint8_t b = At(position_++);
     value |= static_cast<uint64_t>(b & 0x7f) << (7 * i);
     if ((b & 0x80) == 0) return value;
   }
   if (position_ == end_) Need(1, "an integer");
-  return value | static_cast<uint64_t>(static_cast<uint8_t>(file_[position_++])) << 56;
+  return value | static_cast<uint64_t>(At(position_++)) << 56;
 }
 
 uint64_t JfrInput::Count(uint64_t limit, const char* what) {
@@ -72,14 +85,13 @@ void JfrInput::ReadString(JfrString* out) {
       return;
     case JfrStringTag::kUtf8: {
       const uint64_t size = Count(remaining(), "a string's length");
-      out->text.assign(file_.data() + position_, size);
+      out->text.assign(data_ + (position_ - base_), size);
       position_ += size;
       return;
     }
     case JfrStringTag::kLatin1: {
       const uint64_t size = Count(remaining(), "a string's length");
-      for (uint64_t i = 0; i < size; ++i)
-        AppendUtf8(static_cast<uint8_t>(file_[position_++]), &out->text);
+      for (uint64_t i = 0; i < size; ++i) AppendUtf8(At(position_++), &out->text);
       return;
     }
     case JfrStringTag::kUtf16: {
@@ -87,6 +99,10 @@ void JfrInput::ReadString(JfrString* out) {
       uint32_t high = 0;  // a high surrogate waiting for its low half
       for (uint64_t i = 0; i < size; ++i) {
         const uint64_t c = Varint() & 0xffff;
+        if (c < 0x80 && high == 0) {  // ASCII, most of what the JDK writes so: a byte
+          out->text.push_back(static_cast<char>(c));
+          continue;
+        }
         if (c >= 0xd800 && c < 0xdc00) {
           if (high != 0) AppendUtf8(0xfffd, &out->text);
           high = static_cast<uint32_t>(c);

@@ -128,7 +128,7 @@ uint64_t Number(const JfrInput& in, const Element& e, const std::string* text, c
 
 }  // namespace
 
-int JfrType::FieldIndex(const std::string& field) const {
+int JfrType::FieldIndex(std::string_view field) const {
   for (size_t i = 0; i < fields.size(); ++i) {
     if (fields[i].name == field) return static_cast<int>(i);
   }
@@ -140,7 +140,7 @@ const JfrType* JfrMetadata::Find(uint64_t id) const {
   return it == by_id.end() ? nullptr : &types[it->second];
 }
 
-std::shared_ptr<const JfrMetadata> ReadJfrMetadata(std::string_view file, const std::string& name,
+std::shared_ptr<const JfrMetadata> ReadJfrMetadata(const JfrBytes& file, const std::string& name,
                                                    const JfrChunk& chunk,
                                                    std::shared_ptr<const JfrMetadata> previous) {
   JfrInput in(file, &name, chunk.metadata, chunk.end);
@@ -203,6 +203,18 @@ std::shared_ptr<const JfrMetadata> ReadJfrMetadata(std::string_view file, const 
                       std::to_string(field.type_id) + ", which is not defined");
       }
       field.type = it->second;
+    }
+  }
+  for (JfrType& type : result.types) {
+    if (type.kind != JfrKind::kStruct) continue;
+    for (const char* name : {"name", "string", "description"}) {
+      if (type.text_field < 0) type.text_field = type.FieldIndex(name);
+    }
+    type.flat = true;
+    for (const JfrField& field : type.fields) {
+      const JfrKind kind = result.types[field.type].kind;
+      type.flat = type.flat && !field.array &&
+                  (field.pooled || (kind != JfrKind::kStruct && kind != JfrKind::kString));
     }
   }
   // The least fixpoint: a type that contains itself is never "empty" (its nesting fails anyway).

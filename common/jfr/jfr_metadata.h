@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -46,9 +47,14 @@ struct JfrType {
   // Whether a value can take no bytes at all (a struct of no fields, or of such structs only):
   // an array of them is refused, so that every element read costs a byte of input.
   bool can_be_empty = false;
+  // A struct whose fields are all single numbers or pool keys (no strings, arrays or structs):
+  // skipped field by field without following each field's type.
+  bool flat = false;
+  // Its first field named name, string or description (JfrText's), or -1.
+  int text_field = -1;
   bool is_event() const { return super_type == "jdk.jfr.Event"; }
   // The index of the field named `name`, or -1.
-  int FieldIndex(const std::string& name) const;
+  int FieldIndex(std::string_view name) const;
 };
 
 struct JfrMetadata {
@@ -63,7 +69,7 @@ struct JfrMetadata {
 // Reads the metadata event of `chunk` from `file`; when `previous` (the previous chunk's, or
 // null) has the id this event states, returns it without reading the tree again, as the JDK's
 // reader does (the JVM changes the id when it defines new types).
-std::shared_ptr<const JfrMetadata> ReadJfrMetadata(std::string_view file, const std::string& name,
+std::shared_ptr<const JfrMetadata> ReadJfrMetadata(const JfrBytes& file, const std::string& name,
                                                    const JfrChunk& chunk,
                                                    std::shared_ptr<const JfrMetadata> previous);
 

@@ -6,8 +6,8 @@
 #define PROFTOOLS_COMMON_JFR_JFR_VALUES_H_
 
 #include <cstdint>
+#include <deque>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "common/jfr/jfr_chunk.h"
@@ -38,37 +38,67 @@ class JfrDecoder {
 
   // A value of `field`'s shape (pooled or not, array or not).
   void ReadField(JfrInput* in, const JfrField& field, JfrValue* out);
-  // A whole value of type `type` (not pooled, not an array).
+  // A whole value of type `type` (not pooled, not an array). `out` may hold an earlier value:
+  // its vectors and strings are reused, so that reading into the same value allocates little.
   void ReadValue(JfrInput* in, size_t type, JfrValue* out);
+  // Steps over a value of type `type` as ReadValue reads it (the same checks, the same errors)
+  // without making anything of it.
+  void SkipValue(JfrInput* in, size_t type);
+  // SkipValue of a struct type, but the key of its field `field` (pooled, not an array) is
+  // returned.
+  uint64_t SkipValueButKey(JfrInput* in, size_t type, size_t field);
 
  private:
   void Field(JfrInput* in, const JfrField& field, JfrValue* out, int depth);
   void Value(JfrInput* in, size_t type, JfrValue* out, int depth);
+  void SkipField(JfrInput* in, const JfrField& field, int depth);
+  void Skip(JfrInput* in, size_t type, int depth);
+  static void SkipNumber(JfrInput* in, JfrKind kind);  // a field of a flat type
+  uint64_t ArrayLength(JfrInput* in, const JfrField& field) const;
+  void CheckNesting(const JfrInput& in, const JfrType& type, int depth) const;
   void Step(const JfrInput& in);
 
   const JfrMetadata& metadata_;
   uint64_t budget_ = 0;
+  JfrString string_;  // its buffer trades places with the strings read
 };
 
 // A chunk's constant pools: every (type, key) and its value, from the chain of constant-pool
-// events that starts at the chunk header's offset and goes back by each event's delta.
+// events that starts at the chunk header's offset and goes back by each event's delta. Every
+// entry is checked as the pools are read, but kept as where its bytes are: it is decoded when
+// first looked up (most of a chunk's pools describe what no sample refers to), then kept.
 class JfrPools {
  public:
   JfrPools() = default;  // no pools: every reference is to a missing entry
-  JfrPools(std::string_view file, const std::string* name, const JfrChunk& chunk,
+  // `file` holds the chunk's bytes as long as the pools are used.
+  JfrPools(const JfrBytes& file, const std::string* name, const JfrChunk& chunk,
            const JfrMetadata& metadata);
+  JfrPools(const JfrPools&) = delete;
+  JfrPools& operator=(const JfrPools&) = delete;
 
-  // The value of `key` in the pool of `type`, or null when there is none.
+  // The value of `key` in the pool of `type`, or null when there is none. Valid as long as
+  // the pools are.
   const JfrValue* Find(size_t type, uint64_t key) const;
-  size_t size() const { return values_.size(); }
+  size_t size() const { return entries_.size(); }
 
  private:
-  struct KeyHash {
-    size_t operator()(const std::pair<size_t, uint64_t>& k) const {
-      return std::hash<uint64_t>()(k.second * 0x9e3779b97f4a7c15ULL ^ k.first);
-    }
+  static constexpr size_t kNotRead = ~size_t{0};
+  struct Entry {
+    size_t type = 0;
+    uint64_t key = 0;
+    uint64_t at = 0, end = 0;         // the value's first byte, and the end of its pool event
+    mutable size_t value = kNotRead;  // in values_, once read
   };
-  std::unordered_map<std::pair<size_t, uint64_t>, JfrValue, KeyHash> values_;
+  // The entry of (type, key) in entries_, or none: open addressing over a power of two.
+  size_t Slot(size_t type, uint64_t key) const;
+  void Add(const Entry& entry, const JfrInput& in);
+  static constexpr uint32_t kEmpty = ~uint32_t{0};
+  JfrBytes file_;
+  const std::string* name_ = nullptr;
+  const JfrMetadata* metadata_ = nullptr;
+  std::vector<Entry> entries_;   // one for each (type, key): a later one replaces an earlier
+  std::vector<uint32_t> table_;  // indexes into entries_, or kEmpty
+  mutable std::deque<JfrValue> values_;  // a deque: what Find returned stays where it is
 };
 
 // The text of a value, through pool references (at most a few deep), for labels and names: a
@@ -80,7 +110,8 @@ std::string JfrText(const JfrValue& value, const JfrMetadata& metadata, const Jf
 const JfrValue* JfrDeref(const JfrValue& value, const JfrPools& pools);
 
 // A struct's field named `name`, or null.
-const JfrValue* JfrFieldOf(const JfrValue& value, const JfrMetadata& metadata, const char* name);
+const JfrValue* JfrFieldOf(const JfrValue& value, const JfrMetadata& metadata,
+                           std::string_view name);
 
 }  // namespace proftools
 
