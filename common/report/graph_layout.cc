@@ -71,6 +71,22 @@ struct GraphDeleter {
 }  // namespace
 
 GraphLayout LayoutDotToSvg(const std::string& dot, size_t max_nodes) {
+  // A first count without Graphviz: its parser takes seconds over the hundreds of thousands of
+  // edges of an untrimmed large profile, only to be refused. Lines holding " -> " bound the edge
+  // statements of a DOT written a statement a line (as report_dot writes it) from above; twice
+  // the bound leaves room for names that hold the arrow.
+  size_t arrow_lines = 0;
+  for (size_t at = dot.find(" -> "); at != std::string::npos;) {
+    ++arrow_lines;
+    const size_t end = dot.find('\n', at);
+    at = end == std::string::npos ? end : dot.find(" -> ", end);
+  }
+  if (arrow_lines > 2 * max_nodes) {
+    throw UsageError("the graph has about " + std::to_string(arrow_lines) +
+                     " edges, more than the " + std::to_string(max_nodes) +
+                     " that are laid out (it would take minutes and be unreadable): keep fewer "
+                     "with --nodecount, --min-percent or --edge-percent");
+  }
   std::string messages;
   GraphLayout layout;
   {
