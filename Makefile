@@ -25,6 +25,9 @@ BUILD_DEBS := g++ make pkg-config libprotobuf-dev protobuf-compiler zlib1g-dev l
 # V8's .cpuprofile and Chrome's traces are JSON, parsed whole by simdjson's On-Demand API
 # (common/json/, used by common/chrome/ and every JSON codec).
 BUILD_DEBS += libsimdjson-dev
+# prof-svg --graph lays out the call graph with Graphviz's own library (libgvc, the dot layout
+# engine and SVG renderer pprof -svg gets by running `dot`), linked: no shell-out to a program.
+BUILD_DEBS += libgraphviz-dev
 TEST_DEBS := googletest libgtest-dev libgmock-dev diffutils groff-base man-db
 # prof2sqlite's databases read by the sqlite3 shell and from R with DBI and RSQLite (tests/sqlite-r.sh).
 TEST_DEBS += sqlite3 r-cran-rsqlite r-cran-dbi
@@ -47,12 +50,14 @@ TEST_DEBS += python3-jsonschema
 TEST_DEBS += valgrind
 # The JDK's own JFR reader (`jfr print --json`) against jfr2prof, and java to record (tests/interop-jfr.sh).
 TEST_DEBS += openjdk-17-jdk-headless
+# Graphviz's `dot` renders every golden prof-text --dot output (tests/dot-valid.sh).
+TEST_DEBS += graphviz
 BENCH_DEBS := time sqlite3
 # speedscope, from the npm registry, opens prof2chrome's output in tests/browser.sh: a test-only
 # package set (tests/web/package.json, pinned by package-lock.json) installed by `make deps-web`
 # into tests/web/node_modules with npm, itself Debian's package when the machine has none.
 WEB_DEBS = $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
-PKGS := protobuf re2 zlib cxxopts simdjson
+PKGS := protobuf re2 zlib cxxopts simdjson libgvc
 
 # pkg-config runs once, when first needed (after `deps` may have installed the packages).
 PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell pkg-config --cflags $(PKGS)))$(PKG_CFLAGS)
@@ -254,6 +259,7 @@ test-interop: $(TOOLS) test-sqlite-r
 	tests/interop-filter.sh
 	tests/interop-peek.sh
 	tests/interop-dot.sh
+	tests/dot-graphviz.sh
 	tests/interop-tags.sh
 	tests/interop-diff.sh
 	tests/interop-list.sh

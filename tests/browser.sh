@@ -41,6 +41,21 @@ check_svg prof-svg-worked leaf "$root/golden/inputs/worked-example.prof"
 check_svg prof-svg-inverted leaf "$root/golden/inputs/worked-example.prof" --inverted --reverse
 check_svg prof-svg-perf tcp_ "$perf_profile" --min-width 0 --colors kind
 
+# check_graph NAME INPUT [prof-svg --graph options...]: the page against prof-text --dot's DOT.
+check_graph() {
+  local name=$1 input=$2
+  shift 2
+  prof-svg --graph "$@" "$input" -o "$out/$name.svg"
+  prof-text --dot "$@" "$input" >"$out/$name.dot"
+  if ! python3 check_prof_svg_graph.py "$out/$name.svg" "$out/$name.dot" "$out/$name"; then
+    failures=$((failures + 1))
+  fi
+}
+
+check_graph prof-svg-graph-worked "$root/golden/inputs/worked-example.prof"
+check_graph prof-svg-graph-callgrind "$root/golden/callgrind/inputs/workload.callgrind.gz" --nodecount 12
+check_graph prof-svg-graph-perf "$perf_profile"
+
 # check_html NAME OTHER_TYPE INPUT [prof-html options...]
 check_html() {
   local name=$1 other=$2 input=$3

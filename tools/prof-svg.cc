@@ -1,7 +1,9 @@
 // prof-svg: a flame graph of a profile as one SVG file, as `prof-text --folded | flamegraph.pl`
-// draws it, with hover details, click to zoom, search and reset working offline.
+// draws it, with hover details, click to zoom, search and reset working offline; or, with
+// --graph, pprof's call graph (prof-text --dot) laid out by Graphviz, with pan and zoom.
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/cli/cli.h"
 #include "common/cli/filter_options.h"
@@ -11,6 +13,7 @@
 #include "common/report/diff_totals.h"
 #include "common/report/flame_svg.h"
 #include "common/report/flame_tree.h"
+#include "common/report/graph_svg.h"
 #include "common/report/reports.h"
 #include "common/report/value_format.h"
 
@@ -45,6 +48,44 @@ double MinWidth(const CommandLine& cli, int width) {
   return percent ? value * width / 100 : value;
 }
 
+// The options that only the flame graph reads, and those only the call graph reads: each is an
+// error with the other drawing, rather than silently ignored.
+constexpr const char* kFlameOnly[] = {
+    "inverted",   "reverse",   "min-width", "title",      "subtitle",  "width",
+    "height",     "font-type", "font-size", "font-width", "colors",    "bg-colors",
+    "count-name", "name-type", "notes",     "diff-base",  "normalize", "base-time"};
+constexpr const char* kGraphOnly[] = {"nodecount", "min-percent", "edge-percent", "no-trim"};
+
+// --graph: the graph of prof-text --dot, trimmed by the same options and defaults (pprof's
+// -dot: 80 nodes, nodes under 0.5% and edges under 0.1% of the total left out).
+int DrawGraph(CommandLine& cli) {
+  for (const char* option : kFlameOnly) {
+    if (cli.Has(option))
+      throw UsageError(std::string("--") + option + " goes with the flame graph, not --graph");
+  }
+  ReportOptions options;
+  options.granularity = GranularityOption(cli);
+  const bool trimmed = !cli.Has("no-trim");
+  options.min_percent = MinPercentOption(cli, trimmed ? 0.5 : 0);
+  options.edge_percent = EdgePercentOption(cli, trimmed ? 0.1 : 0);
+  options.node_count = cli.Has("nodecount") ? cli.Get<size_t>("nodecount") : trimmed ? 80 : 0;
+  const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
+  const FilterSpec spec = ParseFilterOptions(cli);
+  options.filter_description = spec.description;
+  options.active_filters = spec.options;
+
+  ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());
+  Output output(cli.OutputPath());
+  // The graph's tags come from the samples' labels, as for prof-text --dot.
+  StackTotals totals(StackTotals::LabelKeying::kExact);
+  ReadStackTotals(kProgram, &inputs, spec, &totals);
+  options.value_index = ResolveValueIndex(totals.header(), value);
+  const std::vector<std::string> warnings = WriteGraphSvg(totals, options, &output);
+  for (const std::string& warning : warnings) Warn(kProgram, warning);
+  output.Commit();
+  return kExitOk;
+}
+
 int Main(int argc, char** argv) {
   CommandLine cli(
       kProgram, "[OPTION...] [FILE...]",
@@ -54,9 +95,12 @@ int Main(int argc, char** argv) {
       "Opened in a browser, hovering shows a frame's value and source, a click zooms, Search "
       "(or Ctrl-F) highlights frames matching a regular expression; it needs no network. "
       "Several FILEs are one profile; the options of prof-filter(1) select part of it first. "
+      "With --graph, draws pprof's call graph instead (the graph of prof-text --dot, laid out by "
+      "Graphviz), which a drag moves and the wheel zooms. "
       "With no FILE, or when FILE is -, reads standard input.",
       "Examples:\n"
       "  prof-svg cpu.prof -o cpu.svg\n"
+      "  prof-svg --graph --nodecount 40 cpu.prof -o graph.svg\n"
       "  prof-svg --inverted --colors mem --value alloc_space heap.pb.gz -o heap.svg\n"
       "  prof-svg --time 10s..20s --focus '^parse' --title 'Parsing' perf.prof -o parse.svg\n");
   cli.AddOptions("Graph")("value",
@@ -69,6 +113,15 @@ int Main(int argc, char** argv) {
       "reverse", "stacks reversed: leaves at the root, callers growing from them")(
       "min-width", "frames narrower than PX pixels (or P% of the width) are not drawn (0.1)",
       cxxopts::value<std::string>(), "PX");
+  cli.AddOptions("Call graph (as pprof -svg)")(
+      "graph", "draw the call graph (prof-text --dot) laid out by Graphviz, not a flame graph")(
+      "nodecount", "with --graph: at most N nodes (80)", cxxopts::value<std::string>(), "N")(
+      "min-percent", "with --graph: leave out nodes worth less than P% of the total (0.5)",
+      cxxopts::value<std::string>(),
+      "P")("edge-percent", "with --graph: leave out edges worth less than P% of the total (0.1)",
+           cxxopts::value<std::string>(), "P")(
+      "no-trim",
+      "with --graph: keep every node and edge (up to 1000 nodes and 1000 edges are laid out)");
   cli.AddOptions("Appearance (as flamegraph.pl's)")(
       "title", "the title (default \"Flame Graph\", or \"Icicle Graph\")",
       cxxopts::value<std::string>(), "TEXT")(
@@ -105,6 +158,10 @@ int Main(int argc, char** argv) {
   cli.AddOutputOption();
   cli.AddInputs();
   cli.Parse(argc, argv);
+  if (cli.Has("graph")) return DrawGraph(cli);
+  for (const char* option : kGraphOnly) {
+    if (cli.Has(option)) throw UsageError(std::string("--") + option + " goes with --graph");
+  }
 
   FlameTreeOptions tree_options;
   tree_options.granularity = GranularityOption(cli);

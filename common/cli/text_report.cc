@@ -263,9 +263,6 @@ TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
                          " goes with the views of frames, not --timeline");
     }
   }
-  if (cli.Has("no-trim") && cli.Has("min-percent")) {
-    throw UsageError("--no-trim keeps every row; --min-percent keeps those above P%: choose one");
-  }
 
   ReportOptions options;
   options.granularity = GranularityOption(cli);
@@ -294,22 +291,10 @@ TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
     if (mode == TextMode::kTree || mode == TextMode::kDot) options.node_count = 80;
     if (mode == TextMode::kDot) options.edge_percent = 0.1;
   }
-  if (cli.Has("edge-percent")) {
-    if (cli.Has("no-trim")) {
-      throw UsageError(
-          "--no-trim keeps every edge; --edge-percent keeps those above P%: choose one");
-    }
-    options.edge_percent = cli.Get<double>("edge-percent");
-    if (!(options.edge_percent >= 0 && options.edge_percent <= 100)) {
-      throw UsageError("--edge-percent must be between 0 and 100");
-    }
-  }
+  options.edge_percent = EdgePercentOption(cli, options.edge_percent);
   if (mode == TextMode::kSequences) options.min_percent = 5;
   if (cli.Has("nodecount")) options.node_count = cli.Get<size_t>("nodecount");
-  if (cli.Has("min-percent")) options.min_percent = cli.Get<double>("min-percent");
-  if (!(options.min_percent >= 0 && options.min_percent <= 100)) {
-    throw UsageError("--min-percent must be between 0 and 100");
-  }
+  options.min_percent = MinPercentOption(cli, options.min_percent);
   SequenceOptions& sequences = options.sequences;
   sequences.by_self = cli.Has("self");
   if (cli.Has("max-length")) sequences.max_length = cli.Get<size_t>("max-length");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # prof-text beside Google's pprof on the same .pb.gz (the generated 1,000,000-sample profile,
 # through prof2pprof): --top, --diff-base (against a second profile of another seed), --tags,
-# --peek, --dot and prof2callgrind; and --timeline beside --top on the prof text. Each pair runs alternately, three times each, and the run of median CPU time is
+# --peek, --dot, prof2callgrind and prof-svg --graph beside pprof -svg; and --timeline beside --top on the prof text. Each pair runs alternately, three times each, and the run of median CPU time is
 # shown (issue 14). pprof comes from tests/interop/setup-pprof.sh (PPROF overrides).
 set -euo pipefail
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-pprof-reports.XXXXXX")
@@ -32,6 +32,9 @@ side_by_side 3 "prof-text --dot" "$new" "prof-text --dot $new >/dev/null" \
   "pprof -dot" "$new" "$pprof -dot -symbolize=none $new >/dev/null 2>&1"
 side_by_side 3 "prof2callgrind" "$new" "prof2callgrind $new >/dev/null 2>&1" \
   "pprof -callgrind" "$new" "$pprof -callgrind -symbolize=none $new >/dev/null 2>&1"
+# The call graph as SVG: ours lays it out with Graphviz's library in-process, pprof runs dot.
+side_by_side 3 "prof-svg --graph" "$new" "prof-svg --graph $new >/dev/null" \
+  "pprof -svg" "$new" "$pprof -svg -symbolize=none $new >/dev/null 2>&1"
 # pprof has no per-sample times: --timeline reads the prof text, beside --top on the same text.
 text=$tmp/new.prof
 side_by_side 3 "prof-text --timeline (prof text)" "$text" "prof-text --timeline $text >/dev/null" \
