@@ -56,6 +56,21 @@ check_graph prof-svg-graph-worked "$root/golden/inputs/worked-example.prof"
 check_graph prof-svg-graph-callgrind "$root/golden/callgrind/inputs/workload.callgrind.gz" --nodecount 12
 check_graph prof-svg-graph-perf "$perf_profile"
 
+# check_html_graph NAME INPUT TYPE_INDEX TYPE [prof-html options...]: prof-html's call graph view
+# of TYPE against prof-text --dot's DOT, as check_graph.
+check_html_graph() {
+  local name=$1 input=$2 index=$3 type=$4
+  shift 4
+  prof-html "$@" "$input" -o "$out/$name.html"
+  prof-text --dot --value "$type" "$@" "$input" >"$out/$name.dot"
+  if ! python3 check_prof_svg_graph.py "$out/$name.html" "$out/$name.dot" "$out/$name" "$index"; then
+    failures=$((failures + 1))
+  fi
+}
+
+check_html_graph prof-html-graph-worked "$root/golden/inputs/worked-example.prof" 1 cpu
+check_html_graph prof-html-graph-perf "$perf_profile" 0 cpu-clock_samples --nodecount 20
+
 # check_html NAME OTHER_TYPE INPUT [prof-html options...]
 check_html() {
   local name=$1 other=$2 input=$3

@@ -1,5 +1,6 @@
 // prof-html: a profile as one self-contained, interactive HTML report: overall and self lists,
-// a flame graph, the sequence view, the header; opened from disk, no network.
+// a flame graph, the sequence view, pprof's call graph (laid out by Graphviz when the page is
+// written), the header; opened from disk, no network.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -41,13 +42,16 @@ int Main(int argc, char** argv) {
       "page: the overall and self lists (by cumulative and flat value, sortable, searchable), a "
       "flame graph or icicle with zoom and search, the sequence view (a sequence of frames with "
       "its cumulative and self value, its callers and callees, extended a frame at a time), "
-      "a switch between the profile's value types, and the sources, meta and filters. The page "
+      "pprof's call graph for each value type (the graph of prof-text --dot, laid out by "
+      "Graphviz when the page is written, with pan and zoom), a switch between the profile's value "
+      "types, and the sources, meta and filters. The page "
       "needs no network; its state is in the URL fragment, so views can be bookmarked. Several "
       "FILEs are one profile; the options of prof-filter(1) select part of it first. With no "
       "FILE, or when FILE is -, reads standard input.",
       "Examples:\n"
       "  prof-html cpu.prof -o cpu.html\n"
-      "  prof-html --time 10s..20s --value alloc_space heap.pb.gz -o heap.html\n");
+      "  prof-html --time 10s..20s --value alloc_space heap.pb.gz -o heap.html\n"
+      "  prof-html --nodecount 30 cpu.pb.gz -o cpu.html\n");
   cli.AddOptions("Report")("value",
                            "the value type shown first (default: the profile's default type, "
                            "else its last)",
@@ -65,6 +69,9 @@ int Main(int argc, char** argv) {
       cxxopts::value<std::string>(),
       "FILE")("normalize", "with --diff-base: scale the base to this profile's total first");
   cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
+  cli.AddOptions("Call graph view (as pprof -svg)")(
+      "no-graph", "leave the call graph view out (its layout takes a moment per value type)");
+  AddCallGraphOptions(&cli, "Call graph view (as pprof -svg)", "the call graph: ");
   cli.AddOptions("Source pane")(
       "source-path",
       "embed the source lines of the functions with samples, found in DIR and its parents, then "
@@ -102,9 +109,23 @@ int Main(int argc, char** argv) {
     options.source_path = cli.Get<std::string>("source-path");
     options.trim_path = cli.Has("trim-path") ? cli.Get<std::string>("trim-path") : "";
   }
+  // The call graph view: not for a difference (prof-text --dot draws none either).
+  ReportOptions graph;
+  graph.granularity = options.granularity;
+  const bool with_graph = !cli.Has("no-graph") && !cli.Has("diff-base");
+  for (const char* option : {"nodecount", "min-percent", "edge-percent", "no-trim"}) {
+    if (cli.Has(option) && !with_graph) {
+      throw UsageError(std::string("--") + option + " goes with the call graph, which " +
+                       (cli.Has("no-graph") ? "--no-graph leaves out"
+                                            : "a page with --diff-base does not draw"));
+    }
+  }
+  ReadCallGraphOptions(cli, &graph);
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
   const FilterSpec spec = ParseFilterOptions(cli);
   options.filter_description = spec.description;
+  graph.filter_description = spec.description;
+  graph.active_filters = spec.options;
 
   ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());
   Output output(cli.OutputPath());
@@ -121,12 +142,18 @@ int Main(int argc, char** argv) {
     bins = static_cast<uint32_t>(std::min<__int128>(kTimelineBins, span));
     width = static_cast<int64_t>((span + bins - 1) / bins);
   }
-  SampleTimeline totals(first, width, bins);
+  // The call graph's tags come from the samples' labels, as for prof-text --dot.
+  SampleTimeline totals(
+      first, width, bins,
+      with_graph ? StackTotals::LabelKeying::kExact : StackTotals::LabelKeying::kNone);
   options.timeline = &totals;
   ReadStackTotals(kProgram, &inputs, spec, &totals);
   options.value_index = ResolveValueIndex(totals.header(), value);
   if (!cli.Has("diff-base")) {
-    WriteHtmlReport(totals, options, &output);
+    if (with_graph) options.graph = &graph;
+    for (const std::string& warning : WriteHtmlReport(totals, options, &output)) {
+      Warn(kProgram, warning);
+    }
     output.Commit();
     return kExitOk;
   }

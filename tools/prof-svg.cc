@@ -65,10 +65,7 @@ int DrawGraph(CommandLine& cli) {
   }
   ReportOptions options;
   options.granularity = GranularityOption(cli);
-  const bool trimmed = !cli.Has("no-trim");
-  options.min_percent = MinPercentOption(cli, trimmed ? 0.5 : 0);
-  options.edge_percent = EdgePercentOption(cli, trimmed ? 0.1 : 0);
-  options.node_count = cli.Has("nodecount") ? cli.Get<size_t>("nodecount") : trimmed ? 80 : 0;
+  ReadCallGraphOptions(cli, &options);
   const std::string value = cli.Has("value") ? cli.Get<std::string>("value") : "";
   const FilterSpec spec = ParseFilterOptions(cli);
   options.filter_description = spec.description;
@@ -114,14 +111,8 @@ int Main(int argc, char** argv) {
       "min-width", "frames narrower than PX pixels (or P% of the width) are not drawn (0.1)",
       cxxopts::value<std::string>(), "PX");
   cli.AddOptions("Call graph (as pprof -svg)")(
-      "graph", "draw the call graph (prof-text --dot) laid out by Graphviz, not a flame graph")(
-      "nodecount", "with --graph: at most N nodes (80)", cxxopts::value<std::string>(), "N")(
-      "min-percent", "with --graph: leave out nodes worth less than P% of the total (0.5)",
-      cxxopts::value<std::string>(),
-      "P")("edge-percent", "with --graph: leave out edges worth less than P% of the total (0.1)",
-           cxxopts::value<std::string>(), "P")(
-      "no-trim",
-      "with --graph: keep every node and edge (up to 1000 nodes and 1000 edges are laid out)");
+      "graph", "draw the call graph (prof-text --dot) laid out by Graphviz, not a flame graph");
+  AddCallGraphOptions(&cli, "Call graph (as pprof -svg)", "with --graph: ");
   cli.AddOptions("Appearance (as flamegraph.pl's)")(
       "title", "the title (default \"Flame Graph\", or \"Icicle Graph\")",
       cxxopts::value<std::string>(), "TEXT")(

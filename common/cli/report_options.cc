@@ -40,4 +40,21 @@ double EdgePercentOption(const CommandLine& cli, double fallback) {
   return percent;
 }
 
+void AddCallGraphOptions(CommandLine* cli, const std::string& group, const std::string& lead) {
+  cli->AddOptions(group)("nodecount", lead + "at most N nodes (80)", cxxopts::value<std::string>(),
+                         "N")("min-percent",
+                              lead + "leave out nodes worth less than P% of the total (0.5)",
+                              cxxopts::value<std::string>(), "P")(
+      "edge-percent", lead + "leave out edges worth less than P% of the total (0.1)",
+      cxxopts::value<std::string>(), "P")(
+      "no-trim", lead + "keep every node and edge (up to 1000 nodes and 1000 edges are laid out)");
+}
+
+void ReadCallGraphOptions(const CommandLine& cli, ReportOptions* options) {
+  const bool trimmed = !cli.Has("no-trim");
+  options->min_percent = MinPercentOption(cli, trimmed ? 0.5 : 0);
+  options->edge_percent = EdgePercentOption(cli, trimmed ? 0.1 : 0);
+  options->node_count = cli.Has("nodecount") ? cli.Get<size_t>("nodecount") : trimmed ? 80 : 0;
+}
+
 }  // namespace proftools

@@ -24,9 +24,19 @@ constexpr size_t kMaxGraphNodes = 1000;
 std::vector<std::string> WriteGraphSvg(const StackTotals& totals, const ReportOptions& options,
                                        ByteSink* out, size_t max_nodes = kMaxGraphNodes);
 
+// Graphviz's SVG document split into its <svg> element's viewBox and its drawing (what lies
+// between <svg ...> and </svg>), without the prolog naming Graphviz's version, which would make
+// the bytes depend on it for nothing. Throws std::runtime_error when `graphviz_svg` has no
+// <svg ...> element with a viewBox.
+struct GraphDrawing {
+  std::string view_box;
+  std::string body;
+};
+GraphDrawing SplitGraphvizSvg(const std::string& graphviz_svg);
+
 // Graphviz's SVG document as the page: its drawing inside <g id="viewport">, in a root that
-// fills the window with Graphviz's viewBox, the style sheet and script embedded. Throws
-// std::runtime_error when `graphviz_svg` has no <svg ...> element with a viewBox.
+// fills the window with Graphviz's viewBox, the style sheet and script embedded. Throws as
+// SplitGraphvizSvg does.
 std::string GraphSvgPage(const std::string& graphviz_svg);
 
 }  // namespace proftools

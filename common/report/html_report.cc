@@ -11,6 +11,7 @@
 
 #include "common/filter/collapse_recursion.h"
 #include "common/report/flame_svg.h"
+#include "common/report/html_graphs.h"
 #include "common/report/reports.h"
 #include "common/report/source_files.h"
 #include "common/report/source_lines.h"
@@ -465,7 +466,8 @@ std::string PageJsonString(const std::string& text) {
   return JsonString(DisplayFrameName(text), /*html_safe=*/true);
 }
 
-void WriteHtmlReport(const StackTotals& totals, const HtmlReportOptions& options, ByteSink* out) {
+std::vector<std::string> WriteHtmlReport(const StackTotals& totals,
+                                         const HtmlReportOptions& options, ByteSink* out) {
   const std::string title = options.title.empty() ? "Profile" : options.title;
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   // No request may leave the page: everything is inline, and the policy says so to the browser.
@@ -479,11 +481,19 @@ void WriteHtmlReport(const StackTotals& totals, const HtmlReportOptions& options
   page += "<script type=\"application/json\" id=\"profile-data\">";
   out->Write(page);
   out->Write(DataWriter(totals, options).Json());
-  page = "</script>\n<script>\n";
+  std::vector<std::string> warnings;
+  page = "</script>\n";
+  if (options.graph != nullptr) {
+    page += "<script type=\"application/json\" id=\"graph-data\">" +
+            HtmlGraphsJson(totals, *options.graph, &warnings) + "</script>\n";
+  }
+  page += "<script>\n";
   page += kWebFitNameJs;
+  page += kWebGraphPanZoomJs;
   page += kWebReportJs;
   page += "</script>\n</body>\n</html>\n";
   out->Write(page);
+  return warnings;
 }
 
 }  // namespace proftools

@@ -1,14 +1,17 @@
 // prof-html's page: one self-contained HTML file (common/report/web/report.{html,css,js}
 // embedded) with the profile aggregated by stack as JSON, from which the page's script draws the
-// overall and self lists, the flame graph, the sequence view and the header. The data grows with
-// distinct stacks, not with samples.
+// overall and self lists, the flame graph, the sequence view and the header; with the call graph
+// view, each type's graph laid out by Graphviz (html_graphs.h) in a second JSON element. The data
+// grows with distinct stacks, not with samples.
 #ifndef PROFTOOLS_COMMON_REPORT_HTML_REPORT_H_
 #define PROFTOOLS_COMMON_REPORT_HTML_REPORT_H_
 
 #include <string>
+#include <vector>
 
 #include "common/io/byte_stream.h"
 #include "common/report/frames.h"
+#include "common/report/reports.h"
 #include "common/report/sample_timeline.h"
 #include "common/report/stack_totals.h"
 
@@ -28,6 +31,9 @@ struct HtmlReportOptions {
   bool source = false;
   std::string source_path;  // directories separated by ':'
   std::string trim_path;    // prefixes separated by ':'
+  // The call graph view (html_graphs.h): its trimming, or none for a page without it (a
+  // difference, --no-graph). `totals` should then keep labels (LabelKeying::kExact).
+  const ReportOptions* graph = nullptr;
 };
 
 // The source pane's bounds: the functions with the largest cumulative values (default type)
@@ -37,7 +43,9 @@ constexpr size_t kSourcePaneFunctions = 1000;
 constexpr int64_t kSourcePaneLines = 300;
 constexpr size_t kSourcePaneBytes = size_t{2} << 20;
 
-void WriteHtmlReport(const StackTotals& totals, const HtmlReportOptions& options, ByteSink* out);
+// Returns warnings for the program to show (the call graph's, html_graphs.h).
+std::vector<std::string> WriteHtmlReport(const StackTotals& totals,
+                                         const HtmlReportOptions& options, ByteSink* out);
 
 // `text` as a JSON string literal, safe inside a <script> element: `<`, `>` and `&` written as
 // \u escapes, control characters escaped; bytes that are not UTF-8 shown as DisplayFrameName

@@ -21,8 +21,10 @@ namespace proftools {
 class SampleTimeline : public StackTotals {
  public:
   // Bins of `width` nanoseconds from `origin`, `bins` of them (later samples go in the last).
-  SampleTimeline(int64_t origin, int64_t width, uint32_t bins)
-      : origin_(origin), width_(width), bins_(bins) {}
+  // `keying` as StackTotals's (kExact for the call graph's tags).
+  SampleTimeline(int64_t origin, int64_t width, uint32_t bins,
+                 LabelKeying keying = LabelKeying::kNone)
+      : StackTotals(keying), origin_(origin), width_(width), bins_(bins) {}
   void OnSample(const Sample& sample) override;
 
   struct Entry {

@@ -6,7 +6,12 @@ its Graphviz tooltip under the pointer and marks its edges; a drag moves the dra
 the pointer moved; the wheel zooms keeping the point under the pointer in place; + zooms and 0
 resets. Writes screenshots.
 
-Usage: check_prof_svg_graph.py SVG DOT SCREENSHOT_PREFIX"""
+With a prof-html page (PAGE ends in .html) and TYPE, the same checks on its call graph view
+showing value type TYPE (an index), and then that the drag did not count as a click on the
+node, that a click on N1 opens the sequence view of N1's function, and that the keys leave the
+graph alone once another view is shown.
+
+Usage: check_prof_svg_graph.py PAGE DOT SCREENSHOT_PREFIX [TYPE]"""
 
 import re
 import sys
@@ -60,13 +65,45 @@ def key(browser, text, code, key_code):
     browser.pump(0.1)
 
 
+def check_html_clicks(browser, shots):
+    """prof-html: the drag above was no click; a click on N1 opens its function's sequence view;
+    keys go to the graph only while it is shown."""
+    check("view=graph" in browser.evaluate("location.hash"), "a drag over N1 left the graph view")
+    target = node_at(browser, "N1")
+    tooltip = browser.evaluate("""Array.from(document.querySelectorAll('#graph g.node'))
+      .find(g => g.querySelector('title').textContent === 'N1').querySelector('a')
+      .getAttributeNS('http://www.w3.org/1999/xlink', 'title')""")
+    name = re.sub(r" \([^()]*\)$", "", tooltip)
+    browser.click(target["x"], target["y"])
+    browser.pump(0.2)
+    state = browser.evaluate("decodeURIComponent(decodeURIComponent(location.hash))")
+    check("view=seq" in state and "seq=" + name in state,
+          f"a click on N1 ({name}) opened {state}")
+    check(name in browser.evaluate("document.getElementById('seq-path').textContent"),
+          f"the sequence view does not show {name}")
+    browser.screenshot(shots + "-clicked.png")
+    before = browser.evaluate(TRANSFORM)
+    key(browser, "+", "Equal", 187)
+    check(browser.evaluate(TRANSFORM) == before, "+ zoomed the hidden call graph")
+    browser.evaluate("history.back()")
+    browser.pump(0.3)
+    check(browser.evaluate("document.querySelectorAll('#graph g.node').length") > 0,
+          "back from the sequence view: no call graph")
+
+
 def main():
     svg, dot, shots = sys.argv[1:4]
+    html = svg.endswith(".html")
     nodes, graph_nodes, edges, shown = dot_counts(dot)
     browser = Browser()
     try:
         seconds = browser.open(svg)
         browser.pump(0.3)
+        if html:
+            browser.evaluate(f"location.hash = '#view=graph&type={sys.argv[4]}'")
+            browser.pump(0.3)
+            browser.evaluate("document.getElementById('graph').scrollIntoView()")
+            browser.pump(0.1)
         problems = browser.problems()
         check(not problems, "the page misbehaved: " + "; ".join(problems))
         drawn = browser.evaluate(NODES)
@@ -128,6 +165,8 @@ def main():
         key(browser, "+", "Equal", 187)
         check(abs(browser.evaluate(TRANSFORM)[0] - 1.25) < 1e-6, "+ did not zoom in")
         key(browser, "0", "Digit0", 48)
+        if html:
+            check_html_clicks(browser, shots)
         problems = browser.problems()
         check(not problems, "the page misbehaved: " + "; ".join(problems))
         print(f"ok: {svg}: {len(drawn)} nodes, {drawn_edges} edges, loaded in {seconds:.2f}s")

@@ -5,6 +5,11 @@
   'use strict';
   const data = JSON.parse(document.getElementById('profile-data').textContent);
   const frames = data.frames.map(function (f) { return {name: f[0], kind: f[1], source: f[2]}; });
+  // Per value type, the call graph Graphviz laid out when the page was written (html_graphs.h):
+  // {viewBox, svg} or {note}; none on a page without the view (--no-graph, --diff-base).
+  const graphElement = document.getElementById('graph-data');
+  const graphData = graphElement ? JSON.parse(graphElement.textContent) : null;
+  const views = graphData ? ['top', 'flame', 'graph', 'seq'] : ['top', 'flame', 'seq'];
 
   // --- the packed numbers (html_report.cc, PackedWriter) ----------------------------------------
   // Strings of the 88 printable ASCII characters from '#' that need no escape in JSON or HTML:
@@ -137,7 +142,7 @@
       type = data.valueIndex;
     }
     return {
-      view: ['top', 'flame', 'seq'].includes(params.get('view')) ? params.get('view') : 'top',
+      view: views.includes(params.get('view')) ? params.get('view') : 'top',
       type: type,
       seq: names('seq'),
       zoom: names('zoom'),
@@ -591,6 +596,59 @@
     $('flame-matched').dataset.matched = re ? String(matched) : '';
   }
 
+  // --- call graph view -----------------------------------------------------------------------
+  // Each type's graph is built once, on its first showing, from Graphviz's drawing (parsed as the
+  // XML it is), and kept with its pan and zoom. A box whose function is on the page opens that
+  // function's sequence view when clicked.
+  const graphs = [];
+  const xlink = 'http://www.w3.org/1999/xlink';
+
+  function buildGraph(entry) {
+    const text = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="' + xlink +
+      '" viewBox="' + entry.viewBox + '"><g id="viewport" transform="matrix(1 0 0 1 0 0)">' +
+      entry.svg + '</g></svg>';
+    const parsed = new DOMParser().parseFromString(text, 'image/svg+xml');
+    if (parsed.querySelector('parsererror')) return null;
+    const svg = document.importNode(parsed.documentElement, true);
+    const control = proftoolsPanZoom(svg, svg.querySelector('#viewport'), function () {
+      const focus = document.activeElement;
+      return svg.isConnected && readState().view === 'graph' &&
+        !(focus && (focus.tagName === 'INPUT' || focus.tagName === 'SELECT'));
+    });
+    svg.querySelectorAll('g.node').forEach(function (node) {
+      // Graphviz's tooltip of a box is pprof's "NAME (CUM)".
+      const anchor = node.querySelector('a');
+      const tooltip = anchor ? anchor.getAttributeNS(xlink, 'title') || '' : '';
+      const id = idByName.get(tooltip.replace(/ \([^()]*\)$/, ''));
+      if (id === undefined) return;
+      node.classList.add('linked');
+      node.addEventListener('click', function () {
+        if (!control.dragged()) go({view: 'seq', seq: [id]});
+      });
+    });
+    return svg;
+  }
+
+  function drawGraph(state) {
+    const box = $('graph');
+    const entry = graphData[state.type];
+    let note = state.t ? 'The call graph shows the whole profile: it was laid out when the ' +
+      'page was written, and the selected time range does not apply to it. ' : '';
+    if (entry && entry.note) note += entry.note;
+    if (entry && !entry.note && graphs[state.type] === undefined) {
+      graphs[state.type] = buildGraph(entry);
+      if (graphs[state.type] === null) note += 'The call graph could not be read.';
+    }
+    $('graph-note').textContent = note;
+    const svg = graphs[state.type];
+    if (!svg) {
+      box.textContent = '';
+    } else if (box.firstChild !== svg) {
+      box.textContent = '';
+      box.appendChild(svg);
+    }
+  }
+
   // --- sequence view --------------------------------------------------------------------------
   // Where `seq` occurs in `path` (root first) as consecutive frames: the first and the last
   // start, or null.
@@ -919,7 +977,7 @@
     const state = readState();
     active = activeData(state);
     drawTimeline(state);
-    ['top', 'flame', 'seq'].forEach(function (view) {
+    views.forEach(function (view) {
       $('view-' + view).classList.toggle('hide', view !== state.view);
       $('tab-' + view).classList.toggle('active', view === state.view);
       $('tab-' + view).href = link({view: view});
@@ -929,9 +987,12 @@
     if (state.view === 'top') drawLists(state);
     if (state.view === 'flame') drawFlame(state);
     if (state.view === 'seq') drawSequence(state);
+    if (state.view === 'graph') drawGraph(state);
     drawSource(state);
   }
 
+  if (graphData) $('tab-graph').classList.remove('hide');
+  else $('view-graph').classList.add('hide');
   data.types.forEach(function (type, i) {
     const option = document.createElement('option');
     option.value = String(i);
