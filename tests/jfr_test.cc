@@ -469,6 +469,26 @@ TEST(Jfr, IntegersReadTheSameNearTheEndAsFarFromIt) {
   }
 }
 
+// An event's size counts its own bytes: the JDK pads it to 4 bytes, so a size of 1 to 4 written
+// so ends the event before its size does (a fuzzed metadata event of size 1 read past the file).
+TEST(Jfr, AnEventSizeThatDoesNotCoverItselfIsRefused) {
+  const std::string name = "t";
+  const JfrBytes bytes{std::string_view("\x81\x80\x80\x00\xff\xff\xff\xff\xff\xff", 10), 0, 10};
+  try {
+    JfrInput::Event(bytes, &name, 0, 10, "the metadata event");
+    FAIL() << "a size of 1 in 4 bytes was taken";
+  } catch (const ProfError& error) {
+    EXPECT_NE(std::string(error.what()).find("byte 0: the metadata event of 1 bytes"),
+              std::string::npos)
+        << error.what();
+  }
+  const JfrBytes fits{std::string_view("\x86\x80\x80\x00\x01\x02\xff", 7), 0, 7};
+  JfrInput in = JfrInput::Event(fits, &name, 0, 7, "an event");
+  EXPECT_EQ(in.position(), 4u);
+  EXPECT_EQ(in.end(), 6u);
+  EXPECT_THROW(JfrInput::Event(fits, &name, 0, 5, "an event"), ProfError);  // past the end
+}
+
 TEST(Jfr, Timespans) {
   EXPECT_EQ(ParseJfrTimespan("10 ms"), 10000000);
   EXPECT_EQ(ParseJfrTimespan("20ms"), 20000000);

@@ -84,13 +84,11 @@ template <typename F>
 void ForEachEvent(const JfrBytes& file, const std::string& name, const JfrChunk& chunk, F&& event) {
   uint64_t at = chunk.start + kJfrChunkHeaderSize;
   while (at < chunk.end) {
-    JfrInput in(file, &name, at, chunk.end);
-    const uint64_t size = in.Count(chunk.end - at, "an event's size");
-    if (size <= in.position() - at) in.FailAt(at, "an event of " + std::to_string(size) + " bytes");
-    in = JfrInput(file, &name, in.position(), at + size);
+    JfrInput in = JfrInput::Event(file, &name, at, chunk.end, "an event");
+    const uint64_t end = in.end();
     const uint64_t type = in.Varint();
     if (type != kMetadataEvent && type != kConstantPoolEvent) event(type, &in, at);
-    at += size;
+    at = end;
   }
 }
 

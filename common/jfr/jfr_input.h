@@ -53,6 +53,11 @@ class JfrInput {
   JfrInput(std::string_view file, const std::string* name, uint64_t position, uint64_t end)
       : JfrInput(JfrBytes{file, 0, file.size()}, name, position, end) {}
 
+  // The cursor over the event at `at` (before `end`), after its size: its bytes from its type on.
+  // Fails naming `what` ("an event") when the size runs past `end` or does not even cover itself.
+  static JfrInput Event(const JfrBytes& bytes, const std::string* name, uint64_t at, uint64_t end,
+                        const char* what);
+
   uint64_t position() const { return position_; }
   uint64_t end() const { return end_; }
   uint64_t remaining() const { return end_ - position_; }

@@ -143,9 +143,7 @@ const JfrType* JfrMetadata::Find(uint64_t id) const {
 std::shared_ptr<const JfrMetadata> ReadJfrMetadata(const JfrBytes& file, const std::string& name,
                                                    const JfrChunk& chunk,
                                                    std::shared_ptr<const JfrMetadata> previous) {
-  JfrInput in(file, &name, chunk.metadata, chunk.end);
-  const uint64_t size = in.Count(chunk.end - chunk.metadata, "the metadata event's size");
-  in = JfrInput(file, &name, in.position(), chunk.metadata + size);
+  JfrInput in = JfrInput::Event(file, &name, chunk.metadata, chunk.end, "the metadata event");
   const uint64_t at = in.position();
   if (in.Varint() != 0) in.FailAt(at, "the chunk's metadata offset points at no metadata event");
   in.Varint();  // start time

@@ -217,11 +217,10 @@ JfrPools::JfrPools(const JfrBytes& file, const std::string* name, const JfrChunk
   uint64_t at = chunk.pools;
   std::unordered_set<uint64_t> seen;
   while (at != 0) {
-    JfrInput in(file, name, at, chunk.end);
-    if (!seen.insert(at).second) in.Fail("the constant pools' chain comes back here (a loop)");
-    const uint64_t size = in.Count(chunk.end - at, "a constant-pool event's size");
-    if (size == 0) in.FailAt(at, "a constant-pool event of 0 bytes");
-    in = JfrInput(file, name, in.position(), at + size);
+    if (!seen.insert(at).second) {
+      JfrInput(file, name, at, chunk.end).Fail("the constant pools' chain comes back here (a loop)");
+    }
+    JfrInput in = JfrInput::Event(file, name, at, chunk.end, "a constant-pool event");
     const uint64_t type_at = in.position();
     if (in.Varint() != 1) in.FailAt(type_at, "a constant-pool offset points at another event");
     in.Varint();  // start time
