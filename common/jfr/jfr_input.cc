@@ -9,8 +9,8 @@ void JfrInput::FailAt(uint64_t byte, const std::string& message) const {
   throw ProfError(*name_, "byte " + std::to_string(byte) + ": " + message);
 }
 
-JfrInput JfrInput::Event(const JfrBytes& bytes, const std::string* name, uint64_t at,
-                         uint64_t end, const char* what) {
+JfrInput JfrInput::Event(const JfrBytes& bytes, const std::string* name, uint64_t at, uint64_t end,
+                         const char* what) {
   JfrInput in(bytes, name, at, end);
   const uint64_t size = in.Count(end - at, (std::string(what) + "'s size").c_str());
   // The size counts its own bytes: one that does not cover them would put the event's end

@@ -218,7 +218,8 @@ JfrPools::JfrPools(const JfrBytes& file, const std::string* name, const JfrChunk
   std::unordered_set<uint64_t> seen;
   while (at != 0) {
     if (!seen.insert(at).second) {
-      JfrInput(file, name, at, chunk.end).Fail("the constant pools' chain comes back here (a loop)");
+      JfrInput(file, name, at, chunk.end)
+          .Fail("the constant pools' chain comes back here (a loop)");
     }
     JfrInput in = JfrInput::Event(file, name, at, chunk.end, "a constant-pool event");
     const uint64_t type_at = in.position();
