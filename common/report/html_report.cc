@@ -193,7 +193,8 @@ class DataWriter {
     for (const auto& v : values_) add(v.data(), v.size());
     for (const auto& v : base_values_) add(v.data(), v.size());
     if (!diff_ && options_.timeline != nullptr) {
-      for (const SampleTimeline::Entry& entry : options_.timeline->Entries()) {
+      timeline_entries_ = options_.timeline->Entries();  // sorted once, for Timeline too
+      for (const SampleTimeline::Entry& entry : timeline_entries_) {
         add(entry.values, types);
       }
     }
@@ -214,25 +215,37 @@ class DataWriter {
     const SampleTimeline& timeline = *options_.timeline;
     const size_t types = totals_.header().types.size();
     const size_t row_count = timeline.rows().size();
-    // Per row: bin -> sums; per (stack, bin): sums.
+    // Per row: bin -> sums. Per (stack, bin): the timeline's entries to sum, as cells sorted by
+    // stack, bin and entry (a flat array: a map of a million nodes took most of the page's
+    // time), summed per (stack, bin) in the entries' order, then per brush bin.
     std::vector<std::map<uint32_t, std::vector<int64_t>>> activity(row_count);
-    std::map<std::pair<size_t, uint32_t>, std::vector<int64_t>> by_stack;
-    for (const SampleTimeline::Entry& entry : timeline.Entries()) {
+    struct Cell {
+      size_t stack;
+      uint32_t bin;
+      uint32_t entry;
+      bool operator<(const Cell& o) const {
+        return stack != o.stack ? stack < o.stack : bin != o.bin ? bin < o.bin : entry < o.entry;
+      }
+    };
+    const std::vector<SampleTimeline::Entry>& timeline_entries = timeline_entries_;
+    std::vector<Cell> cells;
+    cells.reserve(timeline_entries.size());
+    for (uint32_t e = 0; e < timeline_entries.size(); ++e) {
+      const SampleTimeline::Entry& entry = timeline_entries[e];
       auto stack = stack_of_id_.find(entry.stack_id);
       if (stack == stack_of_id_.end()) continue;
-      auto add = [&](std::vector<int64_t>* sums) {
-        sums->resize(types, 0);
-        for (size_t t = 0; t < types; ++t) AddSaturating(&(*sums)[t], entry.values[t]);
-      };
-      add(&activity[entry.row][entry.bin]);
-      add(&by_stack[{stack->second, entry.bin}]);
+      std::vector<int64_t>& sums = activity[entry.row][entry.bin];
+      sums.resize(types, 0);
+      for (size_t t = 0; t < types; ++t) AddSaturating(&sums[t], entry.values[t]);
+      cells.push_back(Cell{stack->second, entry.bin, e});
     }
+    std::sort(cells.begin(), cells.end());
     uint32_t step = 1;
     auto entries_at = [&](uint32_t s) {
       size_t count = 0;
       std::pair<size_t, uint32_t> last{SIZE_MAX, 0};
-      for (const auto& entry : by_stack) {
-        const std::pair<size_t, uint32_t> coarse{entry.first.first, entry.first.second / s};
+      for (const Cell& cell : cells) {
+        const std::pair<size_t, uint32_t> coarse{cell.stack, cell.bin / s};
         if (coarse != last) ++count;
         last = coarse;
       }
@@ -278,16 +291,24 @@ class DataWriter {
       bins.clear();
     };
     size_t current = SIZE_MAX;
-    for (const auto& [key, sums] : by_stack) {
-      if (key.first != current) {
+    std::vector<int64_t> fine(types);
+    for (size_t c = 0; c < cells.size();) {
+      const Cell& first = cells[c];
+      if (first.stack != current) {
         if (current != SIZE_MAX) flush(current);
-        current = key.first;
+        current = first.stack;
       }
-      const uint32_t bin = key.second / step;
+      // The (stack, bin)'s sum, then into its brush bin.
+      std::fill(fine.begin(), fine.end(), 0);
+      for (; c < cells.size() && cells[c].stack == first.stack && cells[c].bin == first.bin; ++c) {
+        const int64_t* values = timeline_entries[cells[c].entry].values;
+        for (size_t t = 0; t < types; ++t) AddSaturating(&fine[t], values[t]);
+      }
+      const uint32_t bin = first.bin / step;
       if (bins.empty() || bins.back().first != bin) {
-        bins.emplace_back(bin, sums);
+        bins.emplace_back(bin, fine);
       } else {
-        for (size_t t = 0; t < types; ++t) AddSaturating(&bins.back().second[t], sums[t]);
+        for (size_t t = 0; t < types; ++t) AddSaturating(&bins.back().second[t], fine[t]);
       }
     }
     if (current != SIZE_MAX) flush(current);
@@ -457,6 +478,7 @@ class DataWriter {
   bool diff_ = false;  // --diff-base: values_ are differences, base_values_ the base's
   std::vector<std::vector<int64_t>> base_values_;
   std::vector<uint64_t> scales_;
+  std::vector<SampleTimeline::Entry> timeline_entries_;  // the timeline's, by ComputeScales
 };
 
 }  // namespace

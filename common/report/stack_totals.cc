@@ -66,13 +66,10 @@ void StackTotals::OnSample(const Sample& sample) {
     AddMagnitudeSaturating(&total_values_[i], sample.values[i]);
     samples_with_value_[i] += sample.values[i] != 0;
   }
-  if (keying_ != LabelKeying::kNone && sample.labels != last_labels_) {
-    // Consecutive samples mostly share their labels (a thread's samples): render once.
-    last_labels_ = sample.labels;
-    last_rendered_ =
-        keying_ == LabelKeying::kTraces ? TraceLabels(sample.labels) : ExactLabelKey(sample.labels);
-  }
-  Entry& entry = EntryOf(sample.stack_id, last_rendered_);
+  static const std::string kNoLabels;
+  const RecentLabels* labels = keying_ == LabelKeying::kNone ? nullptr : &LabelsOf(sample);
+  Entry& entry = labels == nullptr ? EntryOf(sample.stack_id, kNoLabels)
+                                   : EntryOf(sample.stack_id, labels->id, labels->rendered);
   if (keying_ == LabelKeying::kExact && entry.samples == 0) entry.label_set = sample.labels;
   ++entry.samples;
   for (size_t i = 0; i < sample.values.size() && i < entry.values.size(); ++i) {
@@ -80,12 +77,36 @@ void StackTotals::OnSample(const Sample& sample) {
   }
 }
 
+const StackTotals::RecentLabels& StackTotals::LabelsOf(const Sample& sample) {
+  for (const RecentLabels& recent : recent_) {
+    if (recent.labels == sample.labels) return recent;
+  }
+  RecentLabels* replaced;
+  if (recent_.size() < kRecentLabels) {
+    replaced = &recent_.emplace_back();
+  } else {
+    replaced = &recent_[next_recent_];
+    next_recent_ = (next_recent_ + 1) % kRecentLabels;
+  }
+  RecentLabels& slot = *replaced;
+  slot.labels = sample.labels;
+  slot.rendered =
+      keying_ == LabelKeying::kTraces ? TraceLabels(sample.labels) : ExactLabelKey(sample.labels);
+  slot.id = label_ids_.try_emplace(slot.rendered, label_ids_.size()).first->second;
+  return slot;
+}
+
 StackTotals::Entry& StackTotals::EntryOf(uint64_t stack_id, const std::string& labels) {
+  if (keying_ == LabelKeying::kNone) return EntryOf(stack_id, 0, labels);
+  return EntryOf(stack_id, label_ids_.try_emplace(labels, label_ids_.size()).first->second, labels);
+}
+
+StackTotals::Entry& StackTotals::EntryOf(uint64_t stack_id, uint64_t label_id,
+                                         const std::string& labels) {
   uint64_t index;
   if (keying_ != LabelKeying::kNone) {
-    auto label = label_ids_.try_emplace(labels, label_ids_.size()).first;
     auto [it, added] =
-        labeled_index_.try_emplace(std::make_pair(stack_id, label->second), entries_.size());
+        labeled_index_.try_emplace(std::make_pair(stack_id, label_id), entries_.size());
     index = it->second;
     if (!added) return entries_[index];
   } else if (index_.Find(stack_id, &index)) {

@@ -92,10 +92,20 @@ class StackTotals : public DefinitionKeepingSink {
   std::unordered_map<std::string, uint64_t> label_ids_;  // rendered labels -> a number
   // (stack id, labels' number) -> entry
   std::unordered_map<std::pair<uint64_t, uint64_t>, size_t, PairHash> labeled_index_;
-  std::vector<Label> last_labels_;  // the last sample's labels, rendered:
-  std::string last_rendered_;
+  // The label sets seen last, rendered and numbered: samples mostly take turns between a few
+  // threads' label sets, and rendering and hashing them per sample was a tenth of a report.
+  struct RecentLabels {
+    std::vector<Label> labels;
+    std::string rendered;
+    uint64_t id = 0;
+  };
+  static constexpr size_t kRecentLabels = 8;
+  std::vector<RecentLabels> recent_;
+  size_t next_recent_ = 0;  // the slot replaced next
 
+  const RecentLabels& LabelsOf(const Sample& sample);
   Entry& EntryOf(uint64_t stack_id, const std::string& labels);
+  Entry& EntryOf(uint64_t stack_id, uint64_t label_id, const std::string& labels);
 };
 
 }  // namespace proftools
