@@ -16,9 +16,9 @@ big=$tmp/big.prof
 echo "input: generated, 1,000,000 samples, 50,000 stacks"
 
 flamegraph=${FLAMEGRAPH:-$(command -v flamegraph.pl || true)}
-labels=("prof-text --folded (for scale)" "prof-svg" "prof-html")
+labels=("prof-text --folded (for scale)" "prof-svg" "prof-html" "prof-html --no-graph")
 commands=("prof-text --folded $big >$tmp/folded" "prof-svg $big -o $tmp/big.svg"
-  "prof-html $big -o $tmp/big.html")
+  "prof-html $big -o $tmp/big.html" "prof-html --no-graph $big -o $tmp/big-no-graph.html")
 if [ -n "$flamegraph" ]; then
   labels+=("prof-text --folded | flamegraph.pl")
   commands+=("prof-text --folded $big | $flamegraph >$tmp/fg.svg")
