@@ -489,6 +489,32 @@ TEST(Jfr, AnEventSizeThatDoesNotCoverItselfIsRefused) {
   EXPECT_THROW(JfrInput::Event(fits, &name, 0, 5, "an event"), ProfError);  // past the end
 }
 
+// A string's length counts the bytes after it: a length that fits the bytes left before it
+// was read (a fuzzed metadata string) must still be refused, not read past the event.
+TEST(Jfr, AStringLengthIsCheckedAgainstTheBytesAfterIt) {
+  const std::string name = "t";
+  // Tag 3 (UTF-8), length 3 in one byte, then only two bytes: 4 bytes in all before the length.
+  const std::string bytes = std::string("\x03\x03", 2) + "ab";
+  for (const bool skip : {false, true}) {
+    JfrInput in(bytes, &name, 0, bytes.size());
+    JfrString s;
+    try {
+      skip ? in.SkipString() : in.ReadString(&s);
+      FAIL() << "a string of 3 bytes read from 2";
+    } catch (const ProfError& error) {
+      EXPECT_NE(std::string(error.what()).find("byte 1: a string's length of 3 is more than the 2"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  const std::string fits = std::string("\x03\x02", 2) + "ab";
+  JfrInput in(fits, &name, 0, fits.size());
+  JfrString s;
+  in.ReadString(&s);
+  EXPECT_EQ(s.text, "ab");
+  EXPECT_EQ(in.position(), fits.size());
+}
+
 TEST(Jfr, Timespans) {
   EXPECT_EQ(ParseJfrTimespan("10 ms"), 10000000);
   EXPECT_EQ(ParseJfrTimespan("20ms"), 20000000);

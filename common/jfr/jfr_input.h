@@ -78,6 +78,9 @@ class JfrInput {
   }
   // A Varint that must fit `limit` (a count, a size, an int field): `what` names it in errors.
   uint64_t Count(uint64_t limit, const char* what);
+  // A Varint giving a number of bytes that follow it (a string's length): at most what is left
+  // after it.
+  uint64_t Length(const char* what);
   void ReadString(JfrString* out);
   void SkipString();
 
