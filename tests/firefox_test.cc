@@ -10,6 +10,8 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -19,6 +21,7 @@
 #include "common/base/quantity.h"
 #include "common/firefox/firefox_codec.h"
 #include "common/firefox/firefox_writer.h"
+#include "common/firefox/fx_tables.h"
 #include "common/io/byte_stream.h"
 #include "common/io/input.h"
 #include "common/load/read_profile.h"
@@ -277,6 +280,14 @@ TEST(FirefoxReaderTest, BrokenTablesAreErrorsNotHangs) {
         "column index 1 is given to two columns");
   error(With(kProcessed70, "\"func\":[0,1,2]", "\"func\":[0,1]"),
         "shared.frameTable: column `func` has 2 cells but `length` is 3");
+  // The first column read sizes the others: one shorter or longer after it is still refused,
+  // with `length` or without.
+  error(With(kProcessed70, "\"frame\":[0,1,2],\"prefixOffset\":[0,1,1],\"length\":3",
+             "\"frame\":[0,1,2],\"prefixOffset\":[0,1,1,1,1]"),
+        "shared.stackTable: column `prefixOffset` has 5 cells but column `frame` has 3");
+  error(With(kProcessed70, "\"frame\":[0,1,2],\"prefixOffset\":[0,1,1],\"length\":3",
+             "\"frame\":[0,1,2,0],\"prefixOffset\":[0,1],\"length\":4"),
+        "shared.stackTable: column `prefixOffset` has 2 cells but `length` is 4");
   error(With(kProcessed70, "\"frame\":[0,1,2]", "\"frame\":\"x\""),
         "shared.stackTable: no column `frame`");
   // Types.
@@ -289,6 +300,24 @@ TEST(FirefoxReaderTest, BrokenTablesAreErrorsNotHangs) {
   // JSON cut short.
   const std::string cut(kProcessed70, 300);
   EXPECT_FALSE(ErrorOf(cut).empty());
+}
+
+TEST(FxCellTest, EightBytesThatTellNullOtherAndEveryNumberApart) {
+  static_assert(sizeof(FxCell) == 8, "a cell is a double's size");
+  EXPECT_EQ(FxCell().kind(), FxCell::kNull);
+  EXPECT_EQ(FxCell().number(), 0);
+  EXPECT_EQ(FxCell::Other().kind(), FxCell::kOther);
+  EXPECT_EQ(FxCell::Other().number(), 0);
+  for (const double number : {0.0, -0.0, 1.0, -1.5, 2.5e300, -1e-300, 9007199254740993.0,
+                              std::numeric_limits<double>::infinity()}) {
+    const FxCell cell = FxCell::Number(number);
+    EXPECT_EQ(cell.kind(), FxCell::kNumber) << number;
+    EXPECT_EQ(cell.number(), number);
+  }
+  // A NaN is still a number (JSON has none, but no bit pattern may pass for null or other).
+  const FxCell nan = FxCell::Number(std::numeric_limits<double>::quiet_NaN());
+  EXPECT_EQ(nan.kind(), FxCell::kNumber);
+  EXPECT_TRUE(std::isnan(nan.number()));
 }
 
 TEST(FirefoxReaderTest, SniffsItsOwnAndNotTheOtherViewersFormats) {

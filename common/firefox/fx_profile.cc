@@ -145,6 +145,7 @@ void Converter::Thread(const FxThread& thread, const Types& types) {
   if (!names.process_name.empty()) {
     labels.push_back(Label::String("process", names.process_name));
   }
+  sample.labels = labels;
   for (size_t i = 0; i < thread.sample_stack.size(); ++i) {
     const int64_t stack = thread.sample_stack[i];
     sample.stack_id = stack < 0 ? empty_stack : stack_of(static_cast<size_t>(stack));
@@ -165,7 +166,8 @@ void Converter::Thread(const FxThread& thread, const Types& types) {
         break;
     }
     if (!thread.sample_cpu.empty()) sample.values[types.cpu] = Rounded(thread.sample_cpu[i]);
-    sample.labels = labels;
+    // The thread's labels stay from one sample to the next; only the category is replaced.
+    sample.labels.resize(labels.size());
     const int64_t cat = stack < 0 ? -1 : category[static_cast<size_t>(stack)];
     // One category says nothing (prof2firefox writes only "Other"); several are the profiler's.
     if (cat >= 0 && static_cast<size_t>(cat) < profile_.categories.size() &&
@@ -204,14 +206,18 @@ int64_t EpochMillisToNanos(JsonDocument& json, double ms, const std::string& wha
   return static_cast<int64_t>(whole) * 1000000 + std::llround((ms - whole) * 1e6);
 }
 
-int64_t AddMillis(JsonDocument& json, int64_t base, double ms, const std::string& what) {
+int64_t AddMillis(JsonDocument& json, int64_t base, double ms, const std::string& table,
+                  const char* column, uint64_t row) {
+  const auto fail = [&](const char* what) {
+    json.Fail(table + "." + column + "[" + std::to_string(row) + "]: " + what);
+  };
   const double nanos = ms * 1e6;
   if (!(nanos > -kMaxNanos && nanos < kMaxNanos)) {
-    json.Fail(what + ": a time beyond what 64-bit nanoseconds hold");
+    fail("a time beyond what 64-bit nanoseconds hold");
   }
   int64_t sum = 0;
   if (__builtin_add_overflow(base, std::llround(nanos), &sum) || sum < 0) {
-    json.Fail(what + ": a time beyond what 64-bit nanoseconds since 1970 hold");
+    fail("a time beyond what 64-bit nanoseconds since 1970 hold");
   }
   return sum;
 }

@@ -74,8 +74,10 @@ struct FxProfile {
 
 // Milliseconds since the Unix epoch (meta.startTime) in nanoseconds, to the nanosecond.
 int64_t EpochMillisToNanos(JsonDocument& json, double ms, const std::string& what);
-// `base` plus `ms` milliseconds in nanoseconds; out of 64 bits is an error naming `what`.
-int64_t AddMillis(JsonDocument& json, int64_t base, double ms, const std::string& what);
+// `base` plus `ms` milliseconds in nanoseconds; out of 64 bits is an error naming the cell
+// TABLE.COLUMN[ROW] (the name is built only then: this runs once per sample).
+int64_t AddMillis(JsonDocument& json, int64_t base, double ms, const std::string& table,
+                  const char* column, uint64_t row);
 
 // Checks the stack table of every thread (frames in range, prefixes before their stack), then
 // sends the profile to `sink` (OnHeader ... OnEnd).

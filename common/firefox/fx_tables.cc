@@ -42,11 +42,12 @@ void FxTable::Require(JsonDocument& json, const char* column) const {
 
 std::optional<double> FxTable::Number(JsonDocument& json, const char* column, uint64_t row) const {
   const FxCell cell = At(column, row);
-  if (cell.kind == FxCell::kNull) return std::nullopt;
-  if (cell.kind != FxCell::kNumber) {
+  const FxCell::Kind kind = cell.kind();
+  if (kind == FxCell::kNull) return std::nullopt;
+  if (kind != FxCell::kNumber) {
     Fail(json, std::string(column) + "[" + std::to_string(row) + "]: a number belongs here");
   }
-  return cell.number;
+  return cell.number();
 }
 
 std::optional<int64_t> FxTable::Index(JsonDocument& json, const char* column, uint64_t row,
@@ -74,14 +75,11 @@ std::optional<int64_t> FxTable::Index(JsonDocument& json, const char* column, ui
 }
 
 FxCell ReadFxCell(JsonDocument& json, JsonValue value, std::string_view what) {
-  FxCell cell;
   // Most cells are integers (indexes, times in whole units): parsed as such first. simdjson
   // leaves a scalar unread when it is not of the type asked, so the general path still sees it.
   int64_t integer;
   if (value.get_int64().get(integer) == simdjson::SUCCESS) {
-    cell.number = static_cast<double>(integer);
-    cell.kind = FxCell::kNumber;
-    return cell;
+    return FxCell::Number(static_cast<double>(integer));
   }
   ondemand::json_type type;
   if (const auto error = value.type().get(type)) json.Fail(error, what, "a value");
@@ -89,28 +87,22 @@ FxCell ReadFxCell(JsonDocument& json, JsonValue value, std::string_view what) {
     case ondemand::json_type::null: {
       bool is_null = false;
       if (const auto error = value.is_null().get(is_null)) json.Fail(error, what, "null");
-      cell.kind = FxCell::kNull;
-      break;
+      return FxCell();
     }
-    case ondemand::json_type::number:
-      if (const auto error = value.get_double().get(cell.number)) {
-        json.Fail(error, what, "a number");
-      }
-      cell.kind = FxCell::kNumber;
-      break;
+    case ondemand::json_type::number: {
+      double number = 0;
+      if (const auto error = value.get_double().get(number)) json.Fail(error, what, "a number");
+      return FxCell::Number(number);
+    }
     case ondemand::json_type::boolean: {
       bool flag = false;
       if (const auto error = value.get_bool().get(flag)) json.Fail(error, what, "a boolean");
-      cell.number = flag ? 1 : 0;
-      cell.kind = FxCell::kNumber;
-      break;
+      return FxCell::Number(flag ? 1 : 0);
     }
     default:
       // Left unread: the array or object holding it skips it when it moves on.
-      cell.kind = FxCell::kOther;
-      break;
+      return FxCell::Other();
   }
-  return cell;
 }
 
 FxTable ReadSchemaTable(JsonDocument& json, JsonValue value, const std::string& what) {
@@ -179,6 +171,7 @@ FxTable ReadColumnTable(JsonDocument& json, JsonValue value, const std::string& 
   table.what = what;
   table.byte = json.Byte();
   std::optional<uint64_t> length;
+  size_t reserve = 0;
   ForEachField(json, json.Object(value, what), what, [&](std::string_view key, JsonValue field) {
     const std::string at = what + "." + std::string(key);
     ondemand::json_type type;
@@ -188,9 +181,15 @@ FxTable ReadColumnTable(JsonDocument& json, JsonValue value, const std::string& 
     } else if (type == ondemand::json_type::array) {
       std::vector<FxCell>& column = table.columns[std::string(key)];
       column.clear();
+      // The columns of a table are as long as each other: the first one read sizes the rest.
+      if (reserve > 0) column.reserve(reserve);
       for (auto cell : json.Array(std::move(field), at)) {
         column.push_back(ReadFxCell(json, JsonValue(std::move(cell)), at));
       }
+      if (reserve == 0) reserve = column.size();
+      // A shorter column is an error (said below, once `length` is known); until then it holds
+      // no more than its cells, so that many short columns cannot each keep a long reservation.
+      if (column.size() < reserve) column.shrink_to_fit();
     } else if (type == ondemand::json_type::string) {
       table.strings[std::string(key)] = std::string(json.String(std::move(field), at));
     } else {
@@ -228,11 +227,12 @@ std::optional<int64_t> ReadFxId(JsonDocument& json, JsonValue value, const std::
     return id;
   }
   const FxCell cell = ReadFxCell(json, std::move(value), what);
-  if (cell.kind != FxCell::kNumber || !(cell.number >= -9e18 && cell.number <= 9e18) ||
-      std::floor(cell.number) != cell.number) {
+  const double number = cell.number();
+  if (cell.kind() != FxCell::kNumber || !(number >= -9e18 && number <= 9e18) ||
+      std::floor(number) != number) {
     return std::nullopt;
   }
-  return static_cast<int64_t>(cell.number);
+  return static_cast<int64_t>(number);
 }
 
 std::vector<std::string> ReadStringArray(JsonDocument& json, JsonValue value,

@@ -306,8 +306,7 @@ void ConvertThread(JsonDocument& json, RawThread& raw, int64_t start_ns, size_t 
     const auto time = samples.Number(json, "time", i);
     if (!time) samples.Fail(json, "time[" + std::to_string(i) + "]: null where a time belongs");
     thread.sample_stack.push_back(stack.value_or(-1));
-    thread.sample_time.push_back(
-        AddMillis(json, start_ns, *time, samples.what + ".time[" + std::to_string(i) + "]"));
+    thread.sample_time.push_back(AddMillis(json, start_ns, *time, samples.what, "time", i));
     if (cpu) thread.sample_cpu.push_back(samples.Number(json, "threadCPUDelta", i).value_or(0));
   }
   profile->threads.push_back(std::move(thread));

@@ -203,14 +203,18 @@ void ConvertThread(JsonDocument& json, RawThread& raw, const Tables& shared, int
   const bool weights = samples.Has("weight");
   const bool cpu = samples.Has("threadCPUDelta");
   int64_t base = profile->start_ns;
+  // The table's columns were read and hold `length` cells each.
+  thread.sample_stack.reserve(samples.length);
+  thread.sample_time.reserve(samples.length);
+  if (weights) thread.sample_weight.reserve(samples.length);
+  if (cpu) thread.sample_cpu.reserve(samples.length);
   for (uint64_t i = 0; i < samples.length; ++i) {
-    const std::string at = samples.what + "[" + std::to_string(i) + "]";
     const auto stack = samples.Index(json, "stack", i, 0, Last(stacks), true);
     thread.sample_stack.push_back(stack.value_or(-1));
-    const auto time = samples.Number(json, deltas ? "timeDeltas" : "time", i);
-    if (!time)
-      samples.Fail(json, (deltas ? "timeDeltas[" : "time[") + std::to_string(i) + "]: null");
-    const int64_t t = AddMillis(json, base, *time, at);
+    const char* const time_column = deltas ? "timeDeltas" : "time";
+    const auto time = samples.Number(json, time_column, i);
+    if (!time) samples.Fail(json, time_column + ("[" + std::to_string(i) + "]: null"));
+    const int64_t t = AddMillis(json, base, *time, samples.what, time_column, i);
     if (deltas) base = t;
     thread.sample_time.push_back(t);
     if (weights) thread.sample_weight.push_back(samples.Number(json, "weight", i).value_or(1));
