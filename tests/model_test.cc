@@ -125,6 +125,45 @@ TEST(Interner, SameContentSameIdEmittedOnce) {
   EXPECT_EQ(p.defs.stacks.Find(2)->location_ids, (std::vector<uint64_t>{l2, l1}));
 }
 
+TEST(Interner, LocationsDifferInEveryFieldAndRollBack) {
+  RecordingSink sink;
+  Interner interner(&sink);
+  const uint64_t f = interner.Function({0, "f", "", "a.c", 1});
+  const uint64_t g = interner.Function({0, "g", "", "a.c", 1});
+  const uint64_t m = interner.Mapping({0, 0x1000, 0x2000, 0, "lib.so", "", 0, 0, 0, 0});
+  // Each differs from the first in one field; a line's fields are not interchangeable with
+  // the location's (the content is one sequence of integers: its length counts too).
+  const std::vector<Location> distinct = {
+      {0, m, 0x10, false, {{f, 3, 0}}},
+      {0, 0, 0x10, false, {{f, 3, 0}}},
+      {0, m, 0x11, false, {{f, 3, 0}}},
+      {0, m, 0x10, true, {{f, 3, 0}}},
+      {0, m, 0x10, false, {{g, 3, 0}}},
+      {0, m, 0x10, false, {{f, 4, 0}}},
+      {0, m, 0x10, false, {{f, 3, 7}}},
+      {0, m, 0x10, false, {{f, 3, 0}, {g, 1, 0}}},
+      {0, m, 0x10, false, {{g, 1, 0}, {f, 3, 0}}},
+      {0, m, 0x10, false, {}},
+      {0, m, 0x10, false, {{f, -1, 0}}},
+  };
+  for (size_t i = 0; i < distinct.size(); ++i) {
+    EXPECT_EQ(interner.Location(distinct[i]), i + 1) << i;
+  }
+  for (size_t i = 0; i < distinct.size(); ++i) {
+    EXPECT_EQ(interner.Location(distinct[i]), i + 1) << i;
+  }
+  EXPECT_EQ(interner.location_count(), distinct.size());
+  // Rolled back to the first three, the rest are new again and get the same ids once more.
+  Interner::Mark mark = interner.GetMark();
+  mark.locations = 3;
+  interner.Rollback(mark);
+  EXPECT_EQ(interner.location_count(), 3u);
+  EXPECT_EQ(interner.Location(distinct[2]), 3u);
+  EXPECT_EQ(interner.Location(distinct[7]), 4u);
+  EXPECT_EQ(interner.Location(distinct[3]), 5u);
+  EXPECT_EQ(sink.emitted, 2 + 1 + static_cast<int>(distinct.size()) + 2);
+}
+
 }  // namespace
 }  // namespace proftools
 

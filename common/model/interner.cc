@@ -37,18 +37,6 @@ size_t Interner::Hash::operator()(const proftools::Function& f) const {
   return seed;
 }
 
-size_t Interner::Hash::operator()(const proftools::Location& l) const {
-  size_t seed = l.mapping_id;
-  Mix(&seed, l.address);
-  Mix(&seed, l.is_folded);
-  for (const Line& line : l.lines) {
-    Mix(&seed, line.function_id);
-    Mix(&seed, static_cast<size_t>(line.line));
-    Mix(&seed, static_cast<size_t>(line.column));
-  }
-  return seed;
-}
-
 bool Interner::SameContent::operator()(const proftools::Mapping& a,
                                        const proftools::Mapping& b) const {
   return a.start == b.start && a.limit == b.limit && a.offset == b.offset && a.file == b.file &&
@@ -61,12 +49,6 @@ bool Interner::SameContent::operator()(const proftools::Function& a,
                                        const proftools::Function& b) const {
   return a.name == b.name && a.system_name == b.system_name && a.file == b.file &&
          a.start_line == b.start_line;
-}
-
-bool Interner::SameContent::operator()(const proftools::Location& a,
-                                       const proftools::Location& b) const {
-  return a.mapping_id == b.mapping_id && a.address == b.address && a.is_folded == b.is_folded &&
-         a.lines == b.lines;
 }
 
 uint64_t Interner::Mapping(const proftools::Mapping& mapping) {
@@ -92,13 +74,22 @@ uint64_t Interner::Function(const proftools::Function& function) {
 }
 
 uint64_t Interner::Location(const proftools::Location& location) {
-  auto it = locations_.find(location);
-  if (it != locations_.end()) return it->second;
-  const uint64_t id = locations_.size() + 1;
-  proftools::Location record = location;
-  record.id = id;
-  sink_->OnLocation(record);
-  locations_.emplace(std::move(record), id);
+  location_key_.clear();
+  location_key_.push_back(location.mapping_id);
+  location_key_.push_back(location.address);
+  location_key_.push_back(location.is_folded);
+  for (const Line& line : location.lines) {
+    location_key_.push_back(line.function_id);
+    location_key_.push_back(static_cast<uint64_t>(line.line));
+    location_key_.push_back(static_cast<uint64_t>(line.column));
+  }
+  bool is_new = false;
+  const uint64_t id = locations_.Intern(location_key_, &is_new);
+  if (is_new) {
+    proftools::Location record = location;
+    record.id = id;
+    sink_->OnLocation(record);
+  }
   return id;
 }
 
@@ -129,7 +120,7 @@ void EraseAbove(Map* map, size_t keep) {
 void Interner::Rollback(const Mark& mark) {
   EraseAbove(&mappings_, mark.mappings);
   EraseAbove(&functions_, mark.functions);
-  EraseAbove(&locations_, mark.locations);
+  locations_.TruncateTo(mark.locations);
   stacks_.TruncateTo(mark.stacks);
 }
 

@@ -50,19 +50,22 @@ class Interner {
   struct Hash {
     size_t operator()(const proftools::Mapping& m) const;
     size_t operator()(const proftools::Function& f) const;
-    size_t operator()(const proftools::Location& l) const;
   };
   // Equality of content: ids are ignored.
   struct SameContent {
     bool operator()(const proftools::Mapping& a, const proftools::Mapping& b) const;
     bool operator()(const proftools::Function& a, const proftools::Function& b) const;
-    bool operator()(const proftools::Location& a, const proftools::Location& b) const;
   };
 
   ProfileSink* sink_;
   std::unordered_map<proftools::Mapping, uint64_t, Hash, SameContent> mappings_;
   std::unordered_map<proftools::Function, uint64_t, Hash, SameContent> functions_;
-  std::unordered_map<proftools::Location, uint64_t, Hash, SameContent> locations_;
+  // Locations by content as integer sequences (mapping, address, folded, then function, line
+  // and column of each line), in a table of the stacks' kind: one flat slot array and one
+  // arena, where a node-based map took three cache misses a lookup (a third of a fleet merge's
+  // interning).
+  StackTable locations_;
+  std::vector<uint64_t> location_key_;
   StackTable stacks_;           // compact: the stacks are most of what a converter holds
   proftools::Stack new_stack_;  // what OnStack gets, its vector reused (no allocation a stack)
 };
