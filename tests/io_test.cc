@@ -17,6 +17,7 @@
 #include "common/io/byte_stream.h"
 #include "common/io/input.h"
 #include "common/io/output.h"
+#include "common/io/whole_input.h"
 
 namespace proftools {
 namespace {
@@ -405,6 +406,73 @@ TEST(OpenInputStream, GunzipsAndSniffsBytesInMemory) {
   // The sniffing reads through gzip at once: a cut member is refused when opened.
   EXPECT_THROW(OpenInputStream(std::make_unique<MemoryStream>(Gzip("x").substr(0, 12)), "cut"),
                ProfError);
+}
+
+// ReadWholeInput on a gzipped file (inflated whole by libdeflate) and on the same bytes in memory
+// (through the stream: zlib): the same content, or the same message.
+std::string WholeOf(Input input, uint64_t cap) {
+  WholeInput data;
+  ReadWholeInput(input, cap, "pprof data", &data);
+  return std::string(data.view());
+}
+
+std::string WholeOrError(Input input, uint64_t cap) {
+  try {
+    return WholeOf(std::move(input), cap);
+  } catch (const ProfError& e) {
+    return "error: " + e.diagnostic().message;
+  }
+}
+
+TEST_F(Inputs, AGzippedFileIsInflatedWholeAsItsStreamWouldBe) {
+  std::mt19937 random(7);
+  std::string text;  // compresses about 2:1, longer than the first guess of room (64 KiB)
+  while (text.size() < 300000) text += "frame_" + std::to_string(random() % 5000) + ";";
+  const std::string zeros(3 << 20, '\0');  // 1000:1, past the guess from the file's size
+  const std::vector<std::string> files = {
+      Gzip(text),
+      Gzip(text) + Gzip("tail"),  // the last member's size says nothing of the first's
+      Gzip("") + Gzip(text) + Gzip(""),
+      Gzip(zeros),
+      Gzip(zeros) + Gzip(text),
+      Gzip(text.substr(0, 5000)),
+  };
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string& file = files[i];
+    { std::ofstream(Path("w.gz"), std::ios::binary) << file; }
+    const auto from_file = [&] { return OpenInput(Path("w.gz")); };
+    const auto in_memory = [&] {
+      return OpenInputStream(std::make_unique<MemoryStream>(file), "m");
+    };
+    const std::string expected = WholeOf(in_memory(), 0);
+    EXPECT_EQ(WholeOf(from_file(), 0), expected) << i;
+    // The cap: exactly the size is allowed, a byte less is refused, as through the stream.
+    EXPECT_EQ(WholeOf(from_file(), expected.size()), expected) << i;
+    if (expected.size() > 4096) {
+      const std::string refused = WholeOrError(from_file(), expected.size() - 1);
+      EXPECT_EQ(refused, WholeOrError(in_memory(), expected.size() - 1)) << i;
+      EXPECT_NE(refused.find("inflates to more than"), std::string::npos) << refused;
+    }
+  }
+  // The file is read again from its path (as the two-pass readers read it), not through the
+  // stream: what it holds then is what is read.
+  {
+    { std::ofstream(Path("again.gz"), std::ios::binary) << Gzip("first"); }
+    Input input = OpenInput(Path("again.gz"));
+    { std::ofstream(Path("again.gz"), std::ios::binary) << Gzip(text); }
+    EXPECT_EQ(WholeOf(std::move(input), 0), text);
+  }
+  // Corrupt or cut short after the sniffed head: zlib's message, as through the stream.
+  std::string corrupt = Gzip(text);
+  corrupt[corrupt.size() / 2] ^= 0x55;
+  const std::string cut = Gzip(text).substr(0, Gzip(text).size() / 2);
+  for (const std::string& bad : {corrupt, cut, Gzip(text) + "garbage after the member"}) {
+    { std::ofstream(Path("bad.gz"), std::ios::binary) << bad; }
+    const std::string from_file = WholeOrError(OpenInput(Path("bad.gz")), 0);
+    EXPECT_EQ(from_file.substr(0, 12), "error: gzip:") << from_file;
+    EXPECT_EQ(from_file,
+              WholeOrError(OpenInputStream(std::make_unique<MemoryStream>(bad), "m"), 0));
+  }
 }
 
 TEST_F(Inputs, OpenInputExplainsMissingFilesAndDirectories) {

@@ -1,7 +1,14 @@
 #include "common/io/whole_input.h"
 
+#include <fcntl.h>
+#include <libdeflate.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <memory>
 #include <new>
 #include <string>
 
@@ -25,17 +32,101 @@ char* WholeInput::Reserve(size_t n) {
   return data_ + size_;
 }
 
+namespace {
+
+[[noreturn]] void TooLarge(const Input& input, uint64_t cap, const char* what) {
+  throw ProfError(input.name, std::string(input.gzipped ? "inflates to" : "is") + " more than " +
+                                  Counted(cap, "byte", "bytes") + " of " + what +
+                                  " (a gzip bomb? raise the limit with --max-input-size)");
+}
+
+// The whole of a regular file, or false when it cannot be read (it is then read as a stream,
+// which says why).
+bool ReadFile(const std::string& path, uint64_t cap, std::string* bytes) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+            (cap == 0 || static_cast<uint64_t>(st.st_size) <= cap);
+  if (ok) {
+    bytes->resize(static_cast<size_t>(st.st_size));
+    size_t have = 0;
+    while (ok && have < bytes->size()) {
+      const ssize_t got = read(fd, &(*bytes)[have], bytes->size() - have);
+      if (got < 0 && errno == EINTR) continue;
+      ok = got > 0;
+      if (ok) have += static_cast<size_t>(got);
+    }
+  }
+  close(fd);
+  return ok;
+}
+
+enum class Inflated { kDone, kOverCap, kNot };
+
+// Inflates a gzip file (its members one after another, as zcat does) into `data` with
+// libdeflate, which inflates a buffer whole in 45% of the time zlib's streaming inflate takes
+// (the fleet merge's 14 MB: 0.036 s against 0.080 s). kNot leaves `data` empty: the file could
+// not be read, or its data is corrupt or cut short, for which zlib's stream gives the message.
+Inflated InflateFile(const std::string& path, uint64_t cap, WholeInput* data) {
+  std::string compressed;
+  if (!ReadFile(path, cap, &compressed) || compressed.size() < 18) return Inflated::kNot;
+  const std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> inflater(
+      libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
+  if (inflater == nullptr) return Inflated::kNot;
+  // A member's size is its last four bytes (modulo 2^32): the first guess for a lone member.
+  const auto* end = reinterpret_cast<const unsigned char*>(compressed.data() + compressed.size());
+  const uint64_t last_size = uint64_t{end[-4]} | uint64_t{end[-3]} << 8 | uint64_t{end[-2]} << 16 |
+                             uint64_t{end[-1]} << 24;
+  size_t at = 0;
+  while (at < compressed.size()) {
+    // Room for the member: guessed, doubled until it fits, but never past the cap (plus one
+    // byte, to tell "more than the cap" from "exactly the cap").
+    const uint64_t left = cap == 0 ? UINT64_MAX : cap - data->size() + 1;
+    uint64_t room = std::min<uint64_t>(
+        left, std::max<uint64_t>({last_size + 1, 4 * (compressed.size() - at), 1 << 16}));
+    while (true) {
+      size_t in_used = 0, out_got = 0;
+      const libdeflate_result result = libdeflate_gzip_decompress_ex(
+          inflater.get(), compressed.data() + at, compressed.size() - at,
+          data->Reserve(static_cast<size_t>(room)), static_cast<size_t>(room), &in_used, &out_got);
+      if (result == LIBDEFLATE_SUCCESS) {
+        data->Commit(out_got);
+        if (cap != 0 && data->size() > cap) return Inflated::kOverCap;
+        at += in_used;
+        break;
+      }
+      if (result != LIBDEFLATE_INSUFFICIENT_SPACE) {
+        data->Clear();
+        return Inflated::kNot;
+      }
+      if (room >= left) return Inflated::kOverCap;
+      room = std::min(room * 2, left);
+    }
+  }
+  return Inflated::kDone;
+}
+
+}  // namespace
+
 void ReadWholeInput(Input& input, uint64_t cap, const char* what, WholeInput* data) {
+  // A gzipped file is inflated whole from the file itself, where it can be: faster than the
+  // stream (its first bytes, inflated to sniff them, are inflated again: 4 KiB).
+  if (input.gzipped && !input.reopen_path.empty() && data->size() == 0) {
+    switch (InflateFile(input.reopen_path, cap, data)) {
+      case Inflated::kDone:
+        return;
+      case Inflated::kOverCap:
+        TooLarge(input, cap, what);
+      case Inflated::kNot:
+        break;
+    }
+  }
   constexpr size_t kRead = size_t{1} << 20;
   while (true) {
     const size_t got = input.stream->Read(data->Reserve(kRead), kRead);
     if (got == 0) break;
-    if (cap != 0 && data->size() + got > cap) {
-      throw ProfError(input.name, std::string(input.gzipped ? "inflates to" : "is") +
-                                      " more than " + Counted(cap, "byte", "bytes") + " of " +
-                                      what +
-                                      " (a gzip bomb? raise the limit with --max-input-size)");
-    }
+    if (cap != 0 && data->size() + got > cap) TooLarge(input, cap, what);
     data->Commit(got);
   }
 }

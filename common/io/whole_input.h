@@ -27,6 +27,7 @@ class WholeInput {
   // Room for `n` more bytes at the end; Commit(n) then counts them in.
   char* Reserve(size_t n);
   void Commit(size_t n) { size_ += n; }
+  void Clear() { size_ = 0; }
 
  private:
   char* data_ = nullptr;
@@ -35,7 +36,9 @@ class WholeInput {
 };
 
 // Reads the rest of `input` (from its first byte) into `data`. More than `cap` bytes (0: no cap)
-// is a ProfError naming `what` ("pprof data") and --max-input-size.
+// is a ProfError naming `what` ("pprof data") and --max-input-size. A gzipped regular file is
+// inflated whole with libdeflate, read again from its path; other inputs (and a file whose
+// data is corrupt, for zlib's message) through the input's stream.
 void ReadWholeInput(Input& input, uint64_t cap, const char* what, WholeInput* data);
 
 }  // namespace proftools

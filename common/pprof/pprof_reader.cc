@@ -47,6 +47,7 @@ class Decoder {
     ProfileHeader header = BuildHeader();
     sink_->OnHeader(header);
     EmitDefinitions();
+    stacks_.Reserve(samples_.size());  // at most one new stack a sample
     for (size_t i = 0; i < samples_.size(); ++i) EmitSample(i);
     sink_->OnEnd();
   }
