@@ -1,18 +1,13 @@
 #include "common/merge/merge_aggregate.h"
 
-#include <functional>
-#include <string_view>
-
-#include "common/merge/merge_spool.h"
-
 namespace proftools {
 namespace {
 
-uint64_t KeyHash(uint64_t source, uint64_t stack, const std::string& labels) {
-  uint64_t h = std::hash<std::string_view>()(labels);
+uint64_t KeyHash(uint64_t source, uint64_t stack, uint64_t label_set) {
+  uint64_t h = label_set * 0xff51afd7ed558ccdull;
   h ^= (source * 0x9e3779b97f4a7c15ull) + (h << 6) + (h >> 2);
   h ^= (stack * 0xc2b2ae3d27d4eb4full) + (h << 6) + (h >> 2);
-  return h;
+  return h ^ (h >> 29);
 }
 
 }  // namespace
@@ -30,11 +25,9 @@ void SampleAggregator::Grow() {
   }
 }
 
-void SampleAggregator::Add(const Sample& sample) {
+void SampleAggregator::Add(const Sample& sample, uint64_t label_set) {
   if ((keys_.size() + 1) * 2 > slots_.size()) Grow();
-  scratch_.clear();
-  EncodeLabels(sample.labels, &scratch_);
-  const uint64_t hash = KeyHash(sample.source_id, sample.stack_id, scratch_);
+  const uint64_t hash = KeyHash(sample.source_id, sample.stack_id, label_set);
   const size_t mask = slots_.size() - 1;
   size_t i = hash & mask;
   for (;; i = (i + 1) & mask) {
@@ -43,25 +36,29 @@ void SampleAggregator::Add(const Sample& sample) {
     if (slot.hash != hash) continue;
     const Key& key = keys_[slot.index - 1];
     if (key.source_id == sample.source_id && key.stack_id == sample.stack_id &&
-        key.labels == scratch_) {
+        key.label_set == label_set) {
       uint64_t* sums = &sums_[(slot.index - 1) * width_];
       for (size_t v = 0; v < width_; ++v) sums[v] += static_cast<uint64_t>(sample.values[v]);
       ++samples_;
       return;
     }
   }
-  keys_.push_back(Key{sample.source_id, sample.stack_id, samples_++, scratch_});
+  keys_.push_back(Key{sample.source_id, sample.stack_id, label_set, samples_++});
   slots_[i] = Slot{hash, keys_.size()};
   for (size_t v = 0; v < width_; ++v) sums_.push_back(static_cast<uint64_t>(sample.values[v]));
 }
 
-void SampleAggregator::EmitThrough(uint64_t sample_number, ProfileSink* sink) {
+void SampleAggregator::EmitThrough(uint64_t sample_number, const MergeSpool& spool,
+                                   ProfileSink* sink) {
   out_.values.resize(width_);
   for (; emitted_ < keys_.size() && keys_[emitted_].first_sample <= sample_number; ++emitted_) {
     const Key& key = keys_[emitted_];
     out_.source_id = key.source_id;
     out_.stack_id = key.stack_id;
-    DecodeLabels(key.labels, &out_.labels);
+    if (key.label_set != out_label_set_) {
+      spool.LabelsOf(key.label_set, &out_.labels);
+      out_label_set_ = key.label_set;
+    }
     for (size_t v = 0; v < width_; ++v) {
       out_.values[v] = static_cast<int64_t>(sums_[emitted_ * width_ + v]);
     }

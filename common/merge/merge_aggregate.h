@@ -7,15 +7,16 @@
 // which is what makes merging as a tree give the same bytes as merging at once.
 //
 // The table is built for a lookup per sample of millions: open addressing over slots that hold
-// the key's hash (most probes end there), keys with their labels encoded in one string, and the
-// sums of all keys in one array.
+// the key's hash (most probes end there), keys of three integers (a sample's labels as the id of
+// their set in the merge's spool, which interns sets by content), and the sums of all keys in
+// one array.
 #ifndef PROFTOOLS_COMMON_MERGE_MERGE_AGGREGATE_H_
 #define PROFTOOLS_COMMON_MERGE_MERGE_AGGREGATE_H_
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
+#include "common/merge/merge_spool.h"
 #include "common/model/model.h"
 #include "common/model/sink.h"
 
@@ -28,21 +29,23 @@ class SampleAggregator {
   SampleAggregator(const SampleAggregator&) = delete;
   SampleAggregator& operator=(const SampleAggregator&) = delete;
 
-  // Adds `sample` (its time and duration are ignored): the Nth call adds sample number N - 1.
-  void Add(const Sample& sample);
+  // Adds `sample` (its time, duration and labels are ignored) with the labels of set
+  // `label_set` (0: none; equal sets have equal ids): the Nth call adds sample number N - 1.
+  void Add(const Sample& sample, uint64_t label_set);
   // Sends, in order of first appearance, one sample for each key not sent yet whose first sample
-  // was number `sample_number` or earlier. Called as the samples are replayed with their
-  // definitions, this sends each key just where its first sample was, so that the writer never
-  // waits with all definitions for samples that come at the end.
-  void EmitThrough(uint64_t sample_number, ProfileSink* sink);
+  // was number `sample_number` or earlier, with the labels `spool` has for its set. Called as
+  // the samples are replayed with their definitions, this sends each key just where its first
+  // sample was, so that the writer never waits with all definitions for samples that come at
+  // the end.
+  void EmitThrough(uint64_t sample_number, const MergeSpool& spool, ProfileSink* sink);
   size_t size() const { return keys_.size(); }
 
  private:
   struct Key {
     uint64_t source_id = 0;
     uint64_t stack_id = 0;
+    uint64_t label_set = 0;
     uint64_t first_sample = 0;  // the number of the sample that brought the key
-    std::string labels;         // encoded (merge_spool.h)
   };
   struct Slot {
     uint64_t hash = 0;
@@ -56,10 +59,10 @@ class SampleAggregator {
   // Sums wrap around on overflow, as pprof's do: modular addition keeps them associative.
   std::vector<uint64_t> sums_;  // width_ per key
   std::vector<Slot> slots_;     // a power of two, at most half full
-  std::string scratch_;
-  uint64_t samples_ = 0;  // added so far
-  size_t emitted_ = 0;    // keys sent so far
+  uint64_t samples_ = 0;        // added so far
+  size_t emitted_ = 0;          // keys sent so far
   Sample out_;
+  uint64_t out_label_set_ = 0;  // the set out_.labels holds
 };
 
 }  // namespace proftools

@@ -110,16 +110,6 @@ class Merger::InputSink : public ProfileSink {
   std::vector<uint64_t> stack_;
 };
 
-// Adds each sample to the aggregator; there is nothing else in the first pass.
-class Merger::SummingSink : public DiscardingSink {
- public:
-  explicit SummingSink(SampleAggregator* aggregator) : aggregator_(aggregator) {}
-  void OnSample(const Sample& sample) override { aggregator_->Add(sample); }
-
- private:
-  SampleAggregator* aggregator_;
-};
-
 Merger::Merger(MergeOptions options)
     : options_(options),
       spooling_(std::make_unique<SpoolingSink>(&spool_)),
@@ -224,8 +214,6 @@ void Merger::AddInput(const std::string& name, const char* const* source_type,
   }
 }
 
-// Replays the spool: definitions to `definitions` (may be null), each sample converted to the
-// merged types to `on_sample`.
 template <typename OnSample>
 void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample) {
   std::vector<HeaderMerger::Column> columns;
@@ -286,7 +274,7 @@ void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSam
                                                 header.types[columns[c].index].unit);
           }
         }
-        on_sample(out);
+        on_sample(out, label_set);
         break;
       }
       case SpoolRecord::kEnd:
@@ -304,21 +292,18 @@ void Merger::Finish(ProfileSink* sink) {
   interner_.reset();  // interning is over; the spool has every definition
   sink->OnHeader(header);
   if (!options_.aggregate) {
-    Replay(header, sink, [&](const Sample& sample) { sink->OnSample(sample); });
+    Replay(header, sink, [&](const Sample& sample, uint64_t) { sink->OnSample(sample); });
   } else {
     // Two passes: sum, then replay the definitions and send each key where its first sample
-    // was (see SampleAggregator::EmitThrough).
-    // The first pass reads the spool on a thread of its own while this one sums: nothing else
-    // runs yet (the second pass shares the cores with the writer's gzip).
+    // was (see SampleAggregator::EmitThrough). The sums are keyed by the spool's label set ids:
+    // no label is copied or compared, so the first pass runs here, on no thread of its own (its
+    // samples' copies to a second thread cost more than the sums).
     SampleAggregator aggregator(header.types.size());
-    SummingSink summing(&aggregator);
-    ProduceOnThread(
-        [&](ProfileSink* out) {
-          Replay(header, nullptr, [&](const Sample& sample) { out->OnSample(sample); });
-        },
-        &summing);
+    Replay(header, nullptr,
+           [&](const Sample& sample, uint64_t label_set) { aggregator.Add(sample, label_set); });
     uint64_t number = 0;
-    Replay(header, sink, [&](const Sample&) { aggregator.EmitThrough(number++, sink); });
+    Replay(header, sink,
+           [&](const Sample&, uint64_t) { aggregator.EmitThrough(number++, spool_, sink); });
   }
   sink->OnEnd();
 }

@@ -84,13 +84,14 @@ class Merger {
  private:
   class InputSink;
   class SpoolingSink;
-  class SummingSink;
 
   // Reads one input through `read` (which delivers its records to the sink it is given), with
   // the rollback of a recoverable merge.
   void AddInput(const std::string& name, const char* const* source_type, const std::string& uri,
                 const std::function<void(ProfileSink*)>& read);
 
+  // Replays the spool: definitions to `definitions` (may be null), each sample converted to the
+  // merged types to `on_sample(sample, label_set)` (the id of its labels' set in the spool).
   template <typename OnSample>
   void Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample);
 

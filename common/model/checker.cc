@@ -258,13 +258,14 @@ bool Checker::CheckLocation(const Location& location) {
       !CheckReference("location", location.id, "mapping", location.mapping_id, mappings_)) {
     return false;
   }
-  const std::string subject = "location " + std::to_string(location.id);
   for (const Line& line : location.lines) {
     if (!CheckReference("location", location.id, "function", line.function_id, functions_)) {
       return false;
     }
     if (line.line < 0 || line.column < 0) {
-      return Fail(Rule::kNegativeLine, subject + " has a negative " +
+      // The message is built here only: every location of every input passes this way.
+      return Fail(Rule::kNegativeLine, "location " + std::to_string(location.id) +
+                                           " has a negative " +
                                            (line.line < 0 ? "line" : "column") + " (" +
                                            std::to_string(line.line < 0 ? line.line : line.column) +
                                            ") for function " + std::to_string(line.function_id));

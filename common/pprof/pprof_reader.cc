@@ -8,7 +8,7 @@
 #include <climits>
 #include <deque>
 #include <type_traits>
-#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -306,18 +306,23 @@ class Decoder {
   // prof text names are non-empty: an empty pprof name gets a placeholder no other function
   // has, recorded in a meta record so that prof2pprof writes it back as empty.
   void ChooseEmptyNamePlaceholder(ProfileHeader* header) {
-    bool any_empty = false;
-    std::unordered_map<std::string, bool> names;
+    // Most profiles have no empty name: the set of names (every function's, for each input of
+    // a merge) is built only for one that has.
     pb::Function f;
+    bool any_empty = false;
+    for (size_t i = 0; i < functions_.size() && !any_empty; ++i) {
+      f = Parse<pb::Function>(functions_[i], "function");
+      any_empty = f.name() == 0;
+    }
+    if (!any_empty) return;
+    std::unordered_set<std::string_view> names;
     for (const Span& span : functions_) {
       f = Parse<pb::Function>(span, "function");
       const int64_t index = f.name();
-      if (index == 0) any_empty = true;
       if (index > 0 && static_cast<uint64_t>(index) < strings_.size()) {
-        names.emplace(std::string(strings_[static_cast<size_t>(index)]), true);
+        names.insert(strings_[static_cast<size_t>(index)]);
       }
     }
-    if (!any_empty) return;
     empty_name_ = kEmptyNamePlaceholder;
     for (int n = 2; names.count(empty_name_) > 0; ++n) {
       empty_name_ = "<unnamed-" + std::to_string(n) + ">";
