@@ -19,6 +19,7 @@
 #include "common/base/view_index.h"
 #include "common/pprof/pprof_conventions.h"
 #include "common/pprof/pprof_merged.h"
+#include "common/pprof/pprof_messages.h"
 #include "formats/profile.pb.h"
 
 namespace proftools {
@@ -188,6 +189,16 @@ class Decoder {
     return message;
   }
 
+  // The messages that come by the thousand, decoded by pprof_messages.
+  PbFunction ParseFunction(const Span& span) {
+    PbFunction f;
+    if (!DecodeFunction(span.bytes, &f)) FailAt(span.offset, "malformed function message");
+    return f;
+  }
+  void ParseLocation(const Span& span, PbLocation* l) {
+    if (!DecodeLocation(span.bytes, l)) FailAt(span.offset, "malformed location message");
+  }
+
   void ReadPackedComments(const Span& span) {
     CodedInputStream in(reinterpret_cast<const uint8_t*>(span.bytes.data()),
                         static_cast<int>(span.bytes.size()));
@@ -308,17 +319,14 @@ class Decoder {
   void ChooseEmptyNamePlaceholder(ProfileHeader* header) {
     // Most profiles have no empty name: the set of names (every function's, for each input of
     // a merge) is built only for one that has.
-    pb::Function f;
     bool any_empty = false;
     for (size_t i = 0; i < functions_.size() && !any_empty; ++i) {
-      f = Parse<pb::Function>(functions_[i], "function");
-      any_empty = f.name() == 0;
+      any_empty = ParseFunction(functions_[i]).name == 0;
     }
     if (!any_empty) return;
     std::unordered_set<std::string_view> names;
     for (const Span& span : functions_) {
-      f = Parse<pb::Function>(span, "function");
-      const int64_t index = f.name();
+      const int64_t index = ParseFunction(span).name;
       if (index > 0 && static_cast<uint64_t>(index) < strings_.size()) {
         names.insert(strings_[static_cast<size_t>(index)]);
       }
@@ -358,61 +366,60 @@ class Decoder {
       mapping.has_inline_frames = m.has_inline_frames();
       sink_->OnMapping(mapping);
     }
-    pb::Function f;
     for (const Span& span : functions_) {
       const size_t offset = span.offset;
-      f = Parse<pb::Function>(span, "function");
+      const PbFunction f = ParseFunction(span);
       record_bytes_ = 0;
-      if (f.id() == 0) FailAt(offset, "function with id 0 (ids must be positive)");
-      if (!function_ids.Insert(f.id(), 0, &unused)) {
-        FailAt(offset, "two functions have id " + std::to_string(f.id()));
+      if (f.id == 0) FailAt(offset, "function with id 0 (ids must be positive)");
+      if (!function_ids.Insert(f.id, 0, &unused)) {
+        FailAt(offset, "two functions have id " + std::to_string(f.id));
       }
       const auto what = [&](const char* field) {
-        return [&f, field] { return "function " + std::to_string(f.id()) + field; };
+        return [&f, field] { return "function " + std::to_string(f.id) + field; };
       };
       Function function;
-      function.id = f.id();
-      function.name = Str(f.name(), what(" name"), offset);
+      function.id = f.id;
+      function.name = Str(f.name, what(" name"), offset);
       if (function.name.empty()) function.name = empty_name_;
-      function.system_name = Str(f.system_name(), what(" system_name"), offset);
-      function.file = Str(f.filename(), what(" filename"), offset);
-      function.start_line = f.start_line();
+      function.system_name = Str(f.system_name, what(" system_name"), offset);
+      function.file = Str(f.filename, what(" filename"), offset);
+      function.start_line = f.start_line;
       sink_->OnFunction(function);
     }
     Location location;
-    pb::Location l;
+    PbLocation l;
     for (const Span& span : locations_) {
       const size_t offset = span.offset;
-      l = Parse<pb::Location>(span, "location");
+      ParseLocation(span, &l);
       record_bytes_ = 0;
-      Charge(l.line_size() * size_t{40}, offset,
-             [&l] { return "location " + std::to_string(l.id()); });
-      if (l.id() == 0) FailAt(offset, "location with id 0 (ids must be positive)");
-      if (!location_ids_.Insert(l.id(), 0, &unused)) {
-        FailAt(offset, "two locations have id " + std::to_string(l.id()));
+      Charge(l.lines.size() * size_t{40}, offset,
+             [&l] { return "location " + std::to_string(l.id); });
+      if (l.id == 0) FailAt(offset, "location with id 0 (ids must be positive)");
+      if (!location_ids_.Insert(l.id, 0, &unused)) {
+        FailAt(offset, "two locations have id " + std::to_string(l.id));
       }
-      location.id = l.id();
-      location.mapping_id = l.mapping_id();
+      location.id = l.id;
+      location.mapping_id = l.mapping_id;
       if (location.mapping_id != 0 && !mapping_ids.Contains(location.mapping_id)) {
         // pprof accepts this and treats the location as unmapped; so do we, but say so.
         if (options_.handler != nullptr) {
           options_.handler->Warning(
               Diagnostic{Rule::kInput, name_, 0,
-                         "byte " + std::to_string(offset) + ": location " + std::to_string(l.id()) +
+                         "byte " + std::to_string(offset) + ": location " + std::to_string(l.id) +
                              " refers to mapping " + std::to_string(location.mapping_id) +
                              ", which does not exist; it is read without a mapping"});
         }
         location.mapping_id = 0;
       }
-      location.address = l.address();
-      location.is_folded = l.is_folded();
+      location.address = l.address;
+      location.is_folded = l.is_folded;
       location.lines.clear();
-      for (const pb::Line& line : l.line()) {
-        if (!function_ids.Contains(line.function_id())) {
-          FailAt(offset, "location " + std::to_string(l.id()) + " has a line with function " +
-                             std::to_string(line.function_id()) + ", which is not defined");
+      for (const PbLine& line : l.lines) {
+        if (!function_ids.Contains(line.function_id)) {
+          FailAt(offset, "location " + std::to_string(l.id) + " has a line with function " +
+                             std::to_string(line.function_id) + ", which is not defined");
         }
-        location.lines.push_back({line.function_id(), line.line(), line.column()});
+        location.lines.push_back({line.function_id, line.line, line.column});
       }
       sink_->OnLocation(location);
     }
@@ -478,9 +485,7 @@ class Decoder {
         if (length > end - start) malformed();
         Charge(sizeof(pb::Label), span.offset, what);
         labels_.emplace_back();
-        if (!labels_.back().ParseFromArray(span.bytes.data() + start, static_cast<int>(length))) {
-          malformed();
-        }
+        if (!DecodeLabel(span.bytes.substr(start, length), &labels_.back())) malformed();
         in.Skip(static_cast<int>(length));
       } else if (!WireFormatLite::SkipField(&in, tag)) {
         malformed();
@@ -496,18 +501,18 @@ class Decoder {
     sample_.duration_nanos.reset();
     sample_.source_id = source_ids_.empty() ? 0 : source_ids_[0];
     bool unused_stack = false;
-    for (const pb::Label& l : labels_) {
+    for (const PbLabel& l : labels_) {
       Label label;
       label.key = Str(
-          l.key(), [&] { return what() + " label key"; }, span.offset);
+          l.key, [&] { return what() + " label key"; }, span.offset);
       if (label.key.empty()) FailAt(span.offset, what() + " has a label with an empty key");
       const auto label_what = [&] { return what() + " label " + Printable(label.key); };
-      if (l.str() != 0) {
-        label.str = Str(l.str(), label_what, span.offset);
-      } else if (l.has_num() || l.num_unit() != 0) {
+      if (l.str != 0) {
+        label.str = Str(l.str, label_what, span.offset);
+      } else if (l.has_num || l.num_unit != 0) {
         label.is_num = true;
-        label.num = l.num();
-        label.unit = Str(l.num_unit(), label_what, span.offset);
+        label.num = l.num;
+        label.unit = Str(l.num_unit, label_what, span.offset);
       }
       if (label.is_num && TakeConventionLabel(label, span.offset, what, &unused_stack)) {
         continue;
@@ -651,7 +656,7 @@ class Decoder {
   ViewIndex stacks_;
   std::deque<std::string> owned_keys_;
   std::vector<uint64_t> loose_ids_, scratch_values_;
-  std::vector<pb::Label> labels_;
+  std::vector<PbLabel> labels_;
   Sample sample_;
   Stack stack_;
 };
