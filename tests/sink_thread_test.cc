@@ -2,8 +2,11 @@
 // many batches; an error of either side stops both and reaches the caller.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "common/model/sink_thread.h"
 #include "common/text/text_writer.h"
@@ -119,6 +122,41 @@ TEST(BackgroundProducer, TheErrorComesAtDeliverAfterTheRecords) {
   CountingSink counting;
   EXPECT_THROW(producer.Deliver(&counting), std::runtime_error);
   EXPECT_EQ(counting.samples(), 5003u);
+}
+
+TEST(BackgroundProducer, ProducersReuseThreadsAndNeverWaitForEachOther) {
+  // A fleet merge: hundreds of producers, one read ahead of the one delivered. They run on a
+  // few kept threads, not one new thread each.
+  // Threads counted by a thread-local flag: a thread id may be reused by a new thread.
+  static std::atomic<int> threads{0};
+  const auto make = [&](int n) {
+    return std::make_unique<BackgroundProducer>([n](ProfileSink* sink) {
+      static thread_local bool counted = false;
+      if (!counted) ++threads, counted = true;
+      Sample sample;
+      sample.stack_id = static_cast<uint64_t>(n);
+      for (int i = 0; i < 3000; ++i) sink->OnSample(sample);  // more than the batches in flight
+    });
+  };
+  std::unique_ptr<BackgroundProducer> next = make(0);
+  for (int n = 0; n < 300; ++n) {
+    std::unique_ptr<BackgroundProducer> current = std::move(next);
+    next = make(n + 1);
+    CountingSink counting;
+    current->Deliver(&counting);
+    ASSERT_EQ(counting.samples(), 3000u);
+  }
+  next.reset();  // undelivered: cancelled
+  EXPECT_LE(threads.load(), 8);
+  // Several producers alive at once, each blocked until its consumer takes its records: each
+  // has a thread (a queued one would never start, and its consumer would wait for ever).
+  std::vector<std::unique_ptr<BackgroundProducer>> waiting;
+  for (int n = 0; n < 12; ++n) waiting.push_back(make(n));
+  for (auto it = waiting.rbegin(); it != waiting.rend(); ++it) {
+    CountingSink counting;
+    (*it)->Deliver(&counting);
+    EXPECT_EQ(counting.samples(), 3000u);
+  }
 }
 
 }  // namespace

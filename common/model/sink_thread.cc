@@ -252,20 +252,83 @@ void Deliver(const Batch& batch, ProfileSink* sink) {
   }
 }
 
+// Threads kept for the producers: a merge of a fleet starts one producer per input, and creating
+// a thread (its stack mapped, guarded, and unmapped again) for each of hundreds of small inputs
+// was a fixed cost per input. A producer runs on an idle thread, or on a new one when none is
+// idle: never queued behind another producer, which may be waiting for its consumer. Idle
+// threads wait for the next producer until the program ends.
+class ProducerThreads {
+ public:
+  static ProducerThreads& Instance() {
+    static ProducerThreads threads;
+    return threads;
+  }
+  void Run(std::function<void()> task) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    tasks_.push_back(std::move(task));
+    // Each queued task has an idle thread of its own to take it, or gets a new one.
+    if (tasks_.size() > idle_) {
+      threads_.emplace_back([this] { Loop(); });
+    } else {
+      wake_.notify_one();
+    }
+  }
+
+ private:
+  ~ProducerThreads() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+      wake_.notify_all();
+    }
+    for (std::thread& thread : threads_) thread.join();
+  }
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      ++idle_;
+      wake_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
+      --idle_;
+      if (tasks_.empty()) return;  // stopping
+      std::function<void()> task = std::move(tasks_.front());
+      tasks_.pop_front();
+      lock.unlock();
+      task();
+      task = nullptr;  // what it holds goes before the thread waits again
+      lock.lock();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::function<void()>> tasks_;
+  size_t idle_ = 0;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
 }  // namespace
 
 struct BackgroundProducer::State {
   std::function<void(ProfileSink*)> produce;
   Channel channel;
-  std::thread thread;
+  // Set by the producer's thread when it has let go of this state (the thread lives on).
+  std::mutex mutex;
+  std::condition_variable done_changed;
+  bool done = false;
   bool delivered = false;
+
+  void AwaitDone() {
+    std::unique_lock<std::mutex> lock(mutex);
+    done_changed.wait(lock, [&] { return done; });
+  }
 };
 
 BackgroundProducer::BackgroundProducer(std::function<void(ProfileSink*)> produce)
     : state_(std::make_unique<State>()) {
   state_->produce = std::move(produce);
   State* state = state_.get();
-  state_->thread = std::thread([state] {
+  ProducerThreads::Instance().Run([state] {
     std::exception_ptr error;
     try {
       BatchingSink batching(&state->channel);
@@ -282,13 +345,17 @@ BackgroundProducer::BackgroundProducer(std::function<void(ProfileSink*)> produce
       error = std::current_exception();
     }
     state->channel.Finish(error);
+    // The last touch of the state: once `done` is seen, the consumer may free it.
+    std::lock_guard<std::mutex> lock(state->mutex);
+    state->done = true;
+    state->done_changed.notify_all();
   });
 }
 
 BackgroundProducer::~BackgroundProducer() {
-  if (state_->thread.joinable()) {
+  if (!state_->delivered) {
     state_->channel.Cancel();
-    state_->thread.join();
+    state_->AwaitDone();
   }
 }
 
@@ -302,10 +369,10 @@ void BackgroundProducer::Deliver(ProfileSink* sink) {
     }
   } catch (...) {
     channel.Cancel();
-    state_->thread.join();
+    state_->AwaitDone();
     throw;
   }
-  state_->thread.join();
+  state_->AwaitDone();
   if (std::exception_ptr error = channel.error()) std::rethrow_exception(error);
 }
 

@@ -5,6 +5,9 @@
 # tests/interop/setup-pprof.sh). The two commands run in turn, RUNS times (BENCH_RUNS, default
 # 3), so that both see the same load; each figure is the median of its runs: wall time, CPU
 # time (user + system), peak RSS, and the protobuf read per wall second (inflated bytes).
+# Then the README's tree merge with GNU parallel (groups of 8, two jobs at a time, then the 20
+# parts into one), each level timed beside the same tree made by `pprof -proto` (skipped without
+# parallel).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/bin:$PWD/build/test-bin:$PATH" LC_ALL=C
@@ -50,3 +53,43 @@ if [ "$n" = 2 ]; then
   awk -v ow="$ow" -v oc="$oc" -v pw="$pw" -v pc="$pc" \
     'BEGIN { printf "prof-merge is %.1fx faster than pprof in wall time, %.1fx in CPU time\n", pw / ow, pc / oc }'
 fi
+
+# The README's two-level tree: level 1 merges groups of 8 inputs, two jobs at a time; level 2
+# merges the parts. Each level, for each tool, RUNS times alternating; medians of wall time.
+command -v parallel >/dev/null || { echo "(GNU parallel not installed: no tree)"; exit 0; }
+tree_level1() { # TOOL OUTDIR
+  rm -rf "$2" && mkdir "$2"
+  if [ "$1" = ours ]; then
+    printf '%s\n' "${files[@]}" | parallel -j2 -N 8 "prof-merge --pprof -o $2/{0#}.pb.gz {}"
+  else
+    printf '%s\n' "${files[@]}" | parallel -j2 -N 8 "$pprof -proto {} >$2/{0#}.pb.gz 2>/dev/null"
+  fi
+}
+tree_level2() { # TOOL PARTSDIR
+  if [ "$1" = ours ]; then
+    prof-merge --pprof -o "$tmp/tree-ours.pb.gz" "$2"/*.pb.gz
+  else
+    "$pprof" -proto "$2"/*.pb.gz >"$tmp/tree-pprof.pb.gz" 2>/dev/null
+  fi
+}
+export -f tree_level1 tree_level2
+export pprof tmp
+tools=(ours)
+[ "$n" = 2 ] && tools+=(pprof)
+for t in "${tools[@]}"; do : >"$tmp/l1.$t" && : >"$tmp/l2.$t"; done
+for ((round = 0; round < runs; ++round)); do
+  for t in "${tools[@]}"; do
+    /usr/bin/time -f "%e" -o "$tmp/time" bash -c "$(declare -p files); tree_level1 $t $tmp/parts-$t"
+    cat "$tmp/time" >>"$tmp/l1.$t"
+    /usr/bin/time -f "%e" -o "$tmp/time" bash -c "tree_level2 $t $tmp/parts-$t"
+    cat "$tmp/time" >>"$tmp/l2.$t"
+  done
+done
+parts=$(find "$tmp/parts-ours" -name '*.pb.gz' | wc -l)
+echo "tree: level 1 = $parts jobs of 8 inputs (parallel -j2), level 2 = the $parts parts into one"
+for t in "${tools[@]}"; do
+  printf '%-6s level 1 %6.2f s   level 2 %6.2f s   (wall, medians)\n' "$t" \
+    "$(median <"$tmp/l1.$t")" "$(median <"$tmp/l2.$t")"
+done
+cmp -s <(prof-merge --pprof -o - "${files[@]}" --force) "$tmp/tree-ours.pb.gz" &&
+  echo "the tree's result is the same bytes as one prof-merge of every input"
