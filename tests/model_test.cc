@@ -125,6 +125,24 @@ TEST(Interner, SameContentSameIdEmittedOnce) {
   EXPECT_EQ(p.defs.stacks.Find(2)->location_ids, (std::vector<uint64_t>{l2, l1}));
 }
 
+TEST(Interner, LocationsPreparedAheadGetTheIdsTheyWouldHaveGotAtOnce) {
+  RecordingSink direct_sink, prepared_sink;
+  Interner direct(&direct_sink), ahead(&prepared_sink);
+  // 3000 locations, one in three seen before: prepared all at once, then interned, so that
+  // the table grows between the preparing and the interning of most of them.
+  std::vector<Location> locations;
+  for (uint64_t i = 0; i < 3000; ++i) {
+    locations.push_back({0, 0, (i % 3 == 2 ? i - 2 : i) + 100000, false, {}});
+  }
+  std::vector<Interner::PreparedLocation> prepared(locations.size());
+  for (size_t i = 0; i < locations.size(); ++i) ahead.PrepareLocation(locations[i], &prepared[i]);
+  for (size_t i = 0; i < locations.size(); ++i) {
+    ASSERT_EQ(ahead.InternPrepared(prepared[i]), direct.Location(locations[i])) << i;
+  }
+  EXPECT_EQ(ahead.location_count(), 2000u);
+  EXPECT_EQ(prepared_sink.emitted, direct_sink.emitted);
+}
+
 TEST(Interner, LocationsDifferInEveryFieldAndRollBack) {
   RecordingSink sink;
   Interner interner(&sink);

@@ -51,29 +51,39 @@ class Merger::InputSink : public ProfileSink {
   }
 
   void OnMapping(const Mapping& m) override {
+    InternPendingLocations();
     Map(&mappings_, m.id, merger_->interner_->Mapping(m));
   }
 
   void OnFunction(const Function& f) override {
+    InternPendingLocations();
     Map(&functions_, f.id, merger_->interner_->Function(f));
   }
 
+  // Locations come in runs (a pprof input's are all together): each is prepared (its key
+  // hashed, its slot in the interner fetched) kPipelined locations before it is interned, so
+  // that the slot is in cache by then. Any other record interns the ones pending first.
   void OnLocation(const Location& l) override {
+    if (pending_ == kPipelined) InternOldestLocation();
     location_ = l;
     if (l.mapping_id != 0) location_.mapping_id = Find(mappings_, l.mapping_id, "mapping");
     for (Line& line : location_.lines) {
       line.function_id = Find(functions_, line.function_id, "function");
     }
-    Map(&locations_, l.id, merger_->interner_->Location(location_));
+    merger_->interner_->PrepareLocation(location_, &prepared_[(first_ + pending_) % kPipelined]);
+    input_ids_[(first_ + pending_) % kPipelined] = l.id;
+    ++pending_;
   }
 
   void OnStack(const Stack& s) override {
+    InternPendingLocations();
     stack_.clear();
     for (uint64_t id : s.location_ids) stack_.push_back(Find(locations_, id, "location"));
     Map(&stacks_, s.id, merger_->interner_->Stack(stack_));
   }
 
   void OnSample(const Sample& s) override {
+    InternPendingLocations();
     uint64_t source;
     if (!sources_.Find(s.source_id, &source)) {
       if (default_source_ == 0) Undefined("source", s.source_id);
@@ -82,9 +92,23 @@ class Merger::InputSink : public ProfileSink {
     merger_->spool_.WriteSample(source, Find(stacks_, s.stack_id, "stack"), s);
   }
 
-  void OnEnd() override {}
+  void OnEnd() override { InternPendingLocations(); }
+
+  // Interns the locations still pending (before any other record, and at the end: a reader
+  // need not end with OnEnd).
+  void InternPendingLocations() {
+    while (pending_ > 0) InternOldestLocation();
+  }
 
  private:
+  static constexpr size_t kPipelined = 8;
+
+  void InternOldestLocation() {
+    Map(&locations_, input_ids_[first_], merger_->interner_->InternPrepared(prepared_[first_]));
+    first_ = (first_ + 1) % kPipelined;
+    --pending_;
+  }
+
   static void Map(IdMap* map, uint64_t from, uint64_t to) {
     uint64_t ignored;
     map->Insert(from, to, &ignored);
@@ -108,6 +132,9 @@ class Merger::InputSink : public ProfileSink {
   uint64_t default_source_ = 0;
   Location location_;
   std::vector<uint64_t> stack_;
+  Interner::PreparedLocation prepared_[kPipelined];
+  uint64_t input_ids_[kPipelined] = {};
+  size_t first_ = 0, pending_ = 0;
 };
 
 Merger::Merger(MergeOptions options)
@@ -196,6 +223,7 @@ void Merger::AddInput(const std::string& name, const char* const* source_type,
   if (!options_.recoverable) {
     InputSink sink(this, name, source_type, uri);
     read(&sink);
+    sink.InternPendingLocations();
     inputs_.push_back(name);
     return;
   }
@@ -205,6 +233,7 @@ void Merger::AddInput(const std::string& name, const char* const* source_type,
   try {
     InputSink sink(this, name, source_type, uri);
     read(&sink);
+    sink.InternPendingLocations();
     inputs_.push_back(name);
   } catch (...) {
     interner_->Rollback(definitions);

@@ -73,7 +73,8 @@ uint64_t Interner::Function(const proftools::Function& function) {
   return id;
 }
 
-uint64_t Interner::Location(const proftools::Location& location) {
+void Interner::PrepareLocation(const proftools::Location& location, PreparedLocation* prepared) {
+  prepared->location = location;
   location_key_.clear();
   location_key_.push_back(location.mapping_id);
   location_key_.push_back(location.address);
@@ -83,14 +84,23 @@ uint64_t Interner::Location(const proftools::Location& location) {
     location_key_.push_back(static_cast<uint64_t>(line.line));
     location_key_.push_back(static_cast<uint64_t>(line.column));
   }
+  locations_.Prepare(location_key_, &prepared->key);
+}
+
+uint64_t Interner::InternPrepared(const PreparedLocation& prepared) {
   bool is_new = false;
-  const uint64_t id = locations_.Intern(location_key_, &is_new);
+  const uint64_t id = locations_.InternPrepared(prepared.key, &is_new);
   if (is_new) {
-    proftools::Location record = location;
+    proftools::Location record = prepared.location;
     record.id = id;
     sink_->OnLocation(record);
   }
   return id;
+}
+
+uint64_t Interner::Location(const proftools::Location& location) {
+  PrepareLocation(location, &prepared_);
+  return InternPrepared(prepared_);
 }
 
 uint64_t Interner::Stack(const std::vector<uint64_t>& location_ids) {

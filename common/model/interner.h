@@ -26,6 +26,15 @@ class Interner {
   uint64_t Mapping(const proftools::Mapping& mapping);
   uint64_t Function(const proftools::Function& function);
   uint64_t Location(const proftools::Location& location);
+  // Location in two steps, for a caller with several locations at hand (prof-merge reads them
+  // in runs): PrepareLocation keeps the location and its key, and starts fetching the key's
+  // slot; InternPrepared(prepared), a few locations later, interns it with the slot in cache.
+  struct PreparedLocation {
+    proftools::Location location;
+    StackTable::Key key;
+  };
+  void PrepareLocation(const proftools::Location& location, PreparedLocation* prepared);
+  uint64_t InternPrepared(const PreparedLocation& prepared);
   uint64_t Stack(const std::vector<uint64_t>& location_ids);
 
   // A point to go back to. Rollback forgets every definition interned after `mark` (their ids
@@ -66,6 +75,7 @@ class Interner {
   // interning).
   StackTable locations_;
   std::vector<uint64_t> location_key_;
+  PreparedLocation prepared_;   // Location(location)'s, reused
   StackTable stacks_;           // compact: the stacks are most of what a converter holds
   proftools::Stack new_stack_;  // what OnStack gets, its vector reused (no allocation a stack)
 };

@@ -23,11 +23,12 @@ void StackTable::Rebuild(size_t slot_count) {
   for (size_t i = 0; i < offsets_.size(); ++i) Insert(hashes_[i], i + 1);
 }
 
-uint64_t StackTable::Intern(const std::vector<uint64_t>& location_ids, bool* is_new) {
+void StackTable::Prepare(const std::vector<uint64_t>& location_ids, Key* key) const {
   // Encoded in place, into room for the longest varints, then trimmed (byte by byte,
   // push_back cost a quarter of a large merge's interning).
-  scratch_.resize(location_ids.size() * 10);
-  char* at = scratch_.data();
+  std::string& bytes = key->bytes;
+  bytes.resize(location_ids.size() * 10);
+  char* at = bytes.data();
   for (uint64_t value : location_ids) {
     while (value >= 0x80) {
       *at++ = static_cast<char>(value | 0x80);
@@ -35,22 +36,34 @@ uint64_t StackTable::Intern(const std::vector<uint64_t>& location_ids, bool* is_
     }
     *at++ = static_cast<char>(value);
   }
-  scratch_.resize(static_cast<size_t>(at - scratch_.data()));
+  bytes.resize(static_cast<size_t>(at - bytes.data()));
   // The empty stack encodes to nothing; its length tells it from others in the arena.
-  const uint64_t hash = std::hash<std::string_view>()(scratch_) ^ location_ids.size();
+  key->hash = std::hash<std::string_view>()(bytes) ^ location_ids.size();
+  // Where the slot is now (a table that grows before Intern has it elsewhere: no matter).
+  const size_t n = slots_.size();
+  __builtin_prefetch(slots_.data() + (key->hash & (n - (n != 0))));
+}
+
+uint64_t StackTable::Intern(const std::vector<uint64_t>& location_ids, bool* is_new) {
+  Prepare(location_ids, &scratch_);
+  return InternPrepared(scratch_, is_new);
+}
+
+uint64_t StackTable::InternPrepared(const Key& key, bool* is_new) {
   if ((offsets_.size() + 1) * 2 > slots_.size()) {
     Rebuild(slots_.empty() ? 1024 : slots_.size() * 2);
   }
+  const uint64_t hash = key.hash;
   const size_t mask = slots_.size() - 1;
   for (size_t i = hash & mask; slots_[i].id != 0; i = (i + 1) & mask) {
-    if (slots_[i].hash == hash && Encoded(slots_[i].id) == scratch_) {
+    if (slots_[i].hash == hash && Encoded(slots_[i].id) == key.bytes) {
       *is_new = false;
       return slots_[i].id;
     }
   }
   offsets_.push_back(arena_.size());
   hashes_.push_back(hash);
-  arena_ += scratch_;
+  arena_ += key.bytes;
   const uint64_t id = offsets_.size();
   Insert(hash, id);
   *is_new = true;

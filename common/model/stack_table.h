@@ -19,6 +19,17 @@ class StackTable {
   // The id (1, 2, 3, ... in order of first appearance) of the stack with these location ids;
   // *is_new tells whether it was seen for the first time.
   uint64_t Intern(const std::vector<uint64_t>& location_ids, bool* is_new);
+
+  // The same in two steps, for a caller with several keys at hand: Prepare encodes and hashes
+  // the key and starts fetching its slot (a cache miss in a large table: most of a lookup's
+  // time), InternPrepared(key) looks it up, a few keys later, when the slot has arrived.
+  struct Key {
+    std::string bytes;  // the ids, varint-encoded
+    uint64_t hash = 0;
+  };
+  void Prepare(const std::vector<uint64_t>& location_ids, Key* key) const;
+  uint64_t InternPrepared(const Key& key, bool* is_new);
+
   size_t size() const { return offsets_.size(); }
   // The location ids of stack `id` (1 .. size()), varint-encoded one after the other.
   std::string_view Encoded(uint64_t id) const;
@@ -37,7 +48,7 @@ class StackTable {
   std::vector<uint64_t> offsets_;  // where stack id i + 1 starts in arena_
   std::vector<uint64_t> hashes_;   // of stack id i + 1, to rebuild the slots
   std::vector<Slot> slots_;        // a power of two, at most half full
-  std::string scratch_;
+  Key scratch_;
 };
 
 }  // namespace proftools
