@@ -73,8 +73,7 @@ uint64_t Interner::Function(const proftools::Function& function) {
   return id;
 }
 
-void Interner::PrepareLocation(const proftools::Location& location, PreparedLocation* prepared) {
-  prepared->location = location;
+void Interner::LocationKey(const proftools::Location& location, StackTable::Key* key) {
   location_key_.clear();
   location_key_.push_back(location.mapping_id);
   location_key_.push_back(location.address);
@@ -84,23 +83,33 @@ void Interner::PrepareLocation(const proftools::Location& location, PreparedLoca
     location_key_.push_back(static_cast<uint64_t>(line.line));
     location_key_.push_back(static_cast<uint64_t>(line.column));
   }
-  locations_.Prepare(location_key_, &prepared->key);
+  locations_.Prepare(location_key_, key);
 }
 
-uint64_t Interner::InternPrepared(const PreparedLocation& prepared) {
+uint64_t Interner::InternLocation(const StackTable::Key& key, const proftools::Location& location) {
   bool is_new = false;
-  const uint64_t id = locations_.InternPrepared(prepared.key, &is_new);
+  const uint64_t id = locations_.InternPrepared(key, &is_new);
   if (is_new) {
-    proftools::Location record = prepared.location;
+    proftools::Location record = location;
     record.id = id;
     sink_->OnLocation(record);
   }
   return id;
 }
 
+void Interner::PrepareLocation(const proftools::Location& location, PreparedLocation* prepared) {
+  prepared->location = location;  // the caller's may change before it is interned
+  LocationKey(location, &prepared->key);
+}
+
+uint64_t Interner::InternPrepared(const PreparedLocation& prepared) {
+  return InternLocation(prepared.key, prepared.location);
+}
+
 uint64_t Interner::Location(const proftools::Location& location) {
-  PrepareLocation(location, &prepared_);
-  return InternPrepared(prepared_);
+  // No copy of the location unless it is new: most lookups find it.
+  LocationKey(location, &location_scratch_);
+  return InternLocation(location_scratch_, location);
 }
 
 uint64_t Interner::Stack(const std::vector<uint64_t>& location_ids) {

@@ -56,6 +56,11 @@ class Interner {
   std::string_view EncodedStack(uint64_t id) const { return stacks_.Encoded(id); }
 
  private:
+  // A location's key (its content as integers), its slot fetched; the location interned by it,
+  // sent to the sink when new.
+  void LocationKey(const proftools::Location& location, StackTable::Key* key);
+  uint64_t InternLocation(const StackTable::Key& key, const proftools::Location& location);
+
   struct Hash {
     size_t operator()(const proftools::Mapping& m) const;
     size_t operator()(const proftools::Function& f) const;
@@ -75,8 +80,8 @@ class Interner {
   // interning).
   StackTable locations_;
   std::vector<uint64_t> location_key_;
-  PreparedLocation prepared_;   // Location(location)'s, reused
-  StackTable stacks_;           // compact: the stacks are most of what a converter holds
+  StackTable::Key location_scratch_;  // Location(location)'s key, reused
+  StackTable stacks_;                 // compact: the stacks are most of what a converter holds
   proftools::Stack new_stack_;  // what OnStack gets, its vector reused (no allocation a stack)
 };
 
