@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/base/diagnostics.h"
+#include "common/io/block_deflater.h"
 #include "common/io/byte_stream.h"
 #include "common/io/gzip_sink.h"
 
@@ -53,15 +54,38 @@ TEST(GzipSink, BytesDoNotDependOnTheNumberOfThreads) {
   EXPECT_LT(one.size(), data.size() / 3);
 }
 
+// At level 6 (zlib's): igzip's level 1 keeps one position per hash in a small table, so on
+// random bytes repeated at a 20 KB period it finds a share of the repeats only (the dictionary
+// at level 1 is BlockDeflater.RefersBackIntoTheDictionary's).
 TEST(GzipSink, RepeatsAcrossBlocksCompressAsInOneStream) {
   std::mt19937 random(3);
   std::string pattern(20000, '\0');
   for (char& c : pattern) c = static_cast<char>(random());
   std::string data;
   while (data.size() < (3u << 20)) data += pattern;  // incompressible but for the repeats
+  StringSink out;
+  GzipSink gzip(&out, 6);
+  gzip.Write(data);
+  gzip.Finish();
+  EXPECT_EQ(Gunzip(out.text()), data);
   // One zlib stream makes about 66 KB of it (the first copy, then back-references); without the
   // dictionary each of the 3 block boundaries would cost another copy, about 126 KB in all.
-  EXPECT_LT(Gzip(data, 1 << 16).size(), 4 * pattern.size());
+  EXPECT_LT(out.text().size(), 4 * pattern.size());
+}
+
+// A block may refer back into the 32 KiB before it (its dictionary): a block that repeats its
+// dictionary costs a fraction of one that does not have it, at every level.
+TEST(BlockDeflater, RefersBackIntoTheDictionary) {
+  std::mt19937 random(11);
+  std::string dictionary(4000, '\0');
+  for (char& c : dictionary) c = static_cast<char>(random());
+  for (int level : {1, 6}) {
+    const std::unique_ptr<BlockDeflater> deflater = BlockDeflater::ForLevel(level);
+    std::string with, without;
+    ASSERT_TRUE(deflater->Deflate(dictionary, dictionary, false, &with));
+    ASSERT_TRUE(deflater->Deflate("", dictionary, false, &without));
+    EXPECT_LT(with.size() * 4, without.size()) << "level " << level;
+  }
 }
 
 // Location ids of stacks that never repeat, as prof2pprof writes them: varints of random ids.
@@ -77,29 +101,44 @@ std::string RandomVarints(size_t size, unsigned seed) {
   return data;
 }
 
-TEST(GzipSink, BlocksLz77CannotShrinkAreStored) {
-  EXPECT_TRUE(GzipBlockIsStored(RandomVarints(1 << 20, 4)));
-  std::string text;
-  std::mt19937 random(5);
-  while (text.size() < (1u << 20)) text += "frame_" + std::to_string(random() % 5000) + ";";
-  EXPECT_FALSE(GzipBlockIsStored(text));
-  // Small outputs (and so every golden file) are never probed.
-  EXPECT_FALSE(GzipBlockIsStored(RandomVarints(100 << 10, 6)));
-}
-
-// Stored blocks among LZ77 ones: one valid stream, the same bytes whatever the threads; the
-// block after a stored one still refers back into it (the repeated tail costs little).
-TEST(GzipSink, MixedBlocksRoundTripAndStayDeterministic) {
+// Random-looking varints (location ids of stacks that never repeat) still shrink, and their
+// blocks mixed with repetitive ones make one valid stream, the same bytes whatever the threads.
+TEST(GzipSink, NoiseAndTextRoundTripAndStayDeterministic) {
   const std::string noise = RandomVarints(1 << 20, 7);
+  EXPECT_LT(Gzip(noise, 1 << 20).size(), noise.size());
   std::string data = noise;
-  while (data.size() < (2u << 20)) data += noise.substr(noise.size() - 20000);
-  EXPECT_LT(Gzip(data, 1 << 20).size(), noise.size() + (64u << 10));
+  while (data.size() < (2u << 20)) data += noise.substr(noise.size() - 2000);
   std::mt19937 random(8);
   while (data.size() < (4u << 20) + 99) data += "frame_" + std::to_string(random() % 5000) + ";";
   const std::string one = Gzip(data, 1 << 20, 1);
   EXPECT_EQ(Gunzip(one), data);
   EXPECT_EQ(Gzip(data, 7777, 2), one);
   EXPECT_EQ(Gzip(data, 1 << 16, 4), one);
+}
+
+// Levels 2 to 9 are zlib's, level 1 igzip's: every one gives a valid stream of the same bytes
+// in, deterministic, and the higher levels are not larger on text.
+TEST(GzipSink, EveryLevelRoundTrips) {
+  std::string data = RandomVarints(300 << 10, 9);
+  std::mt19937 random(10);
+  while (data.size() < (3u << 20) + 5) data += "frame_" + std::to_string(random() % 5000) + ";";
+  size_t level1_size = 0;
+  for (int level : {1, 2, 6, 9}) {
+    StringSink a, b;
+    GzipSink one(&a, level, 1), two(&b, level, 3);
+    one.Write(data);
+    one.Finish();
+    for (size_t i = 0; i < data.size(); i += 99999) {
+      two.Write(std::string_view(data).substr(i, 99999));
+    }
+    two.Finish();
+    EXPECT_EQ(Gunzip(a.text()), data) << "level " << level;
+    EXPECT_EQ(a.text(), b.text()) << "level " << level;
+    if (level == 1) level1_size = a.text().size();
+    if (level == 9) {
+      EXPECT_LE(a.text().size(), level1_size);
+    }
+  }
 }
 
 TEST(GzipSink, EmptyInputIsAValidEmptyStream) {

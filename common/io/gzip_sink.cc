@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "common/io/block_deflater.h"
+
 namespace proftools {
 namespace {
 
@@ -28,102 +30,18 @@ struct Block {
   bool done = false;
   bool failed = false;
   std::string output;
-  uLong crc = 0;    // of the input
-  size_t size = 0;  // of the input
+  uint32_t crc = 0;  // of the input
+  size_t size = 0;   // of the input
 };
 
-// Deflate's LZ77 pass is most of its cost, and on some data buys little: the location ids of
-// a profile whose every stack is new (random-looking varints) shrink 14% at level 1 (8% by
-// Huffman coding alone, itself at under 100 MB/s), while repeated stacks, strings and labels
-// shrink 60% and more. So at level 1 a block first deflates a probe, 32 KiB of its middle; when
-// that leaves more than 80% of it, the whole block is stored (deflate's uncompressed blocks,
-// at memory speed): compressing it would cost more time than reading and writing the profile
-// for a few percent of size. The choice depends on the block's bytes alone, so the output stays
-// deterministic; blocks under 256 KiB (small profiles, whose bytes golden tests pin) are never
-// probed. A 64 KiB probe cost 12% of the deflating; at 32 KiB the ratios stay far from the
-// threshold (86% either way on the location ids of a million new stacks, 16-22% on perf
-// profiles).
-constexpr size_t kProbe = size_t{32} << 10;
-constexpr size_t kProbeMinBlock = size_t{256} << 10;
-constexpr size_t kStoredPercent = 80;  // probe output over probe input, above which...
-
-// The streams of one worker: LZ77 + Huffman at the sink's level, and stored (level 0).
-struct Deflaters {
-  z_stream lz;
-  z_stream stored;
-  bool ready = false;
-
-  explicit Deflaters(int level) {
-    std::memset(&lz, 0, sizeof lz);
-    std::memset(&stored, 0, sizeof stored);
-    // Raw deflate (windowBits -15): the gzip header and trailer are written by the sink.
-    const bool lz_ready = deflateInit2(&lz, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
-    const bool stored_ready =
-        deflateInit2(&stored, 0, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
-    ready = lz_ready && stored_ready;
-    if (!lz_ready) lz.state = nullptr;
-    if (!stored_ready) stored.state = nullptr;
-  }
-  ~Deflaters() {
-    if (lz.state != nullptr) deflateEnd(&lz);
-    if (stored.state != nullptr) deflateEnd(&stored);
-  }
-  Deflaters(const Deflaters&) = delete;
-  Deflaters& operator=(const Deflaters&) = delete;
-};
-
-// Deflates `input` after `dictionary` into `output` (resized to what was written), as a
-// stream that ends with `flush`. False when zlib fails.
-bool Deflate(z_stream* z, std::string_view dictionary, std::string_view input, int flush,
-             std::string* output) {
-  if (deflateReset(z) != Z_OK) return false;
-  if (!dictionary.empty() &&
-      deflateSetDictionary(z, reinterpret_cast<const Bytef*>(dictionary.data()),
-                           static_cast<uInt>(dictionary.size())) != Z_OK) {
+// Deflates one block (see block_deflater.h), with the CRC-32 of its input, and frees the input:
+// memory is the blocks in flight.
+bool DeflateBlock(BlockDeflater* deflater, Block* block) {
+  if (!deflater->Deflate(block->dictionary, block->input, block->last, &block->output)) {
     return false;
   }
-  // zlib's interface is not const-correct; it does not write through next_in.
-  z->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
-  z->avail_in = static_cast<uInt>(input.size());
-  output->resize(deflateBound(z, input.size()) + 64);
-  z->next_out = reinterpret_cast<Bytef*>(&(*output)[0]);
-  z->avail_out = static_cast<uInt>(output->size());
-  const int rc = deflate(z, flush);
-  // The bound leaves room for all of it at once: Z_FINISH must end the stream, a sync flush
-  // must have consumed all input and left output space.
-  if (flush == Z_FINISH ? rc != Z_STREAM_END
-                        : (rc != Z_OK || z->avail_in != 0 || z->avail_out == 0)) {
-    return false;
-  }
-  output->resize(output->size() - z->avail_out);
-  return true;
-}
-
-// Whether LZ77 finds too little in `block` to be worth its time (see kProbe).
-bool LzGainsLittle(z_stream* lz, std::string_view block, std::string* scratch) {
-  if (block.size() < kProbeMinBlock) return false;
-  const size_t at = (block.size() - kProbe) / 2;
-  if (!Deflate(lz, block.substr(at - kDictionary, kDictionary), block.substr(at, kProbe),
-               Z_SYNC_FLUSH, scratch)) {
-    return false;
-  }
-  return scratch->size() * 100 > kProbe * kStoredPercent;
-}
-
-// Deflates one block as raw deflate data (no header): with Z_SYNC_FLUSH it ends on a byte
-// boundary without the final-block bit, so the next block's data can follow; the last block
-// ends the stream with Z_FINISH. A stored block makes no back-references, and the blocks after
-// it may still refer into its bytes: the decoder's window holds them either way.
-bool DeflateBlock(Deflaters* deflaters, bool adaptive, Block* block) {
-  const bool stored = adaptive && LzGainsLittle(&deflaters->lz, block->input, &block->output);
-  z_stream* z = stored ? &deflaters->stored : &deflaters->lz;
-  if (!Deflate(z, stored ? std::string_view() : std::string_view(block->dictionary), block->input,
-               block->last ? Z_FINISH : Z_SYNC_FLUSH, &block->output)) {
-    return false;
-  }
-  block->crc = crc32(0L, reinterpret_cast<const Bytef*>(block->input.data()),
-                     static_cast<uInt>(block->input.size()));
-  std::string().swap(block->input);  // free it now: memory is the blocks in flight
+  block->crc = GzipCrc32(0, block->input);
+  std::string().swap(block->input);
   return true;
 }
 
@@ -132,12 +50,6 @@ void AppendLittleEndian32(std::string* out, uint32_t value) {
 }
 
 }  // namespace
-
-bool GzipBlockIsStored(std::string_view block) {
-  Deflaters deflaters(1);
-  std::string scratch;
-  return deflaters.ready && LzGainsLittle(&deflaters.lz, block, &scratch);
-}
 
 struct GzipSink::State {
   ByteSink* out = nullptr;
@@ -160,7 +72,7 @@ struct GzipSink::State {
   std::vector<std::thread> workers;
 
   void Work() {
-    Deflaters deflaters(level);
+    const std::unique_ptr<BlockDeflater> deflater = BlockDeflater::ForLevel(level);
     while (true) {
       Block* block;
       {
@@ -170,7 +82,7 @@ struct GzipSink::State {
         block = to_do.front();
         to_do.pop_front();
       }
-      const bool ok = deflaters.ready && DeflateBlock(&deflaters, level == 1, block);
+      const bool ok = DeflateBlock(deflater.get(), block);
       {
         std::lock_guard<std::mutex> lock(mutex);
         block->failed = !ok;
@@ -253,8 +165,7 @@ void GzipSink::Submit(bool last) {
   pending_.clear();
   pending_.reserve(kBlock);
   if (here) {
-    Deflaters deflaters(s.level);
-    block->failed = !(deflaters.ready && DeflateBlock(&deflaters, s.level == 1, block.get()));
+    block->failed = !DeflateBlock(BlockDeflater::ForLevel(s.level).get(), block.get());
     block->done = true;
   }
   {

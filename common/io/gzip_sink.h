@@ -8,8 +8,8 @@
 // The output depends only on the input bytes — not on how writes were split, nor on the number
 // of threads or their timing — so it stays deterministic. A large profile costs about as much
 // to deflate as to produce; with the blocks spread over the cores, the two overlap, and the
-// deflating after the last byte (all of it, for an aggregating writer) is shared out. At level
-// 1, a block in which LZ77 finds almost nothing is stored uncompressed (GzipBlockIsStored).
+// deflating after the last byte (all of it, for an aggregating writer) is shared out. Level 1
+// is ISA-L's igzip, the others zlib's (block_deflater.h).
 // The workers start with the first full block: an output of one block (most profiles, and
 // every input of a fuzzer) is deflated on the caller's thread, with the same bytes.
 #ifndef PROFTOOLS_COMMON_IO_GZIP_SINK_H_
@@ -25,9 +25,9 @@ namespace proftools {
 
 class GzipSink : public ByteSink {
  public:
-  // `level` is zlib's (1 fastest .. 9 smallest). The default is 1, as Go's runtime/pprof writes
-  // profiles: protobuf varints compress little better at 6 (1% smaller on a 1e6-sample
-  // profile) and deflate at 6 costs more than all the rest of prof2pprof. `threads` 0: one per
+  // `level` is zlib's scale (1 fastest .. 9 smallest). The default is 1, as Go's runtime/pprof
+  // writes profiles: protobuf varints compress little better at 6 (1% smaller on a 1e6-sample
+  // profile) and zlib at 6 costs more than all the rest of prof2pprof. `threads` 0: one per
   // core, at most 4.
   explicit GzipSink(ByteSink* out, int level = 1, unsigned threads = 0);
   // Without Finish (an error on the way): stops the workers, writes nothing more.
@@ -46,10 +46,6 @@ class GzipSink : public ByteSink {
   std::unique_ptr<State> state_;
   std::string pending_;  // the block being filled
 };
-
-// Whether GzipSink at level 1 stores a 1 MiB block of these bytes uncompressed (LZ77 finds
-// too little in it to be worth its time; see gzip_sink.cc). For tests.
-bool GzipBlockIsStored(std::string_view block);
 
 }  // namespace proftools
 
