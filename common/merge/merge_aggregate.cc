@@ -1,5 +1,7 @@
 #include "common/merge/merge_aggregate.h"
 
+#include <algorithm>
+
 namespace proftools {
 namespace {
 
@@ -26,8 +28,30 @@ void SampleAggregator::Grow() {
 }
 
 void SampleAggregator::Add(const Sample& sample, uint64_t label_set) {
-  if ((keys_.size() + 1) * 2 > slots_.size()) Grow();
+  if (pending_count_ == kAhead) {
+    Sum(pending_[first_pending_], &pending_values_[first_pending_ * width_]);
+    first_pending_ = (first_pending_ + 1) % kAhead;
+    --pending_count_;
+  }
+  const size_t at = (first_pending_ + pending_count_) % kAhead;
   const uint64_t hash = KeyHash(sample.source_id, sample.stack_id, label_set);
+  pending_[at] = Pending{sample.source_id, sample.stack_id, label_set, hash};
+  std::copy(sample.values.begin(), sample.values.begin() + width_, &pending_values_[at * width_]);
+  ++pending_count_;
+  // Where the slot is now (a table that grows before the sum has it elsewhere: no matter).
+  if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+}
+
+void SampleAggregator::Flush() {
+  for (; pending_count_ > 0; --pending_count_) {
+    Sum(pending_[first_pending_], &pending_values_[first_pending_ * width_]);
+    first_pending_ = (first_pending_ + 1) % kAhead;
+  }
+}
+
+void SampleAggregator::Sum(const Pending& pending, const int64_t* values) {
+  if ((keys_.size() + 1) * 2 > slots_.size()) Grow();
+  const uint64_t hash = pending.hash;
   const size_t mask = slots_.size() - 1;
   size_t i = hash & mask;
   for (;; i = (i + 1) & mask) {
@@ -35,21 +59,22 @@ void SampleAggregator::Add(const Sample& sample, uint64_t label_set) {
     if (slot.index == 0) break;
     if (slot.hash != hash) continue;
     const Key& key = keys_[slot.index - 1];
-    if (key.source_id == sample.source_id && key.stack_id == sample.stack_id &&
-        key.label_set == label_set) {
+    if (key.source_id == pending.source_id && key.stack_id == pending.stack_id &&
+        key.label_set == pending.label_set) {
       uint64_t* sums = &sums_[(slot.index - 1) * width_];
-      for (size_t v = 0; v < width_; ++v) sums[v] += static_cast<uint64_t>(sample.values[v]);
+      for (size_t v = 0; v < width_; ++v) sums[v] += static_cast<uint64_t>(values[v]);
       ++samples_;
       return;
     }
   }
-  keys_.push_back(Key{sample.source_id, sample.stack_id, label_set, samples_++});
+  keys_.push_back(Key{pending.source_id, pending.stack_id, pending.label_set, samples_++});
   slots_[i] = Slot{hash, keys_.size()};
-  for (size_t v = 0; v < width_; ++v) sums_.push_back(static_cast<uint64_t>(sample.values[v]));
+  for (size_t v = 0; v < width_; ++v) sums_.push_back(static_cast<uint64_t>(values[v]));
 }
 
 void SampleAggregator::EmitThrough(uint64_t sample_number, const MergeSpool& spool,
                                    ProfileSink* sink) {
+  Flush();
   out_.values.resize(width_);
   for (; emitted_ < keys_.size() && keys_[emitted_].first_sample <= sample_number; ++emitted_) {
     const Key& key = keys_[emitted_];

@@ -9,7 +9,8 @@
 // The table is built for a lookup per sample of millions: open addressing over slots that hold
 // the key's hash (most probes end there), keys of three integers (a sample's labels as the id of
 // their set in the merge's spool, which interns sets by content), and the sums of all keys in
-// one array.
+// one array. A lookup in a table of millions of keys is a cache miss: each sample is hashed and
+// its slot fetched kAhead samples before it is summed, so that the misses overlap.
 #ifndef PROFTOOLS_COMMON_MERGE_MERGE_AGGREGATE_H_
 #define PROFTOOLS_COMMON_MERGE_MERGE_AGGREGATE_H_
 
@@ -31,14 +32,17 @@ class SampleAggregator {
 
   // Adds `sample` (its time, duration and labels are ignored) with the labels of set
   // `label_set` (0: none; equal sets have equal ids): the Nth call adds sample number N - 1.
+  // The last few are summed by the next calls, or by Flush.
   void Add(const Sample& sample, uint64_t label_set);
+  // Sums the samples Add has not summed yet: call it after the last Add.
+  void Flush();
   // Sends, in order of first appearance, one sample for each key not sent yet whose first sample
   // was number `sample_number` or earlier, with the labels `spool` has for its set. Called as
   // the samples are replayed with their definitions, this sends each key just where its first
   // sample was, so that the writer never waits with all definitions for samples that come at
   // the end.
   void EmitThrough(uint64_t sample_number, const MergeSpool& spool, ProfileSink* sink);
-  size_t size() const { return keys_.size(); }
+  size_t size() const { return keys_.size(); }  // keys, after Flush
 
  private:
   struct Key {
@@ -52,7 +56,15 @@ class SampleAggregator {
     uint64_t index = 0;  // 1 + index into keys_; 0: empty
   };
 
+  // A sample added but not summed yet: its key, hash and values (width_ of them, in
+  // pending_values_).
+  struct Pending {
+    uint64_t source_id, stack_id, label_set, hash;
+  };
+  static constexpr size_t kAhead = 8;
+
   void Grow();
+  void Sum(const Pending& pending, const int64_t* values);
 
   size_t width_;
   std::vector<Key> keys_;
@@ -61,6 +73,9 @@ class SampleAggregator {
   std::vector<Slot> slots_;     // a power of two, at most half full
   uint64_t samples_ = 0;        // added so far
   size_t emitted_ = 0;          // keys sent so far
+  Pending pending_[kAhead];     // a ring: the oldest at first_pending_
+  std::vector<int64_t> pending_values_ = std::vector<int64_t>(kAhead * width_);
+  size_t first_pending_ = 0, pending_count_ = 0;
   Sample out_;
   uint64_t out_label_set_ = 0;  // the set out_.labels holds
 };

@@ -330,6 +330,7 @@ void Merger::Finish(ProfileSink* sink) {
     SampleAggregator aggregator(header.types.size());
     Replay(header, nullptr,
            [&](const Sample& sample, uint64_t label_set) { aggregator.Add(sample, label_set); });
+    aggregator.Flush();
     uint64_t number = 0;
     Replay(header, sink,
            [&](const Sample&, uint64_t) { aggregator.EmitThrough(number++, spool_, sink); });
