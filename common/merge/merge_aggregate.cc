@@ -1,6 +1,9 @@
 #include "common/merge/merge_aggregate.h"
 
 #include <algorithm>
+#include <cstdint>
+
+#include "common/base/diagnostics.h"
 
 namespace proftools {
 namespace {
@@ -21,22 +24,24 @@ void SampleAggregator::Grow() {
   const size_t mask = slots_.size() - 1;
   for (const Slot& slot : old) {
     if (slot.index == 0) continue;
-    size_t i = slot.hash & mask;
+    const Key& key = keys_[slot.index - 1];
+    size_t i = KeyHash(key.source_id, key.stack_id, key.label_set) & mask;
     while (slots_[i].index != 0) i = (i + 1) & mask;
     slots_[i] = slot;
   }
 }
 
-void SampleAggregator::Add(const Sample& sample, uint64_t label_set) {
+void SampleAggregator::Add(uint64_t source_id, uint64_t stack_id, uint64_t label_set,
+                           const int64_t* values) {
   if (pending_count_ == kAhead) {
     Sum(pending_[first_pending_], &pending_values_[first_pending_ * width_]);
     first_pending_ = (first_pending_ + 1) % kAhead;
     --pending_count_;
   }
   const size_t at = (first_pending_ + pending_count_) % kAhead;
-  const uint64_t hash = KeyHash(sample.source_id, sample.stack_id, label_set);
-  pending_[at] = Pending{sample.source_id, sample.stack_id, label_set, hash};
-  std::copy(sample.values.begin(), sample.values.begin() + width_, &pending_values_[at * width_]);
+  const uint64_t hash = KeyHash(source_id, stack_id, label_set);
+  pending_[at] = Pending{source_id, stack_id, label_set, hash};
+  std::copy(values, values + width_, &pending_values_[at * width_]);
   ++pending_count_;
   // Where the slot is now (a table that grows before the sum has it elsewhere: no matter).
   if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
@@ -52,12 +57,13 @@ void SampleAggregator::Flush() {
 void SampleAggregator::Sum(const Pending& pending, const int64_t* values) {
   if ((keys_.size() + 1) * 2 > slots_.size()) Grow();
   const uint64_t hash = pending.hash;
+  const uint32_t tag = static_cast<uint32_t>(hash >> 32);
   const size_t mask = slots_.size() - 1;
   size_t i = hash & mask;
   for (;; i = (i + 1) & mask) {
     const Slot& slot = slots_[i];
     if (slot.index == 0) break;
-    if (slot.hash != hash) continue;
+    if (slot.tag != tag) continue;
     const Key& key = keys_[slot.index - 1];
     if (key.source_id == pending.source_id && key.stack_id == pending.stack_id &&
         key.label_set == pending.label_set) {
@@ -67,8 +73,14 @@ void SampleAggregator::Sum(const Pending& pending, const int64_t* values) {
       return;
     }
   }
-  keys_.push_back(Key{pending.source_id, pending.stack_id, pending.label_set, samples_++});
-  slots_[i] = Slot{hash, keys_.size()};
+  if (keys_.size() >= UINT32_MAX - 1 || pending.source_id > UINT32_MAX ||
+      pending.label_set > UINT32_MAX) {
+    throw ProfError("(merged profile)",
+                    "more than 4 billion distinct samples, sources or label sets to sum");
+  }
+  keys_.push_back(Key{static_cast<uint32_t>(pending.source_id),
+                      static_cast<uint32_t>(pending.label_set), pending.stack_id, samples_++});
+  slots_[i] = Slot{tag, static_cast<uint32_t>(keys_.size())};
   for (size_t v = 0; v < width_; ++v) sums_.push_back(static_cast<uint64_t>(values[v]));
 }
 

@@ -33,7 +33,11 @@ class SampleAggregator {
   // Adds `sample` (its time, duration and labels are ignored) with the labels of set
   // `label_set` (0: none; equal sets have equal ids): the Nth call adds sample number N - 1.
   // The last few are summed by the next calls, or by Flush.
-  void Add(const Sample& sample, uint64_t label_set);
+  void Add(const Sample& sample, uint64_t label_set) {
+    Add(sample.source_id, sample.stack_id, label_set, sample.values.data());
+  }
+  // The same, for a sample of this source and stack with these `width` values.
+  void Add(uint64_t source_id, uint64_t stack_id, uint64_t label_set, const int64_t* values);
   // Sums the samples Add has not summed yet: call it after the last Add.
   void Flush();
   // Sends, in order of first appearance, one sample for each key not sent yet whose first sample
@@ -45,15 +49,18 @@ class SampleAggregator {
   size_t size() const { return keys_.size(); }  // keys, after Flush
 
  private:
+  // 24 bytes: sources and label sets are numbered from 1 by the merge, far below 2^32.
   struct Key {
-    uint64_t source_id = 0;
+    uint32_t source_id = 0;
+    uint32_t label_set = 0;
     uint64_t stack_id = 0;
-    uint64_t label_set = 0;
     uint64_t first_sample = 0;  // the number of the sample that brought the key
   };
+  // 8 bytes, so that the table of a merge of millions of keys stays small beside the interner
+  // it lives with while samples are summed as they arrive.
   struct Slot {
-    uint64_t hash = 0;
-    uint64_t index = 0;  // 1 + index into keys_; 0: empty
+    uint32_t tag = 0;    // the upper half of the key's hash (the lower half chose the slot)
+    uint32_t index = 0;  // 1 + index into keys_; 0: empty
   };
 
   // A sample added but not summed yet: its key, hash and values (width_ of them, in

@@ -194,7 +194,7 @@ void MergeSpool::WriteEncodedStack(uint64_t id, std::string_view encoded_ids) {
   MaybeFlush();
 }
 
-void MergeSpool::WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& s) {
+uint64_t MergeSpool::WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& s) {
   std::string& b = buffer_;
   Put(SpoolRecord::kSample);
   PutVarint(&b, source_id);
@@ -203,8 +203,10 @@ void MergeSpool::WriteSample(uint64_t source_id, uint64_t stack_id, const Sample
   if (s.time_nanos) PutVarint(&b, ZigZag(*s.time_nanos));
   if (s.duration_nanos) PutVarint(&b, ZigZag(*s.duration_nanos));
   for (int64_t value : s.values) PutVarint(&b, ZigZag(value));
-  PutVarint(&b, LabelSetId(s.labels));
+  const uint64_t label_set = LabelSetId(s.labels);
+  PutVarint(&b, label_set);
   MaybeFlush();
+  return label_set;
 }
 
 uint64_t MergeSpool::LabelSetId(const std::vector<Label>& labels) {
@@ -392,6 +394,14 @@ void MergeSpool::LabelsOf(uint64_t label_set, std::vector<Label>* labels) const 
   } else {
     throw ProfError("(spool file)", "internal error: a sample names an unknown label set");
   }
+}
+
+void MergeSpool::SkipSample(size_t value_count) {
+  ReadVarint();  // source
+  ReadVarint();  // stack
+  const uint64_t flags = ReadVarint();
+  size_t rest = value_count + 1 + (flags & kHasTime ? 1 : 0) + (flags & kHasDuration ? 1 : 0);
+  for (; rest > 0; --rest) ReadVarint();  // the times, the values, the label set
 }
 
 uint64_t MergeSpool::ReadSampleExceptLabels(size_t value_count, Sample* s) {

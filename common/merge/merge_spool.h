@@ -43,8 +43,8 @@ class MergeSpool {
   // The same, with the location ids already varint-encoded one after the other.
   void WriteEncodedStack(uint64_t id, std::string_view encoded_ids);
   // `sample` with the source and stack ids of the merged profile; its values are as many as
-  // its input's types.
-  void WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& sample);
+  // its input's types. Returns the id of its labels' set (0: none; see LabelsOf).
+  uint64_t WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& sample);
 
   // The current end, and going back to it (dropping what was written since): a skipped input
   // takes back its records.
@@ -66,6 +66,8 @@ class MergeSpool {
   // ReadSample without the labels: returns the sample's label set (0: none), whose labels
   // LabelsOf gives, so that a reader can leave labels alone while they stay the same.
   uint64_t ReadSampleExceptLabels(size_t value_count, Sample* sample);
+  // Passes over a sample that has `value_count` values.
+  void SkipSample(size_t value_count);
   void LabelsOf(uint64_t label_set, std::vector<Label>* labels) const;
 
  private:

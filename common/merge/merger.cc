@@ -48,6 +48,7 @@ class Merger::InputSink : public ProfileSink {
     // An input without sources got one, which its samples (if a reader makes any) belong to.
     if (header.sources.empty()) default_source_ = numbers[0];
     merger_->spool_.WriteInput(merger_->header_.input_count() - 1);
+    merger_->KeepSumming(header.types);
   }
 
   void OnMapping(const Mapping& m) override {
@@ -89,7 +90,9 @@ class Merger::InputSink : public ProfileSink {
       if (default_source_ == 0) Undefined("source", s.source_id);
       source = default_source_;
     }
-    merger_->spool_.WriteSample(source, Find(stacks_, s.stack_id, "stack"), s);
+    const uint64_t stack = Find(stacks_, s.stack_id, "stack");
+    const uint64_t label_set = merger_->spool_.WriteSample(source, stack, s);
+    if (merger_->sums_ != nullptr) merger_->Sum(source, stack, label_set, s.values);
   }
 
   void OnEnd() override { InternPendingLocations(); }
@@ -243,8 +246,40 @@ void Merger::AddInput(const std::string& name, const char* const* source_type,
   }
 }
 
+void Merger::KeepSumming(const std::vector<ValueType>& types) {
+  // A skipped input's samples could not be taken back out of the sums.
+  if (!options_.aggregate || options_.recoverable) return;
+  if (header_.input_count() == 1) {
+    first_types_ = types;
+    sums_ = std::make_unique<SampleAggregator>(types.size());
+  } else if (types != first_types_) {
+    sums_.reset();  // summed from the spool by Finish, converted
+  }
+}
+
+void Merger::Sum(uint64_t source, uint64_t stack, uint64_t label_set,
+                 const std::vector<int64_t>& values) {
+  if (values.size() != first_types_.size()) {  // not from a checked reader: Finish will tell
+    sums_.reset();
+    return;
+  }
+  sums_->Add(options_.drop_sources ? 1 : source, stack, label_set, values.data());
+}
+
+bool Merger::ValuesUnconverted(const ProfileHeader& header) const {
+  for (size_t input = 0; input < header_.input_count(); ++input) {
+    const std::vector<HeaderMerger::Column> columns = header_.Columns(input, header);
+    if (columns.size() != header.types.size()) return false;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (columns[c].index != c || columns[c].factor != 1) return false;
+    }
+  }
+  return true;
+}
+
 template <typename OnSample>
-void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample) {
+void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, bool sample_values,
+                    OnSample on_sample) {
   std::vector<HeaderMerger::Column> columns;
   size_t input = 0;
   Mapping mapping;
@@ -282,6 +317,11 @@ void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, OnSam
         }
         break;
       case SpoolRecord::kSample: {
+        if (!sample_values) {
+          spool_.SkipSample(columns.size());
+          on_sample(out, 0);
+          break;
+        }
         // The labels are copied only when they change: consecutive samples mostly share them
         // (a thread's), and copying a label set's strings for each was 5% of a fleet merge.
         const uint64_t label_set = spool_.ReadSampleExceptLabels(columns.size(), &in);
@@ -321,19 +361,23 @@ void Merger::Finish(ProfileSink* sink) {
   interner_.reset();  // interning is over; the spool has every definition
   sink->OnHeader(header);
   if (!options_.aggregate) {
-    Replay(header, sink, [&](const Sample& sample, uint64_t) { sink->OnSample(sample); });
+    Replay(header, sink, true, [&](const Sample& sample, uint64_t) { sink->OnSample(sample); });
   } else {
-    // Two passes: sum, then replay the definitions and send each key where its first sample
-    // was (see SampleAggregator::EmitThrough). The sums are keyed by the spool's label set ids:
-    // no label is copied or compared, so the first pass runs here, on no thread of its own (its
-    // samples' copies to a second thread cost more than the sums).
-    SampleAggregator aggregator(header.types.size());
-    Replay(header, nullptr,
-           [&](const Sample& sample, uint64_t label_set) { aggregator.Add(sample, label_set); });
-    aggregator.Flush();
+    // Summed as the samples arrived, or else now, from the spool: then the sums are keyed by
+    // the spool's label set ids (no label is copied or compared), and made here, on no thread
+    // of its own (its samples' copies to a second thread cost more than the sums). Then the
+    // definitions are replayed and each key is sent where its first sample was (see
+    // SampleAggregator::EmitThrough): the samples need only be counted.
+    std::unique_ptr<SampleAggregator> sums = std::move(sums_);
+    if (sums == nullptr || !ValuesUnconverted(header)) {
+      sums = std::make_unique<SampleAggregator>(header.types.size());
+      Replay(header, nullptr, true,
+             [&](const Sample& sample, uint64_t label_set) { sums->Add(sample, label_set); });
+    }
+    sums->Flush();
     uint64_t number = 0;
-    Replay(header, sink,
-           [&](const Sample&, uint64_t) { aggregator.EmitThrough(number++, spool_, sink); });
+    Replay(header, sink, false,
+           [&](const Sample&, uint64_t) { sums->EmitThrough(number++, spool_, sink); });
   }
   sink->OnEnd();
 }

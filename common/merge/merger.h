@@ -8,6 +8,10 @@
 // preamble (which needs every input's types) and replays the spool: definitions, and samples in
 // input order, raw or aggregated. Memory grows with distinct definitions (held once, for
 // interning) and with --aggregate distinct sample keys, never with samples.
+//
+// Aggregating, the sums are made as the samples arrive while every input has the same value
+// types (the common case: then no value is converted), so that Finish need not read the
+// samples back to sum them; inputs of different types are summed from the spool at the end.
 #ifndef PROFTOOLS_COMMON_MERGE_MERGER_H_
 #define PROFTOOLS_COMMON_MERGE_MERGER_H_
 
@@ -36,6 +40,7 @@ struct MergeOptions {
 };
 
 class BackgroundProducer;
+class SampleAggregator;
 class BufferedWarnings;
 
 // An input opened and read on a thread of its own ahead of its turn (Merger::Prefetch), so that
@@ -92,13 +97,26 @@ class Merger {
 
   // Replays the spool: definitions to `definitions` (may be null), each sample converted to the
   // merged types to `on_sample(sample, label_set)` (the id of its labels' set in the spool).
+  // Without `sample_values`, samples are passed over: on_sample is called for each with a
+  // sample and label set that mean nothing.
   template <typename OnSample>
-  void Replay(const ProfileHeader& header, ProfileSink* definitions, OnSample on_sample);
+  void Replay(const ProfileHeader& header, ProfileSink* definitions, bool sample_values,
+              OnSample on_sample);
+  // Called with each input's types, in turn: sums as samples arrive while they are the first's.
+  void KeepSumming(const std::vector<ValueType>& types);
+  // Sums a sample as it arrives (source and stack of the merged profile).
+  void Sum(uint64_t source, uint64_t stack, uint64_t label_set, const std::vector<int64_t>& values);
+  // Whether every input's values go to the same column of the merged profile `header`
+  // unconverted: then the sums made as samples arrived are the merge's.
+  bool ValuesUnconverted(const ProfileHeader& header) const;
 
   MergeOptions options_;
   MergeSpool spool_;
   std::unique_ptr<SpoolingSink> spooling_;
   std::unique_ptr<Interner> interner_;  // freed by Finish
+  // Aggregating: the sums so far, while every input has had the first's types (else null).
+  std::unique_ptr<SampleAggregator> sums_;
+  std::vector<ValueType> first_types_;
   HeaderMerger header_;
   std::vector<std::string> inputs_;  // names, for messages
 };
