@@ -194,7 +194,8 @@ void MergeSpool::WriteEncodedStack(uint64_t id, std::string_view encoded_ids) {
   MaybeFlush();
 }
 
-uint64_t MergeSpool::WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& s) {
+void MergeSpool::WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& s,
+                             uint64_t label_set) {
   std::string& b = buffer_;
   Put(SpoolRecord::kSample);
   PutVarint(&b, source_id);
@@ -203,10 +204,8 @@ uint64_t MergeSpool::WriteSample(uint64_t source_id, uint64_t stack_id, const Sa
   if (s.time_nanos) PutVarint(&b, ZigZag(*s.time_nanos));
   if (s.duration_nanos) PutVarint(&b, ZigZag(*s.duration_nanos));
   for (int64_t value : s.values) PutVarint(&b, ZigZag(value));
-  const uint64_t label_set = LabelSetId(s.labels);
   PutVarint(&b, label_set);
   MaybeFlush();
-  return label_set;
 }
 
 uint64_t MergeSpool::LabelSetId(const std::vector<Label>& labels) {

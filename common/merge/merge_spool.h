@@ -44,7 +44,18 @@ class MergeSpool {
   void WriteEncodedStack(uint64_t id, std::string_view encoded_ids);
   // `sample` with the source and stack ids of the merged profile; its values are as many as
   // its input's types. Returns the id of its labels' set (0: none; see LabelsOf).
-  uint64_t WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& sample);
+  uint64_t WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& sample) {
+    const uint64_t label_set = LabelSetId(sample.labels);
+    WriteSample(source_id, stack_id, sample, label_set);
+    return label_set;
+  }
+  // The same with the id of its labels' set already known (its labels are not read).
+  void WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& sample, uint64_t label_set);
+  // The id of a set of labels (0: none), equal for equal sets, numbered in order of first call.
+  // A sample's labels go to the spool as the id of their set, each distinct set encoded once
+  // (EncodeLabels) and decoded once: a fleet's samples repeat a few sets (comm, tid) and
+  // encoding and decoding them per sample was a seventh of a merge.
+  uint64_t LabelSetId(const std::vector<Label>& labels);
 
   // The current end, and going back to it (dropping what was written since): a skipped input
   // takes back its records.
@@ -82,11 +93,6 @@ class MergeSpool {
   uint64_t ReadVarint();
   std::string_view ReadBytes();
   void ReadString(std::string* out);
-
-  // A sample's labels go to the spool as the id of their set (0: none), each distinct set
-  // encoded once (EncodeLabels) and decoded once: a fleet's samples repeat a few sets (comm, tid)
-  // and encoding and decoding them per sample was a seventh of a merge.
-  uint64_t LabelSetId(const std::vector<Label>& labels);
 
   SpoolFile file_;
   std::string buffer_;

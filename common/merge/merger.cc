@@ -52,64 +52,106 @@ class Merger::InputSink : public ProfileSink {
   }
 
   void OnMapping(const Mapping& m) override {
-    InternPendingLocations();
+    Drain();
     Map(&mappings_, m.id, merger_->interner_->Mapping(m));
   }
 
   void OnFunction(const Function& f) override {
-    InternPendingLocations();
+    Drain();
     Map(&functions_, f.id, merger_->interner_->Function(f));
   }
 
-  // Locations come in runs (a pprof input's are all together): each is prepared (its key
-  // hashed, its slot in the interner fetched) kPipelined locations before it is interned, so
-  // that the slot is in cache by then. Any other record interns the ones pending first.
+  // Locations, stacks and samples wait in a short queue before they are interned and spooled,
+  // in their order: each location and stack is prepared on arrival (its key hashed, its slot in
+  // the interner fetched), so that the slot is in cache when its turn comes. A pprof input's
+  // locations come in one run; its stacks come each just before its sample, which waits with it.
   void OnLocation(const Location& l) override {
-    if (pending_ == kPipelined) InternOldestLocation();
-    location_ = l;
-    if (l.mapping_id != 0) location_.mapping_id = Find(mappings_, l.mapping_id, "mapping");
-    for (Line& line : location_.lines) {
+    Pending& p = Push(Pending::kLocation);
+    p.input_id = l.id;
+    Location& location = p.location.location;
+    location = l;
+    if (l.mapping_id != 0) location.mapping_id = Find(mappings_, l.mapping_id, "mapping");
+    for (Line& line : location.lines) {
       line.function_id = Find(functions_, line.function_id, "function");
     }
-    merger_->interner_->PrepareLocation(location_, &prepared_[(first_ + pending_) % kPipelined]);
-    input_ids_[(first_ + pending_) % kPipelined] = l.id;
-    ++pending_;
+    merger_->interner_->PrepareLocation(location, &p.location);
+    ++pending_locations_;
   }
 
   void OnStack(const Stack& s) override {
-    InternPendingLocations();
-    stack_.clear();
-    for (uint64_t id : s.location_ids) stack_.push_back(Find(locations_, id, "location"));
-    Map(&stacks_, s.id, merger_->interner_->Stack(stack_));
+    if (pending_locations_ > 0) Drain();  // its locations' ids
+    Pending& p = Push(Pending::kStack);
+    p.input_id = s.id;
+    std::vector<uint64_t>& ids = p.stack.location_ids;
+    ids.clear();
+    for (uint64_t id : s.location_ids) ids.push_back(Find(locations_, id, "location"));
+    merger_->interner_->PrepareStack(&p.stack);
   }
 
   void OnSample(const Sample& s) override {
-    InternPendingLocations();
     uint64_t source;
     if (!sources_.Find(s.source_id, &source)) {
       if (default_source_ == 0) Undefined("source", s.source_id);
       source = default_source_;
     }
-    const uint64_t stack = Find(stacks_, s.stack_id, "stack");
-    const uint64_t label_set = merger_->spool_.WriteSample(source, stack, s);
-    if (merger_->sums_ != nullptr) merger_->Sum(source, stack, label_set, s.values);
+    Pending& p = Push(Pending::kSample);
+    p.source = source;
+    p.label_set = merger_->spool_.LabelSetId(s.labels);  // numbered in sample order either way
+    p.sample.stack_id = s.stack_id;
+    p.sample.time_nanos = s.time_nanos;
+    p.sample.duration_nanos = s.duration_nanos;
+    p.sample.values.assign(s.values.begin(), s.values.end());
   }
 
-  void OnEnd() override { InternPendingLocations(); }
+  void OnEnd() override { Drain(); }
 
-  // Interns the locations still pending (before any other record, and at the end: a reader
-  // need not end with OnEnd).
-  void InternPendingLocations() {
-    while (pending_ > 0) InternOldestLocation();
+  // Interns and spools what waits (before any other record, and at the end: a reader need not
+  // end with OnEnd).
+  void Drain() {
+    while (count_ > 0) PopOldest();
   }
 
  private:
-  static constexpr size_t kPipelined = 8;
+  static constexpr size_t kQueued = 16;
 
-  void InternOldestLocation() {
-    Map(&locations_, input_ids_[first_], merger_->interner_->InternPrepared(prepared_[first_]));
-    first_ = (first_ + 1) % kPipelined;
-    --pending_;
+  struct Pending {
+    enum Kind { kLocation, kStack, kSample } kind = kLocation;
+    uint64_t input_id = 0;  // a location's or stack's id in the input
+    Interner::PreparedLocation location;
+    Interner::PreparedStack stack;
+    uint64_t source = 0, label_set = 0;  // a sample's, in the merge
+    Sample sample;  // its stack id (the input's), times and values; not its labels
+  };
+
+  // The queue's next entry, of `kind`; the oldest is interned first when the queue is full.
+  Pending& Push(Pending::Kind kind) {
+    if (count_ == kQueued) PopOldest();
+    Pending& p = queue_[(first_ + count_) % kQueued];
+    ++count_;
+    p.kind = kind;
+    return p;
+  }
+
+  void PopOldest() {
+    const Pending& p = queue_[first_];
+    first_ = (first_ + 1) % kQueued;
+    --count_;
+    Interner& interner = *merger_->interner_;
+    switch (p.kind) {
+      case Pending::kLocation:
+        Map(&locations_, p.input_id, interner.InternPrepared(p.location));
+        --pending_locations_;
+        break;
+      case Pending::kStack:
+        Map(&stacks_, p.input_id, interner.InternPrepared(p.stack));
+        break;
+      case Pending::kSample: {
+        const uint64_t stack = Find(stacks_, p.sample.stack_id, "stack");
+        merger_->spool_.WriteSample(p.source, stack, p.sample, p.label_set);
+        if (merger_->sums_ != nullptr) merger_->Sum(p.source, stack, p.label_set, p.sample.values);
+        break;
+      }
+    }
   }
 
   static void Map(IdMap* map, uint64_t from, uint64_t to) {
@@ -133,11 +175,8 @@ class Merger::InputSink : public ProfileSink {
   const std::string& uri_;
   IdMap sources_, mappings_, functions_, locations_, stacks_;
   uint64_t default_source_ = 0;
-  Location location_;
-  std::vector<uint64_t> stack_;
-  Interner::PreparedLocation prepared_[kPipelined];
-  uint64_t input_ids_[kPipelined] = {};
-  size_t first_ = 0, pending_ = 0;
+  Pending queue_[kQueued];  // a ring: the oldest at first_
+  size_t first_ = 0, count_ = 0, pending_locations_ = 0;
 };
 
 Merger::Merger(MergeOptions options)
@@ -226,7 +265,7 @@ void Merger::AddInput(const std::string& name, const char* const* source_type,
   if (!options_.recoverable) {
     InputSink sink(this, name, source_type, uri);
     read(&sink);
-    sink.InternPendingLocations();
+    sink.Drain();
     inputs_.push_back(name);
     return;
   }
@@ -236,7 +275,7 @@ void Merger::AddInput(const std::string& name, const char* const* source_type,
   try {
     InputSink sink(this, name, source_type, uri);
     read(&sink);
-    sink.InternPendingLocations();
+    sink.Drain();
     inputs_.push_back(name);
   } catch (...) {
     interner_->Rollback(definitions);

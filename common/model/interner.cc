@@ -112,6 +112,17 @@ uint64_t Interner::Location(const proftools::Location& location) {
   return InternLocation(location_scratch_, location);
 }
 
+uint64_t Interner::InternPrepared(const PreparedStack& prepared) {
+  bool is_new = false;
+  const uint64_t id = stacks_.InternPrepared(prepared.key, &is_new);
+  if (is_new) {
+    new_stack_.id = id;
+    new_stack_.location_ids.assign(prepared.location_ids.begin(), prepared.location_ids.end());
+    sink_->OnStack(new_stack_);
+  }
+  return id;
+}
+
 uint64_t Interner::Stack(const std::vector<uint64_t>& location_ids) {
   bool is_new = false;
   const uint64_t id = stacks_.Intern(location_ids, &is_new);

@@ -36,6 +36,17 @@ class Interner {
   void PrepareLocation(const proftools::Location& location, PreparedLocation* prepared);
   uint64_t InternPrepared(const PreparedLocation& prepared);
   uint64_t Stack(const std::vector<uint64_t>& location_ids);
+  // Stack in two steps, as locations: the caller fills `location_ids`, PrepareStack hashes
+  // them and starts fetching their slot, InternPrepared(prepared) interns them a few records
+  // later (prof-merge keeps a stack's sample waiting with it, so that the misses overlap).
+  struct PreparedStack {
+    std::vector<uint64_t> location_ids;
+    StackTable::Key key;
+  };
+  void PrepareStack(PreparedStack* prepared) const {
+    stacks_.Prepare(prepared->location_ids, &prepared->key);
+  }
+  uint64_t InternPrepared(const PreparedStack& prepared);
 
   // A point to go back to. Rollback forgets every definition interned after `mark` (their ids
   // are handed out again); the sink is not told, so a caller that rolls back also drops what it
