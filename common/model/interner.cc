@@ -29,26 +29,12 @@ size_t Interner::Hash::operator()(const proftools::Mapping& m) const {
   return seed;
 }
 
-size_t Interner::Hash::operator()(const proftools::Function& f) const {
-  size_t seed = HashString(f.name);
-  Mix(&seed, HashString(f.system_name));
-  Mix(&seed, HashString(f.file));
-  Mix(&seed, static_cast<size_t>(f.start_line));
-  return seed;
-}
-
 bool Interner::SameContent::operator()(const proftools::Mapping& a,
                                        const proftools::Mapping& b) const {
   return a.start == b.start && a.limit == b.limit && a.offset == b.offset && a.file == b.file &&
          a.build_id == b.build_id && a.has_functions == b.has_functions &&
          a.has_filenames == b.has_filenames && a.has_line_numbers == b.has_line_numbers &&
          a.has_inline_frames == b.has_inline_frames;
-}
-
-bool Interner::SameContent::operator()(const proftools::Function& a,
-                                       const proftools::Function& b) const {
-  return a.name == b.name && a.system_name == b.system_name && a.file == b.file &&
-         a.start_line == b.start_line;
 }
 
 uint64_t Interner::Mapping(const proftools::Mapping& mapping) {
@@ -62,14 +48,35 @@ uint64_t Interner::Mapping(const proftools::Mapping& mapping) {
   return id;
 }
 
+namespace {
+
+void AppendVarint(uint64_t value, std::string* out) {
+  for (; value >= 0x80; value >>= 7) out->push_back(static_cast<char>(value | 0x80));
+  out->push_back(static_cast<char>(value));
+}
+
+void AppendWithLength(const std::string& s, std::string* out) {
+  AppendVarint(s.size(), out);
+  out->append(s);
+}
+
+}  // namespace
+
 uint64_t Interner::Function(const proftools::Function& function) {
-  auto it = functions_.find(function);
-  if (it != functions_.end()) return it->second;
-  const uint64_t id = functions_.size() + 1;
-  proftools::Function record = function;
-  record.id = id;
-  sink_->OnFunction(record);
-  functions_.emplace(std::move(record), id);
+  std::string& key = function_key_.bytes;
+  key.clear();
+  AppendWithLength(function.name, &key);
+  AppendWithLength(function.system_name, &key);
+  AppendWithLength(function.file, &key);
+  AppendVarint(static_cast<uint64_t>(function.start_line), &key);
+  functions_.PrepareBytes(&function_key_);
+  bool is_new = false;
+  const uint64_t id = functions_.InternPrepared(function_key_, &is_new);
+  if (is_new) {
+    proftools::Function record = function;
+    record.id = id;
+    sink_->OnFunction(record);
+  }
   return id;
 }
 
@@ -149,7 +156,7 @@ void EraseAbove(Map* map, size_t keep) {
 
 void Interner::Rollback(const Mark& mark) {
   EraseAbove(&mappings_, mark.mappings);
-  EraseAbove(&functions_, mark.functions);
+  functions_.TruncateTo(mark.functions);
   locations_.TruncateTo(mark.locations);
   stacks_.TruncateTo(mark.stacks);
 }

@@ -39,9 +39,18 @@ void StackTable::Prepare(const std::vector<uint64_t>& location_ids, Key* key) co
   bytes.resize(static_cast<size_t>(at - bytes.data()));
   // The empty stack encodes to nothing; its length tells it from others in the arena.
   key->hash = std::hash<std::string_view>()(bytes) ^ location_ids.size();
+  Fetch(key->hash);
+}
+
+void StackTable::PrepareBytes(Key* key) const {
+  key->hash = std::hash<std::string_view>()(key->bytes);
+  Fetch(key->hash);
+}
+
+void StackTable::Fetch(uint64_t hash) const {
   // Where the slot is now (a table that grows before Intern has it elsewhere: no matter).
   const size_t n = slots_.size();
-  __builtin_prefetch(slots_.data() + (key->hash & (n - (n != 0))));
+  __builtin_prefetch(slots_.data() + (hash & (n - (n != 0))));
 }
 
 uint64_t StackTable::Intern(const std::vector<uint64_t>& location_ids, bool* is_new) {

@@ -28,6 +28,9 @@ class StackTable {
     uint64_t hash = 0;
   };
   void Prepare(const std::vector<uint64_t>& location_ids, Key* key) const;
+  // Prepare for a key of another kind, whose bytes the caller wrote into key->bytes (in an
+  // encoding that tells different contents apart): hashes them and starts fetching the slot.
+  void PrepareBytes(Key* key) const;
   uint64_t InternPrepared(const Key& key, bool* is_new);
 
   size_t size() const { return offsets_.size(); }
@@ -42,6 +45,7 @@ class StackTable {
     uint64_t id = 0;  // 0: empty
   };
   void Insert(uint64_t hash, uint64_t id);
+  void Fetch(uint64_t hash) const;  // starts fetching the slot of `hash`
   void Rebuild(size_t slot_count);
 
   std::string arena_;
