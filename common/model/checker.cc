@@ -56,11 +56,10 @@ void Checker::NoteUnparsedRecord(RecordKind kind, uint64_t id) {
 }
 
 bool Checker::CheckNewId(RecordKind kind, uint64_t id, IdLines* ids) {
-  const char* name = RecordKindName(kind);
-  if (id == 0) return Fail(Rule::kIdZero, IdZeroMessage(name));
+  if (id == 0) return Fail(Rule::kIdZero, IdZeroMessage(RecordKindName(kind)));
   uint64_t first_line;
   if (!ids->Insert(id, line_, &first_line)) {
-    return Fail(Rule::kIdDuplicate, std::string(name) + " " + std::to_string(id) +
+    return Fail(Rule::kIdDuplicate, std::string(RecordKindName(kind)) + " " + std::to_string(id) +
                                         " is already defined" + OnLine(first_line));
   }
   return true;

@@ -1,5 +1,8 @@
 #include "common/model/record.h"
 
+#include <array>
+#include <cstdint>
+
 namespace proftools {
 namespace {
 
@@ -30,10 +33,15 @@ constexpr KindName kKindNames[] = {
 }  // namespace
 
 const char* RecordKindName(RecordKind kind) {
-  for (const KindName& entry : kKindNames) {
-    if (entry.kind == kind) return entry.name;
-  }
-  return "?";
+  // A direct lookup: the checker names the kind of every definition it checks.
+  static const auto by_kind = [] {
+    std::array<const char*, 256> names;
+    names.fill("?");
+    for (const KindName& entry : kKindNames) names[static_cast<uint8_t>(entry.kind)] = entry.name;
+    return names;
+  }();
+  const auto index = static_cast<size_t>(kind);
+  return index < by_kind.size() ? by_kind[index] : "?";
 }
 
 bool RecordKindFromName(std::string_view name, RecordKind* kind) {

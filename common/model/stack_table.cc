@@ -24,11 +24,16 @@ void StackTable::Rebuild(size_t slot_count) {
 }
 
 void StackTable::Prepare(const std::vector<uint64_t>& location_ids, Key* key) const {
-  // Encoded in place, into room for the longest varints, then trimmed (byte by byte,
-  // push_back cost a quarter of a large merge's interning).
+  // Encoded into room for the longest varints, then copied (byte by byte, push_back cost a
+  // quarter of a large merge's interning; and resizing the key to that room first zeroed it,
+  // which cost as much as the encoding). Most keys fit the buffer on the stack.
   std::string& bytes = key->bytes;
-  bytes.resize(location_ids.size() * 10);
-  char* at = bytes.data();
+  constexpr size_t kOnStack = 64;
+  char buffer[kOnStack * 10];
+  const size_t room = location_ids.size() * 10;
+  if (room > sizeof buffer) bytes.resize(room);
+  char* const begin = room > sizeof buffer ? bytes.data() : buffer;
+  char* at = begin;
   for (uint64_t value : location_ids) {
     while (value >= 0x80) {
       *at++ = static_cast<char>(value | 0x80);
@@ -36,7 +41,11 @@ void StackTable::Prepare(const std::vector<uint64_t>& location_ids, Key* key) co
     }
     *at++ = static_cast<char>(value);
   }
-  bytes.resize(static_cast<size_t>(at - bytes.data()));
+  if (begin == buffer) {
+    bytes.assign(buffer, static_cast<size_t>(at - buffer));
+  } else {
+    bytes.resize(static_cast<size_t>(at - begin));
+  }
   // The empty stack encodes to nothing; its length tells it from others in the arena.
   key->hash = std::hash<std::string_view>()(bytes) ^ location_ids.size();
   Fetch(key->hash);

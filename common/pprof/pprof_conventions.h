@@ -16,7 +16,9 @@ namespace proftools {
 // prefix, so that it is not mistaken for one of the others). The rest is prof text tokens.
 inline constexpr std::string_view kCommentPrefix = "proftext: ";
 
-// Numeric sample labels (unit nanoseconds for the times) that carry sample fields.
+// Numeric sample labels (unit nanoseconds for the times) that carry sample fields; every one
+// starts with kConventionPrefix.
+inline constexpr std::string_view kConventionPrefix = "proftools.";
 inline constexpr const char* kSourceLabel = "proftools.source";
 inline constexpr const char* kTimeLabel = "proftools.time";
 inline constexpr const char* kDurationLabel = "proftools.duration";

@@ -602,6 +602,8 @@ class Decoder {
   template <typename What>
   bool TakeConventionLabel(const Label& label, size_t offset, const What& what,
                            bool* unused_stack) {
+    // Every convention's key starts so; most numeric labels (a thread id, say) are none.
+    if (label.key.compare(0, kConventionPrefix.size(), kConventionPrefix) != 0) return false;
     if (label.key == kSourceLabel && label.unit.empty()) {
       const uint64_t id = static_cast<uint64_t>(label.num);
       bool known = false;

@@ -1,5 +1,6 @@
 #include "common/pprof/pprof_writer.h"
 
+#include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
@@ -113,7 +114,12 @@ struct PprofWriter::State {
   std::string buffer;  // encoded output not yet handed to `out`
 
   std::unordered_map<std::string, int64_t> string_index;
-  perftools::profiles::Profile tail;  // everything but the samples, written at the end
+  // Everything but the samples, written at the end: on an arena, so that the messages of tens
+  // of thousands of locations and functions are allocated and freed in bulk (one by one, that
+  // was a sixth of a fleet merge's last phase).
+  google::protobuf::Arena arena;
+  perftools::profiles::Profile& tail =
+      *google::protobuf::Arena::CreateMessage<perftools::profiles::Profile>(&arena);
 
   std::string empty_name;  // the placeholder written back as an empty name ("" when none)
   bool source_label = false;
