@@ -50,20 +50,23 @@ uint64_t Interner::Mapping(const proftools::Mapping& mapping) {
 
 namespace {
 
-void AppendVarint(uint64_t value, std::string* out) {
-  for (; value >= 0x80; value >>= 7) out->push_back(static_cast<char>(value | 0x80));
-  out->push_back(static_cast<char>(value));
+void AppendVarint(uint64_t value, StackTable::Key* key) {
+  char bytes[10];
+  size_t n = 0;
+  for (; value >= 0x80; value >>= 7) bytes[n++] = static_cast<char>(value | 0x80);
+  bytes[n++] = static_cast<char>(value);
+  key->Append(std::string_view(bytes, n));
 }
 
-void AppendWithLength(const std::string& s, std::string* out) {
-  AppendVarint(s.size(), out);
-  out->append(s);
+void AppendWithLength(const std::string& s, StackTable::Key* key) {
+  AppendVarint(s.size(), key);
+  key->Append(s);
 }
 
 }  // namespace
 
 uint64_t Interner::Function(const proftools::Function& function) {
-  std::string& key = function_key_.bytes;
+  StackTable::Key& key = function_key_;
   key.clear();
   AppendWithLength(function.name, &key);
   AppendWithLength(function.system_name, &key);

@@ -1,7 +1,9 @@
 #include "common/model/stack_table.h"
 
+#include <algorithm>
 #include <functional>
 #include <string_view>
+#include <utility>
 
 namespace proftools {
 
@@ -24,15 +26,9 @@ void StackTable::Rebuild(size_t slot_count) {
 }
 
 void StackTable::Prepare(const std::vector<uint64_t>& location_ids, Key* key) const {
-  // Encoded into room for the longest varints, then copied (byte by byte, push_back cost a
-  // quarter of a large merge's interning; and resizing the key to that room first zeroed it,
-  // which cost as much as the encoding). Most keys fit the buffer on the stack.
-  std::string& bytes = key->bytes;
-  constexpr size_t kOnStack = 64;
-  char buffer[kOnStack * 10];
-  const size_t room = location_ids.size() * 10;
-  if (room > sizeof buffer) bytes.resize(room);
-  char* const begin = room > sizeof buffer ? bytes.data() : buffer;
+  // Encoded into room for the longest varints (byte by byte, push_back cost a quarter of a
+  // large merge's interning).
+  char* const begin = key->Room(location_ids.size() * 10);
   char* at = begin;
   for (uint64_t value : location_ids) {
     while (value >= 0x80) {
@@ -41,18 +37,22 @@ void StackTable::Prepare(const std::vector<uint64_t>& location_ids, Key* key) co
     }
     *at++ = static_cast<char>(value);
   }
-  if (begin == buffer) {
-    bytes.assign(buffer, static_cast<size_t>(at - buffer));
-  } else {
-    bytes.resize(static_cast<size_t>(at - begin));
-  }
+  key->set_size(static_cast<size_t>(at - begin));
   // The empty stack encodes to nothing; its length tells it from others in the arena.
-  key->hash = std::hash<std::string_view>()(bytes) ^ location_ids.size();
+  key->hash = std::hash<std::string_view>()(key->bytes()) ^ location_ids.size();
   Fetch(key->hash);
 }
 
+void StackTable::Key::Reserve(size_t n, bool keep) {
+  const size_t capacity = std::max({n, 2 * capacity_, size_t{64}});
+  std::unique_ptr<char[]> data(new char[capacity]);
+  if (keep && size_ > 0) std::memcpy(data.get(), data_.get(), size_);
+  data_ = std::move(data);
+  capacity_ = capacity;
+}
+
 void StackTable::PrepareBytes(Key* key) const {
-  key->hash = std::hash<std::string_view>()(key->bytes);
+  key->hash = std::hash<std::string_view>()(key->bytes());
   Fetch(key->hash);
 }
 
@@ -74,14 +74,14 @@ uint64_t StackTable::InternPrepared(const Key& key, bool* is_new) {
   const uint64_t hash = key.hash;
   const size_t mask = slots_.size() - 1;
   for (size_t i = hash & mask; slots_[i].id != 0; i = (i + 1) & mask) {
-    if (slots_[i].hash == hash && Encoded(slots_[i].id) == key.bytes) {
+    if (slots_[i].hash == hash && Encoded(slots_[i].id) == key.bytes()) {
       *is_new = false;
       return slots_[i].id;
     }
   }
   offsets_.push_back(arena_.size());
   hashes_.push_back(hash);
-  arena_ += key.bytes;
+  arena_ += key.bytes();
   const uint64_t id = offsets_.size();
   Insert(hash, id);
   *is_new = true;

@@ -8,6 +8,8 @@
 #define PROFTOOLS_COMMON_MODEL_STACK_TABLE_H_
 
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,12 +25,33 @@ class StackTable {
   // The same in two steps, for a caller with several keys at hand: Prepare encodes and hashes
   // the key and starts fetching its slot (a cache miss in a large table: most of a lookup's
   // time), InternPrepared(key) looks it up, a few keys later, when the slot has arrived.
-  struct Key {
-    std::string bytes;  // the ids, varint-encoded
+  class Key {
+   public:
+    std::string_view bytes() const { return std::string_view(data_.get(), size_); }
     uint64_t hash = 0;
+
+    // Room for `n` bytes at the start (the old ones are dropped), to write the key into and
+    // then set_size. Unlike std::string's resize, it does not zero the room first: for short
+    // stacks that cost as much as encoding them.
+    char* Room(size_t n) {
+      if (n > capacity_ || data_ == nullptr) Reserve(n, false);
+      return data_.get();
+    }
+    void set_size(size_t n) { size_ = n; }
+    void clear() { size_ = 0; }
+    void Append(std::string_view bytes) {
+      if (size_ + bytes.size() > capacity_) Reserve(size_ + bytes.size(), true);
+      if (!bytes.empty()) std::memcpy(data_.get() + size_, bytes.data(), bytes.size());
+      size_ += bytes.size();
+    }
+
+   private:
+    void Reserve(size_t n, bool keep);
+    std::unique_ptr<char[]> data_;
+    size_t size_ = 0, capacity_ = 0;
   };
   void Prepare(const std::vector<uint64_t>& location_ids, Key* key) const;
-  // Prepare for a key of another kind, whose bytes the caller wrote into key->bytes (in an
+  // Prepare for a key of another kind, whose bytes the caller wrote into *key (in an
   // encoding that tells different contents apart): hashes them and starts fetching the slot.
   void PrepareBytes(Key* key) const;
   uint64_t InternPrepared(const Key& key, bool* is_new);
