@@ -16,28 +16,32 @@ Granularity GranularityOption(const CommandLine& cli) {
   return granularity;
 }
 
-double MinPercentOption(const CommandLine& cli, double fallback) {
-  if (!cli.Has("min-percent")) return fallback;
+namespace {
+
+// --OPTION=P (a percentage of the total under which `what` are left out), or `fallback`; it
+// contradicts --no-trim.
+double PercentOption(const CommandLine& cli, const char* option, const char* what,
+                     double fallback) {
+  if (!cli.Has(option)) return fallback;
   if (cli.Has("no-trim")) {
-    throw UsageError("--no-trim keeps every row; --min-percent keeps those above P%: choose one");
+    throw UsageError(std::string("--no-trim keeps every ") + what + "; --" + option +
+                     " keeps those above P%: choose one");
   }
-  const double percent = cli.Get<double>("min-percent");
+  const double percent = cli.Get<double>(option);
   if (!(percent >= 0 && percent <= 100)) {
-    throw UsageError("--min-percent must be between 0 and 100");
+    throw UsageError(std::string("--") + option + " must be between 0 and 100");
   }
   return percent;
 }
 
+}  // namespace
+
+double MinPercentOption(const CommandLine& cli, double fallback) {
+  return PercentOption(cli, "min-percent", "row", fallback);
+}
+
 double EdgePercentOption(const CommandLine& cli, double fallback) {
-  if (!cli.Has("edge-percent")) return fallback;
-  if (cli.Has("no-trim")) {
-    throw UsageError("--no-trim keeps every edge; --edge-percent keeps those above P%: choose one");
-  }
-  const double percent = cli.Get<double>("edge-percent");
-  if (!(percent >= 0 && percent <= 100)) {
-    throw UsageError("--edge-percent must be between 0 and 100");
-  }
-  return percent;
+  return PercentOption(cli, "edge-percent", "edge", fallback);
 }
 
 void AddCallGraphOptions(CommandLine* cli, const std::string& group, const std::string& lead) {
