@@ -299,5 +299,38 @@ TEST(MergeSpool, RecordsComeBackAsWritten) {
   EXPECT_EQ(spool.Next(), SpoolRecord::kEnd);
 }
 
+// SkipSample passes over exactly one sample, whatever its times and values (huge varints
+// included), whether the sample is well inside the read buffer or at its very end.
+TEST(MergeSpool, SkipSamplePassesOverOneSample) {
+  MergeSpool spool;
+  const std::vector<Sample> samples = {
+      Sample{1, 2, std::nullopt, std::nullopt, {1, 2}, {}},
+      Sample{UINT32_MAX, 3, -7, 9, {INT64_MIN, INT64_MAX}, {Label::String("k", "v")}},
+      Sample{5, UINT64_MAX, 100, std::nullopt, {0, -1}, {}},
+      Sample{6, 7, std::nullopt, 3, {300, 1 << 20}, {Label::Number("n", 4, "")}},
+  };
+  for (int round = 0; round < 500; ++round) {
+    for (const Sample& sample : samples)
+      spool.WriteSample(sample.source_id, sample.stack_id, sample);
+  }
+  spool.WriteStack(9, {1, 2, 3});  // a record after the samples: the skipping stopped in place
+  spool.Rewind();
+  for (int i = 0; i < 2000; ++i) {
+    ASSERT_EQ(spool.Next(), SpoolRecord::kSample) << i;
+    if (i % 4 == 3) {
+      Sample read;
+      spool.ReadSample(2, &read);
+      EXPECT_EQ(read, samples[3]) << i;
+    } else {
+      spool.SkipSample(2);
+    }
+  }
+  ASSERT_EQ(spool.Next(), SpoolRecord::kStack);
+  Stack stack;
+  spool.ReadStack(&stack);
+  EXPECT_EQ(stack, (Stack{9, {1, 2, 3}}));
+  EXPECT_EQ(spool.Next(), SpoolRecord::kEnd);
+}
+
 }  // namespace
 }  // namespace proftools
