@@ -2,8 +2,9 @@
 // prof-merge. A merge of profiles whose every sample has its own stack (pprof's random benchmark
 // profile: a million stacks of 20-60 frames) holds millions of them. Each stack's location ids
 // are varint-encoded in one arena (about 2 bytes an id instead of 8, and no allocation per
-// stack); lookup is open addressing over (hash, id) slots. The Interner keeps its locations in a
-// table of this kind too, each as the integers of its content.
+// stack); lookup is open addressing over (hash, id) slots. The Interner keeps its locations
+// (each as the integers of its content) and its functions (each string with its length) in
+// tables of this kind too.
 #ifndef PROFTOOLS_COMMON_MODEL_STACK_TABLE_H_
 #define PROFTOOLS_COMMON_MODEL_STACK_TABLE_H_
 
