@@ -63,6 +63,21 @@ void AppendWithLength(const std::string& s, StackTable::Key* key) {
   key->Append(s);
 }
 
+// Interns `key` in `table`; the first time, a copy of `record` with the id it got goes to
+// `emit` (the sink's OnFunction or OnLocation).
+template <typename Record, typename Emit>
+uint64_t InternRecord(StackTable* table, const StackTable::Key& key, const Record& record,
+                      Emit emit) {
+  bool is_new = false;
+  const uint64_t id = table->InternPrepared(key, &is_new);
+  if (is_new) {
+    Record copy = record;
+    copy.id = id;
+    emit(copy);
+  }
+  return id;
+}
+
 }  // namespace
 
 uint64_t Interner::Function(const proftools::Function& function) {
@@ -73,14 +88,8 @@ uint64_t Interner::Function(const proftools::Function& function) {
   AppendWithLength(function.file, &key);
   AppendVarint(static_cast<uint64_t>(function.start_line), &key);
   functions_.PrepareBytes(&function_key_);
-  bool is_new = false;
-  const uint64_t id = functions_.InternPrepared(function_key_, &is_new);
-  if (is_new) {
-    proftools::Function record = function;
-    record.id = id;
-    sink_->OnFunction(record);
-  }
-  return id;
+  return InternRecord(&functions_, function_key_, function,
+                      [this](const proftools::Function& f) { sink_->OnFunction(f); });
 }
 
 void Interner::LocationKey(const proftools::Location& location, StackTable::Key* key) {
@@ -97,14 +106,8 @@ void Interner::LocationKey(const proftools::Location& location, StackTable::Key*
 }
 
 uint64_t Interner::InternLocation(const StackTable::Key& key, const proftools::Location& location) {
-  bool is_new = false;
-  const uint64_t id = locations_.InternPrepared(key, &is_new);
-  if (is_new) {
-    proftools::Location record = location;
-    record.id = id;
-    sink_->OnLocation(record);
-  }
-  return id;
+  return InternRecord(&locations_, key, location,
+                      [this](const proftools::Location& l) { sink_->OnLocation(l); });
 }
 
 void Interner::PrepareLocation(const proftools::Location& location, PreparedLocation* prepared) {
