@@ -270,9 +270,9 @@ TEST(MergeSpool, RecordsComeBackAsWritten) {
   spool.WriteLocation(l);
   spool.WriteStack(2, {5, 5});
   const uint64_t mark = spool.Mark();
-  spool.WriteSample(1, 2, s);
+  spool.WriteSample(1, 2, s, spool.LabelSetId(s.labels));
   spool.TruncateTo(mark);  // taken back
-  spool.WriteSample(1, 2, s);
+  spool.WriteSample(1, 2, s, spool.LabelSetId(s.labels));
   spool.Rewind();
   Mapping m2;
   Function f2;
@@ -311,7 +311,7 @@ TEST(MergeSpool, SkipSamplePassesOverOneSample) {
   };
   for (int round = 0; round < 500; ++round) {
     for (const Sample& sample : samples)
-      spool.WriteSample(sample.source_id, sample.stack_id, sample);
+      spool.WriteSample(sample.source_id, sample.stack_id, sample, spool.LabelSetId(sample.labels));
   }
   spool.WriteStack(9, {1, 2, 3});  // a record after the samples: the skipping stopped in place
   spool.Rewind();

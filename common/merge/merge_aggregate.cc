@@ -33,11 +33,7 @@ void SampleAggregator::Grow() {
 
 void SampleAggregator::Add(uint64_t source_id, uint64_t stack_id, uint64_t label_set,
                            const int64_t* values) {
-  if (pending_count_ == kAhead) {
-    Sum(pending_[first_pending_], &pending_values_[first_pending_ * width_]);
-    first_pending_ = (first_pending_ + 1) % kAhead;
-    --pending_count_;
-  }
+  if (pending_count_ == kAhead) SumOldest();
   const size_t at = (first_pending_ + pending_count_) % kAhead;
   const uint64_t hash = KeyHash(source_id, stack_id, label_set);
   pending_[at] = Pending{source_id, stack_id, label_set, hash};
@@ -48,10 +44,13 @@ void SampleAggregator::Add(uint64_t source_id, uint64_t stack_id, uint64_t label
 }
 
 void SampleAggregator::Flush() {
-  for (; pending_count_ > 0; --pending_count_) {
-    Sum(pending_[first_pending_], &pending_values_[first_pending_ * width_]);
-    first_pending_ = (first_pending_ + 1) % kAhead;
-  }
+  while (pending_count_ > 0) SumOldest();
+}
+
+void SampleAggregator::SumOldest() {
+  Sum(pending_[first_pending_], &pending_values_[first_pending_ * width_]);
+  first_pending_ = (first_pending_ + 1) % kAhead;
+  --pending_count_;
 }
 
 void SampleAggregator::Sum(const Pending& pending, const int64_t* values) {

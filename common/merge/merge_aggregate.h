@@ -7,8 +7,8 @@
 // which is what makes merging as a tree give the same bytes as merging at once.
 //
 // The table is built for a lookup per sample of millions: open addressing over slots that hold
-// the key's hash (most probes end there), keys of three integers (a sample's labels as the id of
-// their set in the merge's spool, which interns sets by content), and the sums of all keys in
+// half the key's hash (most probes end there), keys of three integers (a sample's labels as the id
+// of their set in the merge's spool, which interns sets by content), and the sums of all keys in
 // one array. A lookup in a table of millions of keys is a cache miss: each sample is hashed and
 // its slot fetched kAhead samples before it is summed, so that the misses overlap.
 #ifndef PROFTOOLS_COMMON_MERGE_MERGE_AGGREGATE_H_
@@ -72,6 +72,7 @@ class SampleAggregator {
 
   void Grow();
   void Sum(const Pending& pending, const int64_t* values);
+  void SumOldest();  // of the pending samples
 
   size_t width_;
   std::vector<Key> keys_;

@@ -55,6 +55,11 @@ void PutString(std::string* out, const std::string& s) {
 // Flag bits of a sample record, and of a label.
 constexpr uint64_t kHasTime = 1;
 constexpr uint64_t kHasDuration = 2;
+
+// How many varints follow a sample's flags: its times, its values, its label set.
+size_t VarintsAfterFlags(uint64_t flags, size_t value_count) {
+  return (flags & kHasTime ? 1 : 0) + (flags & kHasDuration ? 1 : 0) + value_count + 1;
+}
 constexpr uint64_t kNumeric = 1;
 
 // Reads from a string_view that holds whole records (no refills).
@@ -412,15 +417,14 @@ void MergeSpool::SkipSample(size_t value_count) {
     skip(2);
     const unsigned char flags = static_cast<unsigned char>(*p);  // under 0x80: one byte
     skip(1);
-    skip(value_count + 1 + (flags & kHasTime ? 1 : 0) + (flags & kHasDuration ? 1 : 0));
+    skip(VarintsAfterFlags(flags, value_count));
     read_pos_ = static_cast<size_t>(p - buffer_.data());
     return;
   }
   ReadVarint();  // source
   ReadVarint();  // stack
   const uint64_t flags = ReadVarint();
-  size_t rest = value_count + 1 + (flags & kHasTime ? 1 : 0) + (flags & kHasDuration ? 1 : 0);
-  for (; rest > 0; --rest) ReadVarint();  // the times, the values, the label set
+  for (size_t rest = VarintsAfterFlags(flags, value_count); rest > 0; --rest) ReadVarint();
 }
 
 uint64_t MergeSpool::ReadSampleExceptLabels(size_t value_count, Sample* s) {

@@ -42,14 +42,8 @@ class MergeSpool {
   void WriteStack(uint64_t id, const std::vector<uint64_t>& location_ids);
   // The same, with the location ids already varint-encoded one after the other.
   void WriteEncodedStack(uint64_t id, std::string_view encoded_ids);
-  // `sample` with the source and stack ids of the merged profile; its values are as many as
-  // its input's types. Returns the id of its labels' set (0: none; see LabelsOf).
-  uint64_t WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& sample) {
-    const uint64_t label_set = LabelSetId(sample.labels);
-    WriteSample(source_id, stack_id, sample, label_set);
-    return label_set;
-  }
-  // The same with the id of its labels' set already known (its labels are not read).
+  // `sample` with the source and stack ids of the merged profile, its labels as the id of their
+  // set (LabelSetId; its own labels are not read); its values are as many as its input's types.
   void WriteSample(uint64_t source_id, uint64_t stack_id, const Sample& sample, uint64_t label_set);
   // The id of a set of labels (0: none), equal for equal sets, numbered in order of first call.
   // A sample's labels go to the spool as the id of their set, each distinct set encoded once

@@ -115,8 +115,7 @@ struct PprofWriter::State {
 
   std::unordered_map<std::string, int64_t> string_index;
   // Everything but the samples, written at the end: on an arena, so that the messages of tens
-  // of thousands of locations and functions are allocated and freed in bulk (one by one, that
-  // was a sixth of a fleet merge's last phase).
+  // of thousands of locations and functions are allocated and freed in bulk, not one by one.
   google::protobuf::Arena arena;
   perftools::profiles::Profile& tail =
       *google::protobuf::Arena::CreateMessage<perftools::profiles::Profile>(&arena);
