@@ -132,6 +132,32 @@ TEST(MergeProperty, PprofIsTheBytesOfBothPipelines) {
   EXPECT_GT(compared, 300);  // the property was really exercised
 }
 
+// Aggregating, the sums are made as the samples arrive while the inputs' types are the first's,
+// and from the spool at the end otherwise (after an input of other types, the sums so far go to
+// the spool as samples); a recoverable merge always sums at the end. Both give the same bytes.
+TEST(MergeProperty, SumsAsSamplesArriveAreTheSumsAtTheEnd) {
+  testing::RandomProfileGenerator generator(20261127);
+  std::mt19937_64 random(27);
+  int compared = 0;
+  for (int round = 0; round < 200; ++round) {
+    const std::vector<NamedText> in = RandomInputs(&generator, &random);
+    for (const bool drop_sources : {false, true}) {
+      const MergeOptions arriving{true, drop_sources, false, {}};
+      const MergeOptions at_the_end{true, drop_sources, true, {}};
+      std::string expected;
+      try {
+        expected = MergeTexts(in, at_the_end);
+      } catch (const ProfError&) {
+        EXPECT_THROW(MergeTexts(in, arriving), ProfError);
+        continue;
+      }
+      ++compared;
+      ASSERT_EQ(MergeTexts(in, arriving), expected) << in[0].text << in[1].text << in[2].text;
+    }
+  }
+  EXPECT_GT(compared, 300);  // the property was really exercised
+}
+
 // Everything before the first body record.
 std::string Preamble(const std::string& text) {
   std::string out;

@@ -47,6 +47,14 @@ class SampleAggregator {
   // the end.
   void EmitThrough(uint64_t sample_number, const MergeSpool& spool, ProfileSink* sink);
   size_t size() const { return keys_.size(); }  // keys, after Flush
+  // Calls on_key(source_id, stack_id, label_set, sums) for each key, in order of first
+  // appearance, with its `width` sums (modulo 2^64). Call it after Flush.
+  template <typename OnKey>
+  void ForEachKey(OnKey on_key) const {
+    for (size_t k = 0; k < keys_.size(); ++k) {
+      on_key(keys_[k].source_id, keys_[k].stack_id, keys_[k].label_set, &sums_[k * width_]);
+    }
+  }
 
  private:
   // 24 bytes: sources and label sets are numbered from 1 by the merge, far below 2^32.

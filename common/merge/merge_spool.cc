@@ -126,7 +126,16 @@ void DecodeLabels(std::string_view encoded, std::vector<Label>* labels) {
 }
 
 void MergeSpool::Put(SpoolRecord kind) {
+  if (run_ != 0) PutRun();
   buffer_.push_back(static_cast<char>(kind));
+}
+
+void MergeSpool::PutRun() {
+  if (run_ == 0) return;
+  buffer_.push_back(static_cast<char>(SpoolRecord::kSampleRun));
+  PutVarint(&buffer_, run_);
+  run_ = 0;
+  MaybeFlush();
 }
 
 void MergeSpool::MaybeFlush() {
@@ -253,6 +262,7 @@ void MergeSpool::AwaitWrite() {
 }
 
 void MergeSpool::TruncateTo(uint64_t mark) {
+  run_ = 0;  // counted after the mark
   AwaitWrite();
   if (mark >= flushed_) {
     buffer_.resize(mark - flushed_);
@@ -267,6 +277,7 @@ void MergeSpool::TruncateTo(uint64_t mark) {
 }
 
 void MergeSpool::Rewind() {
+  PutRun();
   Flush();
   AwaitWrite();
   if (lseek(file_.fd(), 0, SEEK_SET) != 0) SpoolError("cannot rewind the spool file");

@@ -47,8 +47,9 @@ class Merger::InputSink : public ProfileSink {
     }
     // An input without sources got one, which its samples (if a reader makes any) belong to.
     if (header.sources.empty()) default_source_ = numbers[0];
-    merger_->spool_.WriteInput(merger_->header_.input_count() - 1);
-    merger_->KeepSumming(header.types);
+    input_ = merger_->header_.input_count() - 1;
+    merger_->spool_.WriteInput(input_);
+    merger_->KeepSumming(input_, header.types);
   }
 
   void OnMapping(const Mapping& m) override {
@@ -147,8 +148,12 @@ class Merger::InputSink : public ProfileSink {
         break;
       case Pending::kSample: {
         const uint64_t stack = Find(stacks_, p.sample.stack_id, "stack");
-        merger_->spool_.WriteSample(p.source, stack, p.sample, p.label_set);
-        if (merger_->sums_ != nullptr) merger_->Sum(p.source, stack, p.label_set, p.sample.values);
+        if (merger_->sums_ != nullptr &&
+            merger_->SumArriving(input_, p.source, stack, p.label_set, p.sample.values)) {
+          merger_->spool_.CountSample();
+        } else {
+          merger_->spool_.WriteSample(p.source, stack, p.sample, p.label_set);
+        }
         break;
       }
     }
@@ -175,6 +180,7 @@ class Merger::InputSink : public ProfileSink {
   const std::string& uri_;
   IdMap sources_, mappings_, functions_, locations_, stacks_;
   uint64_t default_source_ = 0;
+  size_t input_ = 0;        // the input's number in the merge, from its header
   Pending queue_[kQueued];  // a ring: the oldest at first_
   size_t first_ = 0, count_ = 0, pending_locations_ = 0;
 };
@@ -285,24 +291,40 @@ void Merger::AddInput(const std::string& name, const char* const* source_type,
   }
 }
 
-void Merger::KeepSumming(const std::vector<ValueType>& types) {
+void Merger::KeepSumming(size_t input, const std::vector<ValueType>& types) {
   // A skipped input's samples could not be taken back out of the sums.
   if (!options_.aggregate || options_.recoverable) return;
-  if (header_.input_count() == 1) {
+  if (input == 0) {
     first_types_ = types;
     sums_ = std::make_unique<SampleAggregator>(types.size());
-  } else if (types != first_types_) {
-    sums_.reset();  // summed from the spool by Finish, converted
+  } else if (sums_ != nullptr && types != first_types_) {
+    StopSumming(input);  // summed from the spool by Finish, converted
   }
 }
 
-void Merger::Sum(uint64_t source, uint64_t stack, uint64_t label_set,
-                 const std::vector<int64_t>& values) {
+bool Merger::SumArriving(size_t input, uint64_t source, uint64_t stack, uint64_t label_set,
+                         const std::vector<int64_t>& values) {
   if (values.size() != first_types_.size()) {  // not from a checked reader: Finish will tell
-    sums_.reset();
-    return;
+    StopSumming(input);
+    return false;
   }
   sums_->Add(options_.drop_sources ? 1 : source, stack, label_set, values.data());
+  return true;
+}
+
+void Merger::StopSumming(size_t input) {
+  // The sums stand for the samples counted so far: every one of the first input's types (those
+  // of every input so far), in order of first appearance, which is the order the spool's
+  // samples would have given Finish's sums. Modular sums convert as the samples would.
+  sums_->Flush();
+  spool_.WriteInput(0);
+  Sample sample;
+  sums_->ForEachKey([&](uint64_t source, uint64_t stack, uint64_t label_set, const uint64_t* sums) {
+    sample.values.assign(sums, sums + first_types_.size());
+    spool_.WriteSample(source, stack, sample, label_set);
+  });
+  spool_.WriteInput(input);
+  sums_.reset();
 }
 
 bool Merger::ValuesUnconverted(const ProfileHeader& header) const {
@@ -316,9 +338,9 @@ bool Merger::ValuesUnconverted(const ProfileHeader& header) const {
   return true;
 }
 
-template <typename OnSample>
+template <typename OnSample, typename OnRun>
 void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, bool sample_values,
-                    OnSample on_sample) {
+                    OnSample on_sample, OnRun on_run) {
   std::vector<HeaderMerger::Column> columns;
   size_t input = 0;
   Mapping mapping;
@@ -385,6 +407,9 @@ void Merger::Replay(const ProfileHeader& header, ProfileSink* definitions, bool 
         on_sample(out, label_set);
         break;
       }
+      case SpoolRecord::kSampleRun:
+        on_run(spool_.ReadSampleRun());
+        break;
       case SpoolRecord::kEnd:
         break;
     }
@@ -399,24 +424,41 @@ void Merger::Finish(ProfileSink* sink) {
   }
   interner_.reset();  // interning is over; the spool has every definition
   sink->OnHeader(header);
+  const auto no_runs = [](uint64_t) {};
   if (!options_.aggregate) {
-    Replay(header, sink, true, [&](const Sample& sample, uint64_t) { sink->OnSample(sample); });
-  } else {
-    // Summed as the samples arrived, or else now, from the spool: then the sums are keyed by
-    // the spool's label set ids (no label is copied or compared), and made here, on no thread
-    // of its own (its samples' copies to a second thread cost more than the sums). Then the
-    // definitions are replayed and each key is sent where its first sample was (see
-    // SampleAggregator::EmitThrough): the samples need only be counted.
-    std::unique_ptr<SampleAggregator> sums = std::move(sums_);
-    if (sums == nullptr || !ValuesUnconverted(header)) {
-      sums = std::make_unique<SampleAggregator>(header.types.size());
-      Replay(header, nullptr, true,
-             [&](const Sample& sample, uint64_t label_set) { sums->Add(sample, label_set); });
+    Replay(
+        header, sink, true, [&](const Sample& sample, uint64_t) { sink->OnSample(sample); },
+        no_runs);
+  } else if (sums_ != nullptr) {
+    // Summed as the samples arrived, which the spool only counted: the definitions are
+    // replayed and each key is sent where its first sample was (see
+    // SampleAggregator::EmitThrough).
+    if (!ValuesUnconverted(header)) {
+      throw ProfError("(merged profile)", "internal error: inputs of one type need converting");
     }
+    std::unique_ptr<SampleAggregator> sums = std::move(sums_);
     sums->Flush();
+    uint64_t number = 0;  // samples so far
+    Replay(
+        header, sink, false, [](const Sample&, uint64_t) {},
+        [&](uint64_t count) {
+          number += count;
+          sums->EmitThrough(number - 1, spool_, sink);
+        });
+  } else {
+    // Summed now, from the spool: the sums are keyed by the spool's label set ids (no label is
+    // copied or compared), and made here, on no thread of its own (its samples' copies to a
+    // second thread cost more than the sums). Then the definitions are replayed again, and each
+    // key is sent where its first sample was: the samples need only be counted.
+    SampleAggregator sums(header.types.size());
+    Replay(
+        header, nullptr, true,
+        [&](const Sample& sample, uint64_t label_set) { sums.Add(sample, label_set); }, no_runs);
+    sums.Flush();
     uint64_t number = 0;
-    Replay(header, sink, false,
-           [&](const Sample&, uint64_t) { sums->EmitThrough(number++, spool_, sink); });
+    Replay(
+        header, sink, false,
+        [&](const Sample&, uint64_t) { sums.EmitThrough(number++, spool_, sink); }, no_runs);
   }
   sink->OnEnd();
 }

@@ -10,8 +10,10 @@
 // interning) and with --aggregate distinct sample keys, never with samples.
 //
 // Aggregating, the sums are made as the samples arrive while every input has the same value
-// types (the common case: then no value is converted), so that Finish need not read the
-// samples back to sum them; inputs of different types are summed from the spool at the end.
+// types (the common case: then no value is converted), and those samples are only counted in
+// the spool, so that Finish need not read them back. Should an input of other types come, the
+// sums so far go to the spool as samples and everything is summed from the spool at the end,
+// converted.
 #ifndef PROFTOOLS_COMMON_MERGE_MERGER_H_
 #define PROFTOOLS_COMMON_MERGE_MERGER_H_
 
@@ -96,16 +98,23 @@ class Merger {
                 const std::function<void(ProfileSink*)>& read);
 
   // Replays the spool: definitions to `definitions` (may be null), each sample converted to the
-  // merged types to `on_sample(sample, label_set)` (the id of its labels' set in the spool).
-  // Without `sample_values`, samples are passed over: on_sample is called for each with a
-  // sample and label set that mean nothing.
-  template <typename OnSample>
+  // merged types to `on_sample(sample, label_set)` (the id of its labels' set in the spool),
+  // and each run of samples that were only counted to `on_run(count)`. Without
+  // `sample_values`, samples are passed over: on_sample is called for each with a sample and
+  // label set that mean nothing.
+  template <typename OnSample, typename OnRun>
   void Replay(const ProfileHeader& header, ProfileSink* definitions, bool sample_values,
-              OnSample on_sample);
-  // Called with each input's types, in turn: sums as samples arrive while they are the first's.
-  void KeepSumming(const std::vector<ValueType>& types);
-  // Sums a sample as it arrives (source and stack of the merged profile).
-  void Sum(uint64_t source, uint64_t stack, uint64_t label_set, const std::vector<int64_t>& values);
+              OnSample on_sample, OnRun on_run);
+  // Called with each input's types, in turn (input `input`): sums as samples arrive while they
+  // are the first's.
+  void KeepSumming(size_t input, const std::vector<ValueType>& types);
+  // Sums a sample of input `input` as it arrives (source and stack of the merged profile);
+  // false when it was not summed (then the caller spools it).
+  bool SumArriving(size_t input, uint64_t source, uint64_t stack, uint64_t label_set,
+                   const std::vector<int64_t>& values);
+  // Ends summing as samples arrive, in input `input`: the sums so far go to the spool as
+  // samples of the first input's types, where the samples they sum were counted.
+  void StopSumming(size_t input);
   // Whether every input's values go to the same column of the merged profile `header`
   // unconverted: then the sums made as samples arrived are the merge's.
   bool ValuesUnconverted(const ProfileHeader& header) const;
