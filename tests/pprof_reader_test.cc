@@ -10,6 +10,7 @@
 #include "common/io/input.h"
 #include "common/load/read_profile.h"
 #include "common/pprof/pprof_conventions.h"
+#include "common/pprof/pprof_reader.h"
 #include "tests/pprof_test_util.h"
 #include "tests/test_util.h"
 
@@ -164,6 +165,42 @@ TEST(PprofReader, EqualStacksShareOneStackRecord) {
                       "sample 1 1 - - 2 -20 thread=io bytes=4096:bytes\nstack 2\nsample 1 2"),
             std::string::npos)
       << body;
+}
+
+// Keeps what it is given of each sample.
+class SampleKeeper : public DiscardingSink {
+ public:
+  void OnSample(const Sample& sample) override { samples.push_back(sample); }
+  std::vector<Sample> samples;
+};
+
+TEST(PprofReader, SamplesWithTheRawLabelsOfTheOneBeforeShareTheirLabelsId) {
+  pb::Profile p = EveryField();
+  *p.add_sample() = p.sample(0);
+  *p.add_sample() = p.sample(0);  // and a time: other raw labels
+  auto* time = p.mutable_sample(2)->add_label();
+  time->set_key(p.string_table_size());
+  p.add_string_table(kTimeLabel);
+  time->set_num(5);
+  time->set_num_unit(p.string_table_size());
+  p.add_string_table("nanoseconds");
+  *p.add_sample() = p.sample(0);
+  SampleKeeper keeper;
+  const std::string bytes = p.SerializeAsString();
+  ReadPprof(bytes, "test.pb", &keeper, PprofReadOptions{});
+  ASSERT_EQ(keeper.samples.size(), 4u);
+  const std::vector<Sample>& s = keeper.samples;
+  EXPECT_NE(s[0].labels_id, 0u);
+  EXPECT_EQ(s[1].labels_id, s[0].labels_id);
+  EXPECT_NE(s[2].labels_id, s[1].labels_id);
+  EXPECT_NE(s[3].labels_id, s[2].labels_id);
+  for (const Sample& sample : s) {
+    EXPECT_EQ(sample.labels, s[0].labels);
+    ASSERT_EQ(sample.labels.size(), 2u);
+  }
+  EXPECT_FALSE(s[1].time_nanos.has_value());
+  EXPECT_EQ(s[2].time_nanos, std::optional<int64_t>(5));
+  EXPECT_FALSE(s[3].time_nanos.has_value());  // what s[2]'s labels made is not kept
 }
 
 // Each malformed input and the words its message must contain.

@@ -36,6 +36,29 @@ TEST(SinkThread, DeliversTheSameRecordsInOrder) {
   }
 }
 
+// Samples whose producer numbers their label sets (Sample::labels_id) cross batches with their
+// labels copied only when they change: each still reaches the consumer with its own labels.
+TEST(SinkThread, SamplesWithTheLabelsOfTheOneBeforeGetThem) {
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    Profile p = LargeProfile(seed);
+    // Runs of 37 samples with one sample's labels, which cross the batches' bounds, numbered.
+    uint64_t id = 0;
+    for (size_t i = 0; i < p.samples.size(); ++i) {
+      if (i % 37 == 0) {
+        ++id;
+      } else {
+        p.samples[i].labels = p.samples[i - 1].labels;
+      }
+      p.samples[i].labels_id = id;
+    }
+    StringSink direct_text, threaded_text;
+    CanonicalWriter direct(&direct_text), threaded(&threaded_text);
+    EmitProfile(p, direct);
+    ProduceOnThread([&](ProfileSink* sink) { EmitProfile(p, *sink); }, &threaded);
+    ASSERT_EQ(threaded_text.text(), direct_text.text()) << "seed " << seed;
+  }
+}
+
 // Counts samples; throws at the `fail_at`th when set.
 class CountingSink : public DiscardingSink {
  public:

@@ -97,7 +97,13 @@ class Merger::InputSink : public ProfileSink {
     }
     Pending& p = Push(Pending::kSample);
     p.source = source;
-    p.label_set = merger_->spool_.LabelSetId(s.labels);  // numbered in sample order either way
+    // Numbered in sample order either way; a sample whose reader says its labels are the last
+    // sample's (labels_id) is not hashed again.
+    if (s.labels_id == 0 || s.labels_id != last_labels_id_) {
+      last_label_set_ = merger_->spool_.LabelSetId(s.labels);
+      last_labels_id_ = s.labels_id;
+    }
+    p.label_set = last_label_set_;
     p.sample.stack_id = s.stack_id;
     p.sample.time_nanos = s.time_nanos;
     p.sample.duration_nanos = s.duration_nanos;
@@ -180,8 +186,9 @@ class Merger::InputSink : public ProfileSink {
   const std::string& uri_;
   IdMap sources_, mappings_, functions_, locations_, stacks_;
   uint64_t default_source_ = 0;
-  size_t input_ = 0;        // the input's number in the merge, from its header
-  Pending queue_[kQueued];  // a ring: the oldest at first_
+  size_t input_ = 0;  // the input's number in the merge, from its header
+  uint64_t last_labels_id_ = 0, last_label_set_ = 0;  // of the last sample
+  Pending queue_[kQueued];                            // a ring: the oldest at first_
   size_t first_ = 0, count_ = 0, pending_locations_ = 0;
 };
 

@@ -144,6 +144,11 @@ struct Sample {
   std::optional<int64_t> duration_nanos;
   std::vector<int64_t> values;  // one per declared type
   std::vector<Label> labels;
+  // Set by a reader that numbers its samples' label sets: samples of one stream with the same
+  // non-zero labels_id have equal labels, so that a sink may skip copying or comparing them
+  // (a fleet's samples repeat a few sets: comm, tid). 0: not numbered. Not part of the
+  // sample's content; a sink that changes labels and passes the sample on leaves it 0.
+  uint64_t labels_id = 0;
   bool operator==(const Sample& o) const {
     return source_id == o.source_id && stack_id == o.stack_id && time_nanos == o.time_nanos &&
            duration_nanos == o.duration_nanos && values == o.values && labels == o.labels;

@@ -12,7 +12,18 @@
 namespace proftools {
 namespace {
 
-enum class Kind : uint8_t { kHeader, kMapping, kFunction, kLocation, kStack, kSample, kEnd };
+// kSampleSameLabels: a sample whose labels are the sample before's (Sample::labels_id), not
+// copied into the batch.
+enum class Kind : uint8_t {
+  kHeader,
+  kMapping,
+  kFunction,
+  kLocation,
+  kStack,
+  kSample,
+  kSampleSameLabels,
+  kEnd
+};
 
 // Records in order: their kinds, and each kind's records in a vector whose elements (and their
 // vectors and strings) keep their capacity from batch to batch.
@@ -191,7 +202,14 @@ class BatchingSink : public ProfileSink {
     copy.time_nanos = s.time_nanos;
     copy.duration_nanos = s.duration_nanos;
     copy.values.assign(s.values.begin(), s.values.end());
+    copy.labels_id = s.labels_id;
+    // Copying a fleet's labels (their strings) for every sample was a twentieth of its merge.
+    if (s.labels_id != 0 && s.labels_id == last_labels_id_) {
+      Add(Kind::kSampleSameLabels, 64 + 8 * s.values.size());
+      return;
+    }
     copy.labels.assign(s.labels.begin(), s.labels.end());
+    last_labels_id_ = s.labels_id;
     Add(Kind::kSample, 64 + 8 * s.values.size() + 64 * s.labels.size());
   }
   void OnEnd() override {
@@ -221,9 +239,26 @@ class BatchingSink : public ProfileSink {
 
   Channel* channel_;
   std::unique_ptr<Batch> batch_;
+  uint64_t last_labels_id_ = 0;  // of the last sample whose labels were copied
 };
 
-void Deliver(const Batch& batch, ProfileSink* sink) {
+// The consumer's side of a channel: its batches' records to `sink`, in order.
+class Delivery {
+ public:
+  explicit Delivery(ProfileSink* sink) : sink_(sink) {}
+  void Deliver(Batch& batch);
+
+ private:
+  ProfileSink* sink_;
+  // Where the last sample's labels are: in a batch's sample, or (between batches, since a
+  // batch goes back to its producer) carried_. A sample of kSampleSameLabels gets them by a
+  // swap of vectors, not a copy.
+  std::vector<Label>* labels_ = nullptr;
+  std::vector<Label> carried_;
+};
+
+void Delivery::Deliver(Batch& batch) {
+  ProfileSink* const sink = sink_;
   size_t next[5] = {};
   for (Kind kind : batch.kinds) {
     switch (kind) {
@@ -242,13 +277,27 @@ void Deliver(const Batch& batch, ProfileSink* sink) {
       case Kind::kStack:
         sink->OnStack(batch.stacks[next[3]++]);
         break;
-      case Kind::kSample:
-        sink->OnSample(batch.samples[next[4]++]);
+      case Kind::kSample: {
+        Sample& sample = batch.samples[next[4]++];
+        labels_ = &sample.labels;
+        sink->OnSample(sample);
         break;
+      }
+      case Kind::kSampleSameLabels: {
+        Sample& sample = batch.samples[next[4]++];
+        if (labels_ != nullptr) sample.labels.swap(*labels_);
+        labels_ = &sample.labels;
+        sink->OnSample(sample);
+        break;
+      }
       case Kind::kEnd:
         sink->OnEnd();
         break;
     }
+  }
+  if (labels_ != nullptr && labels_ != &carried_) {
+    carried_.swap(*labels_);
+    labels_ = &carried_;
   }
 }
 
@@ -363,8 +412,9 @@ void BackgroundProducer::Deliver(ProfileSink* sink) {
   Channel& channel = state_->channel;
   state_->delivered = true;
   try {
+    Delivery delivery(sink);
     while (std::unique_ptr<Batch> batch = channel.TakeFull()) {
-      proftools::Deliver(*batch, sink);
+      delivery.Deliver(*batch);
       channel.PutFree(std::move(batch));
     }
   } catch (...) {

@@ -34,6 +34,10 @@ struct PbFunction {
 struct PbLabel {
   int64_t key = 0, str = 0, num = 0, num_unit = 0;
   bool has_num = false;  // num is `optional`: present, even as 0
+  bool operator==(const PbLabel& o) const {
+    return key == o.key && str == o.str && num == o.num && num_unit == o.num_unit &&
+           has_num == o.has_num;
+  }
 };
 
 // Each decodes `bytes` into `*out` (every field reset first); false when they are not a

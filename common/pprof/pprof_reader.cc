@@ -496,6 +496,31 @@ class Decoder {
                               " but there " + (sample_types_.size() == 1 ? "is " : "are ") +
                               Counted(sample_types_.size(), "sample type", "sample types"));
     }
+    bool unused_stack = false;
+    if (sample_.labels_id != 0 && labels_ == last_raw_labels_) {
+      // The labels of the sample before (a thread's, mostly): what they made of it, again, and
+      // the same labels_id, which tells the sinks so.
+      Charge(last_labels_bytes_, span.offset, what);
+      unused_stack = last_unused_stack_;
+    } else {
+      const size_t charged = record_bytes_;
+      unused_stack = EmitLabels(span.offset, what);
+      last_labels_bytes_ = record_bytes_ - charged;
+      last_unused_stack_ = unused_stack;
+      last_raw_labels_ = labels_;
+      ++sample_.labels_id;
+    }
+    const uint64_t stack_id =
+        InternStack(packed_ids, packed_hash, id_fields == 1, span.offset, what);
+    if (unused_stack) return;  // it only carried the stack
+    sample_.stack_id = stack_id;
+    sink_->OnSample(sample_);
+  }
+
+  // The sample's labels (labels_) into sample_: its labels, and the fields the conventions'
+  // labels carry. Returns true when a label says the sample only carried its stack.
+  template <typename What>
+  bool EmitLabels(size_t offset, const What& what) {
     sample_.labels.clear();
     sample_.time_nanos.reset();
     sample_.duration_nanos.reset();
@@ -504,26 +529,20 @@ class Decoder {
     for (const PbLabel& l : labels_) {
       Label label;
       label.key = Str(
-          l.key, [&] { return what() + " label key"; }, span.offset);
-      if (label.key.empty()) FailAt(span.offset, what() + " has a label with an empty key");
+          l.key, [&] { return what() + " label key"; }, offset);
+      if (label.key.empty()) FailAt(offset, what() + " has a label with an empty key");
       const auto label_what = [&] { return what() + " label " + Printable(label.key); };
       if (l.str != 0) {
-        label.str = Str(l.str, label_what, span.offset);
+        label.str = Str(l.str, label_what, offset);
       } else if (l.has_num || l.num_unit != 0) {
         label.is_num = true;
         label.num = l.num;
-        label.unit = Str(l.num_unit, label_what, span.offset);
+        label.unit = Str(l.num_unit, label_what, offset);
       }
-      if (label.is_num && TakeConventionLabel(label, span.offset, what, &unused_stack)) {
-        continue;
-      }
+      if (label.is_num && TakeConventionLabel(label, offset, what, &unused_stack)) continue;
       sample_.labels.push_back(std::move(label));
     }
-    const uint64_t stack_id =
-        InternStack(packed_ids, packed_hash, id_fields == 1, span.offset, what);
-    if (unused_stack) return;  // it only carried the stack
-    sample_.stack_id = stack_id;
-    sink_->OnSample(sample_);
+    return unused_stack;
   }
 
   // Decodes a packed run of varints; false when it is malformed or would make `out` hold more
@@ -659,6 +678,11 @@ class Decoder {
   std::deque<std::string> owned_keys_;
   std::vector<uint64_t> loose_ids_, scratch_values_;
   std::vector<PbLabel> labels_;
+  // The last labels made into sample_ (its labels_id numbers them): their raw form, the bytes
+  // they were charged, and whether they said the sample only carried its stack.
+  std::vector<PbLabel> last_raw_labels_;
+  size_t last_labels_bytes_ = 0;
+  bool last_unused_stack_ = false;
   Sample sample_;
   Stack stack_;
 };
