@@ -241,10 +241,11 @@ bool Checker::CheckMapping(const Mapping& mapping) {
 bool Checker::CheckFunction(const Function& function) {
   EnterBody();
   if (!CheckNewId(RecordKind::kFunction, function.id, &functions_)) return false;
-  const std::string subject = "function " + std::to_string(function.id);
-  if (function.name.empty()) return Fail(Rule::kEmptyName, subject + " has an empty name");
+  // The subject is named only for a message: every function of every input passes this way.
+  const auto subject = [&] { return "function " + std::to_string(function.id); };
+  if (function.name.empty()) return Fail(Rule::kEmptyName, subject() + " has an empty name");
   if (function.start_line < 0) {
-    return Fail(Rule::kNegativeLine, subject + " has a negative start line (" +
+    return Fail(Rule::kNegativeLine, subject() + " has a negative start line (" +
                                          std::to_string(function.start_line) + ")");
   }
   return true;

@@ -1,9 +1,10 @@
 #include "common/model/stack_table.h"
 
 #include <algorithm>
-#include <functional>
 #include <string_view>
 #include <utility>
+
+#include "common/base/bytes_hash.h"
 
 namespace proftools {
 
@@ -39,7 +40,7 @@ void StackTable::Prepare(const std::vector<uint64_t>& location_ids, Key* key) co
   }
   key->set_size(static_cast<size_t>(at - begin));
   // The empty stack encodes to nothing; its length tells it from others in the arena.
-  key->hash = std::hash<std::string_view>()(key->bytes()) ^ location_ids.size();
+  key->hash = HashBytes(key->bytes()) ^ location_ids.size();
   Fetch(key->hash);
 }
 
@@ -52,7 +53,7 @@ void StackTable::Key::Reserve(size_t n, bool keep) {
 }
 
 void StackTable::PrepareBytes(Key* key) const {
-  key->hash = std::hash<std::string_view>()(key->bytes());
+  key->hash = HashBytes(key->bytes());
   Fetch(key->hash);
 }
 
