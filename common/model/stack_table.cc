@@ -1,6 +1,7 @@
 #include "common/model/stack_table.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string_view>
 #include <utility>
 
@@ -18,7 +19,7 @@ void StackTable::Insert(uint64_t hash, uint64_t id) {
   const size_t mask = slots_.size() - 1;
   size_t i = hash & mask;
   while (slots_[i].id != 0) i = (i + 1) & mask;
-  slots_[i] = Slot{hash, id};
+  slots_[i] = Slot{static_cast<uint32_t>(hash >> 32), static_cast<uint32_t>(id)};
 }
 
 void StackTable::Rebuild(size_t slot_count) {
@@ -73,12 +74,16 @@ uint64_t StackTable::InternPrepared(const Key& key, bool* is_new) {
     Rebuild(slots_.empty() ? 1024 : slots_.size() * 2);
   }
   const uint64_t hash = key.hash;
+  const uint32_t tag = static_cast<uint32_t>(hash >> 32);
   const size_t mask = slots_.size() - 1;
   for (size_t i = hash & mask; slots_[i].id != 0; i = (i + 1) & mask) {
-    if (slots_[i].hash == hash && Encoded(slots_[i].id) == key.bytes()) {
+    if (slots_[i].tag == tag && Encoded(slots_[i].id) == key.bytes()) {
       *is_new = false;
       return slots_[i].id;
     }
+  }
+  if (offsets_.size() >= UINT32_MAX) {
+    throw std::length_error("more than 4 billion distinct keys to intern");
   }
   offsets_.push_back(arena_.size());
   hashes_.push_back(hash);

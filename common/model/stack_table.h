@@ -2,7 +2,7 @@
 // prof-merge. A merge of profiles whose every sample has its own stack (pprof's random benchmark
 // profile: a million stacks of 20-60 frames) holds millions of them. Each stack's location ids
 // are varint-encoded in one arena (about 2 bytes an id instead of 8, and no allocation per
-// stack); lookup is open addressing over (hash, id) slots. The Interner keeps its locations
+// stack); lookup is open addressing over (tag, id) slots. The Interner keeps its locations
 // (each as the integers of its content) and its functions (each string with its length) in
 // tables of this kind too.
 #ifndef PROFTOOLS_COMMON_MODEL_STACK_TABLE_H_
@@ -64,9 +64,11 @@ class StackTable {
   void TruncateTo(size_t count);
 
  private:
+  // 8 bytes, so that the slots of a merge of millions of stacks (a power of two, at most half
+  // full) take 32 MB less than with the whole hash and a 64-bit id.
   struct Slot {
-    uint64_t hash = 0;
-    uint64_t id = 0;  // 0: empty
+    uint32_t tag = 0;  // the upper half of the key's hash (the lower half chose the slot)
+    uint32_t id = 0;   // 0: empty
   };
   void Insert(uint64_t hash, uint64_t id);
   void Fetch(uint64_t hash) const;  // starts fetching the slot of `hash`
