@@ -30,17 +30,17 @@ void CanonicalOrder::OnHeader(const ProfileHeader& header) {
 }
 
 void CanonicalOrder::OnMapping(const Mapping& mapping) {
-  mappings_.records.emplace(mapping.id, mapping);
+  mappings_.Define(mapping);
   mappings_.order.push_back(mapping.id);
 }
 
 void CanonicalOrder::OnFunction(const Function& function) {
-  functions_.records.emplace(function.id, function);
+  functions_.Define(function);
   functions_.order.push_back(function.id);
 }
 
 void CanonicalOrder::OnLocation(const Location& location) {
-  locations_.records.emplace(location.id, location);
+  locations_.Define(location);
   locations_.order.push_back(location.id);
 }
 
@@ -48,10 +48,18 @@ void CanonicalOrder::OnStack(const Stack& stack) {
   stacks_.order.push_back(stack.id);
   // A repeated id keeps its first definition, whether that waits in the slot or in the map.
   if (StackPending(stack.id)) return;
-  if (last_stack_pending_) stacks_.records.emplace(last_stack_.id, std::move(last_stack_));
+  if (last_stack_pending_) stacks_.Define(std::move(last_stack_));
   last_stack_.id = stack.id;
   last_stack_.location_ids.assign(stack.location_ids.begin(), stack.location_ids.end());
   last_stack_pending_ = true;
+}
+
+template <typename T>
+void CanonicalOrder::Pending<T>::Define(T record) {
+  uint64_t ignored;
+  if (written.Contains(record.id) || !position.Insert(record.id, records.size(), &ignored)) return;
+  records.push_back(std::move(record));
+  ++waiting;
 }
 
 template <typename T>
@@ -61,10 +69,11 @@ bool CanonicalOrder::Take(Pending<T>* pending, uint64_t id, const char* kind, T*
     record->id = done;
     return false;
   }
-  auto it = pending->records.find(id);
-  if (it == pending->records.end()) Undefined(kind, id);
-  *record = std::move(it->second);
-  pending->records.erase(it);
+  uint64_t at;
+  if (!pending->position.Find(id, &at)) Undefined(kind, id);
+  *record = std::move(pending->records[at]);
+  // None waits: the vector starts again (the positions of taken ids stay, never read again).
+  if (--pending->waiting == 0) pending->records.clear();
   record->id = pending->written.size() + 1;
   pending->written.Insert(id, record->id, &done);
   return true;
@@ -110,15 +119,14 @@ uint64_t CanonicalOrder::PassStack(uint64_t id) {
   if (last_stack_pending_ && last_stack_.id == id) {
     last_stack_pending_ = false;
     RenumberLocations(last_stack_.location_ids);
+    out_stack_.id = stacks_.written.size() + 1;
+    stacks_.written.Insert(id, out_stack_.id, &done);
   } else {
-    auto it = stacks_.records.find(id);
-    if (it == stacks_.records.end()) Undefined("stack", id);
-    const Stack stack = std::move(it->second);
-    stacks_.records.erase(it);
+    Stack stack;
+    Take(&stacks_, id, "stack", &stack);  // not written before: taken now
     RenumberLocations(stack.location_ids);
+    out_stack_.id = stack.id;
   }
-  out_stack_.id = stacks_.written.size() + 1;
-  stacks_.written.Insert(id, out_stack_.id, &done);
   out_->OnStack(out_stack_);
   return out_stack_.id;
 }
@@ -136,13 +144,13 @@ void CanonicalOrder::OnSample(const Sample& sample) {
 
 void CanonicalOrder::OnEnd() {
   for (uint64_t id : mappings_.order) {
-    if (mappings_.records.count(id) != 0) PassMapping(id);
+    if (mappings_.Waits(id)) PassMapping(id);
   }
   for (uint64_t id : functions_.order) {
-    if (functions_.records.count(id) != 0) PassFunction(id);
+    if (functions_.Waits(id)) PassFunction(id);
   }
   for (uint64_t id : locations_.order) {
-    if (locations_.records.count(id) != 0) PassLocation(id);
+    if (locations_.Waits(id)) PassLocation(id);
   }
   for (uint64_t id : stacks_.order) {
     if (StackPending(id)) PassStack(id);
