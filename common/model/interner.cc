@@ -93,16 +93,27 @@ uint64_t Interner::Function(const proftools::Function& function) {
 }
 
 void Interner::LocationKey(const proftools::Location& location, StackTable::Key* key) {
-  location_key_.clear();
-  location_key_.push_back(location.mapping_id);
-  location_key_.push_back(location.address);
-  location_key_.push_back(location.is_folded);
+  // The integers varint-encoded straight into the key (as StackTable::Prepare would encode
+  // them from a vector: building the vector first cost a third of the key).
+  char* const begin = key->Room((3 + 3 * location.lines.size()) * 10);
+  char* at = begin;
+  const auto put = [&at](uint64_t value) {
+    while (value >= 0x80) {
+      *at++ = static_cast<char>(value | 0x80);
+      value >>= 7;
+    }
+    *at++ = static_cast<char>(value);
+  };
+  put(location.mapping_id);
+  put(location.address);
+  put(location.is_folded);
   for (const Line& line : location.lines) {
-    location_key_.push_back(line.function_id);
-    location_key_.push_back(static_cast<uint64_t>(line.line));
-    location_key_.push_back(static_cast<uint64_t>(line.column));
+    put(line.function_id);
+    put(static_cast<uint64_t>(line.line));
+    put(static_cast<uint64_t>(line.column));
   }
-  locations_.Prepare(location_key_, key);
+  key->set_size(static_cast<size_t>(at - begin));
+  locations_.PrepareBytes(key);
 }
 
 uint64_t Interner::InternLocation(const StackTable::Key& key, const proftools::Location& location) {

@@ -92,7 +92,6 @@ class Interner {
   // arena, where a node-based map took three cache misses a lookup (a third of a fleet merge's
   // interning).
   StackTable locations_;
-  std::vector<uint64_t> location_key_;
   StackTable::Key location_scratch_;  // Location(location)'s key, reused
   StackTable stacks_;                 // compact: the stacks are most of what a converter holds
   proftools::Stack new_stack_;  // what OnStack gets, its vector reused (no allocation a stack)
