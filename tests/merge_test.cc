@@ -253,6 +253,37 @@ TEST(StackTable, InternsByContentAndForgetsOnTruncate) {
   EXPECT_EQ(table.Intern({1, 200, 3}, &is_new), 2u);
 }
 
+// Keys live in blocks (a large key in one of its own): truncating into an earlier block drops
+// the later ones, and what is interned next is kept apart from what was forgotten.
+TEST(StackTable, TruncatesAcrossBlocksAndKeepsEveryKey) {
+  StackTable table;
+  bool is_new;
+  const auto stack = [](uint64_t i) {
+    // Most keys a few bytes; every 1000th long enough to need a block to itself.
+    return std::vector<uint64_t>(i % 1000 == 999 ? 300000 : 1 + i % 7, i + 1);
+  };
+  for (uint64_t i = 0; i < 20000; ++i) ASSERT_EQ(table.Intern(stack(i), &is_new), i + 1);
+  table.TruncateTo(4321);
+  for (uint64_t i = 4321; i < 8000; ++i) {
+    ASSERT_EQ(table.Intern(stack(i + 100000), &is_new), i + 1);  // other keys, same ids
+    ASSERT_TRUE(is_new);
+  }
+  for (uint64_t i = 0; i < 4321; ++i) {
+    ASSERT_EQ(table.Intern(stack(i), &is_new), i + 1) << i;  // the first ones kept
+    ASSERT_FALSE(is_new);
+  }
+  for (uint64_t i = 4321; i < 8000; ++i) {
+    ASSERT_EQ(table.Intern(stack(i + 100000), &is_new), i + 1) << i;
+    ASSERT_FALSE(is_new);
+  }
+  EXPECT_EQ(table.Intern(stack(5000), &is_new), 8001u);  // forgotten: new again
+  EXPECT_TRUE(is_new);
+  // Encoded gives the ids back as they were interned.
+  std::string expected;
+  for (int i = 0; i < 300000; ++i) expected += static_cast<char>(0xe8), expected += '\x07';
+  EXPECT_EQ(table.Encoded(1000), expected);  // stack(999): 300,000 times 1000
+}
+
 TEST(MergeSpool, RecordsComeBackAsWritten) {
   MergeSpool spool;
   Mapping m{3, 0x400000, 0x500000, 0x10, "/bin/x", "id", true, false, true, false};

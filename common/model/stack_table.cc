@@ -1,6 +1,8 @@
 #include "common/model/stack_table.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -8,11 +10,44 @@
 #include "common/base/bytes_hash.h"
 
 namespace proftools {
+namespace {
+
+char* PutVarint(uint64_t value, char* at) {
+  while (value >= 0x80) {
+    *at++ = static_cast<char>(value | 0x80);
+    value >>= 7;
+  }
+  *at++ = static_cast<char>(value);
+  return at;
+}
+
+}  // namespace
 
 std::string_view StackTable::Encoded(uint64_t id) const {
-  const uint64_t begin = offsets_[id - 1];
-  const uint64_t end = id < offsets_.size() ? offsets_[id] : arena_.size();
-  return std::string_view(arena_).substr(begin, end - begin);
+  const char* p = starts_[id - 1];
+  uint64_t size = 0;
+  for (int shift = 0;; shift += 7) {
+    const auto byte = static_cast<unsigned char>(*p++);
+    size |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if (byte < 0x80) break;
+  }
+  return std::string_view(p, static_cast<size_t>(size));
+}
+
+char* StackTable::Allocate(size_t n) {
+  constexpr size_t kFirstBlock = 4096, kLargestBlock = size_t{1} << 20;
+  if (blocks_.empty() || blocks_.back().size - blocks_.back().used < n) {
+    const size_t grown =
+        blocks_.empty() ? kFirstBlock : std::min(2 * blocks_.back().size, kLargestBlock);
+    Block block;
+    block.size = std::max(n, grown);
+    block.data.reset(new char[block.size]);
+    blocks_.push_back(std::move(block));
+  }
+  Block& block = blocks_.back();
+  char* const at = block.data.get() + block.used;
+  block.used += n;
+  return at;
 }
 
 void StackTable::Insert(uint64_t hash, uint64_t id) {
@@ -24,7 +59,7 @@ void StackTable::Insert(uint64_t hash, uint64_t id) {
 
 void StackTable::Rebuild(size_t slot_count) {
   slots_.assign(slot_count, Slot{});
-  for (size_t i = 0; i < offsets_.size(); ++i) Insert(hashes_[i], i + 1);
+  for (size_t i = 0; i < starts_.size(); ++i) Insert(hashes_[i], i + 1);
 }
 
 void StackTable::Prepare(const std::vector<uint64_t>& location_ids, Key* key) const {
@@ -70,7 +105,7 @@ uint64_t StackTable::Intern(const std::vector<uint64_t>& location_ids, bool* is_
 }
 
 uint64_t StackTable::InternPrepared(const Key& key, bool* is_new) {
-  if ((offsets_.size() + 1) * 2 > slots_.size()) {
+  if ((starts_.size() + 1) * 2 > slots_.size()) {
     Rebuild(slots_.empty() ? 1024 : slots_.size() * 2);
   }
   const uint64_t hash = key.hash;
@@ -82,22 +117,37 @@ uint64_t StackTable::InternPrepared(const Key& key, bool* is_new) {
       return slots_[i].id;
     }
   }
-  if (offsets_.size() >= UINT32_MAX) {
+  if (starts_.size() >= UINT32_MAX) {
     throw std::length_error("more than 4 billion distinct keys to intern");
   }
-  offsets_.push_back(arena_.size());
+  const std::string_view bytes = key.bytes();
+  char length[10];
+  const size_t length_size = static_cast<size_t>(PutVarint(bytes.size(), length) - length);
+  char* const at = Allocate(length_size + bytes.size());
+  std::memcpy(at, length, length_size);
+  if (!bytes.empty()) std::memcpy(at + length_size, bytes.data(), bytes.size());
+  starts_.push_back(at);
   hashes_.push_back(hash);
-  arena_ += key.bytes();
-  const uint64_t id = offsets_.size();
+  const uint64_t id = starts_.size();
   Insert(hash, id);
   *is_new = true;
   return id;
 }
 
 void StackTable::TruncateTo(size_t count) {
-  if (count >= offsets_.size()) return;
-  arena_.resize(offsets_[count]);
-  offsets_.resize(count);
+  if (count >= starts_.size()) return;
+  // The blocks after the one the first forgotten key is in go; that one ends where it began.
+  const auto cut = reinterpret_cast<uintptr_t>(starts_[count]);
+  while (!blocks_.empty()) {
+    Block& block = blocks_.back();
+    const auto begin = reinterpret_cast<uintptr_t>(block.data.get());
+    if (cut >= begin && cut < begin + block.size) {
+      block.used = static_cast<size_t>(cut - begin);
+      break;
+    }
+    blocks_.pop_back();
+  }
+  starts_.resize(count);
   hashes_.resize(count);
   Rebuild(slots_.size());
 }

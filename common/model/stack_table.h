@@ -1,8 +1,8 @@
 // Stacks interned by content, compactly: the Interner's stack table, behind every converter and
 // prof-merge. A merge of profiles whose every sample has its own stack (pprof's random benchmark
 // profile: a million stacks of 20-60 frames) holds millions of them. Each stack's location ids
-// are varint-encoded in one arena (about 2 bytes an id instead of 8, and no allocation per
-// stack); lookup is open addressing over (tag, id) slots. The Interner keeps its locations
+// are varint-encoded in blocks of up to 1 MiB (about 2 bytes an id instead of 8, and no allocation
+// per stack); lookup is open addressing over (tag, id) slots. The Interner keeps its locations
 // (each as the integers of its content) and its functions (each string with its length) in
 // tables of this kind too.
 #ifndef PROFTOOLS_COMMON_MODEL_STACK_TABLE_H_
@@ -57,7 +57,7 @@ class StackTable {
   void PrepareBytes(Key* key) const;
   uint64_t InternPrepared(const Key& key, bool* is_new);
 
-  size_t size() const { return offsets_.size(); }
+  size_t size() const { return starts_.size(); }
   // The location ids of stack `id` (1 .. size()), varint-encoded one after the other.
   std::string_view Encoded(uint64_t id) const;
   // Forgets the stacks after the first `count` (a skipped input's).
@@ -74,10 +74,20 @@ class StackTable {
   void Fetch(uint64_t hash) const;  // starts fetching the slot of `hash`
   void Rebuild(size_t slot_count);
 
-  std::string arena_;
-  std::vector<uint64_t> offsets_;  // where stack id i + 1 starts in arena_
-  std::vector<uint64_t> hashes_;   // of stack id i + 1, to rebuild the slots
-  std::vector<Slot> slots_;        // a power of two, at most half full
+  // Room for `n` bytes at the end of the last block, or in a new one.
+  char* Allocate(size_t n);
+
+  // The keys, each after its length (a varint), in blocks that are never moved: one growing
+  // string copied itself as it doubled, and for that moment was there twice (128 MB more at
+  // the peak of a merge of two million stacks).
+  struct Block {
+    std::unique_ptr<char[]> data;
+    size_t size = 0, used = 0;
+  };
+  std::vector<Block> blocks_;
+  std::vector<const char*> starts_;  // where key id i + 1's length starts
+  std::vector<uint64_t> hashes_;     // of key id i + 1, to rebuild the slots
+  std::vector<Slot> slots_;          // a power of two, at most half full
   Key scratch_;
 };
 
