@@ -2,7 +2,7 @@
 
 namespace proftools {
 
-bool IdMap::Insert(uint64_t id, uint64_t value, uint64_t* existing) {
+bool IdMap::InsertOutsideDense(uint64_t id, uint64_t value, uint64_t* existing) {
   // Grow the dense part only as far as twice the number of entries (plus a start): a file with
   // one id of 10^12 must not allocate terabytes.
   if (id >= dense_.size() && id < 2 * size_ + 4096) {

@@ -18,7 +18,19 @@ class IdMap {
  public:
   // Maps `id` to `value`. Returns false (and changes nothing) when `id` is already present;
   // *existing is then its value.
-  bool Insert(uint64_t id, uint64_t value, uint64_t* existing);
+  bool Insert(uint64_t id, uint64_t value, uint64_t* existing) {
+    // Inline for an id in the dense part (most ids of real files): a million calls a merge.
+    if (id < dense_.size()) {
+      if (dense_[id] != 0) {
+        *existing = dense_[id] - 1;
+        return false;
+      }
+      dense_[id] = value + 1;
+      ++size_;
+      return true;
+    }
+    return InsertOutsideDense(id, value, existing);
+  }
   // The value of `id`, or false when absent.
   bool Find(uint64_t id, uint64_t* value) const {
     if (id < dense_.size()) {
@@ -38,6 +50,9 @@ class IdMap {
   size_t size() const { return size_; }
 
  private:
+  // Insert for an id beyond the dense part: grows it, or goes to the sparse map.
+  bool InsertOutsideDense(uint64_t id, uint64_t value, uint64_t* existing);
+
   // dense_[id] is value + 1 (0: absent); values are never UINT64_MAX.
   std::vector<uint64_t> dense_;
   std::unordered_map<uint64_t, uint64_t> sparse_;
