@@ -7,23 +7,12 @@
 #include <cstring>
 
 #include "common/base/diagnostics.h"
+#include "common/base/varint.h"
 
 namespace proftools {
 namespace {
 
 constexpr size_t kBlock = size_t{1} << 20;
-
-constexpr size_t kMaxVarintBytes = 10;
-
-// Encodes at `at`, which has room for kMaxVarintBytes; returns the end.
-char* WriteVarint(char* at, uint64_t value) {
-  while (value >= 0x80) {
-    *at++ = static_cast<char>(value | 0x80);
-    value >>= 7;
-  }
-  *at++ = static_cast<char>(value);
-  return at;
-}
 
 // Appended in one step: byte by byte, push_back was a tenth of a large merge's time.
 void PutVarint(std::string* out, uint64_t value) {

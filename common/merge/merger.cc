@@ -322,7 +322,9 @@ bool Merger::SumArriving(size_t input, uint64_t source, uint64_t stack, uint64_t
 void Merger::StopSumming(size_t input) {
   // The sums stand for the samples counted so far: every one of the first input's types (those
   // of every input so far), in order of first appearance, which is the order the spool's
-  // samples would have given Finish's sums. Modular sums convert as the samples would.
+  // samples would have given Finish's sums. A sum converts to the merged unit as its samples
+  // would, but for one case: a sum whose conversion overflows is refused, its samples perhaps
+  // not.
   sums_->Flush();
   spool_.WriteInput(0);
   Sample sample;

@@ -4,6 +4,8 @@
 #include <iterator>
 #include <string>
 
+#include "common/base/varint.h"
+
 namespace proftools {
 namespace {
 
@@ -51,11 +53,8 @@ uint64_t Interner::Mapping(const proftools::Mapping& mapping) {
 namespace {
 
 void AppendVarint(uint64_t value, StackTable::Key* key) {
-  char bytes[10];
-  size_t n = 0;
-  for (; value >= 0x80; value >>= 7) bytes[n++] = static_cast<char>(value | 0x80);
-  bytes[n++] = static_cast<char>(value);
-  key->Append(std::string_view(bytes, n));
+  char bytes[kMaxVarintBytes];
+  key->Append(std::string_view(bytes, static_cast<size_t>(WriteVarint(bytes, value) - bytes)));
 }
 
 void AppendWithLength(const std::string& s, StackTable::Key* key) {
@@ -95,22 +94,14 @@ uint64_t Interner::Function(const proftools::Function& function) {
 void Interner::LocationKey(const proftools::Location& location, StackTable::Key* key) {
   // The integers varint-encoded straight into the key (as StackTable::Prepare would encode
   // them from a vector: building the vector first cost a third of the key).
-  char* const begin = key->Room((3 + 3 * location.lines.size()) * 10);
-  char* at = begin;
-  const auto put = [&at](uint64_t value) {
-    while (value >= 0x80) {
-      *at++ = static_cast<char>(value | 0x80);
-      value >>= 7;
-    }
-    *at++ = static_cast<char>(value);
-  };
-  put(location.mapping_id);
-  put(location.address);
-  put(location.is_folded);
+  char* const begin = key->Room((3 + 3 * location.lines.size()) * kMaxVarintBytes);
+  char* at = WriteVarint(begin, location.mapping_id);
+  at = WriteVarint(at, location.address);
+  at = WriteVarint(at, location.is_folded);
   for (const Line& line : location.lines) {
-    put(line.function_id);
-    put(static_cast<uint64_t>(line.line));
-    put(static_cast<uint64_t>(line.column));
+    at = WriteVarint(at, line.function_id);
+    at = WriteVarint(at, static_cast<uint64_t>(line.line));
+    at = WriteVarint(at, static_cast<uint64_t>(line.column));
   }
   key->set_size(static_cast<size_t>(at - begin));
   locations_.PrepareBytes(key);

@@ -8,21 +8,9 @@
 #include <utility>
 
 #include "common/base/bytes_hash.h"
+#include "common/base/varint.h"
 
 namespace proftools {
-namespace {
-
-char* PutVarint(uint64_t value, char* at) {
-  while (value >= 0x80) {
-    *at++ = static_cast<char>(value | 0x80);
-    value >>= 7;
-  }
-  *at++ = static_cast<char>(value);
-  return at;
-}
-
-}  // namespace
-
 std::string_view StackTable::Encoded(uint64_t id) const {
   const char* p = starts_[id - 1];
   uint64_t size = 0;
@@ -65,15 +53,9 @@ void StackTable::Rebuild(size_t slot_count) {
 void StackTable::Prepare(const std::vector<uint64_t>& location_ids, Key* key) const {
   // Encoded into room for the longest varints (byte by byte, push_back cost a quarter of a
   // large merge's interning).
-  char* const begin = key->Room(location_ids.size() * 10);
+  char* const begin = key->Room(location_ids.size() * kMaxVarintBytes);
   char* at = begin;
-  for (uint64_t value : location_ids) {
-    while (value >= 0x80) {
-      *at++ = static_cast<char>(value | 0x80);
-      value >>= 7;
-    }
-    *at++ = static_cast<char>(value);
-  }
+  for (uint64_t value : location_ids) at = WriteVarint(at, value);
   key->set_size(static_cast<size_t>(at - begin));
   // The empty stack encodes to nothing; its length tells it from others in the arena.
   key->hash = HashBytes(key->bytes()) ^ location_ids.size();
@@ -121,8 +103,8 @@ uint64_t StackTable::InternPrepared(const Key& key, bool* is_new) {
     throw std::length_error("more than 4 billion distinct keys to intern");
   }
   const std::string_view bytes = key.bytes();
-  char length[10];
-  const size_t length_size = static_cast<size_t>(PutVarint(bytes.size(), length) - length);
+  char length[kMaxVarintBytes];
+  const size_t length_size = static_cast<size_t>(WriteVarint(length, bytes.size()) - length);
   char* const at = Allocate(length_size + bytes.size());
   std::memcpy(at, length, length_size);
   if (!bytes.empty()) std::memcpy(at + length_size, bytes.data(), bytes.size());
