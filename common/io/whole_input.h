@@ -23,6 +23,7 @@ class WholeInput {
 
   std::string_view view() const { return std::string_view(data_, size_); }
   size_t size() const { return size_; }
+  size_t room() const { return capacity_ - size_; }  // reserved and not yet committed
 
   // Room for `n` more bytes at the end; Commit(n) then counts them in.
   char* Reserve(size_t n);
