@@ -57,9 +57,9 @@ void StackTable::Prepare(const std::vector<uint64_t>& location_ids, Key* key) co
   char* at = begin;
   for (uint64_t value : location_ids) at = WriteVarint(at, value);
   key->set_size(static_cast<size_t>(at - begin));
-  // The empty stack encodes to nothing; its length tells it from others in the arena.
-  key->hash = HashBytes(key->bytes()) ^ location_ids.size();
-  Fetch(key->hash);
+  // Hashed as PrepareBytes hashes any key (the bytes tell the ids apart, and HashBytes takes
+  // their length), so that one table never holds one key under two hashes.
+  PrepareBytes(key);
 }
 
 void StackTable::Key::Reserve(size_t n, bool keep) {
