@@ -1,5 +1,6 @@
 // prof-merge's rules (formats/prof-text.md §5.1), one at a time, on small profiles.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <string>
@@ -9,6 +10,7 @@
 #include "common/base/diagnostics.h"
 #include "common/base/units.h"
 #include "common/merge/merge_spool.h"
+#include "common/merge/read_ahead.h"
 #include "common/model/stack_table.h"
 #include "tests/merge_test_util.h"
 #include "tests/test_util.h"
@@ -217,6 +219,35 @@ TEST(Merge, PrefetchedInputsMergeAsAddedOnesWithMessagesInTheirOrder) {
   EXPECT_EQ(out.text(), expected.text());
   // An input read ahead but never merged (an earlier one failed) is stopped, not waited for.
   auto unwanted = merger.Prefetch(a, a);
+}
+
+TEST(Merge, ReadAheadHandsInputsOutInOrderAndReadsTwoAheadOfSmallOnes) {
+  const std::string dir = ::testing::TempDir();
+  std::vector<std::string> paths;
+  for (const char* name : {"ahead-0", "ahead-big", "ahead-2", "ahead-3", "ahead-4"}) {
+    paths.push_back(dir + "/" + name + ".prof");
+    std::ofstream(paths.back()) << OneSample("type samples count\n", "1");
+  }
+  // A large file (sparse: its size is what counts) is read one ahead only: a pprof input is
+  // held inflated while it is read.
+  ASSERT_EQ(truncate(paths[1].c_str(), off_t{8} << 20), 0);
+  MergeOptions options;
+  options.recoverable = true;
+  Merger merger(options);
+  ReadAhead inputs(&merger, paths);
+  std::vector<size_t> ahead, failed;
+  for (size_t i = 0; std::unique_ptr<PrefetchedInput> input = inputs.Next(); ++i) {
+    ahead.push_back(inputs.reading_ahead());
+    try {
+      merger.Add(std::move(input));
+    } catch (const ProfError&) {
+      failed.push_back(i);  // in its turn
+    }
+  }
+  // While 0 is merged, 1 is read, but not 2: 1 is large. Then two ahead again, to the end.
+  EXPECT_EQ(ahead, (std::vector<size_t>{1, 2, 2, 1, 0}));
+  EXPECT_EQ(failed, std::vector<size_t>{1});
+  EXPECT_EQ(merger.input_count(), 4u);
 }
 
 TEST(MergeUnits, FinerUnitIsAnOrder) {

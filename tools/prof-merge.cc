@@ -8,6 +8,7 @@
 #include "common/io/output_target.h"
 #include "common/merge/merge_pprof.h"
 #include "common/merge/merger.h"
+#include "common/merge/read_ahead.h"
 #include "common/model/checker.h"
 #include "common/text/text_writer.h"
 
@@ -66,17 +67,12 @@ int Main(int argc, char** argv) {
   format.gzip = pprof;
   OutputTarget output(cli.OutputPath(), format);
   Merger merger(options);
-  const std::vector<std::string> paths = cli.Inputs();
-  // Each input is read on a thread of its own while the one before it is merged: a fleet of
+  // Each input is read on a thread of its own while those before it are merged: a fleet of
   // small profiles keeps both cores busy decoding. Messages still come in the inputs' order.
-  const auto uri = [](const std::string& path) { return path == "-" ? std::string() : path; };
-  std::unique_ptr<PrefetchedInput> next;
-  if (!paths.empty()) next = merger.Prefetch(paths[0], uri(paths[0]));
-  for (size_t i = 0; i < paths.size(); ++i) {
-    std::unique_ptr<PrefetchedInput> current = std::move(next);
-    if (i + 1 < paths.size()) next = merger.Prefetch(paths[i + 1], uri(paths[i + 1]));
+  ReadAhead inputs(&merger, cli.Inputs());
+  while (std::unique_ptr<PrefetchedInput> input = inputs.Next()) {
     try {
-      merger.Add(std::move(current));
+      merger.Add(std::move(input));
     } catch (const ProfError& e) {
       if (!skip_bad) throw;
       Warn(kProgram, "skipping " + e.diagnostic().Format());

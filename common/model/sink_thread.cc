@@ -55,7 +55,9 @@ struct Cancelled {};
 
 constexpr size_t kBatchRecords = 1024;
 constexpr size_t kBatchWeight = size_t{1} << 20;
-constexpr size_t kBatches = 4;  // in flight at most: the producer waits beyond
+// In flight at most: the producer waits beyond. A fleet's small profile (about six batches) is
+// read whole ahead of its turn without waiting.
+constexpr size_t kBatches = 8;
 
 // Batches kept from one channel to the next: a merge of a fleet reads hundreds of small inputs,
 // each on a channel of its own, and building and freeing every batch's vectors and strings
@@ -86,7 +88,8 @@ class BatchPool {
   }
 
  private:
-  static constexpr size_t kPooled = 2 * kBatches;  // two channels at once (prof-merge's inputs)
+  // Three channels at once: prof-merge reads up to two inputs ahead of the one it merges.
+  static constexpr size_t kPooled = 3 * kBatches;
   std::mutex mutex_;
   std::vector<std::unique_ptr<Batch>> batches_;
 };
