@@ -185,15 +185,28 @@ TEST(PprofReader, SamplesWithTheRawLabelsOfTheOneBeforeShareTheirLabelsId) {
   time->set_num_unit(p.string_table_size());
   p.add_string_table("nanoseconds");
   *p.add_sample() = p.sample(0);
+  // Then sample 0's labels in other bytes (each key an overlong varint): decoded, they are equal.
+  pb::Sample unlabelled = p.sample(0);
+  unlabelled.clear_label();
+  std::string overlong = unlabelled.SerializeAsString();
+  for (const pb::Label& label : p.sample(0).label()) {
+    std::string encoded = label.SerializeAsString();
+    ASSERT_EQ(encoded[0], '\x08');  // the key first, in one byte
+    ASSERT_LT(label.key(), 128);
+    encoded.replace(1, 1, {static_cast<char>(label.key() | 0x80), '\0'});
+    overlong += '\x1a' + std::string(1, static_cast<char>(encoded.size())) + encoded;
+  }
   SampleKeeper keeper;
-  const std::string bytes = p.SerializeAsString();
+  const std::string bytes = p.SerializeAsString() + '\x12' +
+                            std::string(1, static_cast<char>(overlong.size())) + overlong;
   ReadPprof(bytes, "test.pb", &keeper, PprofReadOptions{});
-  ASSERT_EQ(keeper.samples.size(), 4u);
+  ASSERT_EQ(keeper.samples.size(), 5u);
   const std::vector<Sample>& s = keeper.samples;
   EXPECT_NE(s[0].labels_id, 0u);
   EXPECT_EQ(s[1].labels_id, s[0].labels_id);
   EXPECT_NE(s[2].labels_id, s[1].labels_id);
   EXPECT_NE(s[3].labels_id, s[2].labels_id);
+  EXPECT_EQ(s[4].labels_id, s[3].labels_id);
   for (const Sample& sample : s) {
     EXPECT_EQ(sample.labels, s[0].labels);
     ASSERT_EQ(sample.labels.size(), 2u);

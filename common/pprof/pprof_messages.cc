@@ -29,6 +29,9 @@ class Cursor {
   // A varint of at most 10 bytes; bits past 64 are dropped, as libprotobuf drops them.
   bool Varint(uint64_t* value) {
     uint64_t result = 0;
+    // Unrolled, each byte's shift is a constant: the locations' varints were a third of their
+    // decoding.
+#pragma GCC unroll 10
     for (int i = 0; i < 10; ++i) {
       if (p_ == end_) return false;
       const uint8_t byte = *p_++;
