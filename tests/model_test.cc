@@ -217,5 +217,28 @@ TEST(IdMap, DenseSparseAndHugeIds) {
   EXPECT_EQ(value, 19999u);
 }
 
+TEST(IdMap, ClearForgetsEveryIdAndReserveMakesNone) {
+  const uint64_t huge = std::stoull("1152921504606846976");
+  for (const uint64_t reserved : {uint64_t{0}, uint64_t{100}, uint64_t{1} << 20}) {
+    IdMap table;
+    table.Reserve(reserved);
+    uint64_t value = 0;
+    EXPECT_FALSE(table.Contains(1));
+    EXPECT_EQ(table.size(), 0u);
+    for (int round = 0; round < 3; ++round) {
+      for (uint64_t id = 1; id <= 3000; ++id) ASSERT_TRUE(table.Insert(id, id + round, &value));
+      ASSERT_TRUE(table.Insert(huge, 7, &value));
+      EXPECT_EQ(table.size(), 3001u);
+      EXPECT_TRUE(table.Find(3000, &value));
+      EXPECT_EQ(value, 3000u + round);
+      table.Clear();
+      EXPECT_EQ(table.size(), 0u);
+      for (uint64_t id : {uint64_t{1}, uint64_t{2999}, uint64_t{3000}, huge}) {
+        EXPECT_FALSE(table.Contains(id)) << id << " round " << round;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace proftools

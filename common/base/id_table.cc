@@ -1,5 +1,8 @@
 #include "common/base/id_table.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace proftools {
 
 bool IdMap::InsertOutsideDense(uint64_t id, uint64_t value, uint64_t* existing) {
@@ -36,6 +39,24 @@ bool IdMap::InsertOutsideDense(uint64_t id, uint64_t value, uint64_t* existing) 
   }
   ++size_;
   return true;
+}
+
+void IdMap::Clear() {
+  // Zeroing costs what the entries did, as growing did: the dense part grows only while
+  // ids stay below twice the entries and a start (InsertOutsideDense).
+  if (dense_.size() > 4 * size_ + 8192) {
+    std::vector<uint64_t>().swap(dense_);
+  } else {
+    std::fill(dense_.begin(), dense_.end(), 0);
+  }
+  sparse_.clear();
+  size_ = 0;
+}
+
+void IdMap::Reserve(uint64_t max_id) {
+  if (size_ == 0 && max_id < SIZE_MAX / sizeof(uint64_t) && max_id >= dense_.size()) {
+    dense_.assign(static_cast<size_t>(max_id) + 1, 0);
+  }
 }
 
 }  // namespace proftools

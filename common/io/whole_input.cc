@@ -11,6 +11,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <string_view>
 
 #include "common/base/counted.h"
 #include "common/base/diagnostics.h"
@@ -40,19 +41,27 @@ namespace {
                                   " (a gzip bomb? raise the limit with --max-input-size)");
 }
 
+// A file's bytes, not zeroed before they are read in (a fleet's hundreds of small gzipped
+// inputs were each zero-filled, then read over).
+struct FileBytes {
+  std::unique_ptr<char[]> data;
+  size_t size = 0;
+};
+
 // The whole of a regular file, or false when it cannot be read (it is then read as a stream,
 // which says why).
-bool ReadFile(const std::string& path, uint64_t cap, std::string* bytes) {
+bool ReadFile(const std::string& path, uint64_t cap, FileBytes* bytes) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st {};
   bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
             (cap == 0 || static_cast<uint64_t>(st.st_size) <= cap);
   if (ok) {
-    bytes->resize(static_cast<size_t>(st.st_size));
+    bytes->size = static_cast<size_t>(st.st_size);
+    bytes->data.reset(new char[bytes->size]);
     size_t have = 0;
-    while (ok && have < bytes->size()) {
-      const ssize_t got = read(fd, &(*bytes)[have], bytes->size() - have);
+    while (ok && have < bytes->size) {
+      const ssize_t got = read(fd, bytes->data.get() + have, bytes->size - have);
       if (got < 0 && errno == EINTR) continue;
       ok = got > 0;
       if (ok) have += static_cast<size_t>(got);
@@ -62,6 +71,14 @@ bool ReadFile(const std::string& path, uint64_t cap, std::string* bytes) {
   return ok;
 }
 
+// One decompressor for each thread that inflates, kept from file to file: allocated and cleared
+// for each of a fleet's inputs, it was 2% of their inflating.
+libdeflate_decompressor* ThreadDecompressor() {
+  thread_local const std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)>
+      decompressor(libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
+  return decompressor.get();
+}
+
 enum class Inflated { kDone, kOverCap, kNot };
 
 // Inflates a gzip file (its members one after another, as zcat does) into `data` with
@@ -69,10 +86,10 @@ enum class Inflated { kDone, kOverCap, kNot };
 // (the fleet merge's 14 MB: 0.036 s against 0.080 s). kNot leaves `data` empty: the file could
 // not be read, or its data is corrupt or cut short, for which zlib's stream gives the message.
 Inflated InflateFile(const std::string& path, uint64_t cap, WholeInput* data) {
-  std::string compressed;
-  if (!ReadFile(path, cap, &compressed) || compressed.size() < 18) return Inflated::kNot;
-  const std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> inflater(
-      libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
+  FileBytes file;
+  if (!ReadFile(path, cap, &file) || file.size < 18) return Inflated::kNot;
+  const std::string_view compressed(file.data.get(), file.size);
+  libdeflate_decompressor* const inflater = ThreadDecompressor();
   if (inflater == nullptr) return Inflated::kNot;
   // A member's size is its last four bytes (modulo 2^32): the first guess for a lone member.
   const auto* end = reinterpret_cast<const unsigned char*>(compressed.data() + compressed.size());
@@ -88,7 +105,7 @@ Inflated InflateFile(const std::string& path, uint64_t cap, WholeInput* data) {
     while (true) {
       size_t in_used = 0, out_got = 0;
       const libdeflate_result result = libdeflate_gzip_decompress_ex(
-          inflater.get(), compressed.data() + at, compressed.size() - at,
+          inflater, compressed.data() + at, compressed.size() - at,
           data->Reserve(static_cast<size_t>(room)), static_cast<size_t>(room), &in_used, &out_got);
       if (result == LIBDEFLATE_SUCCESS) {
         data->Commit(out_got);

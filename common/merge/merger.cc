@@ -37,7 +37,17 @@ class Merger::InputSink : public ProfileSink {
   // `*source_type` is read at the header: a prefetched input's reading thread sets it first.
   InputSink(Merger* merger, const std::string& name, const char* const* source_type,
             const std::string& uri)
-      : merger_(merger), name_(name), source_type_(source_type), uri_(uri) {}
+      : merger_(merger),
+        name_(name),
+        source_type_(source_type),
+        uri_(uri),
+        sources_(merger->input_ids_.sources),
+        mappings_(merger->input_ids_.mappings),
+        functions_(merger->input_ids_.functions),
+        locations_(merger->input_ids_.locations),
+        stacks_(merger->input_ids_.stacks) {
+    merger->input_ids_.Clear();
+  }
 
   void OnHeader(const ProfileHeader& header) override {
     const std::vector<uint64_t> numbers = merger_->header_.Add(header, name_, *source_type_, uri_);
@@ -184,7 +194,8 @@ class Merger::InputSink : public ProfileSink {
   const std::string& name_;
   const char* const* source_type_;  // of the source an input without sources gets: its reader's
   const std::string& uri_;
-  IdMap sources_, mappings_, functions_, locations_, stacks_;
+  // The input's ids -> the merge's: the Merger's maps, cleared for each input.
+  IdMap &sources_, &mappings_, &functions_, &locations_, &stacks_;
   uint64_t default_source_ = 0;
   size_t input_ = 0;  // the input's number in the merge, from its header
   uint64_t last_labels_id_ = 0, last_label_set_ = 0;  // of the last sample

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "common/base/id_table.h"
 #include "common/io/input.h"
 #include "common/load/read_profile.h"
 #include "common/merge/merge_header.h"
@@ -128,6 +129,14 @@ class Merger {
   std::vector<ValueType> first_types_;
   HeaderMerger header_;
   std::vector<std::string> inputs_;  // names, for messages
+  // The ids of the input being merged -> the merge's (InputSink's), kept from input to input.
+  struct InputIds {
+    IdMap sources, mappings, functions, locations, stacks;
+    void Clear() {
+      for (IdMap* map : {&sources, &mappings, &functions, &locations, &stacks}) map->Clear();
+    }
+  };
+  InputIds input_ids_;
 };
 
 }  // namespace proftools

@@ -386,6 +386,9 @@ class Decoder {
 
   void EmitDefinitions() {
     IdMap mapping_ids, function_ids;
+    // Ids are mostly 1 to the number of records.
+    function_ids.Reserve(functions_.size());
+    location_ids_.Reserve(locations_.size());
     uint64_t unused;
     pb::Mapping m;
     for (const Span& span : mappings_) {
