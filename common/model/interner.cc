@@ -1,5 +1,6 @@
 #include "common/model/interner.h"
 
+#include <cstring>
 #include <functional>
 #include <iterator>
 #include <string>
@@ -52,16 +53,6 @@ uint64_t Interner::Mapping(const proftools::Mapping& mapping) {
 
 namespace {
 
-void AppendVarint(uint64_t value, StackTable::Key* key) {
-  char bytes[kMaxVarintBytes];
-  key->Append(std::string_view(bytes, static_cast<size_t>(WriteVarint(bytes, value) - bytes)));
-}
-
-void AppendWithLength(const std::string& s, StackTable::Key* key) {
-  AppendVarint(s.size(), key);
-  key->Append(s);
-}
-
 // Interns `key` in `table`; the first time, a copy of `record` with the id it got goes to
 // `emit` (the sink's OnFunction or OnLocation).
 template <typename Record, typename Emit>
@@ -80,12 +71,19 @@ uint64_t InternRecord(StackTable* table, const StackTable::Key& key, const Recor
 }  // namespace
 
 uint64_t Interner::Function(const proftools::Function& function) {
-  StackTable::Key& key = function_key_;
-  key.clear();
-  AppendWithLength(function.name, &key);
-  AppendWithLength(function.system_name, &key);
-  AppendWithLength(function.file, &key);
-  AppendVarint(static_cast<uint64_t>(function.start_line), &key);
+  // Written straight into the key, each string after its length, as LocationKey writes.
+  const std::string* const strings[] = {&function.name, &function.system_name, &function.file};
+  size_t most = 4 * kMaxVarintBytes;
+  for (const std::string* s : strings) most += s->size();
+  char* const begin = function_key_.Room(most);
+  char* at = begin;
+  for (const std::string* s : strings) {
+    at = WriteVarint(at, s->size());
+    if (!s->empty()) std::memcpy(at, s->data(), s->size());
+    at += s->size();
+  }
+  at = WriteVarint(at, static_cast<uint64_t>(function.start_line));
+  function_key_.set_size(static_cast<size_t>(at - begin));
   functions_.PrepareBytes(&function_key_);
   return InternRecord(&functions_, function_key_, function,
                       [this](const proftools::Function& f) { sink_->OnFunction(f); });

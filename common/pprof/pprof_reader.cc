@@ -278,6 +278,12 @@ class Decoder {
   // record being decoded (Charge).
   template <typename What>
   std::string Str(int64_t index, const What& what, size_t offset) {
+    return std::string(StrView(index, what, offset));
+  }
+  // The same, in the string table: for a record kept from one to the next, whose strings keep
+  // their memory (a fleet's every function, three strings each).
+  template <typename What>
+  std::string_view StrView(int64_t index, const What& what, size_t offset) {
     if (index < 0 || static_cast<uint64_t>(index) >= strings_.size()) {
       FailAt(offset, Describe(what) + ": string index " + std::to_string(index) +
                          " is out of range (the string table has " +
@@ -285,7 +291,7 @@ class Decoder {
     }
     const std::string_view s = strings_[static_cast<size_t>(index)];
     Charge(s.size(), offset, what);
-    return std::string(s);
+    return s;
   }
 
   // Strings are shared through the string table, so a few bytes of input can stand for many
@@ -415,6 +421,7 @@ class Decoder {
       mapping.has_inline_frames = m.has_inline_frames();
       sink_->OnMapping(mapping);
     }
+    Function function;
     for (const Span& span : functions_) {
       const size_t offset = span.offset;
       const PbFunction f = ParseFunction(span);
@@ -426,12 +433,11 @@ class Decoder {
       const auto what = [&](const char* field) {
         return [&f, field] { return "function " + std::to_string(f.id) + field; };
       };
-      Function function;
       function.id = f.id;
-      function.name = Str(f.name, what(" name"), offset);
+      function.name.assign(StrView(f.name, what(" name"), offset));
       if (function.name.empty()) function.name = empty_name_;
-      function.system_name = Str(f.system_name, what(" system_name"), offset);
-      function.file = Str(f.filename, what(" filename"), offset);
+      function.system_name.assign(StrView(f.system_name, what(" system_name"), offset));
+      function.file.assign(StrView(f.filename, what(" filename"), offset));
       function.start_line = f.start_line;
       sink_->OnFunction(function);
     }

@@ -4,7 +4,8 @@
 # `prof-merge --pprof` beside `pprof -proto` (skipped when /opt/pprof is not installed:
 # tests/interop/setup-pprof.sh). The two commands run in turn, RUNS times (BENCH_RUNS, default
 # 3), so that both see the same load; each figure is the median of its runs: wall time, CPU
-# time (user + system), peak RSS, and the protobuf read per wall second (inflated bytes).
+# time (user + system), peak RSS (tests/bench/timed.py: to the millisecond), and the protobuf
+# read per wall second (inflated bytes).
 # Then the README's tree merge with GNU parallel (groups of 8, two jobs at a time, then the 20
 # parts into one), each level timed beside the same tree made by `pprof -proto` (skipped without
 # parallel).
@@ -34,8 +35,7 @@ n=2
 for ((i = 0; i < n; ++i)); do : >"$tmp/times.$i"; done
 for ((round = 0; round < runs; ++round)); do
   for ((i = 0; i < n; ++i)); do
-    /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" bash -c "${commands[i]}"
-    cat "$tmp/time" >>"$tmp/times.$i"
+    python3 tests/bench/timed.py "${commands[i]}" >>"$tmp/times.$i"
   done
 done
 for ((i = 0; i < n; ++i)); do
@@ -43,7 +43,7 @@ for ((i = 0; i < n; ++i)); do
   cpu=$(awk '{ print $2 + $3 }' "$tmp/times.$i" | median)
   rss=$(awk '{ print $4 / 1024 }' "$tmp/times.$i" | median)
   each=$(awk '{ printf "%s%s", (NR > 1 ? " " : ""), $1 }' "$tmp/times.$i")
-  printf '%-30s %6.2f s  CPU %6.2f s  peak RSS %7.1f MiB  %6.1f MB/s of protobuf  (runs: %s s)\n' \
+  printf '%-30s %6.3f s  CPU %6.3f s  peak RSS %7.1f MiB  %6.1f MB/s of protobuf  (runs: %s s)\n' \
     "${labels[i]}" "$wall" "$cpu" "$rss" "$(awk -v r="$raw" -v w="$wall" 'BEGIN { print r / 1e6 / w }')" "$each"
   echo "$wall $cpu" >"$tmp/median.$i"
 done
@@ -79,16 +79,15 @@ tools=(ours)
 for t in "${tools[@]}"; do : >"$tmp/l1.$t" && : >"$tmp/l2.$t"; done
 for ((round = 0; round < runs; ++round)); do
   for t in "${tools[@]}"; do
-    /usr/bin/time -f "%e" -o "$tmp/time" bash -c "$(declare -p files); tree_level1 $t $tmp/parts-$t"
-    cat "$tmp/time" >>"$tmp/l1.$t"
-    /usr/bin/time -f "%e" -o "$tmp/time" bash -c "tree_level2 $t $tmp/parts-$t"
-    cat "$tmp/time" >>"$tmp/l2.$t"
+    python3 tests/bench/timed.py "$(declare -p files); tree_level1 $t $tmp/parts-$t" |
+      cut -d' ' -f1 >>"$tmp/l1.$t"
+    python3 tests/bench/timed.py "tree_level2 $t $tmp/parts-$t" | cut -d' ' -f1 >>"$tmp/l2.$t"
   done
 done
 parts=$(find "$tmp/parts-ours" -name '*.pb.gz' | wc -l)
 echo "tree: level 1 = $parts jobs of 8 inputs (parallel -j2), level 2 = the $parts parts into one"
 for t in "${tools[@]}"; do
-  printf '%-6s level 1 %6.2f s   level 2 %6.2f s   (wall, medians)\n' "$t" \
+  printf '%-6s level 1 %6.3f s   level 2 %6.3f s   (wall, medians)\n' "$t" \
     "$(median <"$tmp/l1.$t")" "$(median <"$tmp/l2.$t")"
 done
 cmp -s <(prof-merge --pprof -o - "${files[@]}" --force) "$tmp/tree-ours.pb.gz" &&
