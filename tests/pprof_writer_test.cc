@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/io/gzip_sink.h"
+#include "common/model/canonical_order.h"
 #include "common/model/checker.h"
 #include "common/pprof/pprof_conventions.h"
 #include "tests/pprof_test_util.h"
@@ -77,6 +78,37 @@ TEST(PprofWriter, PerfProfilesWithoutAProgramMappingKeepTheirOrder) {
 const char kTwoStacks[] =
     "function 1 f \"\" \"\" 0\nlocation 1 - 0x0 - 1:0\nfunction 2 g \"\" \"\" 0\n"
     "location 2 - 0x0 - 2:0\nstack 1 1 2\nstack 2 2\n";
+
+// As prof-merge writes: through CanonicalOrder, samples whose producer numbered their labels
+// (Sample::labels_id), an id seen again only for the same labels; the labels are written as
+// they are.
+TEST(PprofWriter, LabelsNumberedByTheirProducerAreWrittenAsTheyAre) {
+  Profile profile = testing::Parse(
+      testing::Preamble() +
+      "function 1 main \"\" m.c 1\nlocation 1 - 0x0 - 1:1\nstack 1 1\n"
+      "sample 1 1 - - 1 thread=a\nsample 1 1 - - 2 thread=a\nsample 1 1 - - 3 thread=b\n"
+      "sample 1 1 - - 4 thread=a\nsample 1 1 - - 5\nsample 1 1 - - 6 thread=a\n");
+  const std::vector<uint64_t> ids = {1, 1, 2, 3, 4, 3};
+  ASSERT_EQ(profile.samples.size(), ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) profile.samples[i].labels_id = ids[i];
+  StringSink out;
+  PprofWriteOptions options;
+  options.unique_samples = true;
+  {
+    PprofWriter writer(&out, options);
+    CanonicalOrder order(&writer);
+    EmitProfile(profile, order);
+  }
+  pb::Profile p;
+  ASSERT_TRUE(p.ParseFromString(out.text()));
+  ASSERT_EQ(p.sample_size(), 6);
+  const std::vector<std::string> expected = {"thread=a ", "thread=a ", "thread=b ",
+                                             "thread=a ", "",          "thread=a "};
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(Labels(p, i), expected[static_cast<size_t>(i)]) << i;
+    EXPECT_EQ(p.sample(i).value(0), i + 1);
+  }
+}
 
 TEST(PprofWriter, SumsSamplesWithTheSameStackSourceAndLabels) {
   const pb::Profile p = Write(testing::Preamble("type samples count\ntype cpu ns\n") + kTwoStacks +

@@ -95,6 +95,7 @@ void SampleAggregator::EmitThrough(uint64_t sample_number, const MergeSpool& spo
       spool.LabelsOf(key.label_set, &out_.labels);
       out_label_set_ = key.label_set;
     }
+    out_.labels_id = key.label_set + 1;  // one number a set: the sinks need not compare them
     for (size_t v = 0; v < width_; ++v) {
       out_.values[v] = static_cast<int64_t>(sums_[emitted_ * width_ + v]);
     }

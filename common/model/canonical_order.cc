@@ -138,7 +138,11 @@ void CanonicalOrder::OnSample(const Sample& sample) {
   out.time_nanos = sample.time_nanos;
   out.duration_nanos = sample.duration_nanos;
   out.values.assign(sample.values.begin(), sample.values.end());
-  out.labels.assign(sample.labels.begin(), sample.labels.end());
+  // The labels of the sample before, when its producer numbered them so (Sample::labels_id).
+  if (sample.labels_id == 0 || sample.labels_id != out.labels_id) {
+    out.labels.assign(sample.labels.begin(), sample.labels.end());
+  }
+  out.labels_id = sample.labels_id;
   out_->OnSample(out);
 }
 

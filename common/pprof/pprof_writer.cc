@@ -177,6 +177,7 @@ struct PprofWriter::State {
   std::string labels, key;  // scratch
   // The source and labels that `labels` encodes, when it holds no times.
   std::optional<std::pair<uint64_t, std::vector<Label>>> labels_of;
+  uint64_t labels_id_of = 0;  // their Sample::labels_id: the same non-zero id, the same labels
 
   int64_t Intern(const std::string& s) {
     auto inserted = string_index.emplace(s, static_cast<int64_t>(string_index.size()));
@@ -196,7 +197,8 @@ struct PprofWriter::State {
     // Readers of traces give runs of samples the same labels (a thread's): encoded once per run,
     // unless times are among them.
     if (!options.keep_samples && labels_of && labels_of->first == s.source_id &&
-        labels_of->second == s.labels) {
+        ((s.labels_id != 0 && s.labels_id == labels_id_of) || labels_of->second == s.labels)) {
+      labels_id_of = s.labels_id;
       return;
     }
     if (options.keep_samples) {
@@ -204,6 +206,7 @@ struct PprofWriter::State {
     } else {
       labels_of.emplace(s.source_id, s.labels);
     }
+    labels_id_of = s.labels_id;
     labels.clear();
     std::string label;
     for (const Label& l : s.labels) {
