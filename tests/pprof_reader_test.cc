@@ -216,6 +216,47 @@ TEST(PprofReader, SamplesWithTheRawLabelsOfTheOneBeforeShareTheirLabelsId) {
   EXPECT_FALSE(s[3].time_nanos.has_value());  // what s[2]'s labels made is not kept
 }
 
+// Read through the registry, a pprof profile's locations are checked as prof text's (spec §6):
+// a negative line is refused, whether the location is the first or a later one (later ones go
+// past the checker but for their lines); under a handler that goes on, the location is reported
+// and left out, and the rest is read.
+TEST(PprofReader, LocationsWithNegativeLinesAreViolationsWhereverTheyAre) {
+  for (const bool first : {true, false}) {
+    pb::Profile p = EveryField();
+    pb::Location* negative = p.mutable_location(0);
+    if (!first) {
+      negative = p.add_location();
+      negative->set_id(10);
+      negative->add_line()->set_function_id(3);
+    }
+    negative->mutable_line(0)->set_line(-3);
+    const std::string bytes = p.SerializeAsString();
+    Input input = OpenInputStream(std::make_unique<MemoryStream>(bytes), "in.pb");
+    DiscardingSink sink;
+    const std::string id = first ? "9" : "10";
+    try {
+      ReadProfile(input, &sink);
+      ADD_FAILURE() << "accepted";
+    } catch (const ProfError& e) {
+      EXPECT_NE(std::string(e.what()).find("location " + id + " has a negative line (-3)"),
+                std::string::npos)
+          << e.what();
+    }
+    if (first) continue;
+    Input again = OpenInputStream(std::make_unique<MemoryStream>(bytes), "in.pb");
+    testing::CollectingHandler handler;
+    ReadOptions options;
+    options.handler = &handler;
+    StringSink out;
+    CanonicalWriter writer(&out);
+    ReadProfile(again, &writer, options);
+    ASSERT_EQ(handler.errors.size(), 1u);
+    EXPECT_NE(handler.errors[0].message.find("location 10 has a negative line"), std::string::npos);
+    EXPECT_NE(out.text().find("\nlocation 1 "), std::string::npos);
+    EXPECT_EQ(out.text().find("\nlocation 2 "), std::string::npos);  // the negative one
+  }
+}
+
 // Each malformed input and the words its message must contain.
 struct BadCase {
   const char* name;

@@ -27,6 +27,11 @@ bool ReadVarint(std::string_view s, size_t* i, uint64_t* value) {
 // samples go straight through: the pprof reader already enforces their rules (ids it assigns
 // itself, references to defined locations and sources, value counts, non-empty label keys,
 // non-negative times), and checking a million samples twice is the cost of a second reader.
+// So do locations but for the first: the reader has checked their ids (positive, distinct) and
+// that their mapping and functions are defined; only their lines' signs are left, checked here,
+// a location with a negative line going to the checker for its message. Checking every location
+// again was a thirtieth of a fleet merge. The first goes to the checker: the body starts there
+// when nothing came before it.
 class PprofChecks : public ProfileSink {
  public:
   PprofChecks(ProfileSink* next, DiagnosticHandler* handler, std::string name)
@@ -34,14 +39,29 @@ class PprofChecks : public ProfileSink {
   void OnHeader(const ProfileHeader& header) override { checked_.OnHeader(header); }
   void OnMapping(const Mapping& mapping) override { checked_.OnMapping(mapping); }
   void OnFunction(const Function& function) override { checked_.OnFunction(function); }
-  void OnLocation(const Location& location) override { checked_.OnLocation(location); }
+  void OnLocation(const Location& location) override {
+    if (location_checked_ && LinesNonNegative(location)) {
+      next_->OnLocation(location);
+      return;
+    }
+    location_checked_ = true;
+    checked_.OnLocation(location);
+  }
   void OnStack(const Stack& stack) override { next_->OnStack(stack); }
   void OnSample(const Sample& sample) override { next_->OnSample(sample); }
   void OnEnd() override { checked_.OnEnd(); }
 
  private:
+  static bool LinesNonNegative(const Location& location) {
+    for (const Line& line : location.lines) {
+      if (line.line < 0 || line.column < 0) return false;
+    }
+    return true;
+  }
+
   ProfileSink* next_;
   CheckingSink checked_;
+  bool location_checked_ = false;
 };
 
 int SniffPprof(std::string_view head, bool text) {
