@@ -446,6 +446,11 @@ TEST_F(Inputs, AGzippedFileIsInflatedWholeAsItsStreamWouldBe) {
     };
     const std::string expected = WholeOf(in_memory(), 0);
     EXPECT_EQ(WholeOf(from_file(), 0), expected) << i;
+    // Its head and its stream (what the sniffers and the streaming readers see) too.
+    Input opened = from_file();
+    EXPECT_EQ(opened.head, in_memory().head) << i;
+    EXPECT_EQ(opened.text, in_memory().text) << i;
+    EXPECT_EQ(ReadAll(opened.stream.get()), expected) << i;
     // The cap: exactly the size is allowed, a byte less is refused, as through the stream.
     EXPECT_EQ(WholeOf(from_file(), expected.size()), expected) << i;
     if (expected.size() > 4096) {
@@ -454,13 +459,24 @@ TEST_F(Inputs, AGzippedFileIsInflatedWholeAsItsStreamWouldBe) {
       EXPECT_NE(refused.find("inflates to more than"), std::string::npos) << refused;
     }
   }
-  // The file is read again from its path (as the two-pass readers read it), not through the
-  // stream: what it holds then is what is read.
+  // A small file (kSmallGzipFile) is inflated whole when it is opened: what is read is what was
+  // sniffed, whatever the file holds later. A larger one is read again from its path (as the
+  // two-pass readers read it), not through the stream: what it holds then is what is read.
   {
     { std::ofstream(Path("again.gz"), std::ios::binary) << Gzip("first"); }
     Input input = OpenInput(Path("again.gz"));
+    EXPECT_NE(input.inflated, nullptr);
+    EXPECT_EQ(input.head, "first");
     { std::ofstream(Path("again.gz"), std::ios::binary) << Gzip(text); }
-    EXPECT_EQ(WholeOf(std::move(input), 0), text);
+    EXPECT_EQ(WholeOf(std::move(input), 0), "first");
+    std::string noise;  // random bytes do not compress: a file larger than kSmallGzipFile
+    while (noise.size() <= kSmallGzipFile) noise += static_cast<char>(random() & 0xff);
+    { std::ofstream(Path("again.gz"), std::ios::binary) << Gzip(noise); }
+    Input large = OpenInput(Path("again.gz"));
+    EXPECT_EQ(large.inflated, nullptr);
+    EXPECT_EQ(large.head, noise.substr(0, kSniffBytes));
+    { std::ofstream(Path("again.gz"), std::ios::binary) << Gzip(text); }
+    EXPECT_EQ(WholeOf(std::move(large), 0), text);
   }
   // Corrupt or cut short after the sniffed head: zlib's message, as through the stream.
   std::string corrupt = Gzip(text);

@@ -13,6 +13,8 @@
 
 namespace proftools {
 
+class WholeInput;
+
 // An opened input, decompressed when it was gzipped. What format it holds is the registry's to
 // say (common/load/readers.h), from `head`.
 struct Input {
@@ -24,6 +26,10 @@ struct Input {
   std::string head;   // the first bytes of the (decompressed) content, up to kSniffBytes
   bool text = false;  // `head` has no control bytes but TAB, CR and LF
   std::unique_ptr<ByteStream> stream;  // yields the (decompressed) content from its first byte
+  // A small gzipped file's content, inflated whole when it was opened (a fleet's inputs: once,
+  // with libdeflate, instead of its first bytes with zlib to sniff them and then the whole
+  // again); `stream` reads it, and ReadWholeInput takes it. Null otherwise.
+  std::shared_ptr<WholeInput> inflated;
 };
 
 inline constexpr size_t kSniffBytes = 4096;

@@ -126,7 +126,24 @@ Inflated InflateFile(const std::string& path, uint64_t cap, WholeInput* data) {
 
 }  // namespace
 
+std::shared_ptr<WholeInput> InflateSmallFile(const std::string& path, uint64_t cap) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      static_cast<uint64_t>(st.st_size) > kSmallGzipFile) {
+    return nullptr;
+  }
+  auto data = std::make_shared<WholeInput>();
+  if (InflateFile(path, cap, data.get()) != Inflated::kDone) return nullptr;
+  return data;
+}
+
 void ReadWholeInput(Input& input, uint64_t cap, const char* what, WholeInput* data) {
+  // Inflated when it was opened: taken (its stream is not read after this).
+  if (input.inflated != nullptr && data->size() == 0) {
+    if (cap != 0 && input.inflated->size() > cap) TooLarge(input, cap, what);
+    data->Swap(*input.inflated);
+    return;
+  }
   // A gzipped file is inflated whole from the file itself, where it can be: faster than the
   // stream (its first bytes, inflated to sniff them, are inflated again: 4 KiB).
   if (input.gzipped && !input.reopen_path.empty() && data->size() == 0) {

@@ -5,7 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "common/io/input.h"
 
@@ -29,6 +32,11 @@ class WholeInput {
   char* Reserve(size_t n);
   void Commit(size_t n) { size_ += n; }
   void Clear() { size_ = 0; }
+  void Swap(WholeInput& other) {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+  }
 
  private:
   char* data_ = nullptr;
@@ -37,10 +45,17 @@ class WholeInput {
 };
 
 // Reads the rest of `input` (from its first byte) into `data`. More than `cap` bytes (0: no cap)
-// is a ProfError naming `what` ("pprof data") and --max-input-size. A gzipped regular file is
-// inflated whole with libdeflate, read again from its path; other inputs (and a file whose
+// is a ProfError naming `what` ("pprof data") and --max-input-size. A small gzipped file
+// inflated when it was opened (Input::inflated) is taken as it is; a larger gzipped regular file
+// is inflated whole with libdeflate, read again from its path; other inputs (and a file whose
 // data is corrupt, for zlib's message) through the input's stream.
 void ReadWholeInput(Input& input, uint64_t cap, const char* what, WholeInput* data);
+
+// The content of the gzip file at `path`, inflated whole, when it is a regular file of at most
+// kSmallGzipFile bytes whose content is at most `cap` bytes and inflates cleanly; null
+// otherwise (then it is read as a stream, which says what is wrong with it).
+inline constexpr uint64_t kSmallGzipFile = uint64_t{1} << 20;
+std::shared_ptr<WholeInput> InflateSmallFile(const std::string& path, uint64_t cap);
 
 }  // namespace proftools
 
