@@ -51,7 +51,8 @@ class IdMap {
 
   // Forgets every entry. The dense part's memory is kept for the next ids unless it is large
   // for the entries it held (a merge clears its per-input maps for each input: growing them
-  // again from nothing, copying and zeroing at each doubling, was a fiftieth of a fleet's merge).
+  // again from nothing, copying and zeroing at each doubling, cost a fleet's merge 10 M
+  // instructions).
   void Clear();
   // Before the first Insert: ids up to `max_id` go to the dense part from the start (a reader
   // that knows how many records come, whose ids are mostly 1 to that number).

@@ -87,7 +87,7 @@ Input OpenInput(const std::string& path, uint64_t max_inflate) {
     if (pread(fd, magic, sizeof magic, 0) == sizeof magic &&
         LooksGzipped(std::string_view(magic, sizeof magic))) {
       // Inflated whole at once (libdeflate) rather than its head by zlib now and all of it
-      // again later: a fifth of what a fleet merge's readers did besides inflating.
+      // again later: 1.5% of a fleet merge's instructions.
       if (std::shared_ptr<WholeInput> inflated = InflateSmallFile(path, InflateCap(max_inflate))) {
         Input input;
         input.name = path;

@@ -127,11 +127,6 @@ Inflated InflateFile(const std::string& path, uint64_t cap, WholeInput* data) {
 }  // namespace
 
 std::shared_ptr<WholeInput> InflateSmallFile(const std::string& path, uint64_t cap) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
-      static_cast<uint64_t>(st.st_size) > kSmallGzipFile) {
-    return nullptr;
-  }
   auto data = std::make_shared<WholeInput>();
   if (InflateFile(path, cap, data.get()) != Inflated::kDone) return nullptr;
   return data;

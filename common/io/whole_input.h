@@ -51,9 +51,9 @@ class WholeInput {
 // data is corrupt, for zlib's message) through the input's stream.
 void ReadWholeInput(Input& input, uint64_t cap, const char* what, WholeInput* data);
 
-// The content of the gzip file at `path`, inflated whole, when it is a regular file of at most
-// kSmallGzipFile bytes whose content is at most `cap` bytes and inflates cleanly; null
-// otherwise (then it is read as a stream, which says what is wrong with it).
+// The content of the gzip file at `path` (OpenInput calls it for a regular file of at most
+// kSmallGzipFile bytes), inflated whole, when it is at most `cap` bytes and inflates cleanly;
+// null otherwise (then it is read as a stream, which says what is wrong with it).
 inline constexpr uint64_t kSmallGzipFile = uint64_t{1} << 20;
 std::shared_ptr<WholeInput> InflateSmallFile(const std::string& path, uint64_t cap);
 

@@ -39,8 +39,7 @@ class Cursor {
       return true;
     }
     uint64_t result = 0;
-    // Unrolled, each byte's shift is a constant: the locations' varints were a third of their
-    // decoding.
+    // Unrolled, so that each byte's shift is a constant.
 #pragma GCC unroll 10
     for (int i = 0; i < 10; ++i) {
       if (p_ == end_) return false;
