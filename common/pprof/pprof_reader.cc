@@ -93,7 +93,7 @@ class Decoder {
       }
     }
     if (wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED && field >= 1 && field <= 13) {
-      Span span = ReadSpan(&in, offset, offset, field);
+      Span span = ReadSpan(&in, offset, field);
       switch (field) {
         case 1:
           sample_types_.push_back(Parse<pb::ValueType>(span, "sample_type"));
@@ -165,8 +165,9 @@ class Decoder {
 
   // The fields that come by the thousand (samples, locations, functions, strings; mappings
   // too) in their common form, a one-byte tag and a length that fits, without libprotobuf's reader
-  // (whose steps were two thirds of the scan). Returns where the next field starts, or 0 for any
-  // other field, or one that is malformed: ScanTopLevel reads it, and says what is wrong.
+  // (23 M of a fleet merge's 81 M instructions of scanning). Returns where the next field starts,
+  // or 0 for any other field, or one that is malformed: ScanField reads it, and says what is
+  // wrong.
   size_t ScanCommonField(size_t offset) {
     const auto* const bytes = reinterpret_cast<const uint8_t*>(data_.data());
     const uint8_t tag = bytes[offset];
@@ -208,13 +209,13 @@ class Decoder {
     }
   }
 
-  // The payload of the length-delimited field at `offset`, whose tag `in` has read; `in` reads
-  // data_ from `base` on.
-  Span ReadSpan(CodedInputStream* in, size_t base, size_t offset, int field) {
+  // The payload of the length-delimited field at `offset`, whose tag `in` (reading data_ from
+  // `offset` on) has read.
+  Span ReadSpan(CodedInputStream* in, size_t offset, int field) {
     uint64_t length;
     if (!in->ReadVarint64(&length))
       FailAt(offset, "field " + std::to_string(field) + ": bad length");
-    const size_t start = base + static_cast<size_t>(in->CurrentPosition());
+    const size_t start = offset + static_cast<size_t>(in->CurrentPosition());
     if (length > data_.size() - start) {
       const size_t remaining = data_.size() - start;
       FailAt(offset, "field " + std::to_string(field) + " declares " +
@@ -552,7 +553,7 @@ class Decoder {
     }
     bool unused_stack = false;
     // Most samples have the labels of the one before, byte for byte (a thread's): those are
-    // not decoded again. Decoding each sample's labels was a twentieth of a fleet's reading.
+    // not decoded again: 26 M of a fleet merge's 1,461 M instructions.
     const bool same_bytes = sample_.labels_id != 0 && label_bytes_ == last_label_bytes_;
     if (!same_bytes) {
       labels_.clear();
