@@ -90,9 +90,9 @@ TEST(OptionValues, ByteSizesArePowersOf1024) {
 // A CommandLine with the kinds of options the programs have, parsed from `args`.
 struct Parsed {
   explicit Parsed(std::vector<std::string> args) : cli("prog", "[OPTION...] FILE...", "Test.") {
-    cli.AddOptions()("value", "one value", cxxopts::value<std::string>(), "TYPE")(
-        "nodecount", "a count", cxxopts::value<std::string>(), "N")(
-        "focus", "repeatable", cxxopts::value<std::string>(), "RE")("flag", "a flag");
+    cli.AddOptions()("value", "one value", OptionValue(), "TYPE")(
+        "nodecount", "a count", OptionValue(), "N")("focus", "repeatable", OptionValue(), "RE")(
+        "flag", "a flag");
     cli.AllowRepeated("focus");
     cli.AddMaxInputSizeOption();
     cli.AddOutputOption();

@@ -19,11 +19,10 @@ namespace {
 
 int Main(int argc, char** argv) {
   CommandLine cli("gen-profile", "[OPTION...]", "Write a large synthetic prof text profile.");
-  cli.AddOptions()("samples", "number of samples",
-                   cxxopts::value<std::string>()->default_value("1000000"))(
-      "stacks", "distinct stacks", cxxopts::value<std::string>()->default_value("50000"))(
-      "functions", "distinct functions", cxxopts::value<std::string>()->default_value("5000"))(
-      "seed", "random seed", cxxopts::value<std::string>()->default_value("1"));
+  cli.AddOptions()("samples", "number of samples", OptionValue().default_value("1000000"))(
+      "stacks", "distinct stacks", OptionValue().default_value("50000"))(
+      "functions", "distinct functions", OptionValue().default_value("5000"))(
+      "seed", "random seed", OptionValue().default_value("1"));
   cli.AddOutputOption();
   cli.Parse(argc, argv);
   const uint64_t samples = cli.Get<uint64_t>("samples");

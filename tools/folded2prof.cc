@@ -35,20 +35,20 @@ int Main(int argc, char** argv) {
       "  py-spy record --format raw -o py.txt -- python app.py; folded2prof py.txt | prof-svg > "
       "py.svg\n"
       "  prof-text --folded a.prof | folded2prof | prof-text     the same stacks back\n");
-  cli.AddOptions()("type", "the value type of the counts (default samples/count)",
-                   cxxopts::value<std::string>(), "NAME/UNIT")(
+  cli.AddOptions()("type", "the value type of the counts (default samples/count)", OptionValue(),
+                   "NAME/UNIT")(
       "thread-root",
       "the root frame names a thread or process: labels comm, pid, tid, thread instead of a "
       "frame (stackcollapse-perf's COMM, COMM-PID, COMM-PID/TID; async-profiler's [NAME tid=N]; "
       "py-spy's process N:\"CMD\" and thread (ID))")(
       "keep-annotations", "keep _[k], _[j], _[i] and the like as part of the frame's name")(
       "frames", "py-spy's 'name (file:line)' frames: split (default) or plain (kept whole)",
-      cxxopts::value<std::string>(), "split|plain")(
+      OptionValue(), "split|plain")(
       "raw-names", "do not undo prof-text --folded's escapes (\\\\, \\xHH, \\n, \\r, \\t)")(
       "skip-invalid", "skip lines that are not folded stacks (counted in one warning per input)")(
       "allow-empty", "an input without stacks gives a profile without samples, not an error")(
-      "source-uri", "the URI recorded for the input's source, in place of its path",
-      cxxopts::value<std::string>(), "URI");
+      "source-uri", "the URI recorded for the input's source, in place of its path", OptionValue(),
+      "URI");
   cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();

@@ -46,7 +46,7 @@ int Main(int argc, char** argv) {
   cli.AddOptions()("events",
                    "keep only these event types (comma-separated; jdk. may be left out), e.g. "
                    "ExecutionSample,JavaMonitorEnter",
-                   cxxopts::value<std::string>(),
+                   OptionValue(),
                    "LIST")("allow-empty",
                            "a recording without events with stack traces gives a profile without "
                            "samples, not an error");

@@ -40,13 +40,13 @@ int Main(int argc, char** argv) {
       "switched out, as samples of the type 'off-cpu nanoseconds' (the default type) at its "
       "switch-out stack")("source-uri",
                           "the URI recorded for the input's source, in place of its path",
-                          cxxopts::value<std::string>(), "URI")(
+                          OptionValue(), "URI")(
       "period",
       "what one sample is worth when perf printed no period (perf script -F without period): "
       "a number in the event's unit (nanoseconds for cpu-clock and task-clock, else events) or "
       "a duration such as 250us. Without it, the period comes from perf script --header's "
       "'# event :' lines when they give it, else each sample counts 1 (unit count)",
-      cxxopts::value<std::string>(), "N");
+      OptionValue(), "N");
   cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();

@@ -55,18 +55,17 @@ int Main(int argc, char** argv) {
   cli.AddOptions("Report")("value",
                            "the value type shown first (default: the profile's default type, "
                            "else its last)",
-                           cxxopts::value<std::string>(), "TYPE")(
+                           OptionValue(), "TYPE")(
       "granularity",
       "frames are functions (default), filefunctions, files, lines, addresses or filelines",
-      cxxopts::value<std::string>(),
-      "G")("title", "the page's title (default: the input files' names)",
-           cxxopts::value<std::string>(), "TEXT");
+      OptionValue(),
+      "G")("title", "the page's title (default: the input files' names)", OptionValue(), "TEXT");
   cli.AddOptions("Differential")(
       "diff-base",
       "show the change from the profile FILE: the lists give this profile's values minus the "
       "base's (as prof-text --diff-base), the flame graph colours each frame red where it grew, "
       "blue where it shrank (as prof-svg --diff-base); no timeline",
-      cxxopts::value<std::string>(),
+      OptionValue(),
       "FILE")("normalize", "with --diff-base: scale the base to this profile's total first");
   cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
   cli.AddOptions("Call graph view (as pprof -svg)")(
@@ -77,11 +76,11 @@ int Main(int argc, char** argv) {
       "embed the source lines of the functions with samples, found in DIR and its parents, then "
       "the next DIR (as prof-text --list): selecting a function shows its lines with their "
       "values",
-      cxxopts::value<std::string>(), "DIR[:DIR...]")(
+      OptionValue(), "DIR[:DIR...]")(
       "trim-path",
       "with --source-path: remove PREFIX from the profile's file names before looking (default: "
       "up to a --source-path directory's name)",
-      cxxopts::value<std::string>(), "PREFIX[:PREFIX...]");
+      OptionValue(), "PREFIX[:PREFIX...]");
   AddFilterOptions(&cli);
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();

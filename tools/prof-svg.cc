@@ -103,43 +103,39 @@ int Main(int argc, char** argv) {
   cli.AddOptions("Graph")("value",
                           "the value type to draw (default: the profile's default type, else its "
                           "last)",
-                          cxxopts::value<std::string>(), "TYPE")(
+                          OptionValue(), "TYPE")(
       "granularity",
       "frames are functions (default), filefunctions, files, lines, addresses or filelines",
-      cxxopts::value<std::string>(), "G")("inverted", "an icicle graph: the root at the top")(
+      OptionValue(), "G")("inverted", "an icicle graph: the root at the top")(
       "reverse", "stacks reversed: leaves at the root, callers growing from them")(
       "min-width", "frames narrower than PX pixels (or P% of the width) are not drawn (0.1)",
-      cxxopts::value<std::string>(), "PX");
+      OptionValue(), "PX");
   cli.AddOptions("Call graph (as pprof -svg)")(
       "graph", "draw the call graph (prof-text --dot) laid out by Graphviz, not a flame graph");
   AddCallGraphOptions(&cli, "Call graph (as pprof -svg)", "with --graph: ");
   cli.AddOptions("Appearance (as flamegraph.pl's)")(
-      "title", "the title (default \"Flame Graph\", or \"Icicle Graph\")",
-      cxxopts::value<std::string>(), "TEXT")(
+      "title", "the title (default \"Flame Graph\", or \"Icicle Graph\")", OptionValue(), "TEXT")(
       "subtitle", "the line under the title (default: type, total, samples, sources, filters)",
-      cxxopts::value<std::string>(),
-      "TEXT")("width", "the image's width in pixels (1200)", cxxopts::value<std::string>(), "PX")(
-      "height", "each frame's height in pixels (16)", cxxopts::value<std::string>(), "PX")(
-      "font-type", "the font family (Verdana)", cxxopts::value<std::string>(), "FONT")(
-      "font-size", "the font size in pixels (12)", cxxopts::value<std::string>(), "PX")(
-      "font-width", "average character width in font sizes, to fit labels (0.59)",
-      cxxopts::value<std::string>(), "RATIO")(
+      OptionValue(), "TEXT")("width", "the image's width in pixels (1200)", OptionValue(), "PX")(
+      "height", "each frame's height in pixels (16)", OptionValue(), "PX")(
+      "font-type", "the font family (Verdana)", OptionValue(), "FONT")(
+      "font-size", "the font size in pixels (12)", OptionValue(), "PX")(
+      "font-width", "average character width in font sizes, to fit labels (0.59)", OptionValue(),
+      "RATIO")(
       "colors",
       "palette: kind (default: kernel orange, JIT green, inlined aqua, others hot), hot, mem, "
       "io, red, green, blue, aqua, yellow, purple, orange",
-      cxxopts::value<std::string>(),
-      "PALETTE")("bg-colors", "background: yellow, blue, green, grey or #RRGGBB",
-                 cxxopts::value<std::string>(), "COLOR")(
+      OptionValue(), "PALETTE")("bg-colors", "background: yellow, blue, green, grey or #RRGGBB",
+                                OptionValue(), "COLOR")(
       "count-name", "values as exact counts of NAME (e.g. samples) instead of 1.5ms or 12MiB",
-      cxxopts::value<std::string>(),
-      "NAME")("name-type", "what the details line calls a frame (\"Function:\")",
-              cxxopts::value<std::string>(), "TEXT")("notes", "a comment written into the SVG",
-                                                     cxxopts::value<std::string>(), "TEXT");
+      OptionValue(),
+      "NAME")("name-type", "what the details line calls a frame (\"Function:\")", OptionValue(),
+              "TEXT")("notes", "a comment written into the SVG", OptionValue(), "TEXT");
   cli.AddOptions("Differential (as FlameGraph's difffolded.pl)")(
       "diff-base",
       "colour each frame by its change from the profile FILE: red grown, blue shrunk, white "
       "unchanged (widths stay this profile's)",
-      cxxopts::value<std::string>(),
+      OptionValue(),
       "FILE")("normalize", "with --diff-base: scale the base to this profile's total first");
   cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
   AddBaseTimeOption(&cli);

@@ -97,7 +97,7 @@ int Main(int argc, char** argv) {
                   "Exit status: 0 all inputs valid, 1 some input invalid or unreadable, "
                   "2 usage error.\n");
   cli.AddOptions()("v,verbose", "print a one-line summary of each valid input")(
-      "max-errors", "report at most N violations per input", cxxopts::value<std::string>(), "N");
+      "max-errors", "report at most N violations per input", OptionValue(), "N");
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();
   cli.AddInputs();

@@ -37,7 +37,7 @@ int Main(int argc, char** argv) {
       "gzip-level",
       "zlib compression level, 1 (the default, as Go writes profiles) to 9; above 1 every "
       "block is compressed (at 1, blocks that hardly compress are stored): smaller, slower",
-      cxxopts::value<std::string>(), "N")("force", "write binary output even to a terminal");
+      OptionValue(), "N")("force", "write binary output even to a terminal");
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();
   cli.AddOutputOption();

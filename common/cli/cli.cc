@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <cxxopts.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -78,28 +80,71 @@ std::string BadFlagValue(int argc, char** argv, const std::string& message) {
 
 }  // namespace
 
+// cxxopts' options and, after Parse, its result; and how an option is described.
+struct CommandLine::Parser {
+  explicit Parser(const std::string& program) : options(program, "") {}
+
+  // cxxopts' description of `option` (a long name), or null.
+  const cxxopts::HelpOptionDetails* Details(const std::string& option) const {
+    for (const std::string& group : options.groups()) {
+      for (const cxxopts::HelpOptionDetails& details : options.group_help(group).options) {
+        if (!details.l.empty() && details.l.front() == option) return &details;
+      }
+    }
+    return nullptr;
+  }
+  // The same for a short name (`o`), or null.
+  const cxxopts::HelpOptionDetails* ShortDetails(char option) const {
+    for (const std::string& group : options.groups()) {
+      for (const cxxopts::HelpOptionDetails& details : options.group_help(group).options) {
+        if (details.s.size() == 1 && details.s[0] == option) return &details;
+      }
+    }
+    return nullptr;
+  }
+
+  cxxopts::Options options;
+  cxxopts::ParseResult result;
+};
+
+OptionAdder& OptionAdder::operator()(const std::string& names, const std::string& help) {
+  cli_->parser_->options.add_options(group_)(names, help);
+  return *this;
+}
+
+OptionAdder& OptionAdder::operator()(const std::string& names, const std::string& help,
+                                     const OptionValue& value, const std::string& value_name) {
+  auto declared = cxxopts::value<std::string>();
+  if (value.has_default_value_) declared->default_value(value.default_value_);
+  if (value.has_implicit_value_) declared->implicit_value(value.implicit_value_);
+  cli_->parser_->options.add_options(group_)(names, help, declared, value_name);
+  return *this;
+}
+
 CommandLine::CommandLine(std::string program, std::string synopsis, std::string description,
                          std::string epilog)
     : program_(std::move(program)),
       synopsis_(std::move(synopsis)),
       description_(std::move(description)),
       epilog_(std::move(epilog)),
-      options_(program_, "") {
+      parser_(std::make_unique<Parser>(program_)) {
   warnings_.set_program(program_.c_str());
-  options_.set_width(100);
+  parser_->options.set_width(100);
   AddOptions()("h,help", "print this help and exit")("version", "print the version and exit");
 }
 
-cxxopts::OptionAdder CommandLine::AddOptions(const std::string& group) {
+CommandLine::~CommandLine() = default;
+
+OptionAdder CommandLine::AddOptions(const std::string& group) {
   if (std::find(groups_.begin(), groups_.end(), group) == groups_.end()) groups_.push_back(group);
-  return options_.add_options(group);
+  return OptionAdder(this, group);
 }
 
 void CommandLine::AddOutputOption() {
   AddOptions()("o,output",
                "write to FILE instead of stdout (atomically: a temporary file is "
                "renamed into place only when the run succeeds)",
-               cxxopts::value<std::string>(), "FILE");
+               OptionValue(), "FILE");
 }
 
 void CommandLine::AddMaxInputSizeOption() {
@@ -107,7 +152,7 @@ void CommandLine::AddMaxInputSizeOption() {
                "refuse a pprof input that is (or inflates to) more than SIZE bytes of protobuf "
                "(default 1GiB; 0: no limit; units k, M, G, T, with B, iB or neither, are powers of "
                "1024: 1G, 1GB and 1GiB are all 2^30 bytes)",
-               cxxopts::value<std::string>(), "SIZE");
+               OptionValue(), "SIZE");
 }
 
 uint64_t CommandLine::MaxInputSize() const {
@@ -119,26 +164,26 @@ void CommandLine::AddInputFormatOption() {
   AddOptions()("input-format",
                "read every input as FORMAT instead of recognising its format by its content: " +
                    ReaderNames(),
-               cxxopts::value<std::string>(), "FORMAT");
+               OptionValue(), "FORMAT");
 }
 
 ReadOptions CommandLine::InputReadOptions() {
   ReadOptions options;
   options.handler = nullptr;
   options.warnings = &warnings_;
-  if (Details("max-input-size") != nullptr) options.max_input_size = MaxInputSize();
-  if (Details("input-format") != nullptr && Has("input-format")) {
+  if (parser_->Details("max-input-size") != nullptr) options.max_input_size = MaxInputSize();
+  if (parser_->Details("input-format") != nullptr && Has("input-format")) {
     options.format = ReaderNamed(Get<std::string>("input-format")).name;
   }
-  if (Details("allow-empty") != nullptr) options.allow_empty = Has("allow-empty");
+  if (parser_->Details("allow-empty") != nullptr) options.allow_empty = Has("allow-empty");
   return options;
 }
 
 void CommandLine::AddInputs() {
   has_inputs_ = true;
-  options_.add_options("positional")("inputs", "input files",
-                                     cxxopts::value<std::vector<std::string>>());
-  options_.parse_positional({"inputs"});
+  parser_->options.add_options("positional")("inputs", "input files",
+                                             cxxopts::value<std::vector<std::string>>());
+  parser_->options.parse_positional({"inputs"});
 }
 
 void CommandLine::Parse(int argc, char** argv) {
@@ -146,7 +191,7 @@ void CommandLine::Parse(int argc, char** argv) {
   const std::string pprof_word = PprofSpellingHint(argc, argv, /*known_only=*/true);
   if (!pprof_word.empty()) throw UsageError(pprof_word);
   try {
-    result_ = options_.parse(argc, argv);
+    parser_->result = parser_->options.parse(argc, argv);
   } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
     throw UsageError(BadFlagValue(argc, argv, AsciiQuotes(e.what())));
   } catch (const cxxopts::exceptions::exception& e) {
@@ -155,7 +200,7 @@ void CommandLine::Parse(int argc, char** argv) {
   }
   if (Has("help")) {
     // cxxopts' own text starts with the synopsis; keep only its option tables.
-    std::string tables = options_.help(groups_, false);
+    std::string tables = parser_->options.help(groups_, false);
     tables.erase(0, tables.find("\n\n") + 2);
     for (size_t at = tables.find(" \n"); at != std::string::npos; at = tables.find(" \n")) {
       tables.erase(at, 1);
@@ -173,8 +218,8 @@ void CommandLine::Parse(int argc, char** argv) {
     std::cout.flush();
     std::exit(kExitOk);
   }
-  if (!has_inputs_ && !result_.unmatched().empty()) {
-    throw UsageError("unexpected argument " + Printable(result_.unmatched().front()));
+  if (!has_inputs_ && !parser_->result.unmatched().empty()) {
+    throw UsageError("unexpected argument " + Printable(parser_->result.unmatched().front()));
   }
   RefuseRepeatedValues();
   if (has_inputs_ && !Has("inputs") && isatty(STDIN_FILENO)) ExitWithUsageForTerminal();
@@ -317,10 +362,10 @@ std::string CommandLine::PprofSpellingHint(int argc, char** argv, bool known_onl
     }
     // `--focus X` and `-o X`: X is a value, whatever it looks like.
     if (word.size() >= 2 && word[0] == '-' && word.find('=') == std::string_view::npos) {
-      const cxxopts::HelpOptionDetails* details = word[1] == '-'
-                                                      ? Details(std::string(word.substr(2)))
-                                                  : word.size() == 2 ? ShortDetails(word[1])
-                                                                     : nullptr;
+      const cxxopts::HelpOptionDetails* details =
+          word[1] == '-'     ? parser_->Details(std::string(word.substr(2)))
+          : word.size() == 2 ? parser_->ShortDetails(word[1])
+                             : nullptr;
       option_value = details != nullptr && !details->has_implicit;
     }
     if (word.size() < 3 || word[0] != '-' || word[1] == '-') continue;
@@ -331,7 +376,7 @@ std::string CommandLine::PprofSpellingHint(int argc, char** argv, bool known_onl
     std::replace(dashed.begin(), dashed.end(), '_', '-');
     const bool pprof = IsPprofFlag(name);
     if (known_only && !pprof && name.size() < 2) continue;
-    if (known_only && !pprof && Details(std::string(name)) == nullptr) continue;
+    if (known_only && !pprof && parser_->Details(std::string(name)) == nullptr) continue;
     std::string ours;
     for (const PprofFlag& flag : kPprofFlags) {
       if (name != flag.pprof) continue;
@@ -341,10 +386,12 @@ std::string CommandLine::PprofSpellingHint(int argc, char** argv, bool known_onl
                                           ? spelled.substr(2, spelled.find(' ') - 2)
                                       : spelled == "-o" ? "output"
                                                         : "";
-      if (option.empty() || Details(std::string(option)) != nullptr) ours = flag.ours;
+      if (option.empty() || parser_->Details(std::string(option)) != nullptr) ours = flag.ours;
     }
-    if (ours.empty() && Details(std::string(name)) != nullptr) ours = "--" + std::string(name);
-    if (ours.empty() && Details(dashed) != nullptr) ours = "--" + dashed;  // diff_base
+    if (ours.empty() && parser_->Details(std::string(name)) != nullptr) {
+      ours = "--" + std::string(name);
+    }
+    if (ours.empty() && parser_->Details(dashed) != nullptr) ours = "--" + dashed;  // diff_base
     if (ours.empty() && pprof) {
       return std::string(word) + ": pprof's flag, which " + program_ +
              " does not have (options take two dashes: see --help)";
@@ -357,50 +404,40 @@ std::string CommandLine::PprofSpellingHint(int argc, char** argv, bool known_onl
   return "";
 }
 
-const cxxopts::HelpOptionDetails* CommandLine::ShortDetails(char option) const {
-  for (const std::string& group : options_.groups()) {
-    for (const cxxopts::HelpOptionDetails& details : options_.group_help(group).options) {
-      if (details.s.size() == 1 && details.s[0] == option) return &details;
-    }
-  }
-  return nullptr;
-}
-
-const cxxopts::HelpOptionDetails* CommandLine::Details(const std::string& option) const {
-  for (const std::string& group : options_.groups()) {
-    for (const cxxopts::HelpOptionDetails& details : options_.group_help(group).options) {
-      if (!details.l.empty() && details.l.front() == option) return &details;
-    }
-  }
-  return nullptr;
-}
-
 bool CommandLine::Has(const std::string& option) const {
-  if (result_.count(option) == 0) return false;
-  const cxxopts::HelpOptionDetails* details = Details(option);
-  return details == nullptr || !details->is_boolean || result_[option].as<bool>();
+  if (parser_->result.count(option) == 0) return false;
+  const cxxopts::HelpOptionDetails* details = parser_->Details(option);
+  return details == nullptr || !details->is_boolean || parser_->result[option].as<bool>();
+}
+
+std::string CommandLine::GetText(const std::string& option) const {
+  return parser_->result[option].as<std::string>();
+}
+
+std::vector<std::string> CommandLine::GetTexts(const std::string& option) const {
+  return parser_->result[option].as<std::vector<std::string>>();
 }
 
 std::string CommandLine::DisplayName(const std::string& option) const {
-  const cxxopts::HelpOptionDetails* details = Details(option);
+  const cxxopts::HelpOptionDetails* details = parser_->Details(option);
   if (details != nullptr && !details->s.empty()) return "-" + details->s + "/--" + option;
   return "--" + option;
 }
 
 std::vector<std::string> CommandLine::GetAll(const std::string& option) const {
   std::vector<std::string> values;
-  for (const cxxopts::KeyValue& argument : result_.arguments()) {
+  for (const cxxopts::KeyValue& argument : parser_->result.arguments()) {
     if (argument.key() == option) values.push_back(argument.value());
   }
   return values;
 }
 
 void CommandLine::RefuseRepeatedValues() const {
-  for (const std::string& group : options_.groups()) {
-    for (const cxxopts::HelpOptionDetails& details : options_.group_help(group).options) {
+  for (const std::string& group : parser_->options.groups()) {
+    for (const cxxopts::HelpOptionDetails& details : parser_->options.group_help(group).options) {
       if (details.is_boolean || details.is_container || details.l.empty()) continue;
       const std::string& option = details.l.front();
-      const size_t count = result_.count(option);
+      const size_t count = parser_->result.count(option);
       if (count < 2 || repeatable_.count(option) > 0) continue;
       std::string values;
       for (const std::string& value : GetAll(option)) {

@@ -1,14 +1,14 @@
-// The command-line conventions every proftools program shares: option parsing with cxxopts,
-// --help and --version, inputs ("-" is stdin), -o, and the mapping of errors to messages and
-// exit statuses (0 success, 1 bad input or failure, 2 usage error).
+// The command-line conventions every proftools program shares: option parsing (cxxopts, kept
+// inside cli.cc: its header costs every includer seconds of compiling), --help and --version,
+// inputs ("-" is stdin), -o, and the mapping of errors to messages and exit statuses (0 success, 1
+// bad input or failure, 2 usage error).
 #ifndef PROFTOOLS_COMMON_CLI_CLI_H_
 #define PROFTOOLS_COMMON_CLI_CLI_H_
-
-#include <cxxopts.hpp>
 
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -39,6 +39,50 @@ class WarningPrinter : public DiagnosticHandler {
   const char* program_;
 };
 
+// An option's value as declared: text, which CommandLine::Get<T> parses, so that a bad value is
+// reported naming the option and the form it expects.
+class OptionValue {
+ public:
+  // The value when the option is not given.
+  OptionValue& default_value(std::string value) {
+    default_value_ = std::move(value);
+    has_default_value_ = true;
+    return *this;
+  }
+  // The value when the option is given without one (`--gap` for `--gap=auto`).
+  OptionValue& implicit_value(std::string value) {
+    implicit_value_ = std::move(value);
+    has_implicit_value_ = true;
+    return *this;
+  }
+
+ private:
+  friend class OptionAdder;
+  std::string default_value_;
+  std::string implicit_value_;
+  bool has_default_value_ = false;
+  bool has_implicit_value_ = false;
+};
+
+class CommandLine;
+
+// Declares options, chained: AddOptions()("v,verbose", "say more")("o,output", "...",
+// OptionValue(), "FILE"). NAMES is "LONG" or "S,LONG".
+class OptionAdder {
+ public:
+  // A flag (no value).
+  OptionAdder& operator()(const std::string& names, const std::string& help);
+  // An option with a value; `value_name` is how --help names it.
+  OptionAdder& operator()(const std::string& names, const std::string& help,
+                          const OptionValue& value, const std::string& value_name = "");
+
+ private:
+  friend class CommandLine;
+  OptionAdder(CommandLine* cli, std::string group) : cli_(cli), group_(std::move(group)) {}
+  CommandLine* cli_;
+  std::string group_;
+};
+
 class CommandLine {
  public:
   // `synopsis` follows the program name in the usage line ("[OPTION...] [FILE...]");
@@ -46,12 +90,14 @@ class CommandLine {
   // options, for examples.
   CommandLine(std::string program, std::string synopsis, std::string description,
               std::string epilog = "");
+  ~CommandLine();
+  CommandLine(const CommandLine&) = delete;
+  CommandLine& operator=(const CommandLine&) = delete;
 
   // Adds options to the help group `group` ("" is the first, untitled group); groups are
   // listed in --help in the order they were first used. An option with a value is declared
-  // cxxopts::value<std::string>() whatever its type: Get<T> parses it, so that a bad value is
-  // reported naming the option and the form it expects.
-  cxxopts::OptionAdder AddOptions(const std::string& group = "");
+  // OptionValue() whatever its type: Get<T> parses it.
+  OptionAdder AddOptions(const std::string& group = "");
   // Lets `option` (a long name) be given several times: GetAll returns every value. Any other
   // option with a value given twice is a usage error (Parse), never "the last one wins".
   void AllowRepeated(const std::string& option) { repeatable_.insert(option); }
@@ -77,7 +123,6 @@ class CommandLine {
   // A program with inputs given no FILE while standard input is a terminal prints a short
   // usage to stderr and exits 2 instead of waiting for input.
   void Parse(int argc, char** argv);
-  const cxxopts::ParseResult& result() const { return result_; }
   // Whether `option` was given; for a flag, also not given "=false".
   bool Has(const std::string& option) const;
   // The value of `option` (a long name): its text for std::string, parsed for an integer type
@@ -85,8 +130,10 @@ class CommandLine {
   // does not parse or fit).
   template <typename T>
   T Get(const std::string& option) const {
-    if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::vector<std::string>>) {
-      return result_[option].as<T>();
+    if constexpr (std::is_same_v<T, std::string>) {
+      return GetText(option);
+    } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+      return GetTexts(option);
     } else if constexpr (std::is_floating_point_v<T>) {
       return static_cast<T>(ParseDecimalOption(DisplayName(option), Get<std::string>(option)));
     } else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
@@ -116,10 +163,11 @@ class CommandLine {
   const std::string& program() const { return program_; }
 
  private:
-  // cxxopts' description of `option` (a long name), or null.
-  const cxxopts::HelpOptionDetails* Details(const std::string& option) const;
-  // The same for a short name (`o`), or null.
-  const cxxopts::HelpOptionDetails* ShortDetails(char option) const;
+  friend class OptionAdder;
+  struct Parser;  // cxxopts, in cli.cc
+
+  std::string GetText(const std::string& option) const;
+  std::vector<std::string> GetTexts(const std::string& option) const;
   [[noreturn]] void ExitWithUsageForTerminal() const;
   // When a word of argv is spelled as pprof spells its flags (`-top`, `-sample_index=1`), what to
   // type instead; empty otherwise. `known_only`: only for a word that is one of pprof's flags
@@ -135,8 +183,7 @@ class CommandLine {
   std::string description_;
   std::string epilog_;
   std::vector<std::string> groups_;
-  cxxopts::Options options_;
-  cxxopts::ParseResult result_;
+  std::unique_ptr<Parser> parser_;
   bool has_inputs_ = false;
   std::set<std::string> repeatable_;
   WarningPrinter warnings_{nullptr};

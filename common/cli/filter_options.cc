@@ -106,43 +106,41 @@ void AddFilterOptions(CommandLine* cli) {
       "keep what happened in the window A..B: offsets from each source's first sample (1.5s, "
       "250ms), percentages of its span (10%..20%), or timestamps (@81356.2); either end may be "
       "left out. Samples with a duration count in proportion to their overlap",
-      cxxopts::value<std::string>(),
-      "A..B")("last", "keep the last D of each source (e.g. 30s)", cxxopts::value<std::string>(),
-              "D")("keep-untimed", "with --time or --last, keep samples that have no time")(
+      OptionValue(),
+      "A..B")("last", "keep the last D of each source (e.g. 30s)", OptionValue(), "D")(
+      "keep-untimed", "with --time or --last, keep samples that have no time")(
       "coalesce",
       "join consecutive samples of a thread with the same stack at most GAP apart into one "
       "sample with a duration (auto, the default: 1.5 sampling intervals)",
-      cxxopts::value<std::string>()->implicit_value("auto"), "GAP")(
+      OptionValue().implicit_value("auto"), "GAP")(
       "split-on", "with --coalesce, start a new sample where value TYPE is non-zero (repeatable)",
-      cxxopts::value<std::string>(), "TYPE");
+      OptionValue(), "TYPE");
   cli->AddOptions("Labels")(
       "label-focus",
       "keep samples with a label KEY matching VALUE: a number, a range LOW..HIGH with units "
       "(alloc=1KiB..1MiB), else a regular expression; repeated, all must match",
-      cxxopts::value<std::string>(),
-      "KEY=VALUE")("label-ignore", "drop samples with a label KEY matching VALUE (repeatable)",
-                   cxxopts::value<std::string>(), "KEY=VALUE")(
-      "keep-labels", "keep only these label keys", cxxopts::value<std::string>(), "K,...")(
-      "drop-labels", "drop these label keys", cxxopts::value<std::string>(), "K,...");
+      OptionValue(), "KEY=VALUE")(
+      "label-ignore", "drop samples with a label KEY matching VALUE (repeatable)", OptionValue(),
+      "KEY=VALUE")("keep-labels", "keep only these label keys", OptionValue(), "K,...")(
+      "drop-labels", "drop these label keys", OptionValue(), "K,...");
   // pprof's frame filters: a RE (RE2, unanchored) matches a frame by its function's name or
   // file name, or its location's mapping's file; repeated options are alternatives.
   cli->AddOptions("Frames (pprof's filters; a repeated option's REs are alternatives)")(
       "focus", "keep samples with a frame matching RE (function, file or mapping file)",
-      cxxopts::value<std::string>(),
-      "RE")("ignore", "drop samples with a frame matching RE", cxxopts::value<std::string>(), "RE")(
-      "hide", "remove the frames matching RE", cxxopts::value<std::string>(), "RE")(
-      "show", "keep only the frames matching RE", cxxopts::value<std::string>(), "RE")(
-      "show-from", "keep only the frames from the root-most match of RE to the leaf",
-      cxxopts::value<std::string>(), "RE")(
-      "prune-from", "remove the callees of the leaf-most frame whose function name matches RE",
-      cxxopts::value<std::string>(),
-      "RE")("focus-seq",
-            "keep samples with frames matching A, B, C in a row (root to leaf), re-rooted at A; "
-            "repeatable, each narrowing the last",
-            cxxopts::value<std::string>(),
-            "'A;B;C'")("literal",
-                       "frame patterns are frame names as reports print them, matched whole "
-                       "(=NAME makes one pattern literal)")(
+      OptionValue(), "RE")("ignore", "drop samples with a frame matching RE", OptionValue(), "RE")(
+      "hide", "remove the frames matching RE", OptionValue(), "RE")(
+      "show", "keep only the frames matching RE", OptionValue(), "RE")(
+      "show-from", "keep only the frames from the root-most match of RE to the leaf", OptionValue(),
+      "RE")("prune-from",
+            "remove the callees of the leaf-most frame whose function name matches RE",
+            OptionValue(), "RE")(
+      "focus-seq",
+      "keep samples with frames matching A, B, C in a row (root to leaf), re-rooted at A; "
+      "repeatable, each narrowing the last",
+      OptionValue(),
+      "'A;B;C'")("literal",
+                 "frame patterns are frame names as reports print them, matched whole "
+                 "(=NAME makes one pattern literal)")(
       "keep-dropped-frames",
       "do not apply the profile's drop_frames (pprof applies it on loading)")(
       "collapse-recursion",
@@ -150,10 +148,9 @@ void AddFilterOptions(CommandLine* cli) {
   cli->AddOptions("Values")("derive",
                             "a new value type from a sum or difference of types with one unit "
                             "(live=alloc_space-free_space; repeatable)",
-                            cxxopts::value<std::string>(),
-                            "NAME=EXPR")("types", "keep only these value types, in this order",
-                                         cxxopts::value<std::string>(), "T,...")(
-      "default-type", "the type reports show by default", cxxopts::value<std::string>(), "T");
+                            OptionValue(), "NAME=EXPR")(
+      "types", "keep only these value types, in this order", OptionValue(), "T,...")(
+      "default-type", "the type reports show by default", OptionValue(), "T");
 }
 
 FilterSpec ParseFilterOptions(const CommandLine& cli) {
@@ -327,7 +324,7 @@ void AddBaseTimeOption(CommandLine* cli) {
                           "read the base with the window A..B instead of --time or --last; "
                           "without --diff-base the base is the profile itself (two windows of "
                           "one profile)",
-                          cxxopts::value<std::string>(), "A..B");
+                          OptionValue(), "A..B");
 }
 
 BaseSelection ParseBaseSelection(const char* program, const CommandLine& cli,

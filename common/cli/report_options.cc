@@ -45,12 +45,10 @@ double EdgePercentOption(const CommandLine& cli, double fallback) {
 }
 
 void AddCallGraphOptions(CommandLine* cli, const std::string& group, const std::string& lead) {
-  cli->AddOptions(group)("nodecount", lead + "at most N nodes (80)", cxxopts::value<std::string>(),
-                         "N")("min-percent",
-                              lead + "leave out nodes worth less than P% of the total (0.5)",
-                              cxxopts::value<std::string>(), "P")(
-      "edge-percent", lead + "leave out edges worth less than P% of the total (0.1)",
-      cxxopts::value<std::string>(), "P")(
+  cli->AddOptions(group)("nodecount", lead + "at most N nodes (80)", OptionValue(), "N")(
+      "min-percent", lead + "leave out nodes worth less than P% of the total (0.5)", OptionValue(),
+      "P")("edge-percent", lead + "leave out edges worth less than P% of the total (0.1)",
+           OptionValue(), "P")(
       "no-trim", lead + "keep every node and edge (up to 1000 nodes and 1000 edges are laid out)");
 }
 

@@ -143,58 +143,54 @@ void AddTextReportOptions(CommandLine* command_line) {
       "sequences",
       "subsequences of consecutive frames by cumulative value, with the value at each prefix")(
       "peek", "callers and callees of each frame matching RE, with [root] and [self]",
-      cxxopts::value<std::string>(),
-      "RE")("peek-seq", "callers and callees of the sequence SEQ (frames joined by ;)",
-            cxxopts::value<std::string>(),
-            "SEQ")("tags", "for each label key, the value by label value (pprof -tags)")(
+      OptionValue(), "RE")(
+      "peek-seq", "callers and callees of the sequence SEQ (frames joined by ;)", OptionValue(),
+      "SEQ")("tags", "for each label key, the value by label value (pprof -tags)")(
       "timeline",
       "the value per time bucket of each source, as --timeline or --timeline=BUCKET (e.g. "
       "100ms; default: about 40 buckets)",
-      cxxopts::value<std::string>()->implicit_value(""), "BUCKET")(
+      OptionValue().implicit_value(""), "BUCKET")(
       "csv", "with --timeline: comma-separated rows (source, offset, time, bucket, value)")(
       "list",
       "the source lines of each function matching RE, with flat and cum values (pprof -list)",
-      cxxopts::value<std::string>(),
-      "RE")("dot", "the call graph in Graphviz DOT, as pprof -dot draws it");
+      OptionValue(), "RE")("dot", "the call graph in Graphviz DOT, as pprof -dot draws it");
   cli.AddOptions("Source (with --list)")(
       "source-path",
       "look for source files in DIR and its parents, then the next DIR (default: the working "
       "directory; pprof -source_path)",
-      cxxopts::value<std::string>(), "DIR[:DIR...]")(
+      OptionValue(), "DIR[:DIR...]")(
       "trim-path",
       "remove PREFIX from the profile's file names before looking (pprof -trim_path; default: "
       "up to a --source-path directory's name)",
-      cxxopts::value<std::string>(), "PREFIX[:PREFIX...]");
+      OptionValue(), "PREFIX[:PREFIX...]");
   cli.AddOptions("Sequences (with --sequences)")(
       "self", "list sequences by the value of samples they end (leaf-anchored)")(
-      "max-length", "sequences of at most N frames (default 4)", cxxopts::value<std::string>(),
-      "N");
+      "max-length", "sequences of at most N frames (default 4)", OptionValue(), "N");
   cli.AddOptions("Report")(
       "value", "the value type to report (default: the profile's default type, else its last)",
-      cxxopts::value<std::string>(),
-      "TYPE")("granularity",
-              "frames are functions (default), filefunctions, files, lines, addresses or filelines "
-              "(FILE:LINE, frames without a line left out)",
-              cxxopts::value<std::string>(), "G")("sort", "top: sort by flat (default) or cum",
-                                                  cxxopts::value<std::string>(), "flat|cum")(
+      OptionValue(), "TYPE")(
+      "granularity",
+      "frames are functions (default), filefunctions, files, lines, addresses or filelines "
+      "(FILE:LINE, frames without a line left out)",
+      OptionValue(), "G")("sort", "top: sort by flat (default) or cum", OptionValue(), "flat|cum")(
       "nodecount",
       "show at most N rows (top), nodes (tree and dot, default 80), traces or sequences",
-      cxxopts::value<std::string>(),
+      OptionValue(),
       "N")("min-percent",
            "leave out rows worth less than P% of the total (default: 0.5 for top, tree and dot, "
            "by cumulative value, as pprof's nodefraction; 5 for sequences; else 0)",
-           cxxopts::value<std::string>(),
+           OptionValue(),
            "P")("edge-percent",
                 "dot: leave out edges worth less than P% of the total (default 0.1, as pprof's "
                 "edgefraction)",
-                cxxopts::value<std::string>(), "P")(
+                OptionValue(), "P")(
       "no-trim",
       "top, tree, dot: keep every row (no default --min-percent, --edge-percent or --nodecount)")(
       "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB")(
       "diff-base",
       "values are this profile minus the profile(s) in FILE, percentages of FILE's total "
       "(pprof -diff_base); with --folded, two columns BASE NEW for difffolded-style graphs",
-      cxxopts::value<std::string>(),
+      OptionValue(),
       "FILE")("normalize", "with --diff-base: scale the base so that its total is this profile's");
   AddBaseTimeOption(&cli);
   AddFilterOptions(&cli);
@@ -202,11 +198,11 @@ void AddTextReportOptions(CommandLine* command_line) {
       "flamegraph",
       "frame names as stackcollapse-perf.pl writes them, thread name (comm) as the root")(
       "root", "a root frame from labels, e.g. '{comm}-{pid}/{tid}' ('?' for a missing label)",
-      cxxopts::value<std::string>(), "TEMPLATE")(
+      OptionValue(), "TEMPLATE")(
       "annotate",
       "suffix kernel frames _[k] (kernel), JIT frames _[j] (jit), inlined frames _[i] (inline), "
       "or all three (all)",
-      cxxopts::value<std::string>(),
+      OptionValue(),
       "WHAT")("unknown-addresses", "unknown frames as [DSO <ADDR>] instead of [DSO]");
   cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
   cli.AddMaxInputSizeOption();

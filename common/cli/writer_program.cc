@@ -13,7 +13,7 @@ int WriteProgramMain(const WriterSpec& spec, const WriterProgramText& text, int 
   CommandLine cli(spec.program, "[OPTION...] [FILE...]", text.description, text.examples);
   for (const WriterOption& option : spec.options) {
     if (option.value_name != nullptr) {
-      cli.AddOptions()(option.name, option.help, cxxopts::value<std::string>(), option.value_name);
+      cli.AddOptions()(option.name, option.help, OptionValue(), option.value_name);
     } else {
       cli.AddOptions()(option.name, option.help);
     }
