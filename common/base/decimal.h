@@ -11,6 +11,13 @@
 
 namespace proftools {
 
+// 10^n, for n from 0 to 18.
+inline int64_t PowerOfTen(int n) {
+  int64_t p = 1;
+  while (n-- > 0) p *= 10;
+  return p;
+}
+
 // The longest: UINT64_MAX has 20 digits.
 constexpr size_t kMaxDecimalDigits = 20;
 

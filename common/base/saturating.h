@@ -32,6 +32,11 @@ inline uint64_t Magnitude(int64_t value) {
   return value < 0 ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
 }
 
+// |value|, held at INT64_MAX (for INT64_MIN).
+inline int64_t SaturatingAbs(int64_t value) {
+  return value < 0 ? (value == INT64_MIN ? INT64_MAX : -value) : value;
+}
+
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_BASE_SATURATING_H_

@@ -4,16 +4,13 @@
 #include <vector>
 
 #include "common/base/counted.h"
+#include "common/base/strings.h"
 #include "common/callgrind/callgrind_reader.h"
 #include "common/model/interner.h"
 #include "common/model/producer_kit.h"
 
 namespace proftools {
 namespace {
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
 
 void Warn(const ReadContext& context, const std::string& file, const std::string& message) {
   if (context.warnings != nullptr) {

@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "common/base/strings.h"
 #include "common/chrome/v8_json.h"
 #include "common/chrome/v8_profile.h"
 #include "common/json/json_document.h"
@@ -10,10 +11,6 @@
 
 namespace proftools {
 namespace {
-
-bool Has(std::string_view head, std::string_view key) {
-  return head.find(key) != std::string_view::npos;
-}
 
 void ReadCpuProfile(Input& input, const ReadContext& context, ProfileSink* sink) {
   JsonDocument json(input, context.max_input_size, "JSON");
@@ -59,10 +56,10 @@ bool JsonStartsWith(std::string_view head, char c) {
 
 int SniffCpuProfile(std::string_view head, bool text) {
   if (!text || !JsonStartsWith(head, '{')) return kNotMine;
-  if (Has(head, "\"traceEvents\"") || Has(head, "\"ph\"")) return kNotMine;
-  if (!Has(head, "\"nodes\"")) return kNotMine;
-  if (Has(head, "\"samples\"") && Has(head, "\"timeDeltas\"")) return kCertain;
-  return Has(head, "\"callFrame\"") ? kLikely : kNotMine;
+  if (Contains(head, "\"traceEvents\"") || Contains(head, "\"ph\"")) return kNotMine;
+  if (!Contains(head, "\"nodes\"")) return kNotMine;
+  if (Contains(head, "\"samples\"") && Contains(head, "\"timeDeltas\"")) return kCertain;
+  return Contains(head, "\"callFrame\"") ? kLikely : kNotMine;
 }
 
 const ReaderSpec kCpuProfileReader = {

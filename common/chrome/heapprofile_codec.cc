@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/base/strings.h"
 #include "common/chrome/cpuprofile_codec.h"
 #include "common/chrome/v8_json.h"
 #include "common/chrome/v8_profile.h"
@@ -255,10 +256,6 @@ void HeapProfileReader::Emit(const ReadContext& context, ProfileSink* sink) {
   sink->OnEnd();
 }
 
-bool Has(std::string_view head, std::string_view key) {
-  return head.find(key) != std::string_view::npos;
-}
-
 void ReadHeapProfile(Input& input, const ReadContext& context, ProfileSink* sink) {
   JsonDocument json(input, context.max_input_size, "JSON");
   HeapProfileReader reader(&json);
@@ -270,8 +267,8 @@ void ReadHeapProfile(Input& input, const ReadContext& context, ProfileSink* sink
 
 int SniffHeapProfile(std::string_view head, bool text) {
   if (!text || !JsonStartsWith(head, '{')) return kNotMine;
-  if (!Has(head, "\"head\"") || !Has(head, "\"callFrame\"")) return kNotMine;
-  return Has(head, "\"selfSize\"") ? kCertain : kLikely;
+  if (!Contains(head, "\"head\"") || !Contains(head, "\"callFrame\"")) return kNotMine;
+  return Contains(head, "\"selfSize\"") ? kCertain : kLikely;
 }
 
 const ReaderSpec kHeapProfileReader = {

@@ -11,8 +11,6 @@
 namespace proftools {
 namespace {
 
-constexpr int64_t kBillion = 1000 * 1000 * 1000;
-
 [[noreturn]] void Fail(const std::string& option, std::string_view text, const std::string& why) {
   throw UsageError(option + ": " + Printable(text) + ": " + why);
 }
@@ -30,7 +28,7 @@ TimeBound ParseTimeBound(std::string_view whole, std::string_view text) {
     // percent × 10^7 parts per 10^9, exactly (at most 7 digits after the point).
     unsigned __int128 ppb = percent.digits;
     for (int k = percent.scale; k < 7; ++k) ppb *= 10;
-    if (ppb > static_cast<unsigned __int128>(kBillion)) {
+    if (ppb > static_cast<unsigned __int128>(kPartsPerBillion)) {
       Fail("--time", whole, Printable(text) + " is more than 100%");
     }
     bound.kind = TimeBound::Kind::kPercent;

@@ -20,6 +20,9 @@ class RE2;
 
 namespace proftools {
 
+// A kPercent bound's denominator: ppb are parts per 10^9.
+inline constexpr int64_t kPartsPerBillion = 1000 * 1000 * 1000;
+
 // One end of a --time window.
 struct TimeBound {
   enum class Kind {

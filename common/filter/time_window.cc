@@ -5,8 +5,6 @@
 namespace proftools {
 namespace {
 
-constexpr int64_t kBillion = 1000 * 1000 * 1000;
-
 int64_t SaturatingAdd(int64_t a, int64_t b) {
   int64_t sum;
   if (__builtin_add_overflow(a, b, &sum)) return b > 0 ? INT64_MAX : INT64_MIN;
@@ -22,9 +20,9 @@ int64_t Resolve(const TimeBound& bound, const SourceSpan& span, int64_t open) {
     case TimeBound::Kind::kOffset:
       return SaturatingAdd(span.first, bound.nanos);
     case TimeBound::Kind::kPercent: {
-      if (open == INT64_MAX && bound.ppb == kBillion) return INT64_MAX;
+      if (open == INT64_MAX && bound.ppb == kPartsPerBillion) return INT64_MAX;
       const __int128 length = static_cast<__int128>(span.end) - span.first;
-      return static_cast<int64_t>(span.first + length * bound.ppb / kBillion);
+      return static_cast<int64_t>(span.first + length * bound.ppb / kPartsPerBillion);
     }
   }
   return open;

@@ -1,6 +1,7 @@
 // kFirefoxReader: one source of type "firefox"; the value types of fx_profile.cc.
 #include "common/firefox/firefox_codec.h"
 
+#include "common/base/strings.h"
 #include "common/firefox/fx_profile.h"
 #include "common/firefox/gecko_json.h"
 #include "common/firefox/processed_json.h"
@@ -11,10 +12,6 @@ namespace {
 
 constexpr std::string_view kProcessedKey = "\"preprocessedProfileVersion\"";
 
-bool Has(std::string_view head, std::string_view key) {
-  return head.find(key) != std::string_view::npos;
-}
-
 void ReadFirefoxProfile(Input& input, const ReadContext& context, ProfileSink* sink) {
   JsonDocument json(input, context.max_input_size, "JSON");
   ondemand::object object;
@@ -23,7 +20,7 @@ void ReadFirefoxProfile(Input& input, const ReadContext& context, ProfileSink* s
   }
   FxProfile profile;
   // Only the processed format has this key (Firefox's own profiles never do), anywhere in meta.
-  if (Has(json.text(), kProcessedKey)) {
+  if (Contains(json.text(), kProcessedKey)) {
     ReadProcessedProfile(json, object, &profile);
   } else {
     ReadGeckoProfile(json, object, &profile);
@@ -36,16 +33,17 @@ void ReadFirefoxProfile(Input& input, const ReadContext& context, ProfileSink* s
 int SniffFirefoxProfile(std::string_view head, bool text) {
   const size_t first = head.find_first_not_of(" \t\r\n");
   if (!text || first == std::string_view::npos || head[first] != '{') return kNotMine;
-  if (Has(head, "\"traceEvents\"") || Has(head, "\"$schema\"") || Has(head, "\"callFrame\"")) {
+  if (Contains(head, "\"traceEvents\"") || Contains(head, "\"$schema\"") ||
+      Contains(head, "\"callFrame\"")) {
     return kNotMine;
   }
-  if (Has(head, kProcessedKey)) return kCertain;
-  if (Has(head, "\"meta\"") && Has(head, "\"version\"") &&
-      (Has(head, "\"threads\"") || Has(head, "\"stackwalk\""))) {
+  if (Contains(head, kProcessedKey)) return kCertain;
+  if (Contains(head, "\"meta\"") && Contains(head, "\"version\"") &&
+      (Contains(head, "\"threads\"") || Contains(head, "\"stackwalk\""))) {
     return kCertain;
   }
-  if (head.compare(first, 9, "{\"libs\":[") == 0 && Has(head, "\"breakpadId\"") &&
-      Has(head, "\"debugName\"")) {
+  if (head.compare(first, 9, "{\"libs\":[") == 0 && Contains(head, "\"breakpadId\"") &&
+      Contains(head, "\"debugName\"")) {
     return kLikely;
   }
   return kNotMine;

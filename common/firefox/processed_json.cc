@@ -15,7 +15,7 @@ struct Tables {
   std::optional<std::vector<std::string>> strings;
 };
 
-struct RawThread {
+struct ProcessedThread {
   std::string what;
   uint64_t byte = 0;
   FxThreadNames names;
@@ -41,7 +41,7 @@ void ReadTable(JsonDocument& json, std::string_view key, JsonValue field, const 
   }
 }
 
-std::vector<FxLib> ReadLibs(JsonDocument& json, JsonValue value, const std::string& what) {
+std::vector<FxLib> ReadProcessedLibs(JsonDocument& json, JsonValue value, const std::string& what) {
   std::vector<FxLib> libs;
   for (auto element : json.Array(value, what)) {
     const std::string at = what + "[" + std::to_string(libs.size()) + "]";
@@ -72,8 +72,9 @@ std::vector<FxLib> ReadLibs(JsonDocument& json, JsonValue value, const std::stri
   return libs;
 }
 
-const FxTable& Need(JsonDocument& json, const RawThread& thread, const std::optional<FxTable>& own,
-                    const std::optional<FxTable>& shared, const char* name) {
+const FxTable& Need(JsonDocument& json, const ProcessedThread& thread,
+                    const std::optional<FxTable>& own, const std::optional<FxTable>& shared,
+                    const char* name) {
   if (own) return *own;
   if (shared) return *shared;
   json.Fail(thread.what + ": no `" + name + "`, in the thread or in `shared`", thread.byte);
@@ -83,7 +84,7 @@ int64_t Last(const FxTable& table) {
   return static_cast<int64_t>(table.length) - 1;
 }
 
-void ConvertThread(JsonDocument& json, RawThread& raw, const Tables& shared, int64_t version,
+void ConvertThread(JsonDocument& json, ProcessedThread& raw, const Tables& shared, int64_t version,
                    FxProfile* profile) {
   FxThread thread;
   thread.what = raw.what;
@@ -230,7 +231,7 @@ void ReadProcessedProfile(JsonDocument& json, ondemand::object object, FxProfile
   std::optional<int64_t> version;
   std::optional<double> start_ms;
   Tables shared;
-  std::vector<RawThread> threads;
+  std::vector<ProcessedThread> threads;
   profile->lib_sets.emplace_back();
   ForEachField(json, object, "the profile", [&](std::string_view key, JsonValue field) {
     const std::string at(key);
@@ -262,7 +263,7 @@ void ReadProcessedProfile(JsonDocument& json, ondemand::object object, FxProfile
                      }
                    });
     } else if (key == "libs") {
-      profile->lib_sets[0] = ReadLibs(json, std::move(field), at);
+      profile->lib_sets[0] = ReadProcessedLibs(json, std::move(field), at);
     } else if (key == "shared") {
       ForEachField(json, json.Object(std::move(field), at), at,
                    [&](std::string_view table, JsonValue value) {
@@ -272,7 +273,7 @@ void ReadProcessedProfile(JsonDocument& json, ondemand::object object, FxProfile
     } else if (key == "threads") {
       size_t i = 0;
       for (auto element : json.Array(std::move(field), at)) {
-        RawThread thread;
+        ProcessedThread thread;
         thread.what = "threads[" + std::to_string(i++) + "]";
         thread.byte = json.Byte();
         ForEachField(json, json.Object(JsonValue(std::move(element)), thread.what), thread.what,
@@ -290,7 +291,7 @@ void ReadProcessedProfile(JsonDocument& json, ondemand::object object, FxProfile
   if (!start_ms) json.Fail("meta.startTime: missing (the times of samples count from it)", 1);
   profile->version = *version;
   profile->start_ns = EpochMillisToNanos(json, *start_ms, "meta.startTime");
-  for (RawThread& thread : threads) ConvertThread(json, thread, shared, *version, profile);
+  for (ProcessedThread& thread : threads) ConvertThread(json, thread, shared, *version, profile);
 }
 
 }  // namespace proftools

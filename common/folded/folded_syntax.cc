@@ -3,6 +3,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common/base/strings.h"
 #include "common/model/producer_kit.h"
 
 namespace proftools {
@@ -52,10 +53,6 @@ int HexDigit(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
 }
 
 }  // namespace

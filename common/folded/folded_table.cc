@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 
+#include "common/base/decimal.h"
 #include "common/base/saturating.h"
 #include "common/model/interner.h"
 
@@ -24,12 +25,6 @@ bool MultiplySaturating(int64_t* value, int64_t factor) {
   }
   *value *= factor;
   return true;
-}
-
-int64_t PowerOfTen(int n) {
-  int64_t p = 1;
-  while (n-- > 0) p *= 10;
-  return p;
 }
 
 bool LabelLess(const Label& a, const Label& b) {

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "common/base/decimal.h"
 #include "common/base/units.h"
 
 namespace proftools {
@@ -10,12 +11,6 @@ namespace {
 // The spellings emitted, finest first. Only time has decimal steps: a decimal fraction of a
 // memory unit (a power of 1024) is in general no whole number of bytes, so it is rounded.
 constexpr const char* kTimeUnits[] = {"nanoseconds", "microseconds", "milliseconds", "seconds"};
-
-int64_t PowerOfTen(int n) {
-  int64_t p = 1;
-  while (n-- > 0) p *= 10;
-  return p;
-}
 
 }  // namespace
 

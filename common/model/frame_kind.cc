@@ -1,4 +1,5 @@
 #include "common/model/frame_kind.h"
+#include "common/base/strings.h"
 
 namespace proftools {
 namespace {
@@ -10,10 +11,6 @@ constexpr std::string_view kWakerFile = "[waker]";
 std::string_view BaseName(std::string_view path) {
   const size_t slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
 bool AllDigits(std::string_view s) {

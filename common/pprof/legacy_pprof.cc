@@ -1,18 +1,11 @@
 #include "common/pprof/legacy_pprof.h"
+#include "common/base/strings.h"
 
 #include <cctype>
 #include <cstdint>
 
 namespace proftools {
 namespace {
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
-bool Contains(std::string_view s, std::string_view part) {
-  return s.find(part) != std::string_view::npos;
-}
 
 // Reads the `index`th word of `width` bytes (4 or 8) in either byte order.
 uint64_t Word(std::string_view head, size_t index, size_t width, bool big_endian) {

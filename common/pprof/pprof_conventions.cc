@@ -2,14 +2,11 @@
 
 #include <vector>
 
+#include "common/base/strings.h"
 #include "common/base/text_syntax.h"
 
 namespace proftools {
 namespace {
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
 
 // pprof's removeMatching: deletes balanced start..end groups, outermost level; gives up
 // (returns the name unchanged) at an unmatched closing byte.

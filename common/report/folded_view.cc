@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "common/base/diagnostics.h"
+#include "common/base/strings.h"
 #include "common/base/text_syntax.h"
 #include "common/model/frame_kind.h"
 #include "common/report/frames.h"
@@ -11,10 +12,6 @@
 
 namespace proftools {
 namespace {
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
 
 // Where the argument list of a C++/Java name starts: the first `(` outside `<>`, `{}` and `[]`
 // that does not open `(anonymous namespace)`; operator names (`operator()`, `operator<<`) are

@@ -71,10 +71,6 @@ uint64_t Gcd(uint64_t a, uint64_t b) {
   return a;
 }
 
-uint64_t Magnitude(int64_t value) {
-  return value < 0 ? ~static_cast<uint64_t>(value) + 1 : static_cast<uint64_t>(value);
-}
-
 // The most sums per stack and brush bin a page holds (see Timeline): about 3 MB of the page.
 constexpr size_t kBrushBudget = 500000;
 

@@ -16,10 +16,6 @@
 namespace proftools {
 namespace {
 
-int64_t Abs(int64_t v) {
-  return v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
-}
-
 std::string Hex16(uint64_t address) {
   char text[32];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(address));
@@ -58,8 +54,8 @@ std::string EscapeForDot(const std::string& text) {
 
 void SortGraphTags(std::vector<GraphTag>* tags, bool flat) {
   std::sort(tags->begin(), tags->end(), [flat](const GraphTag& a, const GraphTag& b) {
-    if (!flat && a.cum != b.cum) return Abs(a.cum) > Abs(b.cum);
-    if (a.flat != b.flat) return Abs(a.flat) > Abs(b.flat);
+    if (!flat && a.cum != b.cum) return SaturatingAbs(a.cum) > SaturatingAbs(b.cum);
+    if (a.flat != b.flat) return SaturatingAbs(a.flat) > SaturatingAbs(b.flat);
     return a.name < b.name;
   });
 }
@@ -134,16 +130,16 @@ PprofGraph::PprofGraph(const StackTotals& totals, const PprofGraphOptions& optio
   int64_t flat_sum = 0;
   for (int64_t value : flat) AddSaturating(&flat_sum, value);
   const int64_t node_cutoff =
-      Abs(static_cast<int64_t>(static_cast<double>(flat_sum) * options.node_fraction));
+      SaturatingAbs(static_cast<int64_t>(static_cast<double>(flat_sum) * options.node_fraction));
   const int64_t edge_cutoff =
-      Abs(static_cast<int64_t>(static_cast<double>(flat_sum) * options.edge_fraction));
+      SaturatingAbs(static_cast<int64_t>(static_cast<double>(flat_sum) * options.edge_fraction));
   if (node_cutoff > 0) {
     std::vector<bool> kept(infos_.size(), false);
     size_t present = 0, kept_count = 0;
     for (size_t i = 0; i < infos_.size(); ++i) {
       if (flat[i] == 0 && cum[i] == 0) continue;
       ++present;
-      kept[i] = Abs(cum[i]) >= node_cutoff;
+      kept[i] = SaturatingAbs(cum[i]) >= node_cutoff;
       kept_count += kept[i];
     }
     if (kept_count != present) {
@@ -474,15 +470,16 @@ double EdgeEntropy(const std::vector<GraphEdge>& edges, const std::vector<size_t
   double score = 0;
   int64_t total = self;
   for (size_t e : set) {
-    if (edges[e].weight > 0) AddSaturating(&total, Abs(edges[e].weight));
+    if (edges[e].weight > 0) AddSaturating(&total, SaturatingAbs(edges[e].weight));
   }
   if (total == 0) return 0;
   for (size_t e : set) {
-    const double frac = static_cast<double>(Abs(edges[e].weight)) / static_cast<double>(total);
+    const double frac =
+        static_cast<double>(SaturatingAbs(edges[e].weight)) / static_cast<double>(total);
     score += -frac * std::log2(frac);
   }
   if (self > 0) {
-    const double frac = static_cast<double>(Abs(self)) / static_cast<double>(total);
+    const double frac = static_cast<double>(SaturatingAbs(self)) / static_cast<double>(total);
     score += -frac * std::log2(frac);
   }
   return score;
@@ -506,10 +503,11 @@ void PprofGraph::SortNodes() {
   std::vector<std::string> names(nodes_.size());
   for (size_t i = 0; i < nodes_.size(); ++i) names[i] = infos_[nodes_[i].info].PrintableName();
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (Abs(score[a]) != Abs(score[b])) return Abs(score[a]) > Abs(score[b]);
+    if (SaturatingAbs(score[a]) != SaturatingAbs(score[b]))
+      return SaturatingAbs(score[a]) > SaturatingAbs(score[b]);
     if (names[a] != names[b]) return names[a] < names[b];
-    if (Abs(nodes_[a].flat) != Abs(nodes_[b].flat)) {
-      return Abs(nodes_[a].flat) > Abs(nodes_[b].flat);
+    if (SaturatingAbs(nodes_[a].flat) != SaturatingAbs(nodes_[b].flat)) {
+      return SaturatingAbs(nodes_[a].flat) > SaturatingAbs(nodes_[b].flat);
     }
     return SprintInfo(infos_[nodes_[a].info]) < SprintInfo(infos_[nodes_[b].info]);
   });
@@ -529,7 +527,8 @@ void PprofGraph::SortNodes() {
 void PprofGraph::TrimTags(int64_t cutoff) {
   auto trim = [&](std::map<std::string, GraphTag>* tags) {
     for (auto it = tags->begin(); it != tags->end();) {
-      const bool keep = Abs(it->second.flat) >= cutoff || Abs(it->second.cum) >= cutoff;
+      const bool keep =
+          SaturatingAbs(it->second.flat) >= cutoff || SaturatingAbs(it->second.cum) >= cutoff;
       it = keep ? std::next(it) : tags->erase(it);
     }
   };
@@ -542,7 +541,7 @@ void PprofGraph::TrimTags(int64_t cutoff) {
 size_t PprofGraph::TrimEdges(int64_t cutoff) {
   size_t dropped = 0;
   for (size_t e = 0; e < edges_.size(); ++e) {
-    if (!live(e) || Abs(edges_[e].weight) >= cutoff) continue;
+    if (!live(e) || SaturatingAbs(edges_[e].weight) >= cutoff) continue;
     edges_[e].weight = kErased;
     ++dropped;
   }
@@ -594,7 +593,7 @@ void SortEdges(const std::vector<GraphEdge>& all, const std::vector<std::string>
   std::stable_sort(edges->begin(), edges->end(), [&](size_t a, size_t b) {
     const GraphEdge& x = all[a];
     const GraphEdge& y = all[b];
-    if (x.weight != y.weight) return Abs(x.weight) > Abs(y.weight);
+    if (x.weight != y.weight) return SaturatingAbs(x.weight) > SaturatingAbs(y.weight);
     if (names[x.src] != names[y.src]) return names[x.src] < names[y.src];
     if (names[x.dest] != names[y.dest]) return names[x.dest] < names[y.dest];
     return std::tie(x.src, x.dest) < std::tie(y.src, y.dest);  // only for equal names

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/base/saturating.h"
 #include "common/model/frame_kind.h"
 #include "common/report/pprof_graph.h"
 #include "common/report/pprof_units.h"
@@ -16,10 +17,6 @@
 
 namespace proftools {
 namespace {
-
-int64_t Abs(int64_t v) {
-  return v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
-}
 
 void ReplaceAll(std::string* text, const std::string& from, const std::string& to) {
   for (size_t at = text->find(from); at != std::string::npos; at = text->find(from, at)) {
@@ -53,7 +50,7 @@ std::string DotColor(double score, bool background) {
 }
 
 double Ratio(int64_t value, int64_t total) {
-  return total == 0 ? 0 : static_cast<double>(value) / static_cast<double>(Abs(total));
+  return total == 0 ? 0 : static_cast<double>(value) / static_cast<double>(SaturatingAbs(total));
 }
 
 // pprof's "Jan 2, 2006 at 3:04pm (MST)", in UTC.
@@ -79,8 +76,8 @@ class DotWriter {
     total_ = totals.total_values()[options.value_index];
     int64_t min_value = 0;
     for (const GraphNode& node : graph.nodes()) {
-      int64_t node_min = Abs(node.flat);
-      if (node_min == 0) node_min = Abs(node.cum);
+      int64_t node_min = SaturatingAbs(node.flat);
+      if (node_min == 0) node_min = SaturatingAbs(node.cum);
       if (node_min > 0 && (min_value == 0 || node_min < min_value)) min_value = node_min;
     }
     output_unit_ = graph.nodes().empty() ? "minimum" : PprofOutputUnit(min_value, total_, unit_);
@@ -96,9 +93,9 @@ class DotWriter {
     WriteLegend();
     const std::vector<GraphNode>& nodes = graph_.nodes();
     if (!nodes.empty()) {
-      double max_flat = static_cast<double>(Abs(nodes[0].flat));
+      double max_flat = static_cast<double>(SaturatingAbs(nodes[0].flat));
       for (const GraphNode& node : nodes) {
-        max_flat = std::max(max_flat, static_cast<double>(Abs(node.flat)));
+        max_flat = std::max(max_flat, static_cast<double>(SaturatingAbs(node.flat)));
       }
       std::vector<bool> has_nodelets(nodes.size());
       for (size_t i = 0; i < nodes.size(); ++i) {
@@ -162,7 +159,8 @@ class DotWriter {
                      " of " + Format(total_) + " total");
     if (total_ != 0) {
       auto dropped = [&](size_t count, const char* what, const char* measure, double fraction) {
-        const int64_t cutoff = Abs(static_cast<int64_t>(static_cast<double>(total_) * fraction));
+        const int64_t cutoff =
+            SaturatingAbs(static_cast<int64_t>(static_cast<double>(total_) * fraction));
         labels.push_back("Dropped " + std::to_string(count) + " " + what + (count > 1 ? "s" : "") +
                          " (" + measure + " <= " + Format(cutoff) + ")");
       };
@@ -224,9 +222,10 @@ class DotWriter {
     }
     // Font sizes from 8 to 24, growing with the square root of the flat share.
     int font_size = 8;
-    if (max_flat != 0 && node.flat != 0 && static_cast<double>(Abs(node.flat)) <= max_flat) {
+    if (max_flat != 0 && node.flat != 0 &&
+        static_cast<double>(SaturatingAbs(node.flat)) <= max_flat) {
       font_size += static_cast<int>(
-          std::ceil(16.0 * std::sqrt(static_cast<double>(Abs(node.flat)) / max_flat)));
+          std::ceil(16.0 * std::sqrt(static_cast<double>(SaturatingAbs(node.flat)) / max_flat)));
     }
     const double score = Ratio(node.cum, total_);
     out_ += "N" + std::to_string(id) + " [label=\"" + label + "\" id=\"node" + std::to_string(id) +

@@ -15,7 +15,7 @@
 namespace proftools {
 namespace {
 
-constexpr const char* kSeparator =
+constexpr const char* kPeekSeparator =
     "-----------+--------+------------------------------------------------\n";
 constexpr size_t kWidestNameColumn = 40;
 
@@ -25,7 +25,7 @@ class PeekWriter {
       : stacks_(stacks), type_(type), total_(total), raw_(raw) {}
 
   void Write(const Peek& peek, std::string* text) const {
-    *text += kSeparator;
+    *text += kPeekSeparator;
     *text += DisplayFrameName(SequenceText(stacks_, peek.frames));
     if (peek.recursive) *text += "   (recursive)";
     *text += '\n';
@@ -136,7 +136,7 @@ void WritePeekReport(const StackTotals& totals, const ReportOptions& options, By
     writer.Write(peek, &text);
     WriteWhenLarge(&text, out);
   }
-  if (!peeks.empty()) text += kSeparator;
+  if (!peeks.empty()) text += kPeekSeparator;
   out->Write(text);
 }
 

@@ -13,7 +13,7 @@
 namespace proftools {
 namespace {
 
-constexpr const char* kSeparator =
+constexpr const char* kTraceSeparator =
     "-----------+-------------------------------------------------------\n";
 
 // A trace is a sequence of rendered frame lines, leaf first, kept as small ids into one table of
@@ -148,7 +148,7 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
   }
   char value_column[64];
   for (const Trace& trace : traces) {
-    text += kSeparator;
+    text += kTraceSeparator;
     text += line_table.Text(trace.labels);
     std::snprintf(value_column, sizeof value_column, "%10s   ", fmt(trace.value).c_str());
     for (size_t i = 0; i < trace.lines.size(); ++i) {
@@ -158,7 +158,7 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
     }
     WriteWhenLarge(&text, out);
   }
-  if (!traces.empty()) text += kSeparator;
+  if (!traces.empty()) text += kTraceSeparator;
   out->Write(text);
 }
 

@@ -25,7 +25,7 @@ std::vector<std::string> SplitList(const std::string& list) {
   return parts;
 }
 
-std::string BaseName(const std::string& path) {
+std::string CleanBaseName(const std::string& path) {
   const std::string clean = CleanPath(path);
   const size_t slash = clean.rfind('/');
   return slash == std::string::npos ? clean : clean.substr(slash + 1);
@@ -69,7 +69,6 @@ std::string CleanPath(const std::string& path) {
   return out.empty() ? "." : out;
 }
 
-
 SourceFiles::SourceFiles(std::string search_path, std::string trim_path)
     : search_path_(std::move(search_path)) {
   if (search_path_.empty()) {
@@ -91,7 +90,7 @@ std::string SourceFiles::Trim(const std::string& path) const {
     // pprof's guess: a search directory's name inside the path ("/build/x/myproj/a/b.c" with
     // a search path ending in myproj) starts the relative path.
     for (const std::string& dir : search_dirs_) {
-      const std::string want = "/" + BaseName(dir) + "/";
+      const std::string want = "/" + CleanBaseName(dir) + "/";
       const size_t found = path.find(want);
       if (found != std::string::npos) return CleanPath(path.substr(found + want.size()));
     }

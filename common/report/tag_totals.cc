@@ -39,7 +39,7 @@ void TagTotals::OnSample(const Sample& sample) {
 
 namespace {
 
-struct Row {
+struct TagRow {
   std::string name;
   int64_t value;
 };
@@ -61,7 +61,7 @@ void WriteTagsReport(const TagTotals& tags, bool raw_values, double min_percent,
       ++all_zero_count;
       continue;
     }
-    std::vector<Row> rows;
+    std::vector<TagRow> rows;
     int64_t total = 0;
     for (const auto& [tag, sum] : values) {
       std::string name =
@@ -74,18 +74,18 @@ void WriteTagsReport(const TagTotals& tags, bool raw_values, double min_percent,
     const double threshold = std::fabs(static_cast<double>(total)) * min_percent / 100.0;
     const size_t before = rows.size();
     rows.erase(std::remove_if(rows.begin(), rows.end(),
-                              [&](const Row& r) {
+                              [&](const TagRow& r) {
                                 return static_cast<double>(Magnitude(r.value)) < threshold;
                               }),
                rows.end());
     const size_t left_out = before - rows.size();
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    std::stable_sort(rows.begin(), rows.end(), [](const TagRow& a, const TagRow& b) {
       if (Magnitude(a.value) != Magnitude(b.value)) return Magnitude(a.value) > Magnitude(b.value);
       return a.name < b.name;
     });
     size_t width = 0;
     std::vector<std::string> shown;
-    for (const Row& row : rows) {
+    for (const TagRow& row : rows) {
       shown.push_back(FormatValue(row.value, type.unit, raw_values));
       width = std::max(width, shown.back().size());
     }

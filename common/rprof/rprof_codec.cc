@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "common/base/strings.h"
 #include "common/model/two_pass.h"
 #include "common/rprof/rprof_scan.h"
 
@@ -14,10 +15,6 @@ int SniffRprof(std::string_view head, bool text) {
 
 void ReadRprofInput(Input& input, const ReadContext& context, ProfileSink* sink) {
   ReadInTwoPasses<RprofConverter>(input, context, RprofOptions{}, ScanRprofInput, sink);
-}
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/base/counted.h"
+#include "common/base/strings.h"
 #include "common/json/json_document.h"
 #include "common/model/interner.h"
 #include "common/model/producer_kit.h"
@@ -15,10 +16,6 @@
 
 namespace proftools {
 namespace {
-
-bool Has(std::string_view head, std::string_view key) {
-  return head.find(key) != std::string_view::npos;
-}
 
 // A sample may not be deeper than a prof text line can hold (as the pprof reader caps it).
 constexpr size_t kMaxStackDepth = size_t{1} << 22;
@@ -299,8 +296,8 @@ int SniffSpeedscope(std::string_view head, bool text) {
   if (!text) return kNotMine;
   const size_t first = head.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos || head[first] != '{') return kNotMine;
-  if (Has(head, "\"$schema\"") && Has(head, kSpeedscopeSchema)) return kCertain;
-  return Has(head, "\"profiles\"") && Has(head, "\"shared\"") ? kLikely : kNotMine;
+  if (Contains(head, "\"$schema\"") && Contains(head, kSpeedscopeSchema)) return kCertain;
+  return Contains(head, "\"profiles\"") && Contains(head, "\"shared\"") ? kLikely : kNotMine;
 }
 
 const ReaderSpec kSpeedscopeReader = {
