@@ -3,15 +3,17 @@
 # over the DevTools protocol by tests/browser/ (Python's standard library): no console error,
 # no network request, values equal to prof-text's. Screenshots go to build/browser/.
 #
-# Skips (with the reason) only when there is no chromium; `make check` installs it.
+# Skips (with the reason, tests/skip.sh) only when there is no chromium or speedscope; `make check`
+# installs them, and under CI=true their absence is a failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$root/bin:$root/build/test-bin:$PATH" LC_ALL=C TZ=UTC
 out="$root/build/browser"
 mkdir -p "$out"
+name=browser
+source "$root/tests/skip.sh"
 if ! command -v chromium >/dev/null 2>&1; then
-  echo "browser: SKIP: no chromium (Debian package chromium; make deps-test installs it)"
-  exit 0
+  skip_installable "no chromium (Debian package chromium; make deps-test installs it)"
 fi
 cd "$root/tests/browser"
 
@@ -207,7 +209,8 @@ if [ -f "$speedscope" ]; then
   check_prof2speedscope prof2speedscope-evented "$root/golden/speedscope/inputs/app.speedscope.json"
   check_prof2speedscope prof2speedscope-trace "$root/golden/speedscope/inputs/trace.speedscope.json"
 else
-  echo "browser: SKIP speedscope: tests/web/node_modules has no speedscope (make deps-web runs npm ci; it failed or was not run)"
+  skip_part_installable "speedscope: tests/web/node_modules has no speedscope (make deps-web runs npm ci; it failed or was not run)" ||
+    failures=$((failures + 1))
 fi
 
 if [ "$failures" -gt 0 ]; then

@@ -7,9 +7,10 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$root/bin:$root/build/test-bin:$PATH" LC_ALL=C TZ=UTC
+name=dot-graphviz
+source "$root/tests/skip.sh"
 if ! command -v dot >/dev/null; then
-  echo "dot-graphviz: SKIP: no dot (Debian package graphviz; make deps-test installs it)"
-  exit 0
+  skip_installable "no dot (Debian package graphviz; make deps-test installs it)"
 fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/dot-graphviz.XXXXXX")
 trap 'rm -rf "$T"' EXIT

@@ -15,8 +15,7 @@ name=interop-callgrind
 . "$(dirname "$0")/interop/prelude.sh"
 inputs=$root/golden/callgrind/inputs
 if ! command -v callgrind_annotate >/dev/null 2>&1; then
-  echo "$name: SKIPPED: callgrind_annotate (Debian's valgrind) is missing"
-  exit 0
+  skip_installable "callgrind_annotate (Debian's valgrind) is missing"
 fi
 
 # callgrind_annotate's per-function self costs of event $2 in file $1: NAME<TAB>VALUE, summed by

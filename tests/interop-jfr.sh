@@ -9,9 +9,9 @@ set -u
 name=interop-jfr
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$root/bin:$PATH" LC_ALL=C TZ=UTC
+source "$root/tests/skip.sh"
 if ! command -v jfr >/dev/null 2>&1; then
-  echo "$name: SKIPPED: the JDK's jfr is missing (apt-get install openjdk-17-jdk-headless)"
-  exit 0
+  skip_installable "the JDK's jfr is missing (apt-get install openjdk-17-jdk-headless)"
 fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX")
 trap 'rm -rf "$T"' EXIT

@@ -46,7 +46,8 @@ if [ -f "$testdata/file1000.src" ]; then
   compare "cpu.prof -list line3 -sample_index 0" "$T/cpu.pb.gz" "$cpu" "$testdata" \
     -list line3 -sample_index 0 -- --list line3 --value 0
 else
-  echo "$name: note: $testdata/file1000.src is missing (golang-github-google-pprof-dev): part 1 skipped"
+  skip_part_installable "part 1: $testdata/file1000.src is missing (golang-github-google-pprof-dev)" ||
+    fail=$((fail + 1))
 fi
 
 # --- 2: a real perf recording and its program's source ---------------------------------------

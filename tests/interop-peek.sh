@@ -19,9 +19,10 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 pprof=${PPROF_PREFIX:-/opt/pprof}/pprof
 export PATH="$root/bin:$PATH" LC_ALL=C TZ=UTC
+name=interop-peek
+source "$root/tests/skip.sh"
 if [ ! -x "$pprof" ]; then
-  echo "interop-peek: SKIPPED: $pprof is missing (run: sudo bash tests/interop/setup-pprof.sh)"
-  exit 0
+  skip_installable "$pprof is missing (run: sudo bash tests/interop/setup-pprof.sh)"
 fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/interop-peek.XXXXXX")
 trap 'rm -rf "$T"' EXIT

@@ -26,8 +26,28 @@ TEST_F(ParentStacksTest, LeafFirstWithNodesInAnyOrder) {
   stacks_.Add(2, 1, 20);
   EXPECT_EQ(LocationsOf(stacks_.StackOf(3)), (std::vector<uint64_t>{30, 20}));
   EXPECT_EQ(LocationsOf(stacks_.StackOf(2)), (std::vector<uint64_t>{20}));
-  EXPECT_EQ(stacks_.StackOf(3), stacks_.StackOf(3));  // remembered, interned once
   EXPECT_EQ(defs_.defs().stacks.size(), 2u);
+  // Asked again: the same id, and no stack added (remembered, interned once).
+  const uint64_t three = stacks_.StackOf(3), two = stacks_.StackOf(2);
+  EXPECT_NE(three, two);
+  EXPECT_EQ(LocationsOf(three), (std::vector<uint64_t>{30, 20}));
+  EXPECT_EQ(stacks_.StackOf(3), three);
+  EXPECT_EQ(defs_.defs().stacks.size(), 2u);
+  // Another input's nodes over the same interner, other node numbers in another order: the
+  // same stacks are the same ids, a new one is a new id.
+  ParentLinkedStacks other{&interner_, "other.json"};
+  other.Add(7, ParentLinkedStacks::kNoParent, ParentLinkedStacks::kNoLocation);
+  other.Add(8, 7, 20);
+  other.Add(9, 8, 30);
+  other.Add(10, 8, 40);
+  EXPECT_EQ(other.StackOf(9), three);
+  EXPECT_EQ(other.StackOf(8), two);
+  EXPECT_EQ(defs_.defs().stacks.size(), 2u);
+  const uint64_t four = other.StackOf(10);
+  EXPECT_NE(four, three);
+  EXPECT_NE(four, two);
+  EXPECT_EQ(LocationsOf(four), (std::vector<uint64_t>{40, 20}));
+  EXPECT_EQ(defs_.defs().stacks.size(), 3u);
 }
 
 TEST_F(ParentStacksTest, DeepChainsNeedNoRecursion) {

@@ -2,14 +2,16 @@
 # Round trip through the real perf: build a small C program, record it with `perf record -g`,
 # print it with `perf script`, convert with perf2prof and check with prof-text that its
 # functions are there, in the right caller order, and that there are as many samples as perf
-# record says it wrote. Skips (exit 0, with the reason) when perf is missing or not permitted.
+# record says it wrote. Skips (exit 0, with the reason, tests/skip.sh) when perf is missing or
+# not permitted; under CI=true a missing perf is a failure (make deps-test installs it).
 set -u
 cd "$(dirname "$0")/.."
 export PATH="$PWD/bin:$PATH" LC_ALL=C
-skip() { echo "perf-roundtrip: skipped: $*"; exit 0; }
+name=perf-roundtrip
+source tests/skip.sh
 fail() { echo "perf-roundtrip: FAIL: $*"; exit 1; }
 
-command -v perf >/dev/null 2>&1 || skip "perf is not installed (Debian package linux-perf)"
+command -v perf >/dev/null 2>&1 || skip_installable "perf is not installed (Debian package linux-perf)"
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 T=$(mktemp -d "${TMPDIR:-/tmp}/proftools-roundtrip.XXXXXX")  # not /tmp/perf-*: perf takes those for JIT maps
 trap 'rm -rf "$T"' EXIT

@@ -11,9 +11,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$root/bin:$PATH" LC_ALL=C
 profile=$root/golden/pprof/testdata/cpu.prof
 dir=/usr/share/gocode/src/github.com/google/pprof/internal/driver/testdata
+name=pprof-testdata
+source "$root/tests/skip.sh"
 if [ ! -d "$dir" ]; then
-  echo "pprof-testdata: SKIPPED: $dir is missing (apt-get install golang-github-google-pprof-dev)"
-  exit 0
+  skip_installable "$dir is missing (apt-get install golang-github-google-pprof-dev)"
 fi
 fail=0
 checks=0

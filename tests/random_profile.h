@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/model/definitions.h"
@@ -138,6 +139,67 @@ class RandomProfileGenerator {
 
   std::mt19937_64 random_;
 };
+
+// The same profile with other ids: a random one-to-one renaming of every kind's ids, which
+// changes every hash of an id and every order of ids, but not the order of the records (unused
+// definitions keep the order of the input, spec §7.1). With `sources` false, source ids are kept
+// (writers show them, as prof2firefox's "source 3" thread: they are content, not just ids).
+inline Profile Renumbered(const Profile& p, std::mt19937_64* random, bool sources = true) {
+  auto renaming = [&](const std::vector<uint64_t>& ids) {
+    std::vector<uint64_t> fresh;
+    for (size_t i = 0; i < ids.size(); ++i) fresh.push_back(1 + i * 37 + (*random)() % 37);
+    std::shuffle(fresh.begin(), fresh.end(), *random);
+    std::unordered_map<uint64_t, uint64_t> to;
+    for (size_t i = 0; i < ids.size(); ++i) to[ids[i]] = fresh[i];
+    to[0] = 0;  // "none" stays none
+    return to;
+  };
+  auto ids_of = [](const auto& table) {
+    std::vector<uint64_t> ids;
+    for (const auto& record : table.items()) ids.push_back(record.id);
+    return ids;
+  };
+  std::vector<uint64_t> source_ids;
+  for (const Source& s : p.header.sources) source_ids.push_back(s.id);
+  auto source_renaming = renaming(source_ids);
+  if (!sources) {
+    for (uint64_t id : source_ids) source_renaming[id] = id;
+  }
+  auto mappings = renaming(ids_of(p.defs.mappings));
+  auto functions = renaming(ids_of(p.defs.functions));
+  auto locations = renaming(ids_of(p.defs.locations));
+  auto stacks = renaming(ids_of(p.defs.stacks));
+  Profile q;
+  q.header = p.header;
+  for (Source& s : q.header.sources) s.id = source_renaming.at(s.id);
+  for (Mapping m : p.defs.mappings.items()) {
+    m.id = mappings.at(m.id);
+    q.defs.mappings.Add(m);
+  }
+  for (Function f : p.defs.functions.items()) {
+    f.id = functions.at(f.id);
+    q.defs.functions.Add(f);
+  }
+  for (Location l : p.defs.locations.items()) {
+    l.id = locations.at(l.id);
+    l.mapping_id = mappings.at(l.mapping_id);
+    for (Line& line : l.lines) line.function_id = functions.at(line.function_id);
+    q.defs.locations.Add(l);
+  }
+  for (Stack st : p.defs.stacks.items()) {
+    st.id = stacks.at(st.id);
+    for (uint64_t& id : st.location_ids) id = locations.at(id);
+    q.defs.stacks.Add(st);
+  }
+  for (Sample sample : p.samples) {
+    sample.source_id = source_renaming.count(sample.source_id)
+                           ? source_renaming.at(sample.source_id)
+                           : sample.source_id;
+    sample.stack_id = stacks.at(sample.stack_id);
+    q.samples.push_back(sample);
+  }
+  return q;
+}
 
 }  // namespace proftools::testing
 

@@ -1,11 +1,17 @@
 // ProduceOnThread: the consumer gets exactly the records the producer made, in order, across
 // many batches; an error of either side stops both and reaches the caller.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <exception>
+#include <future>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "common/model/sink_thread.h"
@@ -23,6 +29,48 @@ Profile LargeProfile(uint32_t seed) {
     for (size_t i = 0; i < n; ++i) p.samples.push_back(p.samples[i]);
   }
   return p;
+}
+
+// Runs `body` on a thread of its own and fails the test when it has not returned within
+// `limit`: a test of something that must not hang fails when it hangs instead of never ending.
+// A body that hangs is left running, detached (it owns what it uses).
+template <typename Body>
+void FinishesWithin(std::chrono::seconds limit, Body body) {
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> finished = done->get_future();
+  std::thread([done, body = std::move(body)]() mutable {
+    try {
+      body();
+      done->set_value();
+    } catch (...) {
+      done->set_exception(std::current_exception());
+    }
+  }).detach();
+  if (finished.wait_for(limit) != std::future_status::ready) {
+    ADD_FAILURE() << "not done within " << limit.count() << " s: it hangs";
+    return;
+  }
+  finished.get();  // the body's exception, if any
+}
+
+TEST(FinishesWithin, FailsWhenTheBodyHangs) {
+  // The helper can fail: a body still running after the limit is reported (and left running
+  // until the flag stops it).
+  auto stop = std::make_shared<std::atomic<bool>>(false);
+  bool failed = false;
+  {
+    ::testing::TestPartResultArray results;
+    {
+      ::testing::ScopedFakeTestPartResultReporter reporter(
+          ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
+      FinishesWithin(std::chrono::seconds(1), [stop] {
+        while (!*stop) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      });
+    }
+    failed = results.size() == 1 && results.GetTestPartResult(0).failed();
+  }
+  *stop = true;
+  EXPECT_TRUE(failed);
 }
 
 TEST(SinkThread, DeliversTheSameRecordsInOrder) {
@@ -102,14 +150,16 @@ TEST(SinkThread, AProducerWithoutOnEndHasEverythingDelivered) {
 }
 
 TEST(SinkThread, TheConsumersErrorStopsAProducerThatWouldNotEnd) {
-  CountingSink counting(5000);
-  const auto produce = [](ProfileSink* sink) {
-    sink->OnHeader(ProfileHeader());
-    Sample sample;
-    while (true) sink->OnSample(sample);  // only cancelling ends it
-  };
-  EXPECT_THROW(ProduceOnThread(produce, &counting), std::runtime_error);
-  EXPECT_EQ(counting.samples(), 5000u);
+  FinishesWithin(std::chrono::seconds(10), [] {
+    CountingSink counting(5000);
+    const auto produce = [](ProfileSink* sink) {
+      sink->OnHeader(ProfileHeader());
+      Sample sample;
+      while (true) sink->OnSample(sample);  // only cancelling ends it
+    };
+    EXPECT_THROW(ProduceOnThread(produce, &counting), std::runtime_error);
+    EXPECT_EQ(counting.samples(), 5000u);
+  });
 }
 
 TEST(BackgroundProducer, TwoAtOnceDeliverTheirOwnRecordsInTurn) {
@@ -130,9 +180,11 @@ TEST(BackgroundProducer, TwoAtOnceDeliverTheirOwnRecordsInTurn) {
 
 TEST(BackgroundProducer, DestroyedUndeliveredItStopsAProducerThatWouldNotEnd) {
   // (An earlier input failed: the one read ahead is not wanted.) Must not hang.
-  BackgroundProducer producer([](ProfileSink* sink) {
-    Sample sample;
-    while (true) sink->OnSample(sample);
+  FinishesWithin(std::chrono::seconds(10), [] {
+    BackgroundProducer producer([](ProfileSink* sink) {
+      Sample sample;
+      while (true) sink->OnSample(sample);
+    });
   });
 }
 

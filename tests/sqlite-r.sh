@@ -7,9 +7,10 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$root/bin:$PATH" LC_ALL=C
+name=sqlite-r
+source "$root/tests/skip.sh"
 if ! command -v Rscript > /dev/null || ! Rscript -e 'library(RSQLite)' > /dev/null 2>&1; then
-  echo "sqlite-r: SKIPPED: R with RSQLite is not installed (Debian: r-cran-rsqlite)" >&2
-  exit 1
+  skip_installable "R with RSQLite is not installed (Debian: r-cran-rsqlite)"
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/sqlite-r.XXXXXX")
 trap 'rm -rf "$work"' EXIT

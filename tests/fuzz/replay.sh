@@ -4,20 +4,22 @@
 # fault the fuzzers found stays fixed. Usage: tests/fuzz/replay.sh NAME...
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
+name=fuzz-regressions
+source "$root/tests/skip.sh"
 failed=0
-for name in "$@"; do
-  dir=$root/tests/fuzz/regressions/$name
+for harness in "$@"; do
+  dir=$root/tests/fuzz/regressions/$harness
   files=()
   [ -d "$dir" ] && while IFS= read -r f; do files+=("$f"); done < <(find "$dir" -type f | sort)
   if [ ${#files[@]} -eq 0 ]; then
-    echo "fuzz-regressions: $name: no regression inputs"
+    skip_part "$harness: no regression inputs"
     continue
   fi
-  if ! "$root/build/fuzz-replay/$name" "${files[@]}" >/dev/null; then
-    echo "fuzz-regressions: $name: FAILED (run build/fuzz-replay/$name on each file of $dir)"
+  if ! "$root/build/fuzz-replay/$harness" "${files[@]}" >/dev/null; then
+    echo "fuzz-regressions: $harness: FAILED (run build/fuzz-replay/$harness on each file of $dir)"
     failed=1
   else
-    echo "fuzz-regressions: $name: ${#files[@]} inputs pass"
+    echo "fuzz-regressions: $harness: ${#files[@]} inputs pass"
   fi
 done
 exit $failed

@@ -8,16 +8,15 @@ prefix=${PPROF_PREFIX:-/opt/pprof}
 pprof=$prefix/pprof
 pbdump=$prefix/pbdump/pbdump
 export PATH="$root/bin:$PATH" LC_ALL=C TZ=UTC
+source "$root/tests/skip.sh"
 
 if [ ! -x "$pprof" ] || [ ! -x "$pbdump" ]; then
   if [ "$(id -u)" != 0 ] && ! command -v go >/dev/null 2>&1; then
-    echo "$name: SKIPPED: $pprof is missing and Go cannot be installed without root" \
+    skip_installable "$pprof is missing and Go cannot be installed without root" \
       "(run: sudo bash tests/interop/setup-pprof.sh)"
-    exit 0
   fi
   if ! PPROF_PREFIX=$prefix bash "$root/tests/interop/setup-pprof.sh" >/dev/null 2>&1; then
-    echo "$name: SKIPPED: tests/interop/setup-pprof.sh could not install Go and build pprof"
-    exit 0
+    skip_installable "tests/interop/setup-pprof.sh could not install Go and build pprof"
   fi
 fi
 
