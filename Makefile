@@ -1,8 +1,14 @@
 # proftools — build, test, benchmark.
 #
-#   make            build every program into bin/
-#   make check      install missing Debian packages, build, run unit and golden tests
-#   make demo       install missing packages, build, and run the main job on a shipped example
+#   make            build every program into bin/ (in parallel; never installs anything: a missing
+#                   package is named, with the `make deps` that installs it)
+#   make demo       install missing Debian packages, build, run the main job on a shipped example
+#   make check      install missing packages, build everything, run every suite (test,
+#                   check-interop, check-browser), then one summary line: N passed, N failed
+#   make test       the fast suites, after the build: layer check, unit, golden, conformance, man
+#                   pages, fuzz replays
+#   make check-interop   pprof, callgrind_annotate, the JDK's jfr, R, perf and Graphviz read ours
+#   make check-browser   the SVG and HTML pages, and speedscope, in headless Chromium
 #   make bench      benchmarks (figures go to BENCHMARKS.md by hand)
 #   make golden-update   rewrite golden expectations (then read the diff: it is a review)
 #   make fuzz [FUZZ_SECONDS=N]   build the libFuzzer harnesses with clang and run each N seconds
@@ -10,12 +16,14 @@
 #
 # Programs are tools/NAME.cc, the library is common/LAYER/*.cc (plus formats/*.proto compiled by
 # protoc; the layers are in ARCHITECTURE.md and tests/layer-check.sh), unit tests are
-# tests/*_test.cc, golden cases live under golden/. New files are picked
-# up by wildcard: adding a program or a test needs no change here.
+# tests/*_test.cc, golden cases live under golden/. New files are picked up by wildcard: adding
+# a program or a test needs no change here.
 
 PREFIX ?= /usr/local
 CXX ?= g++
-OPTFLAGS ?= -O2 -g
+# -g1: line tables (backtraces, perf report, addr2line) at a third less compile time and a fifth of
+# the size of full debug information; `make OPTFLAGS='-O2 -g'` for a debugger's view of variables.
+OPTFLAGS ?= -O2 -g1
 BUILD := build
 BIN := bin
 
@@ -34,7 +42,10 @@ BUILD_DEBS += libsimdjson-dev
 # prof-svg --graph lays out the call graph with Graphviz's own library (libgvc, the dot layout
 # engine and SVG renderer pprof -svg gets by running `dot`), linked: no shell-out to a program.
 BUILD_DEBS += libgraphviz-dev
-TEST_DEBS := googletest libgtest-dev libgmock-dev diffutils groff-base man-db
+# GoogleTest builds the unit tests: installed before the build, with BUILD_DEBS.
+GTEST_DEBS := googletest libgtest-dev libgmock-dev
+# What the suites run: `make check` installs these while the build compiles.
+TEST_DEBS := diffutils groff-base man-db
 # prof2sqlite's databases read by the sqlite3 shell and from R with DBI and RSQLite (tests/sqlite-r.sh).
 TEST_DEBS += sqlite3 r-cran-rsqlite r-cran-dbi
 # pprof's own legacy test profiles (tests/legacy_pprof_test.cc reads every one).
@@ -58,6 +69,10 @@ TEST_DEBS += valgrind
 TEST_DEBS += openjdk-17-jdk-headless
 # Graphviz's `dot` renders every golden prof-text --dot output (tests/dot-valid.sh).
 TEST_DEBS += graphviz
+# Google's pprof, pbdump and pbgen, built from Debian's Go sources by tests/interop/setup-pprof.sh
+# (the interop suites); installed here so that one apt-get run, beside the build, brings them.
+TEST_DEBS += golang-go golang-github-chzyer-readline-dev golang-github-ianlancetaylor-demangle-dev \
+             golang-golang-x-sys-dev time
 BENCH_DEBS := time sqlite3
 # speedscope, from the npm registry, opens prof2chrome's output in tests/browser.sh: a test-only
 # package set (tests/web/package.json, pinned by package-lock.json) installed by `make deps-web`
@@ -65,13 +80,25 @@ BENCH_DEBS := time sqlite3
 WEB_DEBS = $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
 PKGS := protobuf re2 zlib libdeflate libisal cxxopts simdjson libgvc
 
-# pkg-config runs once, when first needed (after `deps` may have installed the packages).
-PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell pkg-config --cflags $(PKGS)))$(PKG_CFLAGS)
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+# Parallel by default: as many jobs as cores (a -jN on the command line wins; sub-makes share
+# the top one's job slots).
+ifeq ($(MAKELEVEL),0)
+MAKEFLAGS += -j$(NPROC)
+endif
+
+# pkg-config runs once, when first needed. A build never installs anything: a missing module
+# stops it with its name and the command that installs it (`make deps`, or `make demo`/`make
+# check`, which run it first).
+missing_modules = $(strip $(foreach m,$(1),$(if $(shell pkg-config --exists $(m) && echo y),,$(m))))
+pkg_config = $(if $(call missing_modules,$(2)),$(error missing pkg-config modules: \
+  $(call missing_modules,$(2)) (on Debian `make deps` installs them: $(3))),$(shell pkg-config $(1) $(2)))
+PKG_CFLAGS = $(eval PKG_CFLAGS := $$(call pkg_config,--cflags,$(PKGS),$(BUILD_DEBS)))$(PKG_CFLAGS)
 PKG_LIBS = $(eval PKG_LIBS := $$(shell pkg-config --libs $(PKGS)))$(PKG_LIBS)
 # SQLite is linked into prof2sqlite, sqlite2prof and the unit tests only (SQLITE_TOOLS below).
-SQLITE_CFLAGS = $(eval SQLITE_CFLAGS := $$(shell pkg-config --cflags sqlite3))$(SQLITE_CFLAGS)
+SQLITE_CFLAGS = $(eval SQLITE_CFLAGS := $$(call pkg_config,--cflags,sqlite3,libsqlite3-dev))$(SQLITE_CFLAGS)
 SQLITE_LIBS = $(eval SQLITE_LIBS := $$(shell pkg-config --libs sqlite3))$(SQLITE_LIBS)
-GTEST_CFLAGS = $(eval GTEST_CFLAGS := $$(shell pkg-config --cflags gtest gmock))$(GTEST_CFLAGS)
+GTEST_CFLAGS = $(eval GTEST_CFLAGS := $$(call pkg_config,--cflags,gtest gmock,$(GTEST_DEBS)))$(GTEST_CFLAGS)
 GTEST_LIBS = $(eval GTEST_LIBS := $$(shell pkg-config --libs gtest gmock gtest_main))$(GTEST_LIBS)
 
 CXXFLAGS_ALL = -std=c++17 $(OPTFLAGS) -Wall -Wextra -Werror -I. -isystem $(BUILD)/gen \
@@ -90,7 +117,23 @@ PROTO_SRCS := $(PROTOS:formats/%.proto=$(BUILD)/gen/formats/%.pb.cc)
 WEB_ASSETS := $(sort $(wildcard common/report/web/*.js common/report/web/*.css \
                 common/report/web/*.html))
 WEB_ASSETS_SRC := $(BUILD)/gen/web/web_assets.cc
-LIB_OBJS := $(LIB_SRCS:%.cc=$(BUILD)/%.o) $(PROTO_SRCS:%.cc=%.o) $(WEB_ASSETS_SRC:%.cc=%.o)
+GEN_OBJS := $(PROTO_SRCS:%.cc=%.o) $(WEB_ASSETS_SRC:%.cc=%.o)
+# The library's code compiles one layer folder at a time (UNITY=1, the default): build/unity/LAYER.cc
+# #includes the folder's files, so that their headers are parsed, and the templates they share
+# instantiated, once a folder instead of once a file: about a third of the CPU time
+# (BENCHMARKS.md). UNITY=0 compiles file by file, as the fuzz build always does (which also keeps
+# every file including what it uses); names in a file's anonymous namespace must therefore be
+# unique in its folder.
+UNITY ?= 1
+ifeq ($(UNITY),1)
+# Folders with the most files first: the largest translation units start first.
+unity_objs = $(patsubst %,$(BUILD)/unity/%.o,$(shell printf '%s\n' $(patsubst common/%/,%,$(dir $(1))) \
+  | sort | uniq -c | sort -k1,1nr -k2 | awk '{ print $$2 }'))
+else
+unity_objs = $(1:%.cc=$(BUILD)/%.o)
+endif
+LIB_OBJS := $(call unity_objs,$(LIB_SRCS)) $(GEN_OBJS)
+SQLITE_LIB_OBJS := $(call unity_objs,$(SQLITE_LIB_SRCS))
 LIB := $(BUILD)/libproftools.a
 
 TOOL_SRCS := $(wildcard tools/*.cc)
@@ -103,13 +146,13 @@ UNIT_TESTS := $(BUILD)/unit-tests
 TEST_TOOL_SRCS := $(wildcard tests/tool_*.cc)
 TEST_TOOLS := $(TEST_TOOL_SRCS:tests/tool_%.cc=$(BUILD)/test-bin/%)
 
-NPROC := $(shell nproc 2>/dev/null || echo 2)
-
 .SECONDARY:
+# No built-in rules: they would make a program of any NAME.cc (build/unity/x.d from x.d.cc).
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
 
-.PHONY: all deps deps-test deps-bench deps-web check test-unit test-golden golden-update bench demo \
-        test-perf-roundtrip layer-check \
-        install clean format format-check man-check
+.PHONY: all deps deps-gtest deps-test deps-bench deps-web check golden-update bench demo \
+        install clean format format-check
 
 all: $(TOOLS)
 
@@ -143,15 +186,19 @@ endef
 deps:
 	$(call install_debs,$(BUILD_DEBS))
 
-deps-test: deps
+deps-gtest: deps
+	$(call install_debs,$(GTEST_DEBS))
+
+# Everything the suites need (`make check` installs it while the build compiles).
+deps-test: deps deps-gtest
 	$(call install_debs,$(TEST_DEBS))
 
 deps-bench: deps
 	$(call install_debs,$(BENCH_DEBS))
 
 # `npm ci` when node_modules is missing or older than the lock file; a registry that cannot be
-# reached leaves the speedscope checks to skip, saying why (tests/browser.sh).
-deps-web:
+# reached leaves the speedscope checks to skip, saying why (tests/browser.sh; a failure under CI).
+deps-web: $(if $(WEB_DEBS),deps-test)
 	$(if $(WEB_DEBS),$(call install_debs,$(WEB_DEBS)))
 	@if [ ! -f tests/web/node_modules/.package-lock.json ] || \
 	    [ tests/web/package-lock.json -nt tests/web/node_modules/.package-lock.json ]; then \
@@ -160,10 +207,21 @@ deps-web:
 	    echo "deps-web: npm ci failed: the speedscope checks of tests/browser.sh will skip"; \
 	fi
 
+# Google's pprof, pbdump and pbgen in $(PPROF_PREFIX) for the interop suites, built from Debian's
+# Go sources (tests/interop/setup-pprof.sh: about a minute the first time, a second after).
+PPROF_PREFIX ?= /opt/pprof
+.PHONY: pprof-tools
+pprof-tools: deps-test
+	@if [ "$$(id -u)" = 0 ] || [ -w "$$(dirname $(PPROF_PREFIX))" ]; then \
+	  PPROF_PREFIX=$(PPROF_PREFIX) bash tests/interop/setup-pprof.sh >/dev/null || \
+	    echo "pprof-tools: tests/interop/setup-pprof.sh failed: the interop suites will say so"; \
+	fi
+
 # --- build -----------------------------------------------------------------------------------
-$(BUILD)/gen/formats/%.pb.cc $(BUILD)/gen/formats/%.pb.h: formats/%.proto | deps
+$(BUILD)/gen/formats/%.pb.cc $(BUILD)/gen/formats/%.pb.h: formats/%.proto
 	@mkdir -p $(BUILD)/gen
-	protoc --cpp_out=$(BUILD)/gen $<
+	$(if $(shell command -v protoc),,$(error protoc is missing (on Debian `make deps` installs \
+	  protobuf-compiler)))protoc --cpp_out=$(BUILD)/gen $<
 
 # Generated protobuf code is not ours to hold to -Wextra -Werror.
 $(BUILD)/gen/%.pb.o: $(BUILD)/gen/%.pb.cc
@@ -176,7 +234,7 @@ $(WEB_ASSETS_SRC): $(WEB_ASSETS) common/report/web/embed.sh
 $(BUILD)/gen/web/%.o: $(BUILD)/gen/web/%.cc
 	$(CXX) $(CXXFLAGS_ALL) -c $< -o $@
 
-$(BUILD)/%.o: %.cc | deps $(PROTO_SRCS)
+$(BUILD)/%.o: %.cc | $(PROTO_SRCS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) -c $< -o $@
 
@@ -184,11 +242,25 @@ $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(SQLITE_LIB): $(SQLITE_LIB_SRCS:%.cc=$(BUILD)/%.o)
+$(SQLITE_LIB): $(SQLITE_LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(SQLITE_LIB_SRCS:%.cc=$(BUILD)/%.o): CXXFLAGS_ALL += $(SQLITE_CFLAGS)
+$(SQLITE_LIB_OBJS): CXXFLAGS_ALL += $(SQLITE_CFLAGS)
+
+# A folder's unity source, rewritten only when its list of files changes.
+.PHONY: FORCE
+UNITY_SRCS := $(patsubst %.o,%.cc,$(filter $(BUILD)/unity/%,$(LIB_OBJS) $(SQLITE_LIB_OBJS)))
+$(UNITY_SRCS): $(BUILD)/unity/%.cc: FORCE
+	@mkdir -p $(dir $@)
+	@{ echo '// Generated by the Makefile (UNITY=1): the files of common/$*/, one translation unit.'; \
+	  printf '#include "%s"\n' $(sort $(wildcard common/$*/*.cc)); } >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+# -Wno-subobject-linkage: g++ takes the included .cc files for headers, and warns of a class
+# there with a member of a type in the file's anonymous namespace (right in a .cc file).
+$(UNITY_SRCS:%.cc=%.o): %.o: %.cc | $(PROTO_SRCS)
+	$(CXX) $(CXXFLAGS_ALL) -Wno-subobject-linkage -c $< -o $@
 
 $(SQLITE_TOOLS): $(BIN)/%: $(BUILD)/tools/%.o $(SQLITE_LIB) $(LIB)
 	@mkdir -p $(BIN)
@@ -202,84 +274,131 @@ $(BUILD)/test-bin/%: $(BUILD)/tests/tool_%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(OPTFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(LDFLAGS)
 
-$(BUILD)/tests/%_test.o: tests/%_test.cc | deps-test $(PROTO_SRCS)
+# The unit tests' own code at -O1: their files (GoogleTest's macros) compile a third faster than at
+# -O2, and what they test is the library, compiled as the programs are.
+TEST_OPTFLAGS ?= -O1 -g1
+# GoogleTest precompiled once (tests/unit_test_pch.h), with the flags of the files that use it.
+TEST_PCH := $(BUILD)/pch/unit_test_pch.h
+$(TEST_PCH): tests/unit_test_pch.h
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) $(GTEST_CFLAGS) -c $< -o $@
+	cp $< $@
+$(TEST_PCH).gch: $(TEST_PCH)
+	$(CXX) $(CXXFLAGS_ALL) $(TEST_OPTFLAGS) $(GTEST_CFLAGS) -x c++-header $< -o $@
+$(BUILD)/tests/%_test.o: tests/%_test.cc $(TEST_PCH).gch | $(PROTO_SRCS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) $(TEST_OPTFLAGS) $(GTEST_CFLAGS) -include $(TEST_PCH) -Winvalid-pch \
+	  -c $< -o $@
 
 $(UNIT_TESTS): $(TEST_OBJS) $(SQLITE_LIB) $(LIB)
 	$(CXX) $(OPTFLAGS) -o $@ $(TEST_OBJS) $(SQLITE_LIB) $(LIB) $(GTEST_LIBS) $(PKG_LIBS) \
 	  $(SQLITE_LIBS) $(LDFLAGS)
 
 # --- tests -----------------------------------------------------------------------------------
-check: deps-test
-	$(MAKE) -j$(NPROC) all $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_REPLAYS)
-	$(MAKE) layer-check test-unit test-golden test-conformance man-check test-fuzz-regressions \
-	  test-pprof-testdata test-interop test-perf-roundtrip test-browser
+# Each suite is a target that runs through tests/suite.sh (its log and result in build/suites/,
+# counted by tests/suite-summary.sh); make runs them in parallel, each one's output kept together.
+SUITE := tests/suite.sh
+# The golden cases, the longest suite, in four shards that run beside the other suites.
+GOLDEN_SHARDS := test-golden-1of4 test-golden-2of4 test-golden-3of4 test-golden-4of4
+TEST_SUITES := layer-check test-unit $(GOLDEN_SHARDS) test-conformance man-check \
+  test-fuzz-regressions
+INTEROP_SUITES := test-pprof-testdata test-sqlite-r test-perf-roundtrip \
+  $(patsubst tests/%.sh,test-%,$(wildcard tests/interop-*.sh)) test-dot-graphviz
+BROWSER_SUITES := test-browser
+TEST_BINARIES := $(TOOLS) $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_REPLAYS)
 
+.PHONY: test check-interop check-browser build-tests test-golden $(TEST_SUITES) \
+  $(INTEROP_SUITES) $(BROWSER_SUITES)
+
+build-tests: $(TEST_BINARIES)
+
+# The packages the build needs first; then the build, the packages the suites need (apt-get while
+# the compilers run), speedscope from npm and pprof built from Debian's Go sources, in parallel;
+# then every suite, in parallel, and the summary (its last line: "check: N passed, N failed").
+check: deps deps-gtest
+	@rm -rf $(BUILD)/suites
+	@$(MAKE) --no-print-directory build-tests deps-test deps-web pprof-tools
+	@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget $(TEST_SUITES) \
+	  $(INTEROP_SUITES) $(BROWSER_SUITES)
+	@tests/suite-summary.sh
+
+# The fast suites (about a minute after the build); no package is installed.
+test: deps-gtest
+	@rm -rf $(BUILD)/suites
+	@$(MAKE) --no-print-directory build-tests
+	@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget $(TEST_SUITES)
+	@tests/suite-summary.sh
+
+check-interop: deps-test
+	@rm -rf $(BUILD)/suites
+	@$(MAKE) --no-print-directory $(TOOLS) $(TEST_TOOLS) pprof-tools
+	@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget $(INTEROP_SUITES)
+	@tests/suite-summary.sh
+
+check-browser: deps-test
+	@rm -rf $(BUILD)/suites
+	@$(MAKE) --no-print-directory $(TOOLS) $(TEST_TOOLS) deps-web
+	@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget $(BROWSER_SUITES)
+	@tests/suite-summary.sh
+
+# The unit tests in two shards run at once (GoogleTest's sharding: each test in one shard).
 test-unit: $(UNIT_TESTS)
-	$(UNIT_TESTS) --gtest_brief=1
+	@$(SUITE) $@ bash -c 'status=0; for i in 0 1; do GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$$i \
+	  $(UNIT_TESTS) --gtest_brief=1 >$(BUILD)/unit-shard-$$i.log 2>&1 & pids[$$i]=$$!; done; \
+	  for i in 0 1; do wait $${pids[$$i]} || status=1; cat $(BUILD)/unit-shard-$$i.log; done; \
+	  exit $$status'
 
 test-golden: $(TOOLS) $(TEST_TOOLS)
-	tests/golden.sh
+	@$(SUITE) $@ tests/golden.sh
+
+$(GOLDEN_SHARDS): test-golden-%: $(TOOLS) $(TEST_TOOLS)
+	@SHARD=$(subst of,/,$*) $(SUITE) $@ tests/golden.sh
 
 golden-update: $(TOOLS) $(TEST_TOOLS)
 	tests/golden.sh --update
 
 # formats/conformance/ (the format's language-neutral suite) against prof-validate and
 # prof-text --canonical.
-# prof-text against pprof's own expected outputs for the profile its driver_test.go builds
-# (golden/pprof/testdata/cpu.prof), read from Debian's golang-github-google-pprof-dev (TEST_DEBS):
-# no pprof binary is needed.
-.PHONY: test-pprof-testdata
-test-pprof-testdata: $(TOOLS)
-	tests/pprof-testdata.sh
-
-.PHONY: test-conformance
 test-conformance: $(TOOLS)
-	tests/conformance.sh
-
-# prof2sqlite's database read from R with DBI and RSQLite (issue 17; run by test-interop).
-.PHONY: test-sqlite-r
-test-sqlite-r: $(TOOLS)
-	tests/sqlite-r.sh
-
-# prof-svg's and prof-html's pages in headless Chromium over the DevTools protocol (issue 15).
-.PHONY: test-browser
-test-browser: $(TOOLS) $(TEST_TOOLS) deps-web
-	tests/browser.sh
-
-# perf record -g + perf script + perf2prof on a program built for the test.
-test-perf-roundtrip: $(TOOLS)
-	tests/perf-roundtrip.sh
-
-# pprof interop (issue 4): Google's pprof reads our .pb.gz and agrees with prof-text,
-# prof-filter's frame and label filters agree with pprof's (issue 13), and prof-text --peek with
-# pprof -peek, prof-text --tags with pprof -tags, --diff-base with pprof -diff_base (issue 14) and
-# --list with pprof -list (issue 30).
-# Builds
-# pprof from Debian packages when missing (tests/interop/setup-pprof.sh); skips with a reason
-# only when that is impossible.
-.PHONY: test-interop
-test-interop: $(TOOLS) test-sqlite-r
-	tests/interop-pprof.sh
-	tests/interop-filter.sh
-	tests/interop-peek.sh
-	tests/interop-dot.sh
-	tests/dot-graphviz.sh
-	tests/interop-tags.sh
-	tests/interop-diff.sh
-	tests/interop-list.sh
-	tests/interop-perf.sh
-	tests/interop-callgrind.sh
-	tests/interop-jfr.sh
+	@$(SUITE) $@ tests/conformance.sh
 
 # Includes point down the library's layers (ARCHITECTURE.md).
 layer-check:
-	tests/layer-check.sh
+	@$(SUITE) $@ tests/layer-check.sh
 
 # Every man page renders without warnings.
 man-check:
-	tests/man-check.sh
+	@$(SUITE) $@ tests/man-check.sh
+
+# prof-text against pprof's own expected outputs for the profile its driver_test.go builds
+# (golden/pprof/testdata/cpu.prof), read from Debian's golang-github-google-pprof-dev (TEST_DEBS):
+# no pprof binary is needed.
+test-pprof-testdata: $(TOOLS)
+	@$(SUITE) $@ tests/pprof-testdata.sh
+
+# prof2sqlite's database read from R with DBI and RSQLite (issue 17).
+test-sqlite-r: $(TOOLS)
+	@$(SUITE) $@ tests/sqlite-r.sh
+
+# prof-svg's and prof-html's pages in headless Chromium over the DevTools protocol (issue 15).
+test-browser: $(TOOLS) $(TEST_TOOLS)
+	@$(SUITE) $@ tests/browser.sh
+
+# perf record -g + perf script + perf2prof on a program built for the test.
+test-perf-roundtrip: $(TOOLS)
+	@$(SUITE) $@ tests/perf-roundtrip.sh
+
+# Graphviz's dot lays out every golden prof-text --dot output.
+test-dot-graphviz: $(TOOLS)
+	@$(SUITE) $@ tests/dot-graphviz.sh
+
+# tests/interop-NAME.sh: Google's pprof reads our .pb.gz and agrees with prof-text (pprof);
+# prof-filter's frame and label filters agree with pprof's (filter), prof-text --peek with
+# pprof -peek (peek), --tags with -tags (tags), --diff-base with -diff_base (diff), --list with
+# -list (list), --dot with -dot (dot); pprof reads perf2prof's mappings and inlined frames (perf);
+# callgrind_annotate reads prof2callgrind's output (callgrind); the JDK's jfr agrees with jfr2prof
+# (jfr). pprof comes from `make pprof-tools`; a suite skips, saying why, without its peer.
+$(filter test-interop-%,$(INTEROP_SUITES)): test-interop-%: $(TOOLS) $(TEST_TOOLS)
+	@$(SUITE) $@ tests/interop-$*.sh
 
 # --- fuzzing (tests/fuzz/README.md) ----------------------------------------------------------
 # `make fuzz FUZZ_SECONDS=N`: the libFuzzer harnesses tests/fuzz/fuzz_NAME.cc, built with clang,
@@ -291,7 +410,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CXX := clang++
 FUZZ_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.cc,%,$(wildcard tests/fuzz/fuzz_*.cc))
-FUZZ_LIB_OBJS := $(LIB_OBJS:$(BUILD)/%.o=$(BUILD)/fuzz/obj/%.o)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.cc=$(BUILD)/fuzz/obj/%.o) $(GEN_OBJS:$(BUILD)/%.o=$(BUILD)/fuzz/obj/%.o)
 FUZZ_REPLAYS := $(FUZZ_NAMES:%=$(BUILD)/fuzz-replay/%)
 
 .PHONY: deps-fuzz fuzz fuzz-build test-fuzz-regressions
@@ -342,19 +461,19 @@ $(BUILD)/fuzz-replay/sqlite: $(BUILD)/tests/fuzz/fuzz_sqlite.o $(BUILD)/tests/fu
 fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
 
 fuzz: deps-fuzz
-	$(MAKE) -j$(NPROC) fuzz-build
+	$(MAKE) fuzz-build
 	tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 test-fuzz-regressions: $(FUZZ_REPLAYS)
-	tests/fuzz/replay.sh $(FUZZ_NAMES)
+	@$(SUITE) $@ tests/fuzz/replay.sh $(FUZZ_NAMES)
 
 # --- benchmarks, demo ------------------------------------------------------------------------
 bench: deps-bench
-	$(MAKE) -j$(NPROC) all $(TEST_TOOLS)
+	$(MAKE) all $(TEST_TOOLS)
 	tests/bench/run.sh
 
 demo: deps
-	$(MAKE) -j$(NPROC) all
+	@$(MAKE) --no-print-directory all
 	tests/demo.sh
 
 # --- install, housekeeping -------------------------------------------------------------------

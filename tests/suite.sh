@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs one test suite for make: tests/suite.sh NAME COMMAND [ARG...]
+#
+# The suite's output goes to the terminal and to build/suites/NAME.log; its result to
+# build/suites/NAME.result: `passed` or `failed`, then the SKIPPED: lines it printed (a suite that
+# skipped part of its checks says why, on a line holding "SKIPPED: reason"). tests/suite-summary.sh
+# counts them. The exit status is the command's, unless SUITES_KEEP_GOING=1 (make check), where
+# every suite runs and the summary fails the run.
+set -u
+name=$1
+shift
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir="$root/build/suites"
+mkdir -p "$dir"
+start=$(date +%s.%N)
+"$@" 2>&1 | tee "$dir/$name.log"
+status=${PIPESTATUS[0]}
+seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+{
+  if [ "$status" = 0 ]; then echo "passed $seconds"; else echo "failed $seconds (exit status $status)"; fi
+  grep -a 'SKIPPED: ' "$dir/$name.log" || true
+} >"$dir/$name.result"
+if [ "$status" != 0 ]; then
+  echo "suite $name: FAILED (exit status $status, ${seconds}s)"
+  [ "${SUITES_KEEP_GOING:-0}" = 1 ] && exit 0
+fi
+exit "$status"
