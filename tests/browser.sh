@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# prof-svg's and prof-html's pages, and prof2chrome's and prof2speedscope's output in speedscope, opened in headless Chromium and used as a user would, driven
-# over the DevTools protocol by tests/browser/ (Python's standard library): no console error,
+# prof-svg's and prof-html's pages, and prof2chrome's and prof2speedscope's output in speedscope,
+# opened in headless Chromium and used as a user would, driven over the DevTools protocol by tests/browser/ (Python's standard library): no console error,
 # no network request, values equal to prof-text's. Screenshots go to build/browser/.
 #
 # Skips (with the reason, tests/skip.sh) only when there is no chromium or speedscope; `make check`
@@ -133,11 +133,13 @@ gen-profile --samples 20000 --stacks 300 --seed 7 | sed 's/^source 1 manual gen-
 check_html prof-html-diff-gen 1 "$out/gen-new.prof" --diff-base "$out/gen-base.prof"
 
 # A large profile (20,000 distinct stacks, 40 frames deep on average): each change of the flame
-# graph (search, zoom, icicle, type, brush) within 200 ms, only what can be seen drawn. With a
-# source pane (no file found: every function's lines with values, without text).
+# graph (search, zoom, icicle, type, brush) works and draws only what can be seen. With a
+# source pane (no file found: every function's lines with values, without text). The 200 ms
+# goal is `make bench`'s (tests/bench/bench-html-speed.sh): here, beside other suites on two
+# cores, a bound of 2 s only catches a hang or a page that draws every element.
 gen-profile --samples 200000 --stacks 20000 --seed 5 |
   prof-html --source-path "$out/no-sources" -o "$out/prof-html-large.html"
-if ! python3 check_prof_html_speed.py "$out/prof-html-large.html" 200; then
+if ! python3 check_prof_html_speed.py "$out/prof-html-large.html" 2000; then
   failures=$((failures + 1))
 fi
 

@@ -68,7 +68,6 @@ class V8Profile {
   void AddSamples(std::vector<uint64_t> nodes, std::vector<int64_t> deltas_ns, uint64_t byte);
   void SetStart(int64_t ns) { start_ns_ = ns; }
   void SetEnd(int64_t ns) { end_ns_ = ns; }
-  bool has_start() const { return start_ns_.has_value(); }
   size_t sample_count() const { return sample_nodes_.size(); }
 
   // Interns stacks through `interner` and sends one sample per entry of `samples` to `sink`,

@@ -5,14 +5,13 @@
 #include "common/folded/folded_encoding.h"
 #include "common/folded/folded_reader.h"
 #include "common/folded/folded_syntax.h"
+#include "common/io/input.h"
 
 namespace proftools {
 namespace {
 
 // The sniffer reads at most this many lines: enough to see a shape, few enough to stay cheap.
 constexpr int kLinesToJudge = 8;
-// The registry's window; a head this long may end inside a line.
-constexpr size_t kSniffWindow = 4096;
 
 void ReadFolded(Input& input, const ReadContext& context, ProfileSink* sink) {
   FoldedOptions options;
@@ -39,7 +38,7 @@ int SniffFolded(std::string_view raw_head, bool text) {
   std::string_view head = decoded;
   if (head.substr(0, 9) == "proftext ") return kNotMine;
   // Only a head shorter than the window is the whole input: otherwise its last line may be cut.
-  const bool whole = raw_head.size() < kSniffWindow;
+  const bool whole = raw_head.size() < kSniffBytes;
   int judged = 0;
   bool cut_line_plausible = false;
   while (!head.empty() && judged < kLinesToJudge) {

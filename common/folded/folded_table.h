@@ -43,7 +43,6 @@ class FoldedTable {
   void AddValue(uint32_t entry, int index, int64_t mantissa, int decimals);
   int decimal_places() const { return scale_; }
   bool saturated() const { return saturated_; }
-  size_t entry_count() const { return entries_.size(); }
 
   // How sums become the values emitted: times `multiply`, then divided by `divide` rounding
   // half up (one of them is 1).

@@ -12,11 +12,6 @@ void JfrDecoder::Step(const JfrInput& in) {
   --budget_;
 }
 
-void JfrDecoder::ReadField(JfrInput* in, const JfrField& field, JfrValue* out) {
-  budget_ = 64 * in->remaining() + 1024;
-  Field(in, field, out, 0);
-}
-
 void JfrDecoder::ReadValue(JfrInput* in, size_t type, JfrValue* out) {
   budget_ = 64 * in->remaining() + 1024;
   Value(in, type, out, 0);

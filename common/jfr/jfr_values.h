@@ -36,8 +36,6 @@ class JfrDecoder {
 
   explicit JfrDecoder(const JfrMetadata* metadata) : metadata_(*metadata) {}
 
-  // A value of `field`'s shape (pooled or not, array or not).
-  void ReadField(JfrInput* in, const JfrField& field, JfrValue* out);
   // A whole value of type `type` (not pooled, not an array). `out` may hold an earlier value:
   // its vectors and strings are reused, so that reading into the same value allocates little.
   void ReadValue(JfrInput* in, size_t type, JfrValue* out);

@@ -16,11 +16,6 @@
 
 namespace proftools {
 
-// The default cap on an input read whole (pprof, JSON): such input is decoded in memory, so a
-// gzip bomb or a runaway file must stop early. Every program that reads profiles offers
-// --max-input-size to change it (CommandLine::AddInputOptions).
-inline constexpr uint64_t kDefaultMaxInputSize = uint64_t{1} << 30;  // 1 GiB
-
 struct ReadOptions {
   DiagnosticHandler* handler = nullptr;   // format violations (nullptr: throw at the first)
   DiagnosticHandler* warnings = nullptr;  // converters' warnings (nullptr: dropped)

@@ -59,7 +59,6 @@ class Interner {
   }
   void Rollback(const Mark& mark);
 
-  size_t mapping_count() const { return mappings_.size(); }
   size_t function_count() const { return functions_.size(); }
   size_t location_count() const { return locations_.size(); }
   size_t stack_count() const { return stacks_.size(); }

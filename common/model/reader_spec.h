@@ -15,15 +15,12 @@
 
 namespace proftools {
 
-// How a reader goes through its input; said in --help and the README, and what the memory
-// rule allows it.
+// How a reader goes through its input, and so what the memory rule allows it.
 enum class ReaderShape {
   kStreaming,   // one pass; memory grows with distinct definitions
   kWholeInput,  // the whole (inflated) input in memory, capped by --max-input-size
   kTwoPasses,   // a first pass learns the preamble; a pipe is spooled to disk for the second
 };
-
-const char* ReaderShapeName(ReaderShape shape);
 
 // How sure a sniffer is that the first bytes are its format. The registry takes the most
 // confident reader; 0 is "not mine".
@@ -34,11 +31,16 @@ enum SniffConfidence : int {
   kCertain = 100,   // a magic number or a signature line
 };
 
+// The default cap on an input read whole (pprof, JSON): such input is decoded in memory, so a
+// gzip bomb or a runaway file must stop early. Every program that reads profiles offers
+// --max-input-size to change it (CommandLine::AddMaxInputSizeOption).
+inline constexpr uint64_t kDefaultMaxInputSize = uint64_t{1} << 30;  // 1 GiB
+
 // What a reader needs besides its input, the same for every reader: the program's input policy
 // (cli/ fills it from --max-input-size and --allow-empty) and where diagnostics go.
 struct ReadContext {
   std::string uri;  // the URI of the input's source: its path, "" for standard input
-  uint64_t max_input_size = uint64_t{1} << 30;  // whole-input readers refuse more (0: no cap)
+  uint64_t max_input_size = kDefaultMaxInputSize;  // whole-input readers refuse more (0: no cap)
   bool allow_empty = false;  // an input without samples gives a profile without samples
   DiagnosticHandler* violations = nullptr;  // format rules broken (nullptr: throw at the first)
   DiagnosticHandler* warnings = nullptr;    // converters' warnings (nullptr: dropped)
