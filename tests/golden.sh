@@ -120,6 +120,7 @@ while IFS= read -r cmd_file; do
     ok=0
     report+="  setup failed:"$'\n'"$(head -20 "$T.setup")"$'\n'
   fi
+  started=$(date +%s%N)
   (
     cd "$dir" || exit 99
     bash -c "set -o pipefail; $(cat cmd)" >"$T.stdout" 2>"$T.stderr"
@@ -186,6 +187,8 @@ while IFS= read -r cmd_file; do
         report+="  $stream has several expectations ($expected): keep one"$'\n' ;;
     esac
   done
+  # Each case's time, for the slowest to be named at the end (the suite's time is make check's).
+  echo "$((($(date +%s%N) - started) / 1000000)) $name" >>"$scratch/times"
   if [ $ok = 1 ]; then
     pass=$((pass + 1))
   else
@@ -199,5 +202,7 @@ if [ $update = 1 ]; then
   echo "golden: rewrote $pass case(s); read every line of: git diff -- golden/"
   exit 0
 fi
+[ -s "$scratch/times" ] &&
+  echo "golden: slowest: $(sort -rn "$scratch/times" | head -5 | awk '{ printf "%s%s (%.1fs)", (NR > 1 ? ", " : ""), $2, $1 / 1000 }')"
 echo "golden: $pass passed, $fail failed"
 [ $fail = 0 ] || { printf '  failed: %s\n' "${failed[@]}"; exit 1; }
