@@ -311,7 +311,7 @@ CHECK_SUITES := test-browser test-interop-filter test-interop-pprof $(GOLDEN_SHA
   $(filter-out test-browser test-interop-filter test-interop-pprof $(GOLDEN_SHARDS) \
   test-conformance test-interop-dot test-interop-jfr test-unit, \
   $(TEST_SUITES) $(INTEROP_SUITES) $(BROWSER_SUITES))
-TEST_BINARIES := $(TOOLS) $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_REPLAYS)
+TEST_BINARIES := $(TOOLS) $(UNIT_TESTS) $(TEST_TOOLS)
 
 .PHONY: test check-interop check-browser build-tests test-golden $(TEST_SUITES) \
   $(INTEROP_SUITES) $(BROWSER_SUITES)
@@ -465,6 +465,9 @@ $(BUILD)/fuzz-replay/sqlite: $(BUILD)/tests/fuzz/fuzz_sqlite.o $(BUILD)/tests/fu
 	$(CXX) $(OPTFLAGS) -o $@ $^ $(PKG_LIBS) $(SQLITE_LIBS) $(LDFLAGS)
 
 fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
+
+# The replays are test binaries too (FUZZ_REPLAYS is defined only here).
+build-tests: $(FUZZ_REPLAYS)
 
 fuzz: deps-fuzz
 	$(MAKE) fuzz-build
