@@ -318,33 +318,30 @@ TEST_BINARIES := $(TOOLS) $(UNIT_TESTS) $(TEST_TOOLS)
 
 build-tests: $(TEST_BINARIES)
 
+# $(call run_suites,PREREQUISITES,SUITES): makes PREREQUISITES (in parallel), then runs SUITES
+# (in parallel, every one even when one fails), then the summary, which fails if one did.
+define run_suites
+	@rm -rf $(BUILD)/suites
+	@$(MAKE) --no-print-directory $(1)
+	@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget $(2)
+	@tests/suite-summary.sh
+endef
+
 # The packages the build needs first; then the build, the packages the suites need (apt-get while
 # the compilers run), speedscope from npm and pprof built from Debian's Go sources, in parallel;
 # then every suite, in parallel, and the summary (its last line: "check: N passed, N failed").
 check: deps deps-gtest
-	@rm -rf $(BUILD)/suites
-	@$(MAKE) --no-print-directory build-tests deps-test deps-web pprof-tools
-	@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget $(CHECK_SUITES)
-	@tests/suite-summary.sh
+	$(call run_suites,build-tests deps-test deps-web pprof-tools,$(CHECK_SUITES))
 
 # The fast suites (about a minute after the build); no package is installed.
 test: deps-gtest
-	@rm -rf $(BUILD)/suites
-	@$(MAKE) --no-print-directory build-tests
-	@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget $(TEST_SUITES)
-	@tests/suite-summary.sh
+	$(call run_suites,build-tests,$(TEST_SUITES))
 
 check-interop: deps-test
-	@rm -rf $(BUILD)/suites
-	@$(MAKE) --no-print-directory $(TOOLS) $(TEST_TOOLS) pprof-tools
-	@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget $(INTEROP_SUITES)
-	@tests/suite-summary.sh
+	$(call run_suites,$(TOOLS) $(TEST_TOOLS) pprof-tools,$(INTEROP_SUITES))
 
 check-browser: deps-test
-	@rm -rf $(BUILD)/suites
-	@$(MAKE) --no-print-directory $(TOOLS) $(TEST_TOOLS) deps-web
-	@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget $(BROWSER_SUITES)
-	@tests/suite-summary.sh
+	$(call run_suites,$(TOOLS) $(TEST_TOOLS) deps-web,$(BROWSER_SUITES))
 
 # The unit tests in two shards run at once (GoogleTest's sharding: each test in one shard).
 test-unit: $(UNIT_TESTS)

@@ -35,14 +35,14 @@ dump() {
     -e '^lint:' -e '^mapping:' -e '^comment: proftext: meta proftools.filter '
 }
 
-# The same profile for pprof: pbdump -merge, and pprof -traces unless TRACES=0, byte for byte.
+# The same profile for pprof: pbdump -merge, and pprof -traces unless TRACES is 0, byte for byte.
 # pbdump (0.01 s) holds every sample, frame and total; -traces (two starts of pprof, 0.1 s each)
 # adds pprof's reading of them, so it runs for each option's first expression on a profile.
-same_for_pprof() { # NAME OURS THEIRS
+same_for_pprof() { # NAME OURS THEIRS [TRACES]
   if ! cmp -s <(dump "$2") <(dump "$3"); then
     problem "$1: pbdump -merge differs:
 $(diff <(dump "$2") <(dump "$3") | head -12)"
-  elif [ "${TRACES:-1}" = 1 ] && ! cmp -s <(report -traces "$2") <(report -traces "$3"); then
+  elif [ "${4:-1}" = 1 ] && ! cmp -s <(report -traces "$2") <(report -traces "$3"); then
     problem "$1: pprof -traces differs:
 $(diff <(report -traces "$2") <(report -traces "$3") | head -12)"
   fi
@@ -77,8 +77,9 @@ for original in "${profiles[@]}"; do
   fi
   mapfile -t res < <(words "$f")
   res+=(lib)
-  TRACES=1
   for re in "${res[@]}"; do
+    traces=0
+    [ "$re" = "${res[0]}" ] && traces=1
     for option in focus ignore hide show show_from prune_from; do
       checks=$((checks + 1))
       label="$name: --${option//_/-} $re"
@@ -88,11 +89,9 @@ for original in "${profiles[@]}"; do
       fi
       "$pprof" "-$option=$re" -proto -symbolize=none "$f" >"$T/theirs.pb.gz" 2>/dev/null ||
         { problem "$label: pprof -proto failed"; continue; }
-      same_for_pprof "$label" "$T/ours.pb.gz" "$T/theirs.pb.gz"
+      same_for_pprof "$label" "$T/ours.pb.gz" "$T/theirs.pb.gz" "$traces"
     done
-    TRACES=0
   done
-  TRACES=1
 done
 
 # Label filters, on the profiles that have labels: a string label by regular expression, a
