@@ -322,8 +322,8 @@ build-tests: $(TEST_BINARIES)
 # (in parallel, every one even when one fails), then the summary, which fails if one did.
 define run_suites
 	@rm -rf $(BUILD)/suites
-	@$(MAKE) --no-print-directory $(1)
-	@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget $(2)
+	+@$(MAKE) --no-print-directory $(1)
+	+@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget $(2)
 	@tests/suite-summary.sh
 endef
 
