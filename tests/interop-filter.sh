@@ -8,7 +8,8 @@
 # the same, apart from representation: the mappings, which prof-filter writes only when still
 # used where pprof keeps them all, and counts of definitions, string table size, file name.
 # pprof -traces -symbolize=none (header and totals included, "File:" aside: the first mapping's)
-# must print the same bytes too. Both apply the profile's drop_frames. The expressions are
+# must print the same bytes too, for the first expression's --focus and --hide and for
+# --label-focus and the label keys (pprof's reading of ours, at two starts of pprof). Both apply the profile's drop_frames. The expressions are
 # words of each profile's functions (its 1st, 3rd and 6th by flat value) and "lib" (mapping
 # files: libc.so, ...).
 #
@@ -29,23 +30,67 @@ report() {
 # pbdump -merge: the header, totals, and every (stack, labels) with its values, each frame
 # with its function, file and line, inlined ones marked. Left out: what says how it is stored
 # (file name, string table size, the count of definitions, lint) and the mappings, since
-# prof-filter writes only those still used; and our meta record.
+# prof-filter writes only those still used; and our meta record. dump FILE... writes each
+# FILE's dump to FILE.dump, from one run of pbdump.
 dump() {
-  "$pbdump" -merge "$1" 2>&1 | grep -v -e '^file:' -e '^string_table_size:' -e '^counts:' \
-    -e '^lint:' -e '^mapping:' -e '^comment: proftext: meta proftools.filter '
+  "$pbdump" -merge "$@" 2>&1 | awk '
+    /^file: / { out = substr($0, 7) ".dump"; printf "" >out; next }
+    /^(string_table_size|counts|lint|mapping):/ || /^comment: proftext: meta proftools.filter / { next }
+    { print >out }'
 }
 
-# The same profile for pprof: pbdump -merge, and pprof -traces unless TRACES is 0, byte for byte.
-# pbdump (0.01 s) holds every sample, frame and total; -traces (two starts of pprof, 0.1 s each)
-# adds pprof's reading of them, so it runs for each option's first expression on a profile.
-same_for_pprof() { # NAME OURS THEIRS [TRACES]
-  if ! cmp -s <(dump "$2") <(dump "$3"); then
-    problem "$1: pbdump -merge differs:
-$(diff <(dump "$2") <(dump "$3") | head -12)"
-  elif [ "${4:-1}" = 1 ] && ! cmp -s <(report -traces "$2") <(report -traces "$3"); then
-    problem "$1: pprof -traces differs:
-$(diff <(report -traces "$2") <(report -traces "$3") | head -12)"
-  fi
+# The cases of one profile, run together: a start of pprof costs 0.1 to 0.2 s, so one pprof
+# session (its interactive mode, reading commands from stdin: its `proto` writes the bytes
+# -proto writes; not so its `traces`, whose header gives the unfiltered total) makes every
+# case's profile, and one pbdump dumps them all.
+# add_case LABEL TRACES PPROF-OPTION PPROF-VALUE OUR-OPTION...
+case_labels=()
+case_traces=()
+case_pprof=()
+case_ours=()
+add_case() {
+  case_labels+=("$1")
+  case_traces+=("$2")
+  case_pprof+=("$3=$4"$'\n'"$3=")
+  local IFS=$'\t'
+  shift 4
+  case_ours+=("$*")
+}
+# run_cases FILE: the cases added for FILE; for each, `prof-filter OPTIONS | prof2pprof` and
+# pprof's profile are the same for pbdump -merge, and pprof -traces prints the same bytes for
+# both (when TRACES is 1: -traces adds pprof's reading of a profile, at two starts of pprof).
+run_cases() {
+  local f=$1 i ours theirs options script="" files=()
+  for i in "${!case_labels[@]}"; do
+    ours=$T/ours-$i.pb.gz theirs=$T/theirs-$i.pb.gz
+    rm -f "$ours" "$theirs"
+    IFS=$'\t' read -r -a options <<<"${case_ours[$i]}"
+    prof-filter "${options[@]}" "$f" 2>/dev/null | prof2pprof -o "$ours" || rm -f "$ours"
+    script+="${case_pprof[$i]%$'\n'*}"$'\n'"proto > $theirs"$'\n'
+    script+="${case_pprof[$i]#*$'\n'}"$'\n'
+  done
+  "$pprof" -symbolize=none "$f" <<<"$script" >/dev/null 2>&1
+  for i in "${!case_labels[@]}"; do
+    for side in ours theirs; do [ -f "$T/$side-$i.pb.gz" ] && files+=("$T/$side-$i.pb.gz"); done
+  done
+  [ ${#files[@]} -gt 0 ] && dump "${files[@]}"
+  for i in "${!case_labels[@]}"; do
+    checks=$((checks + 1))
+    ours=$T/ours-$i.pb.gz theirs=$T/theirs-$i.pb.gz
+    if [ ! -f "$ours" ]; then
+      problem "${case_labels[$i]}: prof-filter | prof2pprof failed"
+    elif [ ! -f "$theirs" ]; then
+      problem "${case_labels[$i]}: pprof failed"
+    elif ! cmp -s "$ours.dump" "$theirs.dump"; then
+      problem "${case_labels[$i]}: pbdump -merge differs:
+$(diff "$ours.dump" "$theirs.dump" | head -12)"
+    elif [ "${case_traces[$i]}" = 1 ] &&
+      ! cmp -s <(report -traces "$ours") <(report -traces "$theirs"); then
+      problem "${case_labels[$i]}: pprof -traces differs:
+$(diff <(report -traces "$ours") <(report -traces "$theirs") | head -12)"
+    fi
+  done
+  case_labels=() case_traces=() case_pprof=() case_ours=()
 }
 
 # Words of the profile's function names: from the 1st, 3rd and 6th rows of prof-text --top.
@@ -78,58 +123,41 @@ for original in "${profiles[@]}"; do
   mapfile -t res < <(words "$f")
   res+=(lib)
   for re in "${res[@]}"; do
-    traces=0
-    [ "$re" = "${res[0]}" ] && traces=1
     for option in focus ignore hide show show_from prune_from; do
-      checks=$((checks + 1))
-      label="$name: --${option//_/-} $re"
-      if ! prof-filter "--${option//_/-}" "$re" "$f" 2>/dev/null | prof2pprof -o "$T/ours.pb.gz"; then
-        problem "$label: prof-filter | prof2pprof failed"
-        continue
-      fi
-      "$pprof" "-$option=$re" -proto -symbolize=none "$f" >"$T/theirs.pb.gz" 2>/dev/null ||
-        { problem "$label: pprof -proto failed"; continue; }
-      same_for_pprof "$label" "$T/ours.pb.gz" "$T/theirs.pb.gz" "$traces"
+      # pprof -traces on the first expression's --focus (samples left out) and --hide (frames).
+      traces=0
+      [ "$re" = "${res[0]}" ] && [[ $option = focus || $option = hide ]] && traces=1
+      add_case "$name: --${option//_/-} $re" "$traces" "$option" "$re" "--${option//_/-}" "$re"
     done
   done
+  run_cases "$f"
 done
 
 # Label filters, on the profiles that have labels: a string label by regular expression, a
 # numeric one by range.
 label_case() { # FILE OUR-SPEC PPROF-SPEC
-  local f=$1 label
+  local option
   for option in focus ignore; do
-    checks=$((checks + 1))
-    label="${f#"$root/"}: --label-$option $2"
-    prof-filter "--label-$option" "$2" "$f" 2>/dev/null | prof2pprof -o "$T/ours.pb.gz" ||
-      { problem "$label: prof-filter | prof2pprof failed"; continue; }
-    "$pprof" "-tag$option=$3" -proto -symbolize=none "$f" >"$T/theirs.pb.gz" 2>/dev/null ||
-      { problem "$label: pprof -proto failed"; continue; }
-    same_for_pprof "$label" "$T/ours.pb.gz" "$T/theirs.pb.gz"
+    # pprof -traces on --label-focus.
+    add_case "${1#"$root/"}: --label-$option $2" "$([ $option = focus ] && echo 1 || echo 0)" "tag$option" "$3" "--label-$option" "$2"
   done
 }
-corpus=$root/golden/pprof/corpus
-label_case "$corpus/ok-labels.pb.gz" 'thread=ma' 'thread=ma'
-for heap in "$corpus"/*.heap.pb.gz; do
-  label_case "$heap" 'bytes=1KiB..' 'bytes=1kb:'
-  label_case "$heap" 'bytes=..600B' 'bytes=:600b'
-done
-
 # Which label keys samples keep: --keep-labels and --drop-labels take keys, pprof's -tagshow and
 # -taghide regular expressions over keys; anchored, they select the same.
 keys_case() { # FILE OUR-OPTION KEYS PPROF-OPTION RE
-  local f=$1 label="${1#"$root/"}: --$2 $3"
-  checks=$((checks + 1))
-  prof-filter "--$2" "$3" "$f" 2>/dev/null | prof2pprof -o "$T/ours.pb.gz" ||
-    { problem "$label: prof-filter | prof2pprof failed"; return; }
-  "$pprof" "-$4=$5" -proto -symbolize=none "$f" >"$T/theirs.pb.gz" 2>/dev/null ||
-    { problem "$label: pprof -proto failed"; return; }
-  same_for_pprof "$label" "$T/ours.pb.gz" "$T/theirs.pb.gz"
+  add_case "${1#"$root/"}: --$2 $3" 1 "$4" "$5" "--$2" "$3"
 }
+
+corpus=$root/golden/pprof/corpus
+label_case "$corpus/ok-labels.pb.gz" 'thread=ma' 'thread=ma'
 keys_case "$corpus/ok-labels.pb.gz" keep-labels thread tagshow '^thread$'
 keys_case "$corpus/ok-labels.pb.gz" drop-labels thread taghide '^thread$'
+run_cases "$corpus/ok-labels.pb.gz"
 for heap in "$corpus"/*.heap.pb.gz; do
+  label_case "$heap" 'bytes=1KiB..' 'bytes=1kb:'
+  label_case "$heap" 'bytes=..600B' 'bytes=:600b'
   keys_case "$heap" drop-labels bytes taghide '^bytes$'
+  run_cases "$heap"
 done
 
 if [ "$fail" -gt 0 ]; then

@@ -111,10 +111,12 @@ class WebSocket:
                 return message.decode()
 
 
-class Browser:
-    """Headless Chromium with one page, driven over the DevTools protocol."""
+class Chromium:
+    """One headless Chromium process and its DevTools WebSocket. Each Browser is a page (a
+    target) in it: run_checks.py starts one for all the checks of a suite (a start costs about
+    2 s of CPU on the test machines), a check run alone starts its own."""
 
-    def __init__(self, width=1280, height=900):
+    def __init__(self):
         path = find_chromium()
         if path is None:
             raise Failure("no chromium on PATH (Debian package chromium)")
@@ -123,7 +125,7 @@ class Browser:
             [path, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--mute-audio",
-             f"--window-size={width},{height}", "--remote-debugging-port=0",
+             "--window-size=1280,900", "--remote-debugging-port=0",
              f"--user-data-dir={self.profile_dir}", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         url = None
@@ -141,16 +143,8 @@ class Browser:
             raise Failure("chromium did not start its DevTools endpoint")
         self.ws = WebSocket(url)
         self.next_id = 0
-        self.events = []
-        self.session = None
-        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.session = self.call("Target.attachToTarget",
-                                 {"targetId": target, "flatten": True})["sessionId"]
-        for domain in ("Page", "Runtime", "Network", "Log"):
-            self.call(domain + ".enable")
-        self.call("Emulation.setDeviceMetricsOverride",
-                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-        self.dialog_answer = None
+        # Events by the page (session) they belong to; events of no open page are dropped.
+        self.pages = {}
 
     def close(self):
         try:
@@ -160,7 +154,56 @@ class Browser:
             pass
         shutil.rmtree(self.profile_dir, ignore_errors=True)
 
-    def _dispatch(self, message):
+
+# Resolves after the tasks queued before it and the next frame painted (or after %d ms).
+SETTLE = """new Promise(resolve => {
+  const timer = setTimeout(resolve, %d);
+  requestAnimationFrame(() => setTimeout(() => { clearTimeout(timer); resolve(); }, 0));
+})"""
+
+# The Chromium that every Browser opens its page in, when run_checks.py shares one.
+shared_chromium = None
+
+
+class Browser:
+    """A page of headless Chromium, driven over the DevTools protocol: in the shared Chromium
+    when there is one, else in one of its own."""
+
+    def __init__(self, width=1280, height=900):
+        self.own = shared_chromium is None
+        self.chromium = Chromium() if self.own else shared_chromium
+        self.ws = self.chromium.ws
+        self.events = []
+        self.session = None
+        self.target = None
+        try:
+            self.target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+            session = self.call("Target.attachToTarget",
+                                {"targetId": self.target, "flatten": True})["sessionId"]
+            self.chromium.pages[session] = self
+            self.session = session
+            for domain in ("Page", "Runtime", "Network", "Log"):
+                self.call(domain + ".enable")
+            self.call("Emulation.setDeviceMetricsOverride",
+                      {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        except Exception:
+            self.close()
+            raise
+        self.dialog_answer = None
+
+    def close(self):
+        if self.own:
+            self.chromium.close()
+            return
+        self.chromium.pages.pop(self.session, None)
+        if self.target is not None:
+            try:
+                self.session = None
+                self.call("Target.closeTarget", {"targetId": self.target})
+            except Exception:
+                pass
+
+    def _record(self, message):
         if message.get("method") == "Page.javascriptDialogOpening":
             answer = self.dialog_answer
             self.dialog_answer = None
@@ -168,13 +211,20 @@ class Browser:
                       {"accept": answer is not None, "promptText": answer or ""})
         self.events.append(message)
 
+    def _dispatch(self, message):
+        """An event goes to the page it came from (another page's, in a shared Chromium, is
+        that page's to judge)."""
+        page = self.chromium.pages.get(message.get("sessionId"))
+        if page is not None:
+            page._record(message)
+
     def send(self, method, params=None):
-        self.next_id += 1
-        message = {"id": self.next_id, "method": method, "params": params or {}}
+        self.chromium.next_id += 1
+        message = {"id": self.chromium.next_id, "method": method, "params": params or {}}
         if self.session is not None:
             message["sessionId"] = self.session
         self.ws.send(json.dumps(message))
-        return self.next_id
+        return self.chromium.next_id
 
     def call(self, method, params=None):
         wanted = self.send(method, params)
@@ -187,7 +237,7 @@ class Browser:
             if "method" in message:
                 self._dispatch(message)
 
-    def pump(self, seconds):
+    def _collect(self, seconds):
         """Collects events for `seconds`."""
         deadline = time.time() + seconds
         while True:
@@ -196,7 +246,21 @@ class Browser:
                 return
             if not self.ws.buffer and not select.select([self.ws.sock], [], [], left)[0]:
                 return
-            self._dispatch(json.loads(self.ws.receive()))
+            message = json.loads(self.ws.receive())
+            if "method" in message:
+                self._dispatch(message)
+
+    def pump(self, seconds):
+        """Lets the page finish what it was asked to do, and collects its events: waits for the
+        tasks queued so far (a hashchange, a change event's handler) and the next frame painted,
+        for `seconds` at most (a page that never paints is slow, not stuck)."""
+        self.call("Runtime.evaluate", {"expression": SETTLE % int(seconds * 1000),
+                                       "awaitPromise": True})
+        # What arrived with the answer (events come in order: the page's, then the answer).
+        while self.ws.buffer or select.select([self.ws.sock], [], [], 0)[0]:
+            message = json.loads(self.ws.receive())
+            if "method" in message:
+                self._dispatch(message)
 
     def open(self, path):
         """Loads a file and waits for its load event; returns the seconds it took."""
@@ -207,7 +271,7 @@ class Browser:
         while not any(e.get("method") == "Page.loadEventFired" for e in self.events):
             if time.time() - start > 60:
                 raise Failure(f"{path}: no load event in 60 s")
-            self.pump(0.2)
+            self._collect(0.2)
         return time.time() - start
 
     def evaluate(self, expression):

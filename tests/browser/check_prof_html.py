@@ -203,6 +203,8 @@ def check_sequences(browser, source):
     stacks as they are (recursion included), against prof-text --peek-seq: the same cum, self,
     callers and callees (stacks read with directly repeated cycles collapsed). Frames whose
     names --peek-seq would spell otherwise (';', '\\', not printable ASCII) are left out."""
+    if "--diff-base" in OPTIONS:
+        return "no sequence compared (prof-text --peek-seq takes no --diff-base)"
     data = browser.evaluate("JSON.parse(document.getElementById('profile-data').textContent)")
     names = [f[0] for f in data["frames"]]
     data["stacks"] = [[frames] for frames in
@@ -211,18 +213,16 @@ def check_sequences(browser, source):
               for n in names]
     wanted = [[i] for i in range(len(names))][:30]
     for length in (2, 3):
-        runs = []
+        runs = {}  # the first 20 distinct runs, in the order of the stacks
         for stack in data["stacks"]:
             frames = stack[0]
             for start in range(len(frames) - length + 1):
-                run = frames[start:start + length]
-                if run not in runs:
-                    runs.append(run)
-        wanted += runs[:20]
+                runs.setdefault(tuple(frames[start:start + length]), None)
+            if len(runs) >= 20:
+                break
+        wanted += [list(run) for run in runs][:20]
     type_index = data["valueIndex"]
     checked = 0
-    if "--diff-base" in OPTIONS:
-        return "no sequence compared (prof-text --peek-seq takes no --diff-base)"
     for ids in wanted:
         if not all(simple[i] for i in ids):
             continue

@@ -64,7 +64,7 @@ def chromium_cpu_seconds(browser):
             continue
         children.setdefault(int(fields[1]), []).append(int(pid))
         stats[int(pid)] = (int(fields[11]) + int(fields[12])) / ticks
-    total, todo = 0.0, [browser.process.pid]
+    total, todo = 0.0, [browser.chromium.process.pid]
     while todo:
         pid = todo.pop()
         total += stats.get(pid, 0.0)
