@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace proftools {
+namespace bytes_hash_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 TEST(HashBytes, DependsOnTheBytesNotWhereTheyAre) {
@@ -56,4 +57,5 @@ TEST(HashBytes, LowBitsSpreadSimilarKeys) {
 }
 
 }  // namespace
+}  // namespace bytes_hash_test
 }  // namespace proftools

@@ -19,6 +19,7 @@
 #include "tests/chrome_test_util.h"
 
 namespace proftools {
+namespace callgrind_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 using chrome_test::Lines;
@@ -257,4 +258,5 @@ TEST(CallgrindReader, ExpansionIsBounded) {
 }
 
 }  // namespace
+}  // namespace callgrind_test
 }  // namespace proftools

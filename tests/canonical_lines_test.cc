@@ -10,6 +10,7 @@
 #include "common/text/record_parser.h"
 
 namespace proftools {
+namespace canonical_lines_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // What the general path makes of a line: whether it parses as a record of `kind`, and into what.
@@ -185,4 +186,5 @@ TEST(ParseCanonicalSample, AgreesWithTheGeneralPath) {
 }
 
 }  // namespace
+}  // namespace canonical_lines_test
 }  // namespace proftools

@@ -7,6 +7,7 @@
 #include "tests/chrome_test_util.h"
 
 namespace proftools {
+namespace chrome_cpuprofile_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 using chrome_test::Error;
@@ -134,4 +135,5 @@ TEST(ChromeCpuProfile, BadInputIsAnErrorNamingTheByte) {
 }
 
 }  // namespace
+}  // namespace chrome_cpuprofile_test
 }  // namespace proftools

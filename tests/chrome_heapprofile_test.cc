@@ -10,6 +10,7 @@
 #include "tests/chrome_test_util.h"
 
 namespace proftools {
+namespace chrome_heapprofile_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 using chrome_test::Error;
@@ -132,4 +133,5 @@ TEST(ChromeHeapProfile, BadInputIsAnErrorNamingTheByte) {
 }
 
 }  // namespace
+}  // namespace chrome_heapprofile_test
 }  // namespace proftools

@@ -6,6 +6,7 @@
 #include "tests/chrome_test_util.h"
 
 namespace proftools {
+namespace chrome_trace_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 using chrome_test::Error;
@@ -233,4 +234,5 @@ TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
 }
 
 }  // namespace
+}  // namespace chrome_trace_test
 }  // namespace proftools

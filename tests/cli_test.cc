@@ -10,6 +10,7 @@
 #include "common/cli/option_values.h"
 
 namespace proftools {
+namespace cli_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // The UsageError message `parse` throws, or "(no error)".
@@ -153,4 +154,5 @@ TEST(CommandLine, ARepeatableOptionKeepsEveryValueInOrder) {
 }
 
 }  // namespace
+}  // namespace cli_test
 }  // namespace proftools

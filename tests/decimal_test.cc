@@ -10,6 +10,7 @@
 #include <string>
 
 namespace proftools {
+namespace decimal_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 std::string Reference(uint64_t value) {
@@ -66,4 +67,5 @@ TEST(WriteEightDigits, EveryBlockBoundaryAndRandomBlocks) {
 }
 
 }  // namespace
+}  // namespace decimal_test
 }  // namespace proftools

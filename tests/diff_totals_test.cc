@@ -14,6 +14,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace diff_totals_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // Stacks root first ("main a b"), one sample each, of type cpu/nanoseconds by default.
@@ -120,4 +121,5 @@ TEST(DiffStackTotals, TopSortsByMagnitudeAndHidesZeroRows) {
 }
 
 }  // namespace
+}  // namespace diff_totals_test
 }  // namespace proftools

@@ -18,6 +18,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace filter_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 int64_t Quantity(const std::string& text) {
@@ -333,4 +334,5 @@ TEST(ProfileFilter, KeepsOnlyWhatSamplesUseAndSaysWhatWasApplied) {
 }
 
 }  // namespace
+}  // namespace filter_test
 }  // namespace proftools

@@ -29,6 +29,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace firefox_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 using testing::CollectingHandler;
@@ -672,4 +673,5 @@ TEST(FirefoxWriterTest, TheRealGeckoProfileRoundTrips) {
 }
 
 }  // namespace
+}  // namespace firefox_test
 }  // namespace proftools

@@ -13,6 +13,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace flame_graph_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // main -> b (leaf) twice, main -> a -> b, main -> z; one negative sample and an empty stack.
@@ -213,4 +214,5 @@ TEST(FlameSvg, LongNamesLoseTheirTemplateArgumentsAndMiddleNotTheirEnd) {
 }
 
 }  // namespace
+}  // namespace flame_graph_test
 }  // namespace proftools

@@ -11,6 +11,7 @@
 #include "common/io/byte_stream.h"
 
 namespace proftools {
+namespace folded_lines_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 std::string Written(const FoldedLines& lines) {
@@ -73,4 +74,5 @@ TEST(FoldedLines, OrderIsTheBytewiseOrderOfTheJoinedLines) {
 }
 
 }  // namespace
+}  // namespace folded_lines_test
 }  // namespace proftools

@@ -17,6 +17,7 @@
 #include "common/text/text_writer.h"
 
 namespace proftools {
+namespace folded_reader_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 class Recorder : public DiagnosticHandler {
@@ -413,4 +414,5 @@ TEST(FoldedReaderSpec, ReadsWithDefaultOptions) {
 }
 
 }  // namespace
+}  // namespace folded_reader_test
 }  // namespace proftools

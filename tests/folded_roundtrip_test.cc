@@ -16,6 +16,7 @@
 #include "tests/random_profile.h"
 
 namespace proftools {
+namespace folded_roundtrip_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // What prof-text --folded prints of `profile`'s default type.
@@ -69,4 +70,5 @@ TEST(FoldedRoundTrip, FoldedTextReadsBackToTheSameText) {
 }
 
 }  // namespace
+}  // namespace folded_roundtrip_test
 }  // namespace proftools

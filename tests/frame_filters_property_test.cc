@@ -16,6 +16,7 @@
 #include "tests/random_profile.h"
 
 namespace proftools {
+namespace frame_filters_property_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // `profile` through a ProfileFilter applying `spec`.
@@ -124,4 +125,5 @@ TEST(FocusSequenceProperty, OneElementIsFocusPlusShowFrom) {
 }
 
 }  // namespace
+}  // namespace frame_filters_property_test
 }  // namespace proftools

@@ -18,6 +18,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace frame_filters_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // Stacks, leaf first; location 3 is Tokenizer::next inlined into parse, location 5 has no lines.
@@ -225,4 +226,5 @@ TEST_F(FrameFilters, FocusSequenceNeedsConsecutiveFramesAndReRootsAtTheFirst) {
 }
 
 }  // namespace
+}  // namespace frame_filters_test
 }  // namespace proftools

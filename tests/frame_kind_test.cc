@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace proftools {
+namespace frame_kind_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 TEST(CodeKind, KernelAsPerfNamesIt) {
@@ -46,4 +47,5 @@ TEST(CodeKind, NativeCode) {
 }
 
 }  // namespace
+}  // namespace frame_kind_test
 }  // namespace proftools

@@ -12,6 +12,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace graph_svg_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 size_t Count(const std::string& text, const std::string& what) {
@@ -194,4 +195,5 @@ TEST(HtmlGraphsJson, OneGraphPerTypeAndANoteForOneTooLarge) {
 }
 
 }  // namespace
+}  // namespace graph_svg_test
 }  // namespace proftools

@@ -11,6 +11,7 @@
 #include "common/io/gzip_sink.h"
 
 namespace proftools {
+namespace gzip_sink_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 std::string Gzip(const std::string& data, size_t piece, unsigned threads = 0) {
@@ -173,4 +174,5 @@ TEST(GzipSink, DestroyedWithoutFinishStopsCleanly) {
 }
 
 }  // namespace
+}  // namespace gzip_sink_test
 }  // namespace proftools

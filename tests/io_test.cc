@@ -20,6 +20,7 @@
 #include "common/io/whole_input.h"
 
 namespace proftools {
+namespace io_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 std::string Gzip(const std::string& data) {
@@ -502,4 +503,5 @@ TEST_F(Inputs, OpenInputExplainsMissingFilesAndDirectories) {
 }
 
 }  // namespace
+}  // namespace io_test
 }  // namespace proftools

@@ -19,6 +19,7 @@
 #include "tests/chrome_test_util.h"
 
 namespace proftools {
+namespace jfr_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 using chrome_test::Lines;
@@ -543,4 +544,5 @@ TEST(Jfr, EventsSelectsTypesAndWarnsOfTheRest) {
 }
 
 }  // namespace
+}  // namespace jfr_test
 }  // namespace proftools

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace proftools {
+namespace json_string_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 TEST(JsonString, EscapesWhatJsonRequires) {
@@ -24,4 +25,5 @@ TEST(JsonString, HtmlSafeForScripts) {
 }
 
 }  // namespace
+}  // namespace json_string_test
 }  // namespace proftools

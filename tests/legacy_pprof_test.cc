@@ -14,6 +14,7 @@
 #include "common/pprof/pprof_codec.h"
 
 namespace proftools {
+namespace legacy_pprof_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // Words `values` of `width` bytes each, in the given byte order.
@@ -145,4 +146,5 @@ TEST(LegacyPprof, EveryFileOfPprofsTestDataIsNamed) {
 }
 
 }  // namespace
+}  // namespace legacy_pprof_test
 }  // namespace proftools

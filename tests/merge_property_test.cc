@@ -14,6 +14,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace merge_property_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 using testing::MergeTexts;
@@ -210,4 +211,5 @@ TEST(MergeProperty, EverySampleIsKeptWithItsValuesConverted) {
 }
 
 }  // namespace
+}  // namespace merge_property_test
 }  // namespace proftools

@@ -16,6 +16,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace merge_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 using testing::MergeTexts;
@@ -259,9 +260,11 @@ TEST(MergeUnits, FinerUnitIsAnOrder) {
 }
 
 }  // namespace
+}  // namespace merge_test
 }  // namespace proftools
 
 namespace proftools {
+namespace merge_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 TEST(StackTable, InternsByContentAndForgetsOnTruncate) {
@@ -395,4 +398,5 @@ TEST(MergeSpool, SkipSamplePassesOverOneSample) {
 }
 
 }  // namespace
+}  // namespace merge_test
 }  // namespace proftools

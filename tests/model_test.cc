@@ -7,6 +7,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace model_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 Profile Minimal() {
@@ -183,9 +184,11 @@ TEST(Interner, LocationsDifferInEveryFieldAndRollBack) {
 }
 
 }  // namespace
+}  // namespace model_test
 }  // namespace proftools
 
 namespace proftools {
+namespace model_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 TEST(IdMap, DenseSparseAndHugeIds) {
@@ -241,4 +244,5 @@ TEST(IdMap, ClearForgetsEveryIdAndReserveMakesNone) {
 }
 
 }  // namespace
+}  // namespace model_test
 }  // namespace proftools

@@ -8,6 +8,7 @@
 #include "common/model/sink.h"
 
 namespace proftools {
+namespace parent_stacks_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 class ParentStacksTest : public ::testing::Test {
@@ -71,4 +72,5 @@ TEST_F(ParentStacksTest, CyclesAndMissingNodesAreErrorsNotHangs) {
 }
 
 }  // namespace
+}  // namespace parent_stacks_test
 }  // namespace proftools

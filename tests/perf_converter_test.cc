@@ -16,6 +16,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace perf_converter_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 struct Converted {
@@ -425,4 +426,5 @@ TEST(FoldedViewTest, RootsAnnotationsAddresses) {
 }
 
 }  // namespace
+}  // namespace perf_converter_test
 }  // namespace proftools

@@ -12,6 +12,7 @@
 #include "common/perf/perf_tracepoint.h"
 
 namespace proftools {
+namespace perf_events_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 TEST(PerfEventNameTest, ModifiersSplitOff) {
@@ -144,4 +145,5 @@ TEST(PerfOffCpuTest, IntervalsCloseWhenTheThreadRunsOrAtTheEnd) {
 }
 
 }  // namespace
+}  // namespace perf_events_test
 }  // namespace proftools

@@ -13,6 +13,7 @@
 #include "common/perf/perf_reader.h"
 
 namespace proftools {
+namespace perf_pipeline_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // Returns its bytes in reads of random sizes (1 to 9 bytes), as a pipe may.
@@ -171,4 +172,5 @@ TEST(PerfPipelineTest, StoppingHalfWayDoesNotWaitForTheRest) {
 }
 
 }  // namespace
+}  // namespace perf_pipeline_test
 }  // namespace proftools

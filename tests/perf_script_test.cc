@@ -10,6 +10,7 @@
 #include "common/perf/perf_symbols.h"
 
 namespace proftools {
+namespace perf_script_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // Lines are string literals: the parsed fields are views into them.
@@ -262,4 +263,5 @@ TEST(PerfReaderTest, ContextDecides) {
 }
 
 }  // namespace
+}  // namespace perf_script_test
 }  // namespace proftools

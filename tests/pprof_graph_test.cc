@@ -7,6 +7,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace pprof_graph_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 TEST(PprofUnits, LabelsInTheReportsUnitAsPprofPrintsThem) {
@@ -163,4 +164,5 @@ TEST(DotReport, QuotesAndBackslashesInNamesAreEscaped) {
 }
 
 }  // namespace
+}  // namespace pprof_graph_test
 }  // namespace proftools

@@ -11,6 +11,7 @@
 #include "formats/profile.pb.h"
 
 namespace proftools {
+namespace pprof_messages_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 namespace pb = perftools::profiles;
@@ -197,4 +198,5 @@ TEST(PprofMessages, LabelsDecodeAsLibprotobufDecodesThem) {
 }
 
 }  // namespace
+}  // namespace pprof_messages_test
 }  // namespace proftools

@@ -15,6 +15,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace pprof_reader_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 namespace pb = perftools::profiles;
@@ -508,4 +509,5 @@ TEST(PprofReader, InflatedSizeIsCapped) {
 }
 
 }  // namespace
+}  // namespace pprof_reader_test
 }  // namespace proftools

@@ -15,6 +15,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace pprof_writer_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 namespace pb = perftools::profiles;
@@ -292,4 +293,5 @@ TEST(PprofRoundTrip, RandomProfilesComeBackAsTheSameCanonicalText) {
 }
 
 }  // namespace
+}  // namespace pprof_writer_test
 }  // namespace proftools

@@ -19,6 +19,7 @@
 #include "common/text/text_writer.h"
 
 namespace proftools {
+namespace readers_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // Sample inputs per reader: files of the repository (paths from its top, where the unit tests
@@ -257,4 +258,5 @@ TEST(Registry, ConvertersRefuseOtherFormatsNamingBoth) {
 }
 
 }  // namespace
+}  // namespace readers_test
 }  // namespace proftools

@@ -8,6 +8,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace reports_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // main -> a -> b (leaf), main -> b (leaf), and recursion main -> r -> r -> r.
@@ -199,9 +200,11 @@ TEST(ResolveValueIndex, NamesTheAvailableTypes) {
 }
 
 }  // namespace
+}  // namespace reports_test
 }  // namespace proftools
 
 namespace proftools {
+namespace reports_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // --tags: a sample counts once per label it has (twice for a key given twice), rows by
@@ -230,4 +233,5 @@ TEST(TagsReport, SumsPerLabelValueLargestMagnitudeFirst) {
 }
 
 }  // namespace
+}  // namespace reports_test
 }  // namespace proftools

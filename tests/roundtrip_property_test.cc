@@ -17,6 +17,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace roundtrip_property_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // An id-free description of a profile: what it says, whatever ids it uses. Samples are resolved
@@ -357,4 +358,5 @@ TEST(RoundTripProperty, TheCanonicalOrderCheckSeesWrongOrders) {
 }
 
 }  // namespace
+}  // namespace roundtrip_property_test
 }  // namespace proftools

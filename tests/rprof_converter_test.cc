@@ -11,6 +11,7 @@
 #include "common/rprof/rprof_scan.h"
 
 namespace proftools {
+namespace rprof_converter_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 class CollectingHandler : public DiagnosticHandler {
@@ -386,4 +387,5 @@ TEST(RprofConverter, AChangedFileIsAnError) {
 }
 
 }  // namespace
+}  // namespace rprof_converter_test
 }  // namespace proftools

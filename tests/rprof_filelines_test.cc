@@ -8,6 +8,7 @@
 #include "common/report/frames.h"
 
 namespace proftools {
+namespace rprof_filelines_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 std::vector<std::string> Names(FrameExpander* frames, uint64_t stack) {
@@ -48,4 +49,5 @@ TEST(FileLinesGranularity, NamesFileAndLineAndSkipsUnknownLines) {
 }
 
 }  // namespace
+}  // namespace rprof_filelines_test
 }  // namespace proftools

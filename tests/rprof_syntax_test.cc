@@ -6,6 +6,7 @@
 #include <vector>
 
 namespace proftools {
+namespace rprof_syntax_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 TEST(RprofHeader, ReadsFlagsAndInterval) {
@@ -235,4 +236,5 @@ TEST(RprofStack, StillInsideNameAgreesWithParsingTheJoinedText) {
 }
 
 }  // namespace
+}  // namespace rprof_syntax_test
 }  // namespace proftools

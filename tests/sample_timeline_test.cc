@@ -10,6 +10,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace sample_timeline_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // Two threads; a 1000 ns sample of 7 spanning bins 1 to 5 of 250 ns; an untimed sample.
@@ -89,4 +90,5 @@ TEST(SampleTimeline, RangesOfBinsAreTimeWindows) {
 }
 
 }  // namespace
+}  // namespace sample_timeline_test
 }  // namespace proftools

@@ -16,6 +16,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace sequences_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // Root first, space-separated function names per stack, one sample of `value` each.
@@ -231,4 +232,5 @@ TEST(SequenceProperties, OneFrameSequenceIsTopCumAndEdgesAddUp) {
 }
 
 }  // namespace
+}  // namespace sequences_test
 }  // namespace proftools

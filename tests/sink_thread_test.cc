@@ -19,6 +19,7 @@
 #include "tests/random_profile.h"
 
 namespace proftools {
+namespace sink_thread_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // A profile large enough to fill many batches: a random one, its samples repeated.
@@ -235,4 +236,5 @@ TEST(BackgroundProducer, ProducersReuseThreadsAndNeverWaitForEachOther) {
 }
 
 }  // namespace
+}  // namespace sink_thread_test
 }  // namespace proftools

@@ -10,6 +10,7 @@
 #include <string>
 
 namespace proftools {
+namespace source_files_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 TEST(SourceFiles, TrimsAsPprof) {
@@ -51,4 +52,5 @@ TEST(SourceFiles, FindsInParentsAndSplitsLines) {
 }
 
 }  // namespace
+}  // namespace source_files_test
 }  // namespace proftools

@@ -8,6 +8,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace source_lines_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // R's shape: deep (line 16) calls deep, whose own frame has no line yet (a function without a
@@ -70,4 +71,5 @@ TEST(SourceLines, ShownRangeHasTheMarginAndWhatTheTextLacks) {
 }
 
 }  // namespace
+}  // namespace source_lines_test
 }  // namespace proftools

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace proftools {
+namespace source_meta_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 ProfileHeader Header(std::vector<uint64_t> source_ids, std::vector<MetaEntry> meta) {
@@ -75,4 +76,5 @@ TEST(SourceMeta, TreeEqualsFlat) {
 }
 
 }  // namespace
+}  // namespace source_meta_test
 }  // namespace proftools

@@ -23,6 +23,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace speedscope_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 using testing::CollectingHandler;
@@ -357,4 +358,5 @@ TEST(TrackRecordsTest, InterleavedTracksReadBackTrackByTrackInOrder) {
 }
 
 }  // namespace
+}  // namespace speedscope_test
 }  // namespace proftools

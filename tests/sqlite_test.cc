@@ -24,6 +24,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace sqlite_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 void Write(const Profile& profile, const std::string& path) {
@@ -435,4 +436,5 @@ TEST(SqliteFiles, WhatIsNotADatabaseIsRefusedSayingHowToMakeOne) {
 }
 
 }  // namespace
+}  // namespace sqlite_test
 }  // namespace proftools

@@ -2,7 +2,7 @@
 # Runs one test suite for make: tests/suite.sh NAME COMMAND [ARG...]
 #
 # The suite's output goes to the terminal and to build/suites/NAME.log; its result to
-# build/suites/NAME.result: `passed` or `failed`, then the SKIPPED: lines it printed (a suite that
+# build/suites/NAME.result: `passed` or `failed`, its seconds and CPU seconds, then the SKIPPED: lines it printed (a suite that
 # skipped part of its checks says why, on a line holding "SKIPPED: reason"). tests/suite-summary.sh
 # counts them. The exit status is the command's, unless SUITES_KEEP_GOING=1 (make check), where
 # every suite runs and the summary fails the run.
@@ -12,12 +12,15 @@ shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir="$root/build/suites"
 mkdir -p "$dir"
-start=$(date +%s.%N)
-"$@" 2>&1 | tee "$dir/$name.log"
+start=$EPOCHREALTIME
+# The CPU time of the suite's processes (user and system), for BENCHMARKS.md: on two cores it is
+# what make check's time is made of.
+/usr/bin/time -f '%U %S' -o "$dir/$name.cpu" "$@" 2>&1 | tee "$dir/$name.log"
 status=${PIPESTATUS[0]}
-seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+seconds=$(awk -v s="$start" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.1f", e - s }')
+cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$dir/$name.cpu" 2>/dev/null)
 {
-  if [ "$status" = 0 ]; then echo "passed $seconds"; else echo "failed $seconds (exit status $status)"; fi
+  if [ "$status" = 0 ]; then echo "passed $seconds ${cpu:-?}"; else echo "failed $seconds ${cpu:-?} (exit status $status)"; fi
   grep -a 'SKIPPED: ' "$dir/$name.log" || true
 } >"$dir/$name.result"
 if [ "$status" != 0 ]; then

@@ -5,6 +5,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace text_reader_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 using testing::Parse;
@@ -242,4 +243,5 @@ TEST(TextReader, LinesLongerThanTheLimitAreRefused) {
 }
 
 }  // namespace
+}  // namespace text_reader_test
 }  // namespace proftools

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace proftools {
+namespace text_report_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 TextReportPlan Plan(std::vector<std::string> words) {
@@ -90,4 +91,5 @@ TEST(TextReportOptions, BaseTimeIsTheBasesWindow) {
 }
 
 }  // namespace
+}  // namespace text_report_test
 }  // namespace proftools

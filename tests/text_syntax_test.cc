@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace proftools {
+namespace text_syntax_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 std::vector<std::string> Tokens(const std::string& line) {
@@ -252,4 +253,5 @@ TEST(Printable, QuotesForMessagesAndCutsLongValues) {
 }
 
 }  // namespace
+}  // namespace text_syntax_test
 }  // namespace proftools

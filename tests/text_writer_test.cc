@@ -7,6 +7,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace text_writer_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 using testing::Canonicalize;
@@ -184,4 +185,5 @@ TEST(CanonicalWriter, PeriodIsWrittenOnlyWhenSet) {
 }
 
 }  // namespace
+}  // namespace text_writer_test
 }  // namespace proftools

@@ -15,6 +15,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace timeline_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 // Rows of the CSV output: one value per bucket of source 1.
@@ -97,4 +98,5 @@ TEST(Timeline, RefusesABucketThatMakesTooManyRows) {
 }
 
 }  // namespace
+}  // namespace timeline_test
 }  // namespace proftools

@@ -8,6 +8,7 @@
 #include <string>
 
 namespace proftools {
+namespace view_index_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 TEST(ViewIndex, IdsInInsertionOrderAndStableAcrossGrowth) {
@@ -61,4 +62,5 @@ TEST(ViewIndex, HashedInternMatchesIntern) {
 }
 
 }  // namespace
+}  // namespace view_index_test
 }  // namespace proftools

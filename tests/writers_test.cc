@@ -19,6 +19,7 @@
 #include "tests/test_util.h"
 
 namespace proftools {
+namespace writers_test {  // a namespace of its own: the tests build as one unit
 namespace {
 
 using testing::CollectingHandler;
@@ -335,4 +336,5 @@ TEST(CallgrindWriterTest, PprofsShape) {
 }
 
 }  // namespace
+}  // namespace writers_test
 }  // namespace proftools
