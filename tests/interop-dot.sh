@@ -36,33 +36,51 @@ legend_canon() {
       END { flush() }'
 }
 
-compare() {  # NAME PPROF-INPUT OUR-INPUT PPROF-FLAGS -- OUR-FLAGS
-  local label=$1 pb=$2 ours=$3
+# check NAME WANT OUR-INPUT OUR-FLAGS...: pprof's DOT in the file WANT against prof-text --dot's.
+check() {
+  local label=$1 want=$2 ours=$3
   shift 3
-  local pflags=() oflags=()
-  while [ "$1" != -- ]; do pflags+=("$1"); shift; done
-  shift
-  oflags=("$@")
-  "$pprof" -dot -symbolize=none "${pflags[@]}" "$pb" 2>/dev/null | legend_canon >"$T/want"
-  [ -s "$T/want" ] || return 0
+  [ -s "$want" ] || return 0
   checks=$((checks + 1))
-  prof-text --dot "${oflags[@]}" "$ours" 2>"$T/err" | legend_canon >"$T/got"
+  legend_canon <"$want" >"$T/want"
+  prof-text --dot "$@" "$ours" 2>"$T/err" | legend_canon >"$T/got"
   [ "${PIPESTATUS[0]}" = 0 ] || {
-    problem "$label: prof-text --dot ${oflags[*]} failed: $(head -c 300 "$T/err")"
+    problem "$label: prof-text --dot $* failed: $(head -c 300 "$T/err")"
     return 0
   }
   if ! cmp -s "$T/want" "$T/got"; then
-    problem "$label: pprof -dot ${pflags[*]} and prof-text --dot ${oflags[*]} differ:"
+    problem "$label: pprof -dot and prof-text --dot $* differ:"
     diff "$T/want" "$T/got" | head -8
   fi
 }
 
+compare() {  # NAME PPROF-INPUT OUR-INPUT
+  "$pprof" -dot -symbolize=none "$2" >"$T/want.dot" 2>/dev/null
+  check "$1" "$T/want.dot" "$3"
+}
+
+# The variants of one profile from one start of pprof, in its interactive mode (its `dot` prints
+# what -dot prints: the same graph, edges of equal weight in another order, which legend_canon
+# sorts): functions, lines, files, addresses, and 6 nodes.
 variants() {  # NAME PPROF-INPUT OUR-INPUT
-  compare "$@" -- 
-  compare "$@" -lines -- --granularity lines
-  compare "$@" -files -- --granularity files
-  compare "$@" -addresses -- --granularity addresses
-  compare "$@" -nodecount=6 -- --nodecount 6
+  rm -f "$T"/want-*.dot
+  "$pprof" -symbolize=none "$2" >/dev/null 2>&1 <<EOF
+dot > $T/want-functions.dot
+granularity=lines
+dot > $T/want-lines.dot
+granularity=files
+dot > $T/want-files.dot
+granularity=addresses
+dot > $T/want-addresses.dot
+granularity=functions
+nodecount=6
+dot > $T/want-nodecount.dot
+EOF
+  check "$1" "$T/want-functions.dot" "$3"
+  check "$1 (lines)" "$T/want-lines.dot" "$3" --granularity lines
+  check "$1 (files)" "$T/want-files.dot" "$3" --granularity files
+  check "$1 (addresses)" "$T/want-addresses.dot" "$3" --granularity addresses
+  check "$1 (-nodecount=6)" "$T/want-nodecount.dot" "$3" --nodecount 6
 }
 
 for f in "$root"/golden/inputs/*.prof "$root"/golden/sequences/inputs/*.prof; do
@@ -77,7 +95,7 @@ done
 for f in "$root"/golden/*/inputs/*; do
   case $f in */golden/sequences/*) continue ;; esac
   [ -f "$f" ] && prof2pprof -o "$T/p.pb.gz" "$f" 2>/dev/null || continue
-  compare "${f#"$root/"}" "$T/p.pb.gz" "$f" --
+  compare "${f#"$root/"}" "$T/p.pb.gz" "$f"
 done
 
 # pprof's expected outputs, for the profiles of its driver_test.go we have in prof text.

@@ -1,7 +1,7 @@
 """Compares jfr2prof's canonical text with the JDK's own reader on the same recording.
 
 usage: jfr_compare.py PROF JSON...   (PROF: jfr2prof's output; each JSON: `jfr print --json
---events TYPE` of the recording, one event type a file)
+--events TYPES` of the recording, for one or more event types)
 
 For each event type: the number of events, their start times (to the nanosecond), the number
 of events per stack (frames as
