@@ -139,9 +139,12 @@ for dir in "${cases[@]}"; do
   status=$?
   # The scratch directory's name changes from run to run: messages naming a file in it are
   # compared with "$T" in its place.
-  if [ -s "$T.stdout" ] || [ -s "$T.stderr" ]; then
-    sed -i "s|$T|\$T|g" "$T.stdout" "$T.stderr"
-  fi
+  # (sed only for a stream that names it: bash reads the stream without a process.)
+  for stream in stdout stderr; do
+    [ -s "$T.$stream" ] || continue
+    { content=$(<"$T.$stream"); } 2>/dev/null  # (a NUL byte of binary output is dropped)
+    [[ $content == *"$T"* ]] && sed -i "s|$T|\$T|g" "$T.$stream"
+  done
   if [ -f "$dir/teardown" ] && ! run_script "$dir" teardown; then
     ok=0
     report+="  teardown failed:"$'\n'"$(head -20 "$T.teardown")"$'\n'

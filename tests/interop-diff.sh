@@ -57,5 +57,5 @@ for f in "$root"/golden/pprof/corpus/*.*.pb.gz; do
   compare "$f" "$T/less.pb.gz" "$what less $victim"
 done
 
-echo "interop-diff: $checks comparisons with $pprof -diff_base, $fail problem(s)"
+echo "interop-diff: $checks comparisons with $pprof_bin -diff_base, $fail problem(s)"
 [ "$fail" = 0 ]

@@ -15,19 +15,8 @@
 # and callees each add up to cum), and the [root] and [self] rows pprof does not have.
 #
 # Uses $PPROF_PREFIX/pprof (tests/interop/setup-pprof.sh); skips, saying why, without it.
-set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-pprof=${PPROF_PREFIX:-/opt/pprof}/pprof
-export PATH="$root/bin:$PATH" LC_ALL=C TZ=UTC
 name=interop-peek
-source "$root/tests/skip.sh"
-if [ ! -x "$pprof" ]; then
-  skip_installable "$pprof is missing (run: sudo bash tests/interop/setup-pprof.sh)"
-fi
-T=$(mktemp -d "${TMPDIR:-/tmp}/interop-peek.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail=0
-checks=0
+. "$(dirname "$0")/interop/prelude.sh"
 skipped=0
 
 . "$(dirname "$0")/interop/normalise.sh"  # default_unit

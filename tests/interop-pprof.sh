@@ -217,5 +217,5 @@ done
 
 problems="$fail problems"
 [ $fail = 1 ] && problems="1 problem"
-echo "interop: $checks profiles checked against $pprof, $problems"
+echo "interop: $checks profiles checked against $pprof_bin, $problems"
 [ $fail = 0 ]

@@ -51,5 +51,5 @@ for input in "${profiles[@]}"; do
     diff "$T/ours" "$T/theirs" | head -10
   fi
 done
-echo "$name: $checks profiles ($rows label values) compared with $pprof -tags, $fail problem(s)"
+echo "$name: $checks profiles ($rows label values) compared with $pprof_bin -tags, $fail problem(s)"
 [ "$fail" -eq 0 ]

@@ -1,22 +1,26 @@
 # Sourced by the interop tests (tests/interop-*.sh) with $name set (the word their messages
 # start with): finds or builds Google's pprof and pbdump (setup-pprof.sh; skipping, with the
-# reason, only when they are missing and cannot be installed), and sets root, prefix, pprof,
-# pbdump, PATH (our programs first), a temporary directory T, and problem() counting failures.
+# reason, only when they are missing and cannot be installed), and sets root, prefix, pprof (a
+# command: run as "$pprof" ARG...), pprof_bin, pbdump, PATH (our programs first), a temporary directory T, and problem() counting failures.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 prefix=${PPROF_PREFIX:-/opt/pprof}
-pprof=$prefix/pprof
+pprof_bin=$prefix/pprof
 pbdump=$prefix/pbdump/pbdump
 export PATH="$root/bin:$PATH" LC_ALL=C TZ=UTC
-# No object tools for pprof: it would otherwise run `llvm-objdump --version` and `objdump
-# --version` at every start (0.2 to 0.3 s of a 0.15 s run) to look for a disassembler these
-# checks never use (our profiles are symbolized; they run with -symbolize=none or need no binary).
-export PPROF_TOOLS=${PPROF_TOOLS:-none:/nonexistent}
+# "$pprof" runs pprof without object tools: at every start it looks for a disassembler, and runs
+# `llvm-objdump --version` (65 ms of CPU, three quarters of a short pprof run) when PATH has one,
+# even with PPROF_TOOLS set. These checks never disassemble or symbolize (our profiles are
+# symbolized; they run with -symbolize=none or need no binary).
+run_pprof() {
+  PATH=/nonexistent PPROF_TOOLS=none:/nonexistent "$pprof_bin" "$@"
+}
+pprof=run_pprof
 source "$root/tests/skip.sh"
 
-if [ ! -x "$pprof" ] || [ ! -x "$pbdump" ]; then
+if [ ! -x "$pprof_bin" ] || [ ! -x "$pbdump" ]; then
   if [ "$(id -u)" != 0 ] && ! command -v go >/dev/null 2>&1; then
-    skip_installable "$pprof is missing and Go cannot be installed without root" \
+    skip_installable "$pprof_bin is missing and Go cannot be installed without root" \
       "(run: sudo bash tests/interop/setup-pprof.sh)"
   fi
   if ! PPROF_PREFIX=$prefix bash "$root/tests/interop/setup-pprof.sh" >/dev/null 2>&1; then
