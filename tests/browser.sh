@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # prof-svg's and prof-html's pages, and prof2chrome's and prof2speedscope's output in speedscope,
-# opened in headless Chromium and used as a user would, driven over the DevTools protocol by tests/browser/ (Python's standard library): no console error,
-# no network request, values equal to prof-text's. Screenshots go to build/browser/.
+# opened in headless Chromium and used as a user would, driven over the DevTools protocol by
+# tests/browser/ (Python's standard library): no console error, no network request, values equal
+# to prof-text's. The script makes the pages and queues a check of each; run_checks.py runs them
+# all in one Chromium at the end. Screenshots go to build/browser/.
 #
 # Skips (with the reason, tests/skip.sh) only when there is no chromium or speedscope; `make check`
 # installs them, and under CI=true their absence is a failure.
