@@ -333,11 +333,10 @@ INTEROP_SUITES := test-pprof-testdata test-sqlite-r test-perf-roundtrip \
 BROWSER_SUITES := test-browser
 # make check starts the longest suites first (measured: BENCHMARKS.md), so that the short ones
 # fill the cores at the end.
-CHECK_SUITES := test-browser test-interop-filter test-interop-pprof $(GOLDEN_SHARDS) \
-  test-conformance test-interop-dot test-interop-jfr test-unit \
-  $(filter-out test-browser test-interop-filter test-interop-pprof $(GOLDEN_SHARDS) \
-  test-conformance test-interop-dot test-interop-jfr test-unit, \
-  $(TEST_SUITES) $(INTEROP_SUITES) $(BROWSER_SUITES))
+LONGEST_SUITES := test-browser test-interop-filter test-interop-pprof $(GOLDEN_SHARDS) \
+  test-conformance test-interop-dot test-interop-jfr test-unit
+CHECK_SUITES := $(LONGEST_SUITES) \
+  $(filter-out $(LONGEST_SUITES),$(TEST_SUITES) $(INTEROP_SUITES) $(BROWSER_SUITES))
 TEST_BINARIES := $(TOOLS) $(UNIT_TESTS) $(TEST_TOOLS)
 
 .PHONY: test check-interop check-browser build-tests test-golden $(TEST_SUITES) \
@@ -360,7 +359,7 @@ endef
 check: deps deps-gtest
 	$(call run_suites,build-tests deps-test deps-web pprof-tools,$(CHECK_SUITES))
 
-# The fast suites (about a minute after the build); no package is installed.
+# The fast suites (under two minutes after the build); no package is installed.
 test: deps-gtest
 	$(call run_suites,build-tests,$(TEST_SUITES))
 

@@ -59,12 +59,11 @@ compare() {  # NAME PPROF-INPUT OUR-INPUT
   check "$1" "$T/want.dot" "$3"
 }
 
-# The variants of one profile from one start of pprof, in its interactive mode (its `dot` prints
-# what -dot prints: the same graph, edges of equal weight in another order, which legend_canon
-# sorts): functions, lines, files, addresses, and 6 nodes.
+# The variants of one profile from one pprof session (edges of equal weight come in another
+# order, which legend_canon sorts): functions, lines, files, addresses, and 6 nodes.
 variants() {  # NAME PPROF-INPUT OUR-INPUT
   rm -f "$T"/want-*.dot
-  "$pprof" -symbolize=none "$2" >/dev/null 2>&1 <<EOF
+  pprof_session "$2" >/dev/null <<EOF
 dot > $T/want-functions.dot
 granularity=lines
 dot > $T/want-lines.dot

@@ -9,9 +9,9 @@
 # used where pprof keeps them all, and counts of definitions, string table size, file name.
 # pprof -traces -symbolize=none (header and totals included, "File:" aside: the first mapping's)
 # must print the same bytes too, for the first expression's --focus and --hide and for
-# --label-focus and the label keys (pprof's reading of ours, at two starts of pprof). Both apply the profile's drop_frames. The expressions are
-# words of each profile's functions (its 1st, 3rd and 6th by flat value) and "lib" (mapping
-# files: libc.so, ...).
+# --label-focus and the label keys (pprof's reading of ours, at two starts of pprof). Both
+# apply the profile's drop_frames. The expressions are words of each profile's functions (its
+# 1st, 3rd and 6th by flat value) and "lib" (mapping files: libc.so, ...).
 #
 # The deliberate difference: pprof drops samples with an empty stack whatever the options;
 # prof-filter keeps them unless --focus, --show or --show-from leaves them out
@@ -39,19 +39,19 @@ dump() {
     { print >out }'
 }
 
-# The cases of one profile, run together: a start of pprof costs 0.1 to 0.2 s, so one pprof
-# session (its interactive mode, reading commands from stdin: its `proto` writes the bytes
-# -proto writes; not so its `traces`, whose header gives the unfiltered total) makes every
-# case's profile, and one pbdump dumps them all.
+# The cases of one profile, run together: one pprof session (pprof_session) makes every case's
+# profile, and one pbdump dumps them all.
 # add_case LABEL TRACES PPROF-OPTION PPROF-VALUE OUR-OPTION...
 case_labels=()
 case_traces=()
-case_pprof=()
+case_pprof_options=()
+case_pprof_values=()
 case_ours=()
 add_case() {
   case_labels+=("$1")
   case_traces+=("$2")
-  case_pprof+=("$3=$4"$'\n'"$3=")
+  case_pprof_options+=("$3")
+  case_pprof_values+=("$4")
   local IFS=$'\t'
   shift 4
   case_ours+=("$*")
@@ -66,10 +66,11 @@ run_cases() {
     rm -f "$ours" "$theirs"
     IFS=$'\t' read -r -a options <<<"${case_ours[$i]}"
     prof-filter "${options[@]}" "$f" 2>/dev/null | prof2pprof -o "$ours" || rm -f "$ours"
-    script+="${case_pprof[$i]%$'\n'*}"$'\n'"proto > $theirs"$'\n'
-    script+="${case_pprof[$i]#*$'\n'}"$'\n'
+    # The option, the profile, and the option cleared for the next case.
+    script+="${case_pprof_options[$i]}=${case_pprof_values[$i]}"$'\n'"proto > $theirs"$'\n'
+    script+="${case_pprof_options[$i]}="$'\n'
   done
-  "$pprof" -symbolize=none "$f" <<<"$script" >/dev/null 2>&1
+  pprof_session "$f" <<<"$script" >/dev/null
   for i in "${!case_labels[@]}"; do
     for side in ours theirs; do [ -f "$T/$side-$i.pb.gz" ] && files+=("$T/$side-$i.pb.gz"); done
   done
@@ -90,7 +91,7 @@ $(diff "$ours.dump" "$theirs.dump" | head -12)"
 $(diff <(report -traces "$ours") <(report -traces "$theirs") | head -12)"
     fi
   done
-  case_labels=() case_traces=() case_pprof=() case_ours=()
+  case_labels=() case_traces=() case_pprof_options=() case_pprof_values=() case_ours=()
 }
 
 # Words of the profile's function names: from the 1st, 3rd and 6th rows of prof-text --top.
@@ -136,10 +137,11 @@ done
 # Label filters, on the profiles that have labels: a string label by regular expression, a
 # numeric one by range.
 label_case() { # FILE OUR-SPEC PPROF-SPEC
-  local option
+  local option traces
   for option in focus ignore; do
-    # pprof -traces on --label-focus.
-    add_case "${1#"$root/"}: --label-$option $2" "$([ $option = focus ] && echo 1 || echo 0)" "tag$option" "$3" "--label-$option" "$2"
+    traces=0
+    [ $option = focus ] && traces=1  # pprof -traces on --label-focus
+    add_case "${1#"$root/"}: --label-$option $2" $traces "tag$option" "$3" "--label-$option" "$2"
   done
 }
 # Which label keys samples keep: --keep-labels and --drop-labels take keys, pprof's -tagshow and

@@ -33,10 +33,9 @@ name=interop
 . "$(dirname "$0")/interop/normalise.sh"
 
 # --- 1-3: every golden text profile -----------------------------------------------------------
-# pprof starts once per profile, in its interactive mode (commands on stdin; a start costs 0.1 to
-# 0.2 s): its `top` and `traces` print what -top and -traces print, without the header lines
-# (File:, Type:, ...), which the comparisons leave out anyway. nodecount=0 is -top's default
-# (interactive `top` alone shows 10 rows); nodefraction and edgefraction are pprof's defaults.
+# One pprof session per profile (pprof_session: its header lines, which the comparisons leave
+# out anyway, are not in `top`'s output). nodecount=0 is -top's default; nodefraction and
+# edgefraction are pprof's defaults.
 texts=()
 for f in "$root"/golden/inputs/*.prof $(grep -rl '^proftext 1' --include=stdout "$root/golden"); do
   # A golden stdout may hold a profile followed by report lines: only whole, valid profiles.
@@ -65,7 +64,7 @@ for i in "${!texts[@]}"; do
   prof-text --canonical "$f" >"$T/canonical.prof"
   grep -q '^sample ' "$T/canonical.prof" || continue
   unit=$(default_unit "$T/canonical.prof")
-  "$pprof" -symbolize=none "$pb" >/dev/null 2>&1 <<EOF
+  pprof_session "$pb" >/dev/null <<EOF
 unit=$unit
 nodecount=1000000
 nodefraction=0
@@ -134,13 +133,12 @@ for f in "$root"/golden/pprof/corpus/{ok,lenient}-*.pb.gz "$root"/golden/pprof/c
 $(diff <(dump "$f") <(dump "$T/k.pb.gz") | head -10)"
   cmp -s <(dump -merge "$f") <(dump -merge "$T/a.pb.gz") ||
     problem "$name: pbdump -merge differs after pprof2prof | prof2pprof"
-  # And pprof itself reports the same, byte for byte: its header (what its interactive mode
-  # greets with: the main binary, type, time, comments, totals), -top and -traces (its `top`
-  # and `traces`, which print the same without the header); one start of pprof each.
+  # And pprof itself reports the same, byte for byte: its header (the session's greeting: the
+  # main binary, type, time, comments, totals), -top and -traces; one pprof session each.
   for out in orig k a; do
     pb=$T/$out.pb.gz
     [ $out = orig ] && pb=$f
-    "$pprof" -symbolize=none "$pb" >"$T/$out.session" 2>&1 <<EOF
+    pprof_session "$pb" >"$T/$out.session" <<EOF
 nodecount=0
 top > $T/$out.top
 traces > $T/$out.traces

@@ -28,10 +28,15 @@ done
 profile=$(perf2prof --allow-empty --period 1 "$input")
 if [[ " ${view[*]} " != *" --value "* ]]; then
   types=0
-  while IFS= read -r line; do
-    case $line in
-      "type "*) types=$((types + 1)); [ $types = 2 ] && { line=${line#type }; view+=(--value "${line%% *}"); break; } ;;
-      "sample "*) break ;;
+  while read -r record name _; do
+    case $record in
+      sample) break ;;
+      type)
+        types=$((types + 1))
+        if [ $types = 2 ]; then
+          view+=(--value "$name")
+          break
+        fi ;;
     esac
   done <<<"$profile"
 fi

@@ -238,12 +238,10 @@ class Browser:
                 self._dispatch(message)
 
     def _collect(self, seconds):
-        """Collects events for `seconds`."""
+        """Collects events for `seconds`, and those already arrived (all of them with 0)."""
         deadline = time.time() + seconds
         while True:
-            left = deadline - time.time()
-            if left <= 0:
-                return
+            left = max(0.0, deadline - time.time())
             if not self.ws.buffer and not select.select([self.ws.sock], [], [], left)[0]:
                 return
             message = json.loads(self.ws.receive())
@@ -257,10 +255,7 @@ class Browser:
         self.call("Runtime.evaluate", {"expression": SETTLE % int(seconds * 1000),
                                        "awaitPromise": True})
         # What arrived with the answer (events come in order: the page's, then the answer).
-        while self.ws.buffer or select.select([self.ws.sock], [], [], 0)[0]:
-            message = json.loads(self.ws.receive())
-            if "method" in message:
-                self._dispatch(message)
+        self._collect(0)
 
     def open(self, path):
         """Loads a file and waits for its load event; returns the seconds it took."""

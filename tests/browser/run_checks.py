@@ -16,7 +16,10 @@ import traceback
 import cdp
 
 
-def load(script, modules={}):
+modules = {}  # each check script loaded once, by file name
+
+
+def load(script):
     if script not in modules:
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), script)
         spec = importlib.util.spec_from_file_location(os.path.splitext(script)[0], path)
