@@ -52,7 +52,7 @@ TEST_DEBS += sqlite3 r-cran-rsqlite r-cran-dbi
 TEST_DEBS += golang-github-google-pprof-dev
 # script(1) gives golden/cli cases a pseudo-terminal (Essential in Debian; listed to be explicit).
 TEST_DEBS += bsdutils
-# GNU parallel runs the README's fleet merge as a tree (golden/merge/parallel-tree).
+# GNU parallel runs docs/prof-merge.md's fleet merge as a tree (golden/merge/parallel-tree).
 TEST_DEBS += parallel
 # perf2prof's round trip through the real perf (tests/perf-roundtrip.sh; skips when not permitted).
 TEST_DEBS += linux-perf

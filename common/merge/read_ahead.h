@@ -15,8 +15,8 @@ namespace proftools {
 // handed out in order. While one is merged, the next is read; when that one is small, the one
 // after it too. A fleet of small profiles needs the second: the input after the one being merged
 // is read whole before its turn comes, and with nothing else to read one core waited a fifth of
-// the merge for the input being merged (BENCHMARKS.md, stop 21). Large inputs are read one ahead,
-// because a pprof input is held inflated while it is read.
+// the merge for the input being merged (measured in stop 21: `git show 17267c7:BENCHMARKS.md`).
+// Large inputs are read one ahead, because a pprof input is held inflated while it is read.
 class ReadAhead {
  public:
   // `merger` must outlive this. An input's uri is its path, empty for standard input ("-").

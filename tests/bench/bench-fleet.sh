@@ -6,7 +6,7 @@
 # 3), so that both see the same load; each figure is the median of its runs: wall time, CPU
 # time (user + system), peak RSS (tests/bench/timed.py: to the millisecond), and the protobuf
 # read per wall second (inflated bytes).
-# Then the README's tree merge with GNU parallel (groups of 8, two jobs at a time, then the 20
+# Then docs/prof-merge.md's tree merge with GNU parallel (groups of 8, two jobs at a time, then the 20
 # parts into one), each level timed beside the same tree made by `pprof -proto` (skipped without
 # parallel).
 set -euo pipefail
@@ -54,7 +54,7 @@ if [ "$n" = 2 ]; then
     'BEGIN { printf "prof-merge is %.1fx faster than pprof in wall time, %.1fx in CPU time\n", pw / ow, pc / oc }'
 fi
 
-# The README's two-level tree: level 1 merges groups of 8 inputs, two jobs at a time; level 2
+# docs/prof-merge.md's two-level tree: level 1 merges groups of 8 inputs, two jobs at a time; level 2
 # merges the parts. Each level, for each tool, RUNS times alternating; medians of wall time.
 command -v parallel >/dev/null || { echo "(GNU parallel not installed: no tree)"; exit 0; }
 tree_level1() { # TOOL OUTDIR
