@@ -7,7 +7,9 @@
 # (valid, and rewritten to the same bytes). For each invalid/NAME.prof (or .prof.gz): both
 # programs exit 1, and the first message of each is located at the LINE and names the RULE of
 # invalid/NAME.expect ("RULE LINE"; LINE 0: the message has no line); prof-text writes nothing
-# to standard output. A full run also checks that every rule of the spec's table (§6) has an
+# to standard output. prof-validate checks each of several inputs on its own, so it runs once
+# over the valid inputs and their canonical outputs, and once over the invalid inputs, its
+# messages sorted to their cases by the file names they start with. A full run also checks that every rule of the spec's table (§6) has an
 # invalid case.
 #
 # Usage: tests/conformance.sh [--update] [PATTERN...]
@@ -33,18 +35,18 @@ wrong() {
   [ -n "$problem" ] || problem=$1
 }
 
-# The case name: the file name without .prof or .prof.gz.
+# Sets name to the case's name: the file name without .prof or .prof.gz (no subshell: a
+# process costs milliseconds, and there are hundreds of cases).
 case_name() {
-  local base=${1%.gz}
-  echo "${base%.prof}"
+  name=${1%.gz}
+  name=${name%.prof}
 }
 
 check_valid() {
   local file=$1 name=$2 expected="$2.canonical"
-  if ! prof-validate "$file" >/dev/null 2>"$scratch/err"; then
-    wrong "prof-validate refuses it: $(head -1 "$scratch/err")"
-  elif grep -qv ': warning: ' "$scratch/err"; then
-    wrong "prof-validate accepts it but prints: $(grep -v ': warning: ' "$scratch/err" | head -1)"
+  local messages=${validate_messages[$file]-}
+  if [ -n "$messages" ]; then
+    wrong "prof-validate: ${messages%%$'\n'*}"
   fi
   if ! prof-text --canonical "$file" >"$scratch/out" 2>"$scratch/err"; then
     wrong "prof-text --canonical refuses it: $(head -1 "$scratch/err")"
@@ -62,52 +64,98 @@ check_valid() {
     wrong "prof-text --canonical differs from $expected:"$'\n'"$(diff -u --label expected \
       --label actual "$expected" "$scratch/out" | head -20)"
   fi
-  if ! prof-validate "$expected" >/dev/null 2>"$scratch/err" || [ -s "$scratch/err" ]; then
-    wrong "the canonical output is not valid: $(head -1 "$scratch/err")"
-  fi
+  messages=${validate_messages[$expected]-}
+  [ -z "$messages" ] || wrong "the canonical output is not valid: ${messages%%$'\n'*}"
   prof-text --canonical "$expected" >"$scratch/again" 2>/dev/null
   cmp -s "$expected" "$scratch/again" || wrong "the canonical output is not a fixed point"
 }
 
-# Whether the first line of `messages` is PROGRAM's message at LINE naming RULE.
-first_message_is() {
-  local messages=$1 program=$2 file=$3 rule=$4 line=$5 first where
-  first=$(head -1 "$messages")
+# Whether MESSAGE is PROGRAM's message at LINE naming RULE.
+message_is() {
+  local message=$1 program=$2 file=$3 rule=$4 line=$5 where
   where="$program: $file:$line: "
   [ "$line" = 0 ] && where="$program: $file: "
-  [[ $first == "$where"* && $first == *" [$rule]" ]]
+  [[ $message == "$where"* && $message == *" [$rule]" ]]
 }
 
 check_invalid() {
-  local file=$1 name=$2 rule line status
+  local file=$1 name=$2 rule line status first err
   if ! read -r rule line <"$name.expect" 2>/dev/null || [ -z "$line" ]; then
     wrong "$name.expect is missing or not 'RULE LINE'"
     return
   fi
-  prof-validate "$file" >/dev/null 2>"$scratch/err"
-  status=$?
-  if [ $status != 1 ]; then
-    wrong "prof-validate exits $status, expected 1"
-  elif ! first_message_is "$scratch/err" prof-validate "$file" "$rule" "$line"; then
-    wrong "prof-validate says: $(head -1 "$scratch/err"); expected [$rule] on line $line"
+  first=${validate_messages[$file]-}
+  first=${first%%$'\n'*}
+  if [ -z "$first" ]; then
+    wrong "prof-validate accepts it (exit status $validate_invalid_status for the invalid inputs)"
+  elif ! message_is "$first" prof-validate "$file" "$rule" "$line"; then
+    wrong "prof-validate says: $first; expected [$rule] on line $line"
   fi
   prof-text --canonical "$file" >"$scratch/out" 2>"$scratch/err"
   status=$?
+  err=$(<"$scratch/err")
   if [ $status != 1 ]; then
     wrong "prof-text --canonical exits $status, expected 1"
   elif [ -s "$scratch/out" ]; then
     wrong "prof-text --canonical wrote output although it refused the input"
-  elif [ "$(wc -l <"$scratch/err")" != 1 ] ||
-    ! first_message_is "$scratch/err" prof-text "$file" "$rule" "$line"; then
-    wrong "prof-text --canonical says: $(head -1 "$scratch/err"); expected [$rule] on line $line"
+  elif [[ -z $err || $err == *$'\n'* ]] || ! message_is "$err" prof-text "$file" "$rule" "$line"; then
+    wrong "prof-text --canonical says: ${err%%$'\n'*}; expected [$rule] on line $line"
   fi
 }
 
+# validate_batch STATUS_VARIABLE FILE...: one prof-validate run over every FILE (each input is
+# checked on its own, its messages prefixed with its name: one process instead of one per
+# file); validate_messages[FILE] gets FILE's messages that are not warnings, in order. A line
+# that names no FILE of the batch is kept under "?", and fails the run.
+declare -A validate_messages=()
+validate_batch() {
+  local -n batch_status=$1
+  shift
+  [ $# -gt 0 ] || { batch_status=0; return; }
+  local -A known=()
+  local file message rest
+  for file in "$@"; do known[$file]=1; done
+  prof-validate "$@" >/dev/null 2>"$scratch/batch"
+  batch_status=$?
+  while IFS= read -r message; do
+    rest=${message#prof-validate: }
+    file=${rest%%:*}
+    [ "$rest" != "$message" ] && [ -n "${known[$file]-}" ] || file="?"
+    [[ $file != "?" && $message == *": warning: "* ]] && continue
+    validate_messages[$file]+=${validate_messages[$file]:+$'\n'}$message
+  done <"$scratch/batch"
+}
+
 cd "$suite" || exit 2
+valid=() invalid=()
 for file in valid/*.prof valid/*.prof.gz invalid/*.prof invalid/*.prof.gz; do
   [ -f "$file" ] || continue
-  name=$(case_name "$file")
   selected "$file" || continue
+  case $file in
+    valid/*) valid+=("$file") ;;
+    invalid/*) invalid+=("$file") ;;
+  esac
+done
+# prof-validate runs twice: over the valid inputs with their expected canonical outputs (exit
+# status 0, no message but warnings), and over the invalid inputs (exit status 1, each one's
+# first message checked by its case).
+canonicals=()
+for file in "${valid[@]}"; do
+  case_name "$file"
+  [ -f "$name.canonical" ] && canonicals+=("$name.canonical")
+done
+[ $update = 1 ] || validate_batch validate_valid_status "${valid[@]}" "${canonicals[@]}"
+validate_batch validate_invalid_status "${invalid[@]}"
+if [ ${#valid[@]} -gt 0 ] && [ $update = 0 ] && [ "$validate_valid_status" != 0 ] &&
+  [ ${#validate_messages[@]} -eq 0 ]; then
+  validate_messages["?"]="prof-validate exits $validate_valid_status over the valid inputs"
+fi
+if [ ${#invalid[@]} -gt 0 ] && [ "$validate_invalid_status" != 1 ]; then
+  validate_messages["?"]+="prof-validate exits $validate_invalid_status over the invalid inputs, expected 1"
+fi
+
+for file in "${valid[@]}" "${invalid[@]}"; do
+  case_name "$file"
   problem=""
   case $file in
     valid/*) check_valid "$file" "$name" ;;
@@ -121,6 +169,11 @@ for file in valid/*.prof valid/*.prof.gz invalid/*.prof invalid/*.prof.gz; do
     printf 'FAIL %s: %s\n' "$file" "$problem"
   fi
 done
+if [ -n "${validate_messages["?"]-}" ]; then
+  fail=$((fail + 1))
+  failed+=("prof-validate")
+  printf 'FAIL prof-validate: %s\n' "${validate_messages["?"]}"
+fi
 
 # Every expectation belongs to a case: a renamed input must not leave its expectation unused.
 for expected in valid/*.canonical invalid/*.expect; do
