@@ -57,9 +57,12 @@ std::string ErrorOf(const std::string& json) {
 
 std::string Write(const Profile& profile, CollectingHandler* warnings,
                   const std::string& value = "") {
+  testing::MemorySource source(profile);
   StringSink out;
-  FirefoxWriter writer(&out, value, "test.prof", warnings);
-  EmitProfile(profile, writer);
+  WriteContext context;
+  if (!value.empty()) context.options["value"] = value;
+  context.warnings = warnings;
+  kFirefoxWriter.write(source, &out, context);
   return out.text();
 }
 

@@ -82,4 +82,10 @@ int64_t ConversionFactor(const std::string& from, const std::string& to) {
   return LookUpUnit(from).factor / LookUpUnit(to).factor;
 }
 
+bool UtcCalendarTime(int64_t nanos, std::tm* out) {
+  // Rounded down: the second a time before 1970 falls in is the one below it.
+  const time_t seconds = static_cast<time_t>(nanos / 1000000000 - (nanos % 1000000000 < 0));
+  return gmtime_r(&seconds, out) != nullptr;
+}
+
 }  // namespace proftools

@@ -6,6 +6,7 @@
 #define PROFTOOLS_COMMON_BASE_UNITS_H_
 
 #include <cstdint>
+#include <ctime>
 #include <string>
 
 namespace proftools {
@@ -29,6 +30,10 @@ const std::string& FinerUnit(const std::string& a, const std::string& b);
 
 // The integer that converts a value in `from` into `to`; `to` must be `from` or finer.
 int64_t ConversionFactor(const std::string& from, const std::string& to);
+
+// The calendar time in UTC of `nanos` since the Unix epoch, to the second below (a time before
+// 1970 too): what reports print, the same wherever they are made. False when out of range.
+bool UtcCalendarTime(int64_t nanos, std::tm* out);
 
 }  // namespace proftools
 

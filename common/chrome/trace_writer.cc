@@ -14,12 +14,17 @@
 #include "common/base/quantity.h"
 #include "common/io/spool.h"
 #include "common/model/producer_kit.h"
+#include "common/model/writer_kit.h"
 
 namespace proftools {
 namespace {
 
 constexpr int64_t kDefaultIntervalNanos = 1000000;  // 1 ms, when nothing says the interval
-constexpr size_t kFlushBytes = 1 << 16;
+
+struct ChromeTraceOptions {
+  std::string value;           // the type that weighs `samples` ("" : the default type)
+  int64_t interval_nanos = 0;  // a sample's duration when it has none (0: SamplingInterval)
+};
 
 // Nanoseconds as microseconds, exactly: "1234.5" for 1234500.
 void AppendMicros(std::string* out, int64_t nanos) {
@@ -39,22 +44,22 @@ void AppendMicros(std::string* out, int64_t nanos) {
   out->append(digits, length);
 }
 
-}  // namespace
-
-class ChromeTraceWriter::Impl {
+// The sink that writes the trace (see trace_writer.h).
+class ChromeTraceWriter : public ProfileSink {
  public:
-  Impl(ByteSink* out, ChromeTraceOptions options, std::string name, DiagnosticHandler* warnings)
-      : out_(*out), options_(std::move(options)), name_(std::move(name)), warnings_(warnings) {}
+  // `warn`: what the trace cannot keep, named after the profile.
+  ChromeTraceWriter(ByteSink* out, ChromeTraceOptions options, WriterWarnings warn)
+      : output_(out), options_(std::move(options)), warn_(std::move(warn)) {}
 
-  void OnHeader(const ProfileHeader& header);
-  void OnMapping(const Mapping& mapping) { mapping_files_[mapping.id] = mapping.file; }
-  void OnFunction(const Function& function) {
+  void OnHeader(const ProfileHeader& header) override;
+  void OnMapping(const Mapping& mapping) override { mapping_files_[mapping.id] = mapping.file; }
+  void OnFunction(const Function& function) override {
     functions_[function.id] = FunctionInfo{function.name, function.file};
   }
-  void OnLocation(const Location& location) { locations_[location.id] = location; }
-  void OnStack(const Stack& stack);
-  void OnSample(const Sample& sample);
-  void OnEnd();
+  void OnLocation(const Location& location) override { locations_[location.id] = location; }
+  void OnStack(const Stack& stack) override;
+  void OnSample(const Sample& sample) override;
+  void OnEnd() override;
 
  private:
   struct FunctionInfo {
@@ -88,12 +93,11 @@ class ChromeTraceWriter::Impl {
   void Write(Track& track, const Sample& sample, int64_t duration);
   void AppendArgs(const Sample& sample, const std::optional<int64_t>& moved_from);
   void Event(std::string_view text);
-  void Flush();
 
-  ByteSink& out_;
+  BufferedOutput output_;
+  std::string& buffer_ = output_.buffer();  // traceEvents, flushed to the output in blocks
   ChromeTraceOptions options_;
-  std::string name_;
-  DiagnosticHandler* warnings_;
+  WriterWarnings warn_;
   ProfileHeader header_;
   int weight_index_ = -1;      // the type of `samples`' weights; -1: each sample weighs 1
   int64_t weight_factor_ = 0;  // its nanoseconds per unit when it is a time, else 0
@@ -116,7 +120,6 @@ class ChromeTraceWriter::Impl {
   std::map<std::pair<int64_t, std::string>, int64_t> thread_ids_;  // (pid, tid or name)
   std::set<std::pair<int64_t, int64_t>> taken_tids_;
 
-  std::string buffer_;  // traceEvents, flushed to out_
   bool first_event_ = true;
   SpoolFile spool_file_;
   SpoolWriter spool_{spool_file_};
@@ -127,19 +130,9 @@ class ChromeTraceWriter::Impl {
   uint64_t negative_weights_ = 0, labelled_ = 0;
 };
 
-void ChromeTraceWriter::Impl::OnHeader(const ProfileHeader& header) {
+void ChromeTraceWriter::OnHeader(const ProfileHeader& header) {
   header_ = header;
-  if (!options_.value.empty()) {
-    weight_index_ = header.TypeIndex(options_.value);
-    if (weight_index_ < 0) {
-      std::string types;
-      for (const ValueType& type : header.types) types += (types.empty() ? "" : ", ") + type.type;
-      throw UsageError("--value " + options_.value + ": the profile has no such value type (" +
-                       (types.empty() ? "it has none" : "its types are " + types) + ")");
-    }
-  } else {
-    weight_index_ = header.DefaultTypeIndex();
-  }
+  weight_index_ = ValueTypeIndex(header, options_.value);
   int64_t factor = 0;
   if (weight_index_ >= 0 &&
       UnitKindOf(header.types[weight_index_].unit, &factor) == UnitKind::kTime) {
@@ -151,19 +144,14 @@ void ChromeTraceWriter::Impl::OnHeader(const ProfileHeader& header) {
   buffer_ = "{\"traceEvents\":[";
 }
 
-void ChromeTraceWriter::Impl::Event(std::string_view text) {
+void ChromeTraceWriter::Event(std::string_view text) {
   buffer_ += first_event_ ? "\n" : ",\n";
   first_event_ = false;
   buffer_ += text;
 }
 
-void ChromeTraceWriter::Impl::Flush() {
-  out_.Write(buffer_);
-  buffer_.clear();
-}
-
-uint64_t ChromeTraceWriter::Impl::NodeFor(uint64_t parent, const std::string& name,
-                                          const std::string& category) {
+uint64_t ChromeTraceWriter::NodeFor(uint64_t parent, const std::string& name,
+                                    const std::string& category) {
   std::string key = std::to_string(parent);
   key += '\0';
   key += name;
@@ -174,7 +162,7 @@ uint64_t ChromeTraceWriter::Impl::NodeFor(uint64_t parent, const std::string& na
   return inserted.first->second;
 }
 
-void ChromeTraceWriter::Impl::OnStack(const Stack& stack) {
+void ChromeTraceWriter::OnStack(const Stack& stack) {
   // Outermost first: the stack's locations from the root, each location's inlined lines from
   // the outermost.
   uint64_t node = 0;
@@ -208,7 +196,7 @@ void ChromeTraceWriter::Impl::OnStack(const Stack& stack) {
   stack_leaf_[stack.id] = node;
 }
 
-int64_t ChromeTraceWriter::Impl::ProcessId(uint64_t source_id, const std::optional<int64_t>& pid) {
+int64_t ChromeTraceWriter::ProcessId(uint64_t source_id, const std::optional<int64_t>& pid) {
   const auto inserted = process_ids_.emplace(std::make_pair(source_id, pid), 0);
   if (!inserted.second) return inserted.first->second;
   // The profile's pid when no other source took it first, else the smallest free number.
@@ -222,8 +210,8 @@ int64_t ChromeTraceWriter::Impl::ProcessId(uint64_t source_id, const std::option
   return id;
 }
 
-int64_t ChromeTraceWriter::Impl::ThreadId(int64_t pid, const std::optional<int64_t>& tid,
-                                          const std::string* thread) {
+int64_t ChromeTraceWriter::ThreadId(int64_t pid, const std::optional<int64_t>& tid,
+                                    const std::string* thread) {
   std::string key = tid ? "#" + std::to_string(*tid) : (thread ? "=" + *thread : "");
   const auto inserted = thread_ids_.emplace(std::make_pair(pid, key), 0);
   if (!inserted.second) return inserted.first->second;
@@ -236,8 +224,8 @@ int64_t ChromeTraceWriter::Impl::ThreadId(int64_t pid, const std::optional<int64
   return id;
 }
 
-void ChromeTraceWriter::Impl::WriteMetadata(const char* what, int64_t pid, int64_t tid,
-                                            const std::string& name) {
+void ChromeTraceWriter::WriteMetadata(const char* what, int64_t pid, int64_t tid,
+                                      const std::string& name) {
   std::string event = "{\"ph\":\"M\",\"name\":\"";
   event += what;
   event += "\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
@@ -247,26 +235,13 @@ void ChromeTraceWriter::Impl::WriteMetadata(const char* what, int64_t pid, int64
   Event(event);
 }
 
-ChromeTraceWriter::Impl::Track& ChromeTraceWriter::Impl::TrackFor(const Sample& sample) {
-  std::optional<int64_t> pid, tid;
-  const std::string* thread = nullptr;
-  const std::string* comm = nullptr;
-  for (const Label& label : sample.labels) {
-    if (label.key == kPidLabel && !pid) {
-      pid = LabelNumber(label);
-    } else if (label.key == kTidLabel && !tid) {
-      tid = LabelNumber(label);
-    } else if (label.key == kThreadLabel && !label.is_num && thread == nullptr) {
-      thread = &label.str;
-    } else if (label.key == kCommLabel && !label.is_num && comm == nullptr) {
-      comm = &label.str;
-    }
-  }
-  std::string key = std::to_string(sample.source_id);
-  key += pid ? "|" + std::to_string(*pid) : "|-";
-  key += tid ? "|" + std::to_string(*tid) : "|-";
-  if (thread != nullptr) key += "|=" + *thread;
-  const auto inserted = track_index_.emplace(key, tracks_.size());
+ChromeTraceWriter::Track& ChromeTraceWriter::TrackFor(const Sample& sample) {
+  const ThreadLabels labels = ThreadLabelsOf(sample);
+  const std::optional<int64_t>& pid = labels.pid;
+  const std::optional<int64_t>& tid = labels.tid;
+  const std::string* thread = labels.thread;
+  const std::string* comm = labels.comm;
+  const auto inserted = track_index_.emplace(ThreadKey(sample.source_id, labels), tracks_.size());
   if (!inserted.second) return *tracks_[inserted.first->second];
 
   auto track = std::make_unique<Track>();
@@ -298,7 +273,7 @@ ChromeTraceWriter::Impl::Track& ChromeTraceWriter::Impl::TrackFor(const Sample& 
   return *tracks_.back();
 }
 
-int64_t ChromeTraceWriter::Impl::IntervalOf(const Sample& sample) const {
+int64_t ChromeTraceWriter::IntervalOf(const Sample& sample) const {
   if (options_.interval_nanos > 0) return options_.interval_nanos;
   if (period_nanos_ > 0) return period_nanos_;
   if (weight_factor_ > 0 && weight_index_ < static_cast<int>(sample.values.size())) {
@@ -308,8 +283,7 @@ int64_t ChromeTraceWriter::Impl::IntervalOf(const Sample& sample) const {
   return kDefaultIntervalNanos;
 }
 
-void ChromeTraceWriter::Impl::AppendArgs(const Sample& sample,
-                                         const std::optional<int64_t>& moved_from) {
+void ChromeTraceWriter::AppendArgs(const Sample& sample, const std::optional<int64_t>& moved_from) {
   buffer_ += ",\"args\":{";
   bool first = true;
   if (moved_from) {
@@ -366,7 +340,7 @@ void ChromeTraceWriter::Impl::AppendArgs(const Sample& sample,
   buffer_ += '}';
 }
 
-void ChromeTraceWriter::Impl::Write(Track& track, const Sample& sample, int64_t duration) {
+void ChromeTraceWriter::Write(Track& track, const Sample& sample, int64_t duration) {
   ++samples_;
   // Its place on the track: its own time, unless that falls inside the previous sample.
   int64_t ts;
@@ -410,7 +384,7 @@ void ChromeTraceWriter::Impl::Write(Track& track, const Sample& sample, int64_t 
     }
     buffer_ += '}';
   }
-  if (buffer_.size() >= kFlushBytes) Flush();
+  output_.FlushWhenFull();
 
   // The sampled form: weights laid end to end on the track's own clock.
   int64_t weight = 1;
@@ -439,7 +413,7 @@ void ChromeTraceWriter::Impl::Write(Track& track, const Sample& sample, int64_t 
   track.clock = track.clock > INT64_MAX - weight ? INT64_MAX : track.clock + weight;
 }
 
-void ChromeTraceWriter::Impl::OnSample(const Sample& sample) {
+void ChromeTraceWriter::OnSample(const Sample& sample) {
   Track& track = TrackFor(sample);
   // The sample before it on its track, whose guessed duration ends where this one starts.
   if (track.pending) {
@@ -464,7 +438,7 @@ void ChromeTraceWriter::Impl::OnSample(const Sample& sample) {
   }
 }
 
-void ChromeTraceWriter::Impl::OnEnd() {
+void ChromeTraceWriter::OnEnd() {
   for (auto& track : tracks_) {
     if (track->pending) {
       Pending pending = std::move(*track->pending);
@@ -473,7 +447,6 @@ void ChromeTraceWriter::Impl::OnEnd() {
     }
   }
   buffer_ += "\n],\n\"samples\":[";
-  Flush();
   // Each track's end: speedscope weighs the sample before it by the time to it.
   for (size_t i = 0; i < tracks_.size(); ++i) {
     const Track& track = *tracks_[i];
@@ -489,13 +462,7 @@ void ChromeTraceWriter::Impl::OnEnd() {
     spool_.Write(sample_line_);
   }
   spool_.Flush();
-  {
-    std::unique_ptr<ByteStream> stream = spool_file_.Reopen(name_);
-    std::vector<char> chunk(kFlushBytes);
-    for (size_t n; (n = stream->Read(chunk.data(), chunk.size())) > 0;) {
-      out_.Write(std::string_view(chunk.data(), n));
-    }
-  }
+  output_.FlushAndCopy(*spool_file_.Reopen(warn_.file()));
   buffer_ = "\n],\n\"stackFrames\":{";
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const Node& node = nodes_[i];
@@ -506,7 +473,7 @@ void ChromeTraceWriter::Impl::OnEnd() {
     AppendJsonString(&buffer_, node.name);
     if (node.parent != 0) buffer_ += ",\"parent\":" + std::to_string(node.parent);
     buffer_ += '}';
-    if (buffer_.size() >= kFlushBytes) Flush();
+    output_.FlushWhenFull();
   }
   buffer_ += "\n},\n\"otherData\":{\"producer\":\"proftools\",\"weight\":";
   AppendJsonString(&buffer_, weight_index_ >= 0 ? header_.types[weight_index_].type + "/" +
@@ -519,12 +486,10 @@ void ChromeTraceWriter::Impl::OnEnd() {
     AppendJsonString(&buffer_, meta.value);
   }
   buffer_ += "}}\n";
-  Flush();
+  output_.Flush();
 
   // What the trace could not keep as the profile had it.
-  const auto warn = [&](const std::string& message) {
-    if (warnings_ != nullptr) warnings_->Warning(Diagnostic{Rule::kInput, name_, 0, message});
-  };
+  const WriterWarnings& warn = warn_;
   if (header_.types.size() > 1) {
     warn(std::to_string(header_.types.size()) +
          " value types: the samples array (what speedscope shows) is weighted by " +
@@ -567,34 +532,6 @@ void ChromeTraceWriter::Impl::OnEnd() {
   }
 }
 
-ChromeTraceWriter::ChromeTraceWriter(ByteSink* out, ChromeTraceOptions options, std::string name,
-                                     DiagnosticHandler* warnings)
-    : impl_(std::make_unique<Impl>(out, std::move(options), std::move(name), warnings)) {}
-ChromeTraceWriter::~ChromeTraceWriter() = default;
-void ChromeTraceWriter::OnHeader(const ProfileHeader& header) {
-  impl_->OnHeader(header);
-}
-void ChromeTraceWriter::OnMapping(const Mapping& mapping) {
-  impl_->OnMapping(mapping);
-}
-void ChromeTraceWriter::OnFunction(const Function& function) {
-  impl_->OnFunction(function);
-}
-void ChromeTraceWriter::OnLocation(const Location& location) {
-  impl_->OnLocation(location);
-}
-void ChromeTraceWriter::OnStack(const Stack& stack) {
-  impl_->OnStack(stack);
-}
-void ChromeTraceWriter::OnSample(const Sample& sample) {
-  impl_->OnSample(sample);
-}
-void ChromeTraceWriter::OnEnd() {
-  impl_->OnEnd();
-}
-
-namespace {
-
 void WriteChromeTrace(ProfileSource& profile, ByteSink* out, const WriteContext& context) {
   ChromeTraceOptions options;
   if (context.Has("value")) options.value = context.Get("value");
@@ -607,7 +544,7 @@ void WriteChromeTrace(ProfileSource& profile, ByteSink* out, const WriteContext&
                        (error.empty() ? "" : " (" + error + ")"));
     }
   }
-  ChromeTraceWriter writer(out, options, profile.name(), context.warnings);
+  ChromeTraceWriter writer(out, options, WriterWarnings(profile.name(), context.warnings));
   profile.Read(&writer);
 }
 

@@ -25,39 +25,9 @@
 #ifndef PROFTOOLS_COMMON_CHROME_TRACE_WRITER_H_
 #define PROFTOOLS_COMMON_CHROME_TRACE_WRITER_H_
 
-#include <cstdint>
-#include <memory>
-#include <string>
-
-#include "common/io/byte_stream.h"
-#include "common/model/sink.h"
 #include "common/model/writer_spec.h"
 
 namespace proftools {
-
-struct ChromeTraceOptions {
-  std::string value;           // the type that weighs `samples` ("" : the default type)
-  int64_t interval_nanos = 0;  // a sample's duration when it has none (0: SamplingInterval)
-};
-
-class ChromeTraceWriter : public ProfileSink {
- public:
-  // `name`: the profile's name in warnings; `warnings` may be null.
-  ChromeTraceWriter(ByteSink* out, ChromeTraceOptions options, std::string name,
-                    DiagnosticHandler* warnings);
-  ~ChromeTraceWriter() override;
-  void OnHeader(const ProfileHeader& header) override;
-  void OnMapping(const Mapping& mapping) override;
-  void OnFunction(const Function& function) override;
-  void OnLocation(const Location& location) override;
-  void OnStack(const Stack& stack) override;
-  void OnSample(const Sample& sample) override;
-  void OnEnd() override;
-
- private:
-  class Impl;
-  std::unique_ptr<Impl> impl_;
-};
 
 // prof2chrome's entry of the writer registry (--value TYPE, --interval DURATION).
 extern const WriterSpec kChromeTraceWriter;

@@ -13,13 +13,12 @@
 #include "common/base/json_string.h"
 #include "common/base/quantity.h"
 #include "common/model/producer_kit.h"
+#include "common/model/writer_kit.h"
 
 namespace proftools {
 namespace {
 
 constexpr int64_t kDefaultIntervalNanos = 1000000;  // 1 ms, when nothing says the interval
-constexpr size_t kFlushBytes = 1 << 16;
-constexpr const char* kProcessLabel = "process";
 
 enum class WeightKind { kSamples, kTracingMs, kBytes };
 
@@ -80,20 +79,21 @@ void AppendColumn(std::string* out, const char* name, const Column& column) {
   *out += "],";
 }
 
-}  // namespace
-
-class FirefoxWriter::Impl {
+// The sink that writes the processed profile (see firefox_writer.h).
+class FirefoxWriter : public ProfileSink {
  public:
-  Impl(ByteSink* out, std::string value, std::string name, DiagnosticHandler* warnings)
-      : out_(*out), value_(std::move(value)), name_(std::move(name)), warnings_(warnings) {}
+  // `value`: the type that weighs the samples ("": the default type). `warn`: what the format
+  // cannot keep, named after the profile.
+  FirefoxWriter(ByteSink* out, std::string value, WriterWarnings warn)
+      : output_(out), value_(std::move(value)), warn_(std::move(warn)) {}
 
-  void OnHeader(const ProfileHeader& header);
-  void OnMapping(const Mapping& mapping) { mappings_[mapping.id] = mapping; }
-  void OnFunction(const Function& function) { functions_[function.id] = function; }
-  void OnLocation(const Location& location) { locations_[location.id] = location; }
-  void OnStack(const Stack& stack) { stacks_[stack.id] = stack.location_ids; }
-  void OnSample(const Sample& sample);
-  void OnEnd();
+  void OnHeader(const ProfileHeader& header) override;
+  void OnMapping(const Mapping& mapping) override { mappings_[mapping.id] = mapping; }
+  void OnFunction(const Function& function) override { functions_[function.id] = function; }
+  void OnLocation(const Location& location) override { locations_[location.id] = location; }
+  void OnStack(const Stack& stack) override { stacks_[stack.id] = stack.location_ids; }
+  void OnSample(const Sample& sample) override;
+  void OnEnd() override;
 
  private:
   struct Row {
@@ -147,18 +147,11 @@ class FirefoxWriter::Impl {
   int64_t FrameOf(Tables& t, const Location& location, size_t line, int64_t depth);
   int64_t StackOf(Tables& t, uint64_t stack_id);
   void WriteThread(Thread& thread, bool main);
-  void Flush() {
-    out_.Write(buffer_);
-    buffer_.clear();
-  }
-  void Warn(const std::string& message) {
-    if (warnings_ != nullptr) warnings_->Warning(Diagnostic{Rule::kInput, name_, 0, message});
-  }
 
-  ByteSink& out_;
+  BufferedOutput output_;
+  std::string& buffer_ = output_.buffer();  // flushed to the output in blocks
   std::string value_;
-  std::string name_;
-  DiagnosticHandler* warnings_;
+  WriterWarnings warn_;
   ProfileHeader header_;
   int weight_index_ = -1;  // -1: each sample weighs 1
   int64_t weight_factor_ = 1;
@@ -176,24 +169,13 @@ class FirefoxWriter::Impl {
   std::vector<Thread> threads_;
   std::vector<uint64_t> libs_;  // mapping ids, in order of first use
   std::unordered_map<uint64_t, int64_t> lib_index_;
-  std::string buffer_;
 
   uint64_t untimed_ = 0, reordered_ = 0, negative_ = 0, labelled_ = 0, inexact_ = 0;
 };
 
-void FirefoxWriter::Impl::OnHeader(const ProfileHeader& header) {
+void FirefoxWriter::OnHeader(const ProfileHeader& header) {
   header_ = header;
-  if (!value_.empty()) {
-    weight_index_ = header.TypeIndex(value_);
-    if (weight_index_ < 0) {
-      std::string types;
-      for (const ValueType& type : header.types) types += (types.empty() ? "" : ", ") + type.type;
-      throw UsageError("--value " + value_ + ": the profile has no such value type (" +
-                       (types.empty() ? "it has none" : "its types are " + types) + ")");
-    }
-  } else {
-    weight_index_ = header.DefaultTypeIndex();
-  }
+  weight_index_ = ValueTypeIndex(header, value_);
   if (weight_index_ >= 0) {
     switch (UnitKindOf(header.types[weight_index_].unit, &weight_factor_)) {
       case UnitKind::kTime:
@@ -223,31 +205,14 @@ void FirefoxWriter::Impl::OnHeader(const ProfileHeader& header) {
   }
 }
 
-FirefoxWriter::Impl::Thread& FirefoxWriter::Impl::ThreadFor(const Sample& sample) {
-  std::optional<int64_t> pid, tid;
-  const std::string *thread = nullptr, *comm = nullptr, *process = nullptr;
-  bool other = false;
-  for (const Label& label : sample.labels) {
-    if (label.key == kPidLabel && !pid) {
-      pid = LabelNumber(label);
-    } else if (label.key == kTidLabel && !tid) {
-      tid = LabelNumber(label);
-    } else if (label.key == kThreadLabel && !label.is_num && thread == nullptr) {
-      thread = &label.str;
-    } else if (label.key == kCommLabel && !label.is_num && comm == nullptr) {
-      comm = &label.str;
-    } else if (label.key == kProcessLabel && !label.is_num && process == nullptr) {
-      process = &label.str;
-    } else {
-      other = true;  // the firefox reader's category too: a frame's in the format, not a label
-    }
-  }
-  if (other) ++labelled_;
-  std::string key = std::to_string(sample.source_id);
-  key += pid ? "|" + std::to_string(*pid) : "|-";
-  key += tid ? "|" + std::to_string(*tid) : "|-";
-  if (thread != nullptr) key += "|=" + *thread;
-  const auto inserted = thread_index_.emplace(key, threads_.size());
+FirefoxWriter::Thread& FirefoxWriter::ThreadFor(const Sample& sample) {
+  const ThreadLabels labels = ThreadLabelsOf(sample);
+  const std::optional<int64_t>& pid = labels.pid;
+  const std::optional<int64_t>& tid = labels.tid;
+  const std::string *thread = labels.thread, *comm = labels.comm, *process = labels.process;
+  // (The firefox reader's category label too: a frame's in the format, not a label.)
+  if (labels.others) ++labelled_;
+  const auto inserted = thread_index_.emplace(ThreadKey(sample.source_id, labels), threads_.size());
   if (!inserted.second) return threads_[inserted.first->second];
   Thread created;
   created.source = sample.source_id;
@@ -270,7 +235,7 @@ FirefoxWriter::Impl::Thread& FirefoxWriter::Impl::ThreadFor(const Sample& sample
   return threads_.back();
 }
 
-void FirefoxWriter::Impl::OnSample(const Sample& sample) {
+void FirefoxWriter::OnSample(const Sample& sample) {
   Thread& thread = ThreadFor(sample);
   Row row;
   row.stack = sample.stack_id;
@@ -294,19 +259,19 @@ void FirefoxWriter::Impl::OnSample(const Sample& sample) {
   thread.rows.push_back(row);
 }
 
-int64_t FirefoxWriter::Impl::String(Tables& t, const std::string& text) {
+int64_t FirefoxWriter::String(Tables& t, const std::string& text) {
   const auto inserted = t.string_index.emplace(text, static_cast<int64_t>(t.strings.size()));
   if (inserted.second) t.strings.push_back(text);
   return inserted.first->second;
 }
 
-int64_t FirefoxWriter::Impl::LibOf(uint64_t mapping_id) {
+int64_t FirefoxWriter::LibOf(uint64_t mapping_id) {
   const auto inserted = lib_index_.emplace(mapping_id, static_cast<int64_t>(libs_.size()));
   if (inserted.second) libs_.push_back(mapping_id);
   return inserted.first->second;
 }
 
-int64_t FirefoxWriter::Impl::ResourceOf(Tables& t, int64_t lib) {
+int64_t FirefoxWriter::ResourceOf(Tables& t, int64_t lib) {
   const auto inserted = t.resource_of_lib.emplace(lib, t.resources);
   if (!inserted.second) return inserted.first->second;
   const Mapping& mapping = mappings_.at(libs_[static_cast<size_t>(lib)]);
@@ -317,7 +282,7 @@ int64_t FirefoxWriter::Impl::ResourceOf(Tables& t, int64_t lib) {
   return t.resources++;
 }
 
-int64_t FirefoxWriter::Impl::RelativeAddress(const Location& location) const {
+int64_t FirefoxWriter::RelativeAddress(const Location& location) const {
   if (location.address == 0) return -1;
   const auto mapping = mappings_.find(location.mapping_id);
   uint64_t address = location.address;
@@ -330,7 +295,7 @@ int64_t FirefoxWriter::Impl::RelativeAddress(const Location& location) const {
   return address < (uint64_t{1} << 53) ? static_cast<int64_t>(address) : -1;
 }
 
-int64_t FirefoxWriter::Impl::FuncOf(Tables& t, const Location& location, size_t line) {
+int64_t FirefoxWriter::FuncOf(Tables& t, const Location& location, size_t line) {
   const bool bare = location.lines.empty();
   const auto mapping = mappings_.find(location.mapping_id);
   const bool mapped = location.mapping_id != 0 && mapping != mappings_.end();
@@ -382,11 +347,10 @@ int64_t FirefoxWriter::Impl::FuncOf(Tables& t, const Location& location, size_t 
   return t.funcs++;
 }
 
-int64_t FirefoxWriter::Impl::FrameOf(Tables& t, const Location& location, size_t line,
-                                     int64_t depth) {
+int64_t FirefoxWriter::FrameOf(Tables& t, const Location& location, size_t line, int64_t depth) {
   const size_t lines = std::max<size_t>(location.lines.size(), 1);
   if (t.location_frames.size() + lines >= FlatIndex::kAbsent) {
-    throw ProfError(name_, "too many frames for one thread of a Firefox profile");
+    throw ProfError(warn_.file(), "too many frames for one thread of a Firefox profile");
   }
   bool added;
   const size_t slots = t.location_slots.FindOrAdd(
@@ -421,7 +385,7 @@ int64_t FirefoxWriter::Impl::FrameOf(Tables& t, const Location& location, size_t
   return t.frames++;
 }
 
-int64_t FirefoxWriter::Impl::StackOf(Tables& t, uint64_t stack_id) {
+int64_t FirefoxWriter::StackOf(Tables& t, uint64_t stack_id) {
   const auto found = t.sample_stack.find(stack_id);
   if (found != t.sample_stack.end()) return found->second;
   int64_t prefix = -1;
@@ -447,7 +411,8 @@ int64_t FirefoxWriter::Impl::StackOf(Tables& t, uint64_t stack_id) {
         const int64_t frame = t.location_frames[slots + k];
         if (prefix + 1 >= int64_t{1} << 32 || frame >= int64_t{1} << 32 ||
             t.stacks_count >= int64_t{FlatIndex::kAbsent}) {
-          throw ProfError(name_, "too many frames or stacks for one thread of a Firefox profile");
+          throw ProfError(warn_.file(),
+                          "too many frames or stacks for one thread of a Firefox profile");
         }
         bool added;
         const uint32_t index = t.stack_index.FindOrAdd(
@@ -473,7 +438,7 @@ int64_t FirefoxWriter::Impl::StackOf(Tables& t, uint64_t stack_id) {
   return prefix;
 }
 
-void FirefoxWriter::Impl::WriteThread(Thread& thread, bool main) {
+void FirefoxWriter::WriteThread(Thread& thread, bool main) {
   Tables t;
   Column stack, time, weight, cpu;
   int64_t count = 0;
@@ -565,13 +530,13 @@ void FirefoxWriter::Impl::WriteThread(Thread& thread, bool main) {
   for (size_t i = 0; i < t.strings.size(); ++i) {
     if (i != 0) buffer_ += ',';
     AppendJsonString(&buffer_, t.strings[i]);
-    if (buffer_.size() >= kFlushBytes) Flush();
+    output_.FlushWhenFull();
   }
   buffer_ += "]}";
-  Flush();
+  output_.Flush();
 }
 
-void FirefoxWriter::Impl::OnEnd() {
+void FirefoxWriter::OnEnd() {
   // Times: samples without one laid end to end from their thread's start; then each thread in
   // time order.
   bool any_time = false;
@@ -681,7 +646,7 @@ void FirefoxWriter::Impl::OnEnd() {
     buffer_ += '}';
   }
   buffer_ += "\n],\"pages\":[],\"counters\":[]}\n";
-  Flush();
+  output_.Flush();
 
   // What the processed profile could not keep as the profile had it.
   const int kept = weight_index_;
@@ -691,63 +656,35 @@ void FirefoxWriter::Impl::OnEnd() {
                           (kept >= 0 ? header_.types[kept].type : std::string("count"));
     if (cpu_index_ >= 0)
       message += " and carry their " + header_.types[cpu_index_].type + " as threadCPUDelta";
-    Warn(message + " (--value TYPE for another); the other types are not kept");
+    warn_(message + " (--value TYPE for another); the other types are not kept");
   }
   if (labelled_ > 0) {
-    Warn(Counted(labelled_, "sample", "samples") +
-         " with labels other than pid, tid, thread, process and comm: the processed profile "
-         "keeps only those, as its threads");
+    warn_(Counted(labelled_, "sample", "samples") +
+          " with labels other than pid, tid, thread, process and comm: the processed profile "
+          "keeps only those, as its threads");
   }
   if (untimed_ > 0) {
-    Warn(Counted(untimed_, "sample", "samples") +
-         " without a time: laid end to end on their thread from the profile's start");
+    warn_(Counted(untimed_, "sample", "samples") +
+          " without a time: laid end to end on their thread from the profile's start");
   }
   if (reordered_ > 0) {
-    Warn(Counted(reordered_, "sample", "samples") +
-         " earlier than the sample before them on their thread: put in time order, as the "
-         "profiler needs them");
+    warn_(Counted(reordered_, "sample", "samples") +
+          " earlier than the sample before them on their thread: put in time order, as the "
+          "profiler needs them");
   }
   if (inexact_ > 0) {
-    Warn(Counted(inexact_, "sample", "samples") +
-         " weigh 2^53 or more: the format's numbers (JavaScript's) hold them only approximately");
+    warn_(Counted(inexact_, "sample", "samples") +
+          " weigh 2^53 or more: the format's numbers (JavaScript's) hold them only approximately");
   }
   if (negative_ > 0) {
-    Warn(Counted(negative_, "sample", "samples") + " with a negative " + header_.types[kept].type +
-         " weigh 0");
+    warn_(Counted(negative_, "sample", "samples") + " with a negative " + header_.types[kept].type +
+          " weigh 0");
   }
 }
-
-FirefoxWriter::FirefoxWriter(ByteSink* out, std::string value, std::string name,
-                             DiagnosticHandler* warnings)
-    : impl_(std::make_unique<Impl>(out, std::move(value), std::move(name), warnings)) {}
-FirefoxWriter::~FirefoxWriter() = default;
-void FirefoxWriter::OnHeader(const ProfileHeader& header) {
-  impl_->OnHeader(header);
-}
-void FirefoxWriter::OnMapping(const Mapping& mapping) {
-  impl_->OnMapping(mapping);
-}
-void FirefoxWriter::OnFunction(const Function& function) {
-  impl_->OnFunction(function);
-}
-void FirefoxWriter::OnLocation(const Location& location) {
-  impl_->OnLocation(location);
-}
-void FirefoxWriter::OnStack(const Stack& stack) {
-  impl_->OnStack(stack);
-}
-void FirefoxWriter::OnSample(const Sample& sample) {
-  impl_->OnSample(sample);
-}
-void FirefoxWriter::OnEnd() {
-  impl_->OnEnd();
-}
-
-namespace {
 
 void WriteFirefox(ProfileSource& profile, ByteSink* out, const WriteContext& context) {
   FirefoxWriter writer(out, context.Has("value") ? context.Get("value") : std::string(),
-                       profile.name(), context.warnings);
+                       WriterWarnings(profile.name(), context.warnings));
   profile.Read(&writer);
 }
 

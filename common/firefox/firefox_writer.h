@@ -25,35 +25,11 @@
 #ifndef PROFTOOLS_COMMON_FIREFOX_FIREFOX_WRITER_H_
 #define PROFTOOLS_COMMON_FIREFOX_FIREFOX_WRITER_H_
 
-#include <memory>
-#include <string>
-
-#include "common/io/byte_stream.h"
-#include "common/model/sink.h"
 #include "common/model/writer_spec.h"
 
 namespace proftools {
 
 inline constexpr int kWrittenProcessedVersion = 48;
-
-class FirefoxWriter : public ProfileSink {
- public:
-  // `value`: the type that weighs the samples ("": the default type). `name`: the profile's name
-  // in warnings; `warnings` may be null.
-  FirefoxWriter(ByteSink* out, std::string value, std::string name, DiagnosticHandler* warnings);
-  ~FirefoxWriter() override;
-  void OnHeader(const ProfileHeader& header) override;
-  void OnMapping(const Mapping& mapping) override;
-  void OnFunction(const Function& function) override;
-  void OnLocation(const Location& location) override;
-  void OnStack(const Stack& stack) override;
-  void OnSample(const Sample& sample) override;
-  void OnEnd() override;
-
- private:
-  class Impl;
-  std::unique_ptr<Impl> impl_;
-};
 
 // prof2firefox's entry of the writer registry (--value TYPE).
 extern const WriterSpec kFirefoxWriter;

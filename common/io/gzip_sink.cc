@@ -6,12 +6,12 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
+#include "common/base/diagnostics.h"
 #include "common/io/block_deflater.h"
 
 namespace proftools {
@@ -109,7 +109,7 @@ struct GzipSink::State {
       block = std::move(in_flight.front());
       in_flight.pop_front();
     }
-    if (block->failed) throw std::runtime_error("gzip: deflate failed");
+    if (block->failed) throw ProfError("", "gzip: deflate failed");
     if (!header_written) WriteHeader();
     crc = crc32_combine(crc, block->crc, static_cast<z_off_t>(block->size));
     out->Write(block->output);

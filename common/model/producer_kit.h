@@ -16,11 +16,13 @@ namespace proftools {
 
 // Label keys for who ran a sample, as perf2prof has always written them: the command name
 // (string), the process and thread ids (numbers), and a thread's name where a profiler gives
-// one apart from the command (string).
+// one apart from the command (string); and a process's name where a profiler gives one (the
+// Firefox Profiler's processName).
 inline constexpr const char* kCommLabel = "comm";
 inline constexpr const char* kPidLabel = "pid";
 inline constexpr const char* kTidLabel = "tid";
 inline constexpr const char* kThreadLabel = "thread";
+inline constexpr const char* kProcessLabel = "process";
 
 // The number a label gives for a pid or tid: a numeric label, or a string of digits (writers
 // of formats with numeric thread ids read them back so).

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <stdexcept>
 #include <string_view>
 #include <utility>
 
 #include "common/base/bytes_hash.h"
+#include "common/base/diagnostics.h"
 #include "common/base/varint.h"
 
 namespace proftools {
@@ -100,7 +100,7 @@ uint64_t StackTable::InternPrepared(const Key& key, bool* is_new) {
     }
   }
   if (starts_.size() >= UINT32_MAX) {
-    throw std::length_error("more than 4 billion distinct keys to intern");
+    throw ProfError("", "more than 4 billion distinct frames, stacks or label sets");
   }
   const std::string_view bytes = key.bytes();
   char length[kMaxVarintBytes];

@@ -1,8 +1,8 @@
 #include "common/report/graph_svg.h"
 
-#include <stdexcept>
 #include <utility>
 
+#include "common/base/diagnostics.h"
 #include "common/report/graph_layout.h"
 #include "common/report/web_assets.h"
 
@@ -18,12 +18,12 @@ GraphDrawing SplitGraphvizSvg(const std::string& graphviz_svg) {
   const size_t box = graphviz_svg.find(attribute, open);
   if (open == std::string::npos || open_end == std::string::npos || close == std::string::npos ||
       close < open_end || box == std::string::npos || box > open_end) {
-    throw std::runtime_error("graphviz: its SVG has no <svg viewBox=...> element");
+    throw ProfError("", "graphviz: its SVG has no <svg viewBox=...> element");
   }
   const size_t box_start = box + attribute.size();
   const size_t box_end = graphviz_svg.find('"', box_start);
   if (box_end == std::string::npos || box_end > open_end) {
-    throw std::runtime_error("graphviz: its SVG's viewBox is not closed");
+    throw ProfError("", "graphviz: its SVG's viewBox is not closed");
   }
   return {graphviz_svg.substr(box_start, box_end - box_start),
           graphviz_svg.substr(open_end + 1, close - open_end - 1)};

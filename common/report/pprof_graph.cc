@@ -4,11 +4,11 @@
 #include <cmath>
 #include <deque>
 #include <map>
-#include <stdexcept>
 #include <tuple>
 
 #include <re2/re2.h>
 
+#include "common/base/diagnostics.h"
 #include "common/base/saturating.h"
 #include "common/report/pprof_units.h"
 #include "common/report/source_files.h"
@@ -182,7 +182,8 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
   std::map<GraphNodeInfo, size_t> info_index;
   auto intern = [&](GraphNodeInfo info) {
     // Frames hold an info's number in 31 bits.
-    if (infos_.size() >= (uint32_t{1} << 31)) throw std::length_error("too many graph nodes");
+    if (infos_.size() >= (uint32_t{1} << 31))
+      throw ProfError("", "more than 2^31 nodes for the call graph");
     auto [it, added] = info_index.emplace(info, infos_.size());
     if (added) infos_.push_back(std::move(info));
     return it->second;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/base/saturating.h"
+#include "common/base/units.h"
 #include "common/model/frame_kind.h"
 #include "common/report/pprof_graph.h"
 #include "common/report/pprof_units.h"
@@ -55,9 +56,8 @@ double Ratio(int64_t value, int64_t total) {
 
 // pprof's "Jan 2, 2006 at 3:04pm (MST)", in UTC.
 std::string PprofTime(int64_t nanos) {
-  const time_t seconds = static_cast<time_t>(nanos / 1000000000 - (nanos % 1000000000 < 0));
-  struct tm tm = {};
-  if (gmtime_r(&seconds, &tm) == nullptr) return "";
+  std::tm tm = {};
+  if (!UtcCalendarTime(nanos, &tm)) return "";
   static const char* const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                         "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   char text[96];

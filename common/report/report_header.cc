@@ -3,30 +3,18 @@
 #include <cmath>
 #include <ctime>
 
+#include "common/base/diagnostics.h"
 #include "common/base/saturating.h"
 #include "common/base/units.h"
+#include "common/model/writer_kit.h"
 #include "common/report/value_format.h"
-
-#include "common/base/diagnostics.h"
-#include "common/base/text_syntax.h"
 
 namespace proftools {
 
 int ResolveValueIndex(const ProfileHeader& header, const std::string& name) {
+  // A report needs a type to report on; which one, the writers choose alike (model/writer_kit).
   if (header.types.empty()) throw UsageError("the profile declares no value type");
-  if (name.empty()) return header.DefaultTypeIndex();
-  const int index = header.TypeIndex(name);
-  if (index >= 0) return index;
-  // pprof's -sample_index takes an index as well as a name.
-  if (name.find_first_not_of("0123456789") == std::string::npos && name.size() < 10 &&
-      std::stoul(name) < header.types.size()) {
-    return static_cast<int>(std::stoul(name));
-  }
-  std::string known;
-  for (const ValueType& type : header.types) known += (known.empty() ? "" : ", ") + type.type;
-  throw UsageError("--value " + Printable(name) +
-                   ": the profile has no such type (it has: " + known +
-                   "; or give an index from 0 to " + std::to_string(header.types.size() - 1) + ")");
+  return ValueTypeIndex(header, name);
 }
 
 namespace {
@@ -40,10 +28,9 @@ int64_t NanosPerUnit(const std::string& unit) {
 // pprof's "Time: 2006-01-02 15:04:05 MST", always in UTC so that a report is the same wherever
 // it is made.
 std::string TimeLine(int64_t nanos) {
-  const time_t seconds = static_cast<time_t>(nanos / 1000000000 - (nanos % 1000000000 < 0));
-  struct tm tm = {};
+  std::tm tm = {};
   char text[64];
-  if (gmtime_r(&seconds, &tm) == nullptr ||
+  if (!UtcCalendarTime(nanos, &tm) ||
       std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0) {
     return "";
   }

@@ -13,6 +13,7 @@
 #include "common/base/json_string.h"
 #include "common/base/units.h"
 #include "common/model/producer_kit.h"
+#include "common/model/writer_kit.h"
 #include "common/speedscope/speedscope_file.h"
 #include "common/speedscope/speedscope_units.h"
 #include "common/speedscope/track_records.h"
@@ -20,32 +21,16 @@
 namespace proftools {
 namespace {
 
-constexpr size_t kFlushBytes = 1 << 16;
 // JavaScript reads numbers as doubles: integers beyond 2^53 are not exact.
 constexpr int64_t kMaxExact = int64_t{1} << 53;
-
-// A pid or tid label's number: a numeric label, or a string of digits.
-std::optional<int64_t> IdOf(const Label& label) {
-  if (label.is_num) return label.num;
-  if (label.str.empty() || label.str.size() > 18 ||
-      label.str.find_first_not_of("0123456789") != std::string::npos) {
-    return std::nullopt;
-  }
-  return std::stoll(label.str);
-}
-
-std::string Basename(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 // The sink that writes the file (the profile's definitions kept, its samples spooled).
 class SpeedscopeWriter : public ProfileSink {
  public:
-  // `value`: the type that weighs the samples ("": the default type). `name`: the profile's name
-  // in warnings; `warnings` may be null.
-  SpeedscopeWriter(ByteSink* out, std::string value, std::string name, DiagnosticHandler* warnings)
-      : out_(*out), value_(std::move(value)), name_(std::move(name)), warnings_(warnings) {}
+  // `value`: the type that weighs the samples ("": the default type). `warn`: what the format
+  // cannot keep, named after the profile.
+  SpeedscopeWriter(ByteSink* out, std::string value, WriterWarnings warn)
+      : output_(out), value_(std::move(value)), warn_(std::move(warn)) {}
 
   void OnHeader(const ProfileHeader& header) override;
   void OnMapping(const Mapping& mapping) override { mapping_files_[mapping.id] = mapping.file; }
@@ -97,18 +82,11 @@ class SpeedscopeWriter : public ProfileSink {
   const std::string& StackText(int64_t index);
   void WriteSampled(uint32_t t);
   void WriteEvented(uint32_t t);
-  void Flush() {
-    out_.Write(buffer_);
-    buffer_.clear();
-  }
-  void Warn(const std::string& message) {
-    if (warnings_ != nullptr) warnings_->Warning(Diagnostic{Rule::kInput, name_, 0, message});
-  }
 
-  ByteSink& out_;
+  BufferedOutput output_;
+  std::string& buffer_ = output_.buffer();  // flushed to the output in blocks
   std::string value_;
-  std::string name_;
-  DiagnosticHandler* warnings_;
+  WriterWarnings warn_;
   ProfileHeader header_;
   int weight_index_ = -1;  // the type --value names, else the default type
 
@@ -131,25 +109,14 @@ class SpeedscopeWriter : public ProfileSink {
   std::vector<Track> tracks_;
   std::unique_ptr<TrackRecords> records_;
   std::vector<int64_t> record_;
-  std::string buffer_;
 
   uint64_t labelled_ = 0;
 };
 
 void SpeedscopeWriter::OnHeader(const ProfileHeader& header) {
   header_ = header;
-  if (!value_.empty()) {
-    weight_index_ = header.TypeIndex(value_);
-    if (weight_index_ < 0) {
-      std::string types;
-      for (const ValueType& type : header.types) types += (types.empty() ? "" : ", ") + type.type;
-      throw UsageError("--value " + value_ + ": the profile has no such value type (" +
-                       (types.empty() ? "it has none" : "its types are " + types) + ")");
-    }
-  } else {
-    weight_index_ = header.DefaultTypeIndex();
-  }
-  records_ = std::make_unique<TrackRecords>(name_, kValues + header.types.size());
+  weight_index_ = ValueTypeIndex(header, value_);
+  records_ = std::make_unique<TrackRecords>(warn_.file(), kValues + header.types.size());
   record_.assign(kValues + header.types.size(), 0);
 }
 
@@ -220,29 +187,13 @@ uint32_t SpeedscopeWriter::TrackFor(const Sample& sample) {
 }
 
 uint32_t SpeedscopeWriter::FindTrack(const Sample& sample) {
-  std::optional<int64_t> pid, tid;
-  const std::string* thread = nullptr;
-  const std::string* comm = nullptr;
-  bool other = false;
-  for (const Label& label : sample.labels) {
-    if (label.key == kPidLabel && !pid) {
-      pid = IdOf(label);
-    } else if (label.key == kTidLabel && !tid) {
-      tid = IdOf(label);
-    } else if (label.key == kThreadLabel && !label.is_num && thread == nullptr) {
-      thread = &label.str;
-    } else if (label.key == kCommLabel && !label.is_num && comm == nullptr) {
-      comm = &label.str;
-    } else {
-      other = true;
-    }
-  }
-  if (other) ++labelled_;
-  std::string key = std::to_string(sample.source_id);
-  key += pid ? "|" + std::to_string(*pid) : "|-";
-  key += tid ? "|" + std::to_string(*tid) : "|-";
-  key += thread ? "|=" + *thread : "|";
-  key += comm ? "|=" + *comm : "|";
+  const ThreadLabels labels = ThreadLabelsOf(sample);
+  const std::optional<int64_t>& pid = labels.pid;
+  const std::optional<int64_t>& tid = labels.tid;
+  const std::string *thread = labels.thread, *comm = labels.comm;
+  // A process's name is not kept either.
+  if (labels.others || labels.process != nullptr) ++labelled_;
+  std::string key = ThreadKey(sample.source_id, labels, /*with_comm=*/true);
   const auto inserted = track_index_.emplace(std::move(key), tracks_.size());
   if (!inserted.second) return inserted.first->second;
   Track track;
@@ -365,7 +316,7 @@ void SpeedscopeWriter::WriteSampled(uint32_t t) {
     first = false;
     if (record[kStack] >= 0) buffer_ += StackText(record[kStack]);
     buffer_ += ']';
-    if (buffer_.size() >= kFlushBytes) Flush();
+    output_.FlushWhenFull();
   });
   buffer_ += "],\n\"weights\":[";
   first = true;
@@ -373,7 +324,7 @@ void SpeedscopeWriter::WriteSampled(uint32_t t) {
     if (!first) buffer_ += ',';
     first = false;
     buffer_ += std::to_string(WeightOf(track, record));
-    if (buffer_.size() >= kFlushBytes) Flush();
+    output_.FlushWhenFull();
   });
   buffer_ += "]}";
 }
@@ -421,7 +372,7 @@ void SpeedscopeWriter::WriteEvented(uint32_t t) {
       open.push_back(frames[i]);
     }
     end = time + record[kDuration];
-    if (buffer_.size() >= kFlushBytes) Flush();
+    output_.FlushWhenFull();
   });
   close_to(0, end);
   buffer_ += "]}";
@@ -459,7 +410,7 @@ void SpeedscopeWriter::OnEnd() {
     if (frame.line > 0) buffer_ += ",\"line\":" + std::to_string(frame.line);
     if (frame.column > 0) buffer_ += ",\"col\":" + std::to_string(frame.column);
     buffer_ += '}';
-    if (buffer_.size() >= kFlushBytes) Flush();
+    output_.FlushWhenFull();
   }
   buffer_ += "\n]},\n\"profiles\":[";
   uint64_t timed_sampled = 0, sampled_threads = 0, gaps = 0, relative = 0;
@@ -479,51 +430,51 @@ void SpeedscopeWriter::OnEnd() {
     }
   }
   buffer_ += "\n]}\n";
-  Flush();
+  output_.Flush();
 
   // What the file could not keep as the profile had it.
   const std::string weight =
       weight_index_ >= 0 ? header_.types[weight_index_].type : std::string("samples");
   if (header_.types.size() > 1) {
-    Warn(std::to_string(header_.types.size()) + " value types: speedscope's weights are " + weight +
-         " (--value TYPE for another)" +
-         (other_type > 0 ? ", but " + Counted(other_type, "thread", "threads") +
-                               " whose samples are all 0 in it are weighed by the first type "
-                               "they have values of"
-                         : std::string()) +
-         "; the others are not written");
+    warn_(std::to_string(header_.types.size()) + " value types: speedscope's weights are " +
+          weight + " (--value TYPE for another)" +
+          (other_type > 0 ? ", but " + Counted(other_type, "thread", "threads") +
+                                " whose samples are all 0 in it are weighed by the first type "
+                                "they have values of"
+                          : std::string()) +
+          "; the others are not written");
   }
   if (timed_sampled > 0) {
-    Warn(Counted(timed_sampled, "sample", "samples") + " with a time in " +
-         Counted(sampled_threads, "thread", "threads") +
-         " written as sampled profiles, which have no times (evented needs every sample of a "
-         "thread timed, with a duration, none overlapping, and weighed by a time type whose "
-         "value is its duration)");
+    warn_(Counted(timed_sampled, "sample", "samples") + " with a time in " +
+          Counted(sampled_threads, "thread", "threads") +
+          " written as sampled profiles, which have no times (evented needs every sample of a "
+          "thread timed, with a duration, none overlapping, and weighed by a time type whose "
+          "value is its duration)");
   }
   if (gaps > 0) {
-    Warn(Counted(gaps, "sample", "samples") +
-         " without frames in evented profiles: a time with no frame open, which speedscope "
-         "weighs as no function's");
+    warn_(Counted(gaps, "sample", "samples") +
+          " without frames in evented profiles: a time with no frame open, which speedscope "
+          "weighs as no function's");
   }
   if (relative > 0) {
-    Warn(Counted(relative, "evented profile's", "evented profiles'") +
-         " times beyond 2^53 ns (what JavaScript reads exactly): written from the thread's first "
-         "sample");
+    warn_(Counted(relative, "evented profile's", "evented profiles'") +
+          " times beyond 2^53 ns (what JavaScript reads exactly): written from the thread's first "
+          "sample");
   }
   if (labelled_ > 0) {
-    Warn(Counted(labelled_, "sample", "samples") +
-         " with labels other than pid, tid, thread and comm: not written (speedscope has no "
-         "labels)");
+    warn_(Counted(labelled_, "sample", "samples") +
+          " with labels other than pid, tid, thread and comm: not written (speedscope has no "
+          "labels)");
   }
   if (negative > 0) {
-    Warn(Counted(negative, "sample", "samples") + " with a negative " + weight +
-         " weigh 0 (speedscope's weights are not negative)");
+    warn_(Counted(negative, "sample", "samples") + " with a negative " + weight +
+          " weigh 0 (speedscope's weights are not negative)");
   }
 }
 
 void WriteSpeedscope(ProfileSource& profile, ByteSink* out, const WriteContext& context) {
   SpeedscopeWriter writer(out, context.Has("value") ? context.Get("value") : std::string(),
-                          profile.name(), context.warnings);
+                          WriterWarnings(profile.name(), context.warnings));
   profile.Read(&writer);
 }
 
