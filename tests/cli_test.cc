@@ -103,7 +103,7 @@ struct Parsed {
     for (std::string& arg : args) argv.push_back(&arg[0]);
     storage = std::move(args);
   }
-  void Parse() { cli.Parse(static_cast<int>(argv.size()), argv.data()); }
+  void Parse() { ASSERT_TRUE(cli.Parse(static_cast<int>(argv.size()), argv.data())); }
   CommandLine cli;
   std::vector<std::string> storage;
   std::vector<char*> argv;
@@ -151,6 +151,23 @@ TEST(CommandLine, ARepeatableOptionKeepsEveryValueInOrder) {
   parsed.Parse();
   EXPECT_EQ(parsed.cli.GetAll("focus"), (std::vector<std::string>{"b", "a", "c"}));
   EXPECT_EQ(parsed.cli.GetAll("value"), std::vector<std::string>{});
+}
+
+// --help and --version are answered by Parse, which returns (the program then returns its exit
+// status) instead of ending the process: a program's main unwinds as on any other return.
+TEST(CommandLine, HelpAndVersionAreAnsweredWithoutExiting) {
+  for (const char* word : {"--help", "--version"}) {
+    Parsed parsed({word});
+    testing::internal::CaptureStdout();
+    const bool go_on = parsed.cli.Parse(static_cast<int>(parsed.argv.size()), parsed.argv.data());
+    const std::string printed = testing::internal::GetCapturedStdout();
+    EXPECT_FALSE(go_on) << word;
+    EXPECT_EQ(parsed.cli.exit_status(), 0) << word;
+    EXPECT_NE(printed.find("prog"), std::string::npos) << word << ": " << printed;
+  }
+  Parsed parsed({"--value", "cpu"});
+  parsed.Parse();  // (asserts that it goes on)
+  EXPECT_EQ(parsed.cli.Get<std::string>("value"), "cpu");
 }
 
 }  // namespace

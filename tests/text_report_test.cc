@@ -18,7 +18,7 @@ TextReportPlan Plan(std::vector<std::string> words) {
   words.push_back("in.prof");  // an input, so that a terminal on stdin does not matter
   std::vector<char*> argv;
   for (std::string& word : words) argv.push_back(&word[0]);
-  cli.Parse(static_cast<int>(argv.size()), argv.data());
+  EXPECT_TRUE(cli.Parse(static_cast<int>(argv.size()), argv.data()));
   return ParseTextReportOptions(cli);
 }
 

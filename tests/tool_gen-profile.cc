@@ -24,7 +24,7 @@ int Main(int argc, char** argv) {
       "functions", "distinct functions", OptionValue().default_value("5000"))(
       "seed", "random seed", OptionValue().default_value("1"));
   cli.AddOutputOption();
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
   const uint64_t samples = cli.Get<uint64_t>("samples");
   const uint64_t stack_count = cli.Get<uint64_t>("stacks");
   const uint64_t function_count = cli.Get<uint64_t>("functions");

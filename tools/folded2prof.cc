@@ -1,4 +1,5 @@
 // folded2prof: FlameGraph's folded stacks (`frame;frame;... COUNT` lines) -> prof text.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,14 +46,13 @@ int Main(int argc, char** argv) {
       "frames", "py-spy's 'name (file:line)' frames: split (default) or plain (kept whole)",
       OptionValue(), "split|plain")(
       "raw-names", "do not undo prof-text --folded's escapes (\\\\, \\xHH, \\n, \\r, \\t)")(
-      "skip-invalid", "skip lines that are not folded stacks (counted in one warning per input)")(
-      "allow-empty", "an input without stacks gives a profile without samples, not an error")(
-      "source-uri", "the URI recorded for the input's source, in place of its path", OptionValue(),
-      "URI");
+      "skip-invalid", "skip lines that are not folded stacks (counted in one warning per input)");
+  cli.AddAllowEmptyOption("an input without stacks");
+  cli.AddSourceUriOption();
   cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
 
   FoldedOptions options;
   if (cli.Has("type")) options.type = ParseFoldedType(cli.Get<std::string>("type"));
@@ -69,10 +69,7 @@ int Main(int argc, char** argv) {
     options.plain_frames = frames == "plain";
   }
   const std::vector<std::string> inputs = cli.Inputs();
-  if (cli.Has("source-uri") && inputs.size() > 1) {
-    throw UsageError("--source-uri names the source of one input; " +
-                     std::to_string(inputs.size()) + " inputs were given");
-  }
+  const std::optional<std::string> source_uri = cli.SourceUri();
 
   const ReadOptions read = cli.InputReadOptions();
   FoldedReader reader(options, read.warnings);
@@ -80,8 +77,7 @@ int Main(int argc, char** argv) {
     Input input = OpenInput(path);
     // What is certainly another format is refused before a line of it is read.
     RequireFormat(input, kFoldedReader, read.format);
-    reader.Add(input, cli.Has("source-uri") ? cli.Get<std::string>("source-uri")
-                                            : DefaultSourceUri(input));
+    reader.Add(input, source_uri ? *source_uri : DefaultSourceUri(input));
   }
   Output output(cli.OutputPath());
   CanonicalWriter writer(&output);

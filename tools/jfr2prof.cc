@@ -46,15 +46,13 @@ int Main(int argc, char** argv) {
   cli.AddOptions()("events",
                    "keep only these event types (comma-separated; jdk. may be left out), e.g. "
                    "ExecutionSample,JavaMonitorEnter",
-                   OptionValue(),
-                   "LIST")("allow-empty",
-                           "a recording without events with stack traces gives a profile without "
-                           "samples, not an error");
+                   OptionValue(), "LIST");
+  cli.AddAllowEmptyOption("a recording without events with stack traces");
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
 
   JfrOptions options;
   if (cli.Has("events")) {

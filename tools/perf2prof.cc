@@ -33,14 +33,15 @@ int Main(int argc, char** argv) {
       "  perf2prof out.txt | prof-text --value cycles_samples   count samples, not periods\n"
       "  perf record -e sched:sched_switch -g -a -- ./prog\n"
       "  perf script | perf2prof --off-cpu | prof-text   where threads block\n");
-  cli.AddOptions()("strict", "a line that is not perf script is an error instead of a warning")(
-      "allow-empty", "an input without samples gives a profile without samples, not an error")(
+  cli.AddOptions()("strict", "a line that is not perf script is an error instead of a warning");
+  cli.AddAllowEmptyOption("an input without samples");
+  cli.AddOptions()(
       "off-cpu",
       "from sched:sched_switch samples (or perf's offcpu-time), the time each thread spent "
       "switched out, as samples of the type 'off-cpu nanoseconds' (the default type) at its "
-      "switch-out stack")("source-uri",
-                          "the URI recorded for the input's source, in place of its path",
-                          OptionValue(), "URI")(
+      "switch-out stack");
+  cli.AddSourceUriOption();
+  cli.AddOptions()(
       "period",
       "what one sample is worth when perf printed no period (perf script -F without period): "
       "a number in the event's unit (nanoseconds for cpu-clock and task-clock, else events) or "
@@ -50,7 +51,7 @@ int Main(int argc, char** argv) {
   cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
 
   PerfOptions options;
   options.strict = cli.Has("strict");
@@ -70,13 +71,7 @@ int Main(int argc, char** argv) {
     options.period_is_time = period.kind == UnitKind::kTime;
   }
   ReadOptions read = cli.InputReadOptions();
-  if (cli.Has("source-uri")) {
-    if (cli.Inputs().size() > 1) {
-      throw UsageError("--source-uri names the source of one input; " +
-                       std::to_string(cli.Inputs().size()) + " inputs were given");
-    }
-    read.uri = cli.Get<std::string>("source-uri");
-  }
+  read.uri = cli.SourceUri();
 
   // First pass: the events of every input, so that the preamble declares every value type before
   // the first sample.

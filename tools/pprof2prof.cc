@@ -33,7 +33,7 @@ int Main(int argc, char** argv) {
   cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
 
   const std::vector<std::string> inputs = cli.Inputs();
   if (inputs.size() > 1) throw UsageError("one input at a time; combine profiles with prof-merge");

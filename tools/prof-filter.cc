@@ -29,7 +29,7 @@ int Main(int argc, char** argv) {
   cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
   const FilterSpec spec = ParseFilterOptions(cli);
 
   ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());

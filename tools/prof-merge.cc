@@ -49,7 +49,7 @@ int Main(int argc, char** argv) {
   cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
 
   if (cli.Has("force") && !cli.Has("pprof")) throw UsageError("--force goes with --pprof");
   MergeOptions options;

@@ -31,7 +31,7 @@ int Main(int argc, char** argv) {
       "  prof-text --time 10s..20s --label-focus tid=1234 cpu.prof\n"
       "  prof-text --canonical -o golden.prof in.prof\n");
   AddTextReportOptions(&cli);
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
   const TextReportPlan plan = ParseTextReportOptions(cli);
 
   const ReadOptions read = cli.InputReadOptions();

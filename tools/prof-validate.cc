@@ -101,7 +101,7 @@ int Main(int argc, char** argv) {
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();
   cli.AddInputs();
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
   const size_t max_errors = cli.Has("max-errors") ? cli.Get<size_t>("max-errors") : 20;
   if (max_errors == 0) throw UsageError("--max-errors must be at least 1");
   bool all_valid = true;

@@ -45,7 +45,7 @@ int Main(int argc, char** argv) {
   cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
 
   const std::vector<std::string> paths = cli.Inputs();
   const std::string output_path = cli.OutputPath();

@@ -27,12 +27,12 @@ int Main(int argc, char** argv) {
       "  rprof2prof -o x.prof x.out                      write a file atomically\n"
       "  rprof2prof x.out | prof-text --granularity filelines   time per source line\n"
       "  rprof2prof x.out | prof2pprof -o x.pb.gz        for pprof\n");
-  cli.AddOptions()("strict", "treat garbage and cut-short lines as errors instead of warnings")(
-      "allow-empty", "an empty input gives a profile without samples, not an error");
+  cli.AddOptions()("strict", "treat garbage and cut-short lines as errors instead of warnings");
+  cli.AddAllowEmptyOption("an empty input");
   cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
 
   RprofOptions options;
   options.strict = cli.Has("strict");

@@ -34,7 +34,7 @@ int Main(int argc, char** argv) {
       "    sqlite2prof runs.db | prof2pprof -o recent.pb.gz\n");
   cli.AddOutputOption();
   cli.AddInputs();
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
 
   const std::vector<std::string> paths = cli.Inputs();
   Output output(cli.OutputPath());

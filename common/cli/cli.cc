@@ -170,6 +170,25 @@ void CommandLine::AddInputFormatOption() {
                OptionValue(), "FORMAT");
 }
 
+void CommandLine::AddAllowEmptyOption(const std::string& empty_input) {
+  AddOptions()("allow-empty", empty_input + " gives a profile without samples, not an error");
+}
+
+void CommandLine::AddSourceUriOption() {
+  AddOptions()("source-uri", "the URI recorded for the input's source, in place of its path",
+               OptionValue(), "URI");
+}
+
+std::optional<std::string> CommandLine::SourceUri() const {
+  if (!Has("source-uri")) return std::nullopt;
+  const size_t inputs = Inputs().size();
+  if (inputs > 1) {
+    throw UsageError("--source-uri names the source of one input; " + std::to_string(inputs) +
+                     " inputs were given");
+  }
+  return Get<std::string>("source-uri");
+}
+
 ReadOptions CommandLine::InputReadOptions() {
   ReadOptions options;
   options.handler = nullptr;
@@ -189,7 +208,7 @@ void CommandLine::AddInputs() {
   parser_->options.parse_positional({"inputs"});
 }
 
-void CommandLine::Parse(int argc, char** argv) {
+bool CommandLine::Parse(int argc, char** argv) {
   // Before cxxopts, which reads a single-dash word as short options with a glued value.
   const std::string pprof_word = PprofSpellingHint(argc, argv, /*known_only=*/true);
   if (!pprof_word.empty()) throw UsageError(pprof_word);
@@ -213,22 +232,29 @@ void CommandLine::Parse(int argc, char** argv) {
               << tables;
     if (!epilog_.empty()) std::cout << "\n" << epilog_;
     std::cout.flush();
-    std::exit(kExitOk);
+    exit_status_ = kExitOk;
+    return false;
   }
   if (Has("version")) {
     std::cout << program_ << " (proftools) " << kProftoolsVersion << "\n"
               << "prof text format " << kFormatMajor << "." << kFormatMinor << "\n";
     std::cout.flush();
-    std::exit(kExitOk);
+    exit_status_ = kExitOk;
+    return false;
   }
   if (!has_inputs_ && !parser_->result.unmatched().empty()) {
     throw UsageError("unexpected argument " + Printable(parser_->result.unmatched().front()));
   }
   RefuseRepeatedValues();
-  if (has_inputs_ && !Has("inputs") && isatty(STDIN_FILENO)) ExitWithUsageForTerminal();
+  if (has_inputs_ && !Has("inputs") && isatty(STDIN_FILENO)) {
+    PrintUsageForTerminal();
+    exit_status_ = kExitUsage;
+    return false;
+  }
+  return true;
 }
 
-void CommandLine::ExitWithUsageForTerminal() const {
+void CommandLine::PrintUsageForTerminal() const {
   // A program that reads standard input by default would wait silently for a profile typed on
   // the keyboard; someone who started it without arguments wants to know how to use it. An
   // explicit "-" still reads the terminal.
@@ -237,7 +263,6 @@ void CommandLine::ExitWithUsageForTerminal() const {
                "%s: no FILE given and standard input is a terminal (- reads it anyway)\n"
                "Try '%s --help' for more information.\n",
                program_.c_str(), synopsis_.c_str(), program_.c_str(), program_.c_str());
-  std::exit(kExitUsage);
 }
 
 namespace {

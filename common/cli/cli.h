@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -105,6 +106,14 @@ class CommandLine {
   void AddOutputOption();
   // Adds --input-format FORMAT: a reader's name (common/load/readers.h), instead of sniffing.
   void AddInputFormatOption();
+  // Adds --allow-empty (a converter): `empty_input` (such as "an input without samples") gives
+  // a profile without samples, not an error. InputReadOptions carries it.
+  void AddAllowEmptyOption(const std::string& empty_input);
+  // Adds --source-uri URI (a converter): the URI recorded for the input's source.
+  void AddSourceUriOption();
+  // Its value, none when not given; a usage error with several inputs (it names one source).
+  // Call after Parse.
+  std::optional<std::string> SourceUri() const;
   // How the program's inputs are read, from the input options it has (--max-input-size,
   // --input-format, --allow-empty); converters' warnings are printed as "PROGRAM: warning: ...".
   // Call after Parse.
@@ -119,10 +128,14 @@ class CommandLine {
   // Its value, or the default (1 GiB).
   uint64_t MaxInputSize() const;
 
-  // Parses argv. Prints help or version and exits 0 when asked; throws UsageError otherwise.
-  // A program with inputs given no FILE while standard input is a terminal prints a short
-  // usage to stderr and exits 2 instead of waiting for input.
-  void Parse(int argc, char** argv);
+  // Parses argv; throws UsageError for a bad command line. Returns true when the program goes
+  // on, false when Parse has done what the command line asked, and the program returns
+  // exit_status(): --help and --version print their text (status 0); a program with inputs
+  // given no FILE while standard input is a terminal prints a short usage to stderr (status 2)
+  // instead of waiting for input.
+  [[nodiscard]] bool Parse(int argc, char** argv);
+  // After Parse returned false: the program's exit status.
+  int exit_status() const { return exit_status_; }
   // Whether `option` was given; for a flag, also not given "=false".
   bool Has(const std::string& option) const;
   // The value of `option` (a long name): its text for std::string, parsed for an integer type
@@ -168,7 +181,7 @@ class CommandLine {
 
   std::string GetText(const std::string& option) const;
   std::vector<std::string> GetTexts(const std::string& option) const;
-  [[noreturn]] void ExitWithUsageForTerminal() const;
+  void PrintUsageForTerminal() const;
   // When a word of argv is spelled as pprof spells its flags (`-top`, `-sample_index=1`), what to
   // type instead; empty otherwise. `known_only`: only for a word that is one of pprof's flags
   // or one of this program's long options behind one dash (checked before parsing, for every
@@ -185,6 +198,7 @@ class CommandLine {
   std::vector<std::string> groups_;
   std::unique_ptr<Parser> parser_;
   bool has_inputs_ = false;
+  int exit_status_ = kExitOk;
   std::set<std::string> repeatable_;
   WarningPrinter warnings_{nullptr};
 };

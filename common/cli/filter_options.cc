@@ -319,6 +319,12 @@ void ReadStackTotals(const char* program, ProfileInputs* inputs, const FilterSpe
   }
 }
 
+void AddDiffBaseOptions(CommandLine* cli, const std::string& group, const std::string& help) {
+  cli->AddOptions(group)("diff-base", help, OptionValue(), "FILE")(
+      "normalize", "with --diff-base: scale the base to this profile's total first");
+  cli->AllowRepeated("diff-base");
+}
+
 void AddBaseTimeOption(CommandLine* cli) {
   cli->AddOptions("Base")("base-time",
                           "read the base with the window A..B instead of --time or --last; "

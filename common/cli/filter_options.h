@@ -58,6 +58,10 @@ struct BaseSelection {
   bool active() const { return !paths.empty(); }
 };
 
+// Adds --diff-base FILE (repeatable: several bases are one profile, as several inputs are) with
+// `help`, what the program does with the base, and --normalize, to the help group `group`.
+void AddDiffBaseOptions(CommandLine* cli, const std::string& group, const std::string& help);
+
 // Adds --base-time (a program with --diff-base).
 void AddBaseTimeOption(CommandLine* cli);
 

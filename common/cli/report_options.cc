@@ -6,6 +6,15 @@
 
 namespace proftools {
 
+void AddValueAndGranularityOptions(CommandLine* cli, const std::string& group,
+                                   const std::string& value_help) {
+  cli->AddOptions(group)("value", value_help, OptionValue(), "TYPE")(
+      "granularity",
+      "frames are functions (default), filefunctions, files, lines, addresses or filelines "
+      "(FILE:LINE, frames without a line left out)",
+      OptionValue(), "G");
+}
+
 Granularity GranularityOption(const CommandLine& cli) {
   Granularity granularity = Granularity::kFunctions;
   if (cli.Has("granularity") &&

@@ -10,6 +10,11 @@
 
 namespace proftools {
 
+// Adds --value TYPE (`value_help`: what the type is for) and --granularity G to the help's group
+// `group`.
+void AddValueAndGranularityOptions(CommandLine* cli, const std::string& group,
+                                   const std::string& value_help);
+
 // --granularity G: kFunctions when absent; UsageError naming the choices for another word.
 Granularity GranularityOption(const CommandLine& cli);
 

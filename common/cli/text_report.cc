@@ -166,13 +166,10 @@ void AddTextReportOptions(CommandLine* command_line) {
   cli.AddOptions("Sequences (with --sequences)")(
       "self", "list sequences by the value of samples they end (leaf-anchored)")(
       "max-length", "sequences of at most N frames (default 4)", OptionValue(), "N");
-  cli.AddOptions("Report")(
-      "value", "the value type to report (default: the profile's default type, else its last)",
-      OptionValue(), "TYPE")(
-      "granularity",
-      "frames are functions (default), filefunctions, files, lines, addresses or filelines "
-      "(FILE:LINE, frames without a line left out)",
-      OptionValue(), "G")("sort", "top: sort by flat (default) or cum", OptionValue(), "flat|cum")(
+  AddValueAndGranularityOptions(
+      &cli, "Report",
+      "the value type to report (default: the profile's default type, else its last)");
+  cli.AddOptions("Report")("sort", "top: sort by flat (default) or cum", OptionValue(), "flat|cum")(
       "nodecount",
       "show at most N rows (top), nodes (tree and dot, default 80), traces or sequences",
       OptionValue(),
@@ -186,12 +183,11 @@ void AddTextReportOptions(CommandLine* command_line) {
                 OptionValue(), "P")(
       "no-trim",
       "top, tree, dot: keep every row (no default --min-percent, --edge-percent or --nodecount)")(
-      "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB")(
-      "diff-base",
+      "raw-values", "exact integers instead of scaled values such as 1.5ms or 12MiB");
+  AddDiffBaseOptions(
+      &cli, "Report",
       "values are this profile minus the profile(s) in FILE, percentages of FILE's total "
-      "(pprof -diff_base); with --folded, two columns BASE NEW for difffolded-style graphs",
-      OptionValue(),
-      "FILE")("normalize", "with --diff-base: scale the base so that its total is this profile's");
+      "(pprof -diff_base); with --folded, two columns BASE NEW for difffolded-style graphs");
   AddBaseTimeOption(&cli);
   AddFilterOptions(&cli);
   cli.AddOptions("Folded view (with --folded, as stackcollapse-perf.pl; see perf2prof(1))")(
@@ -204,7 +200,6 @@ void AddTextReportOptions(CommandLine* command_line) {
       "or all three (all)",
       OptionValue(),
       "WHAT")("unknown-addresses", "unknown frames as [DSO <ADDR>] instead of [DSO]");
-  cli.AllowRepeated("diff-base");  // several bases are one profile, as several inputs are
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();
   cli.AddOutputOption();

@@ -18,13 +18,19 @@ int WriteProgramMain(const WriterSpec& spec, const WriterProgramText& text, int 
       cli.AddOptions()(option.name, option.help);
     }
   }
-  if (spec.gzip) cli.AddOptions()("no-gzip", "write the format uncompressed");
+  if (spec.gzip) {
+    cli.AddOptions()("no-gzip", std::string("write ") + spec.summary + " uncompressed")(
+        "gzip-level",
+        "zlib compression level, 1 (the default, as Go writes profiles) to 9; above 1 every "
+        "block is compressed (at 1, blocks that hardly compress are stored): smaller, slower",
+        OptionValue(), "N");
+  }
   if (spec.binary) cli.AddOptions()("force", "write binary output even to a terminal");
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();
   cli.AddOutputOption();
   cli.AddInputs();
-  cli.Parse(argc, argv);
+  if (!cli.Parse(argc, argv)) return cli.exit_status();
 
   WriteContext context;
   for (const WriterOption& option : spec.options) {
@@ -38,6 +44,10 @@ int WriteProgramMain(const WriterSpec& spec, const WriterProgramText& text, int 
   format.binary = spec.binary;
   format.force = spec.binary && cli.Has("force");
   format.gzip = spec.gzip && !cli.Has("no-gzip");
+  if (spec.gzip && cli.Has("gzip-level")) {
+    if (cli.Has("no-gzip")) throw UsageError("--gzip-level and --no-gzip exclude each other");
+    format.gzip_level = static_cast<int>(cli.GetInteger("gzip-level", 1, 9));
+  }
 
   // Several inputs are one profile, merged as prof-merge merges them.
   ProfileInputs inputs(cli.Inputs(), cli.InputReadOptions());

@@ -119,8 +119,10 @@ bool LooksLikeProfileProto(std::string_view head) {
 
 namespace {
 
-void WritePprof(ProfileSource& profile, ByteSink* out, const WriteContext&) {
-  PprofWriter writer(out, PprofWriteOptions{});
+void WritePprof(ProfileSource& profile, ByteSink* out, const WriteContext& context) {
+  PprofWriteOptions options;
+  options.keep_samples = context.Has("keep-samples");
+  PprofWriter writer(out, options);
   profile.Read(&writer);
 }
 
@@ -140,9 +142,18 @@ const ReaderSpec kLegacyPprofReader{
     SniffLegacyPprof,        RefuseLegacyPprof,
     /*checks_itself=*/true,  /*only_advises=*/true};
 
-const WriterSpec kPprofWriter{"pprof",         "prof2pprof", "pprof's profile.proto",
-                              /*binary=*/true,
-                              /*gzip=*/true,   ".pb.gz",     {},
-                              WritePprof};
+const WriterSpec kPprofWriter{
+    "pprof",
+    "prof2pprof",
+    "pprof's profile.proto",
+    /*binary=*/true,
+    /*gzip=*/true,
+    ".pb.gz",
+    {
+        {"keep-samples", nullptr,
+         "one pprof sample per text sample, with its timestamp and duration as numeric labels "
+         "proftools.time and proftools.duration (nanoseconds)"},
+    },
+    WritePprof};
 
 }  // namespace proftools

@@ -73,7 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   OnlyOurErrors([&] {
     CommandLine cli("prof-filter", "[OPTION...]", "");
     AddFilterOptions(&cli);
-    cli.Parse(static_cast<int>(words.size()), argv.data());
+    if (!cli.Parse(static_cast<int>(words.size()), argv.data())) return;  // --help, --version
     const FilterSpec spec = ParseFilterOptions(cli);
     std::unique_ptr<FilterPrepass> prepass;
     if (FilterPrepass::Needed(spec)) {
