@@ -227,9 +227,12 @@ def check_sequences(browser, source):
         if not all(simple[i] for i in ids):
             continue
         seq = [names[i] for i in ids]
-        browser.evaluate(f"location.hash = '#view=seq&type={type_index}&seq=' + {seq!r}"
-                         ".map(n => encodeURIComponent(encodeURIComponent(n))).join(',')")
-        browser.pump(0.05)
+        # The page draws in its hashchange listener, registered before this one: once this one
+        # runs, the view is drawn (no frame to wait for; 1 s at most, for a hash that is the same).
+        browser.evaluate("new Promise(resolve => { setTimeout(resolve, 1000); "
+                         "addEventListener('hashchange', resolve, {once: true}); "
+                         f"location.hash = '#view=seq&type={type_index}&seq=' + {seq!r}"
+                         ".map(n => encodeURIComponent(encodeURIComponent(n))).join(','); })")
         shown = browser.evaluate("document.querySelectorAll('#seq-path a.frame').length")
         check(shown == len(seq), f"sequence {seq}: the page shows {shown} frames")
         got = browser.evaluate(
