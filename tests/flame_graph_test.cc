@@ -5,9 +5,9 @@
 #include <regex>
 
 #include "common/base/saturating.h"
-#include "common/report/flame_palette.h"
-#include "common/report/flame_svg.h"
-#include "common/report/flame_tree.h"
+#include "common/report/flame/flame_palette.h"
+#include "common/report/flame/flame_svg.h"
+#include "common/report/flame/flame_tree.h"
 #include "common/text/text_reader.h"
 #include "tests/random_profile.h"
 #include "tests/test_util.h"

@@ -1,4 +1,4 @@
-#include "common/report/folded_lines.h"
+#include "common/report/text/folded_lines.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "common/report/graph_svg.h"
+#include "common/report/graph/graph_svg.h"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <string>
 
 #include "common/base/diagnostics.h"
-#include "common/report/graph_layout.h"
-#include "common/report/html_graphs.h"
+#include "common/report/graph/graph_layout.h"
+#include "common/report/html/html_graphs.h"
 #include "common/report/reports.h"
 #include "tests/test_util.h"
 

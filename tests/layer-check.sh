@@ -1,6 +1,6 @@
 #!/bin/sh
 # The library's layers (ARCHITECTURE.md): a file under common/ may include files of its own
-# folder and of folders of a lower rank, never of a higher one nor of a sibling of the same rank
+# layer folder (its rooms, common/LAYER/ROOM/, included) and of folders of a lower rank, never of a higher one nor of a sibling of the same rank
 # (the codecs do not know each other; nor do merge and filter). Nothing under common/ includes
 # tools/ or tests/. Fails naming FILE:LINE for each include that points the wrong way, for a
 # folder with no rank, and for a source file straight in common/.

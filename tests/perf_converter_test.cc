@@ -11,7 +11,7 @@
 #include "common/io/spool.h"
 #include "common/model/checker.h"
 #include "common/model/sink.h"
-#include "common/report/folded_view.h"
+#include "common/report/text/folded_view.h"
 #include "common/text/text_writer.h"
 #include "tests/test_util.h"
 

@@ -1,8 +1,8 @@
-#include "common/report/pprof_graph.h"
+#include "common/report/graph/pprof_graph.h"
 
 #include <gtest/gtest.h>
 
-#include "common/report/pprof_units.h"
+#include "common/report/graph/pprof_units.h"
 #include "common/report/reports.h"
 #include "tests/test_util.h"
 

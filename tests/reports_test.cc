@@ -1,5 +1,5 @@
 #include "common/report/reports.h"
-#include "common/report/tag_totals.h"
+#include "common/report/text/tag_totals.h"
 
 #include <gtest/gtest.h>
 

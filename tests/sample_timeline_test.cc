@@ -1,7 +1,7 @@
 // prof-html's timeline: every timed sample's value lands in the bins, long samples cut across
 // bins exactly as prof-filter --time cuts them, so that the bins of any range add up to the
 // window's totals.
-#include "common/report/sample_timeline.h"
+#include "common/report/html/sample_timeline.h"
 
 #include <gtest/gtest.h>
 

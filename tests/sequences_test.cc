@@ -9,8 +9,8 @@
 
 #include "common/filter/collapse_recursion.h"
 #include "common/report/reports.h"
-#include "common/report/sequence_counts.h"
-#include "common/report/sequence_peek.h"
+#include "common/report/sequence/sequence_counts.h"
+#include "common/report/sequence/sequence_peek.h"
 #include "common/text/text_writer.h"
 #include "tests/random_profile.h"
 #include "tests/test_util.h"

@@ -1,6 +1,6 @@
-// prof-text --list's source files (common/report/source_files.h): names trimmed and files found
+// prof-text --list's source files (common/report/source/source_files.h): names trimmed and files found
 // as pprof's -list does (internal/report/source.go trimPath, openSourceFile).
-#include "common/report/source_files.h"
+#include "common/report/source/source_files.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

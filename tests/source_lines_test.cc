@@ -1,6 +1,6 @@
-// Values per source line (common/report/source_lines.h), shared by prof-text --list and
+// Values per source line (common/report/source/source_lines.h), shared by prof-text --list and
 // prof-html's source pane: pprof's attribution, and R's (flat at the innermost frame with a line).
-#include "common/report/source_lines.h"
+#include "common/report/source/source_lines.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // --timeline: every sample lands in the bucket of its TIME, a long sample is spread over the
 // buckets it spans, and a source's buckets add up to its total exactly.
-#include "common/report/timeline.h"
+#include "common/report/text/timeline.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include "common/cli/filter_options.h"
 #include "common/cli/report_options.h"
 #include "common/report/diff_totals.h"
-#include "common/report/sample_timeline.h"
+#include "common/report/html/sample_timeline.h"
 
 namespace proftools {
 namespace {

@@ -12,7 +12,7 @@
 #include "common/filter/filter_spec.h"
 #include "common/io/byte_stream.h"
 #include "common/load/read_profile.h"
-#include "common/report/html_report.h"
+#include "common/report/html/html_report.h"
 #include "common/report/reports.h"
 
 namespace proftools {

@@ -4,7 +4,7 @@
 
 #include "common/cli/report_options.h"
 #include "common/report/diff_totals.h"
-#include "common/report/graph_svg.h"
+#include "common/report/graph/graph_svg.h"
 #include "common/report/value_format.h"
 
 namespace proftools {

@@ -12,8 +12,8 @@
 #include "common/filter/filter_spec.h"
 #include "common/io/byte_stream.h"
 #include "common/load/read_profile.h"
-#include "common/report/flame_svg.h"
-#include "common/report/flame_tree.h"
+#include "common/report/flame/flame_svg.h"
+#include "common/report/flame/flame_tree.h"
 #include "common/report/reports.h"
 
 namespace proftools {

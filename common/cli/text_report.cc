@@ -15,7 +15,7 @@
 #include "common/cli/report_options.h"
 #include "common/report/diff_totals.h"
 #include "common/report/stack_totals.h"
-#include "common/report/tag_totals.h"
+#include "common/report/text/tag_totals.h"
 
 namespace proftools {
 namespace {

@@ -13,9 +13,9 @@
 #include "common/filter/filter_spec.h"
 #include "common/io/byte_stream.h"
 #include "common/load/read_profile.h"
-#include "common/report/folded_view.h"
+#include "common/report/text/folded_view.h"
 #include "common/report/reports.h"
-#include "common/report/timeline.h"
+#include "common/report/text/timeline.h"
 
 namespace proftools {
 

@@ -1,0 +1,148 @@
+#include "common/report/flame/flame_tree.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <unordered_map>
+
+#include "common/base/saturating.h"
+
+namespace proftools {
+namespace {
+
+// Every drawn stack as frames, root first, in one flat array: what the tree is built from.
+struct Paths {
+  std::vector<const Frame*> frames;
+  std::vector<uint32_t> names;  // the name id of each frame
+  std::vector<size_t> starts;   // path i is [starts[i], starts[i + 1])
+  std::vector<int64_t> values;
+  size_t size() const { return values.size(); }
+};
+
+}  // namespace
+
+uint32_t FlameTree::Intern(const std::string& text) {
+  names_.push_back(text);
+  return static_cast<uint32_t>(names_.size() - 1);
+}
+
+// As flamegraph.pl does with its sorted folded lines: the stacks sorted by their names, root
+// first, so that stacks sharing a prefix are adjacent; each then adds nodes only past what it
+// shares with the one before, and children come out in name order. No lookup per frame.
+FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
+                     const StackTotals* base, int base_value_index) {
+  nodes_.emplace_back();
+  nodes_[0].name = Intern("all");
+  nodes_[0].source = Intern("");  // not interned below: a frame named "" keeps its own id
+  std::unordered_map<std::string, uint32_t> name_ids;  // names and sources, interned once
+  auto intern = [&](const std::string& text) {
+    auto [it, added] = name_ids.try_emplace(text, 0);
+    if (added) it->second = Intern(text);
+    return it->second;
+  };
+
+  FrameExpander expander(totals.defs(), options.granularity);
+  // A frame's name id, by the frame (frames live as long as the expander): one string hash per
+  // distinct location line, not per frame of every stack.
+  std::unordered_map<const Frame*, uint32_t> frame_names;
+  Paths paths;
+  std::vector<const Frame*> frames;
+  for (const StackTotals::Entry& entry : totals.entries()) {
+    const int64_t value = entry.values[options.value_index];
+    if (value <= 0) continue;
+    frames.clear();
+    expander.StackFrames(entry.stack_id, &frames);  // leaf first
+    if (frames.empty()) continue;
+    if (!options.reverse) std::reverse(frames.begin(), frames.end());
+    paths.starts.push_back(paths.frames.size());
+    for (const Frame* frame : frames) {
+      auto [it, added] = frame_names.try_emplace(frame, 0);
+      if (added) it->second = intern(frame->name);
+      paths.frames.push_back(frame);
+      paths.names.push_back(it->second);
+    }
+    paths.values.push_back(value);
+  }
+  paths.starts.push_back(paths.frames.size());
+
+  // Names ranked bytewise, then the paths sorted by their ranks (stable: among equal paths the
+  // first seen gives the nodes their kind and source).
+  std::vector<uint32_t> by_name(names_.size());
+  std::iota(by_name.begin(), by_name.end(), 0);
+  std::sort(by_name.begin(), by_name.end(),
+            [&](uint32_t a, uint32_t b) { return names_[a] < names_[b]; });
+  std::vector<uint32_t> rank(names_.size());
+  for (uint32_t r = 0; r < by_name.size(); ++r) rank[by_name[r]] = r;
+  std::vector<size_t> order(paths.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::lexicographical_compare(
+        paths.names.begin() + paths.starts[a], paths.names.begin() + paths.starts[a + 1],
+        paths.names.begin() + paths.starts[b], paths.names.begin() + paths.starts[b + 1],
+        [&](uint32_t x, uint32_t y) { return rank[x] < rank[y]; });
+  });
+
+  std::vector<uint32_t> chain = {0};  // the nodes of the previous path, root first
+  size_t previous = SIZE_MAX;
+  for (size_t p : order) {
+    const size_t start = paths.starts[p], length = paths.starts[p + 1] - start;
+    size_t shared = 0;
+    if (previous != SIZE_MAX) {
+      const size_t previous_start = paths.starts[previous];
+      const size_t previous_length = paths.starts[previous + 1] - previous_start;
+      while (shared < length && shared < previous_length &&
+             paths.names[start + shared] == paths.names[previous_start + shared]) {
+        ++shared;
+      }
+    }
+    chain.resize(shared + 1);
+    for (size_t d = shared; d < length; ++d) {
+      const Frame* frame = paths.frames[start + d];
+      Node child;
+      child.name = paths.names[start + d];
+      child.source = intern(frame->source);
+      child.kind = frame->kind;
+      child.depth = static_cast<uint32_t>(d + 1);
+      max_depth_ = std::max(max_depth_, child.depth);
+      const uint32_t index = static_cast<uint32_t>(nodes_.size());
+      nodes_[chain.back()].children.push_back(index);
+      nodes_.push_back(std::move(child));
+      chain.push_back(index);
+    }
+    for (uint32_t node : chain) AddSaturating(&nodes_[node].value, paths.values[p]);
+    previous = p;
+  }
+  if (base != nullptr) AddBase(*base, base_value_index, options);
+}
+
+// Each base stack walks down the tree by name as far as the tree has it (nodes only the base
+// has are not drawn, as difffolded.pl draws the second profile), adding to `base` on the way.
+void FlameTree::AddBase(const StackTotals& base, int value_index, const FlameTreeOptions& options) {
+  FrameExpander expander(base.defs(), options.granularity);
+  std::vector<const Frame*> frames;
+  for (const StackTotals::Entry& entry : base.entries()) {
+    int64_t value = entry.values[value_index];
+    if (value <= 0) continue;
+    frames.clear();
+    expander.StackFrames(entry.stack_id, &frames);
+    if (frames.empty()) continue;
+    if (!options.reverse) std::reverse(frames.begin(), frames.end());
+    if (options.base_scale != 1) {
+      value = static_cast<int64_t>(std::llround(static_cast<double>(value) * options.base_scale));
+    }
+    uint32_t node = 0;
+    AddSaturating(&nodes_[0].base, value);
+    for (const Frame* frame : frames) {
+      const std::vector<uint32_t>& children = nodes_[node].children;
+      auto it = std::lower_bound(children.begin(), children.end(), frame->name,
+                                 [&](uint32_t child, const std::string& name) {
+                                   return names_[nodes_[child].name] < name;
+                                 });
+      if (it == children.end() || names_[nodes_[*it].name] != frame->name) break;
+      node = *it;
+      AddSaturating(&nodes_[node].base, value);
+    }
+  }
+}
+
+}  // namespace proftools

@@ -1,0 +1,655 @@
+#include "common/report/graph/pprof_graph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <tuple>
+
+#include <re2/re2.h>
+
+#include "common/base/diagnostics.h"
+#include "common/base/saturating.h"
+#include "common/report/graph/pprof_units.h"
+#include "common/report/source/source_files.h"
+
+namespace proftools {
+namespace {
+
+std::string Hex16(uint64_t address) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(address));
+  return text;
+}
+
+// pprof's joinLabels: every string label as key:value, sorted, joined by a DOT line break.
+// Each is escaped for DOT (pprof leaves quotes raw, which breaks the file).
+std::string JoinLabels(const std::vector<Label>& labels) {
+  std::vector<std::string> parts;
+  for (const Label& label : labels) {
+    if (!label.is_num) parts.push_back(EscapeForDot(label.key + ":" + label.str));
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string joined;
+  for (const std::string& part : parts) joined += (joined.empty() ? "" : "\\n") + part;
+  return joined;
+}
+
+}  // namespace
+
+std::string EscapeForDot(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\l";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void SortGraphTags(std::vector<GraphTag>* tags, bool flat) {
+  std::sort(tags->begin(), tags->end(), [flat](const GraphTag& a, const GraphTag& b) {
+    if (!flat && a.cum != b.cum) return SaturatingAbs(a.cum) > SaturatingAbs(b.cum);
+    if (a.flat != b.flat) return SaturatingAbs(a.flat) > SaturatingAbs(b.flat);
+    return a.name < b.name;
+  });
+}
+
+bool GraphNodeInfo::operator<(const GraphNodeInfo& o) const {
+  return std::tie(name, address, file, start_line, line, objfile) <
+         std::tie(o.name, o.address, o.file, o.start_line, o.line, o.objfile);
+}
+
+bool GraphNodeInfo::operator==(const GraphNodeInfo& o) const {
+  return std::tie(name, address, file, start_line, line, objfile) ==
+         std::tie(o.name, o.address, o.file, o.start_line, o.line, o.objfile);
+}
+
+std::vector<std::string> GraphNodeInfo::NameComponents() const {
+  std::vector<std::string> parts;
+  if (address != 0) parts.push_back(Hex16(address));
+  if (!name.empty()) parts.push_back(name);
+  if (line != 0) {
+    parts.push_back(file + ":" + std::to_string(line));
+  } else if (!file.empty()) {
+    parts.push_back(file);
+  } else if (!name.empty()) {
+  } else if (!objfile.empty()) {
+    parts.push_back("[" + BaseName(objfile) + "]");
+  } else {
+    parts.push_back("<unknown>");
+  }
+  return parts;
+}
+
+std::string GraphNodeInfo::PrintableName() const {
+  std::string out;
+  for (const std::string& part : NameComponents()) out += (out.empty() ? "" : " ") + part;
+  return out;
+}
+
+// pprof orders otherwise equal nodes by fmt.Sprint of their NodeInfo.
+static std::string SprintInfo(const GraphNodeInfo& i) {
+  return "{" + i.name + "  " + std::to_string(i.address) + " " + i.file + " " +
+         std::to_string(i.start_line) + " " + std::to_string(i.line) + " " + i.objfile + "}";
+}
+
+std::string ShortenFunctionName(const std::string& name) {
+  // The same rules as pprof's graph package: a C++ anonymous namespace and Go module versions
+  // removed, then a Go package path, a Java package and arguments, or a C++ namespace path.
+  static const RE2 anonymous(R"(^\(anonymous namespace\)::)");
+  static const RE2 go_version(R"(^(.*?)/v(?:[2-9]|[1-9][0-9]+)([./].*)$)");
+  static const RE2 go_path(R"(^(?:[\w\-\.]+/)+(.+))");
+  static const RE2 java(
+      R"(^(?:[a-z]\w*\.)*([A-Z][\w\$]*\.(?:<init>|[a-z][\w\$]*(?:\$\d+)?))(?:\(|$))");
+  static const RE2 cpp(R"(^(?:[_a-zA-Z]\w*::)+(_*[A-Z]\w*::~?[_a-zA-Z]\w*(?:<.*>)?))");
+  std::string f = name;
+  RE2::Replace(&f, anonymous, "");
+  RE2::Replace(&f, go_version, "\\1\\2");
+  std::string kept;
+  for (const RE2* rule : {&go_path, &java, &cpp}) {
+    if (RE2::PartialMatch(f, *rule, &kept)) return kept;
+  }
+  return f;
+}
+
+PprofGraph::PprofGraph(const StackTotals& totals, const PprofGraphOptions& options) {
+  Collect(totals, options);
+  // pprof's newTrimmedGraph for -dot (internal/report): each step rebuilds the graph from the
+  // samples, keeping the nodes chosen so far.
+  // pprof builds the whole graph first to find the nodes below the node fraction: only the
+  // nodes' values are needed for that, the edges come with the graph of the nodes kept.
+  std::vector<bool> kept_infos;  // empty: every node
+  std::vector<int64_t> flat, cum;
+  NodeValues(&flat, &cum);
+  int64_t flat_sum = 0;
+  for (int64_t value : flat) AddSaturating(&flat_sum, value);
+  const int64_t node_cutoff =
+      SaturatingAbs(static_cast<int64_t>(static_cast<double>(flat_sum) * options.node_fraction));
+  const int64_t edge_cutoff =
+      SaturatingAbs(static_cast<int64_t>(static_cast<double>(flat_sum) * options.edge_fraction));
+  if (node_cutoff > 0) {
+    std::vector<bool> kept(infos_.size(), false);
+    size_t present = 0, kept_count = 0;
+    for (size_t i = 0; i < infos_.size(); ++i) {
+      if (flat[i] == 0 && cum[i] == 0) continue;
+      ++present;
+      kept[i] = SaturatingAbs(cum[i]) >= node_cutoff;
+      kept_count += kept[i];
+    }
+    if (kept_count != present) {
+      dropped_nodes_ = present - kept_count;
+      kept_infos = std::move(kept);
+    }
+  }
+  Build(kept_infos);
+  nodes_before_count_ = nodes_.size();
+  SortNodes();
+  if (options.node_count > 0) {
+    // Low tags and edges would sway the choice. The choice looks at no more than the first
+    // node_count nodes.
+    AddTags(kept_infos, options.node_count);
+    TrimTags(node_cutoff);
+    TrimEdges(edge_cutoff);
+    const std::vector<bool> top = TopNodes(options.node_count);
+    size_t count = 0;
+    for (bool kept : top) count += kept;
+    if (count != nodes_.size()) {
+      kept_infos = top;
+      Build(kept_infos);
+      SortNodes();
+    }
+  }
+  AddTags(kept_infos, SIZE_MAX);
+  TrimTags(node_cutoff);
+  dropped_edges_ = TrimEdges(edge_cutoff);
+  RemoveRedundantEdges();
+}
+
+void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& options) {
+  const Definitions& defs = totals.defs();
+  const Granularity g = options.granularity;
+  const bool by_address = g == Granularity::kAddresses;
+  const bool by_line =
+      g == Granularity::kLines || g == Granularity::kAddresses || g == Granularity::kFileLines;
+  const bool with_name = g != Granularity::kFiles && g != Granularity::kFileLines;
+  const bool with_file = g != Granularity::kFunctions;
+  std::map<GraphNodeInfo, size_t> info_index;
+  auto intern = [&](GraphNodeInfo info) {
+    // Frames hold an info's number in 31 bits.
+    if (infos_.size() >= (uint32_t{1} << 31))
+      throw ProfError("", "more than 2^31 nodes for the call graph");
+    auto [it, added] = info_index.emplace(info, infos_.size());
+    if (added) infos_.push_back(std::move(info));
+    return it->second;
+  };
+  // Per location: its nodes, innermost first, each with whether it is inlined.
+  std::unordered_map<uint64_t, std::vector<std::pair<size_t, bool>>> by_location;
+  auto location_nodes = [&](uint64_t id) -> const std::vector<std::pair<size_t, bool>>& {
+    auto found = by_location.find(id);
+    if (found != by_location.end()) return found->second;
+    std::vector<std::pair<size_t, bool>> nodes;
+    const Location* location = defs.locations.Find(id);
+    const Mapping* mapping = location != nullptr && location->mapping_id != 0
+                                 ? defs.mappings.Find(location->mapping_id)
+                                 : nullptr;
+    const std::string objfile = mapping != nullptr ? mapping->file : "";
+    const uint64_t address = location != nullptr && by_address ? location->address : 0;
+    if (location == nullptr || location->lines.empty()) {
+      GraphNodeInfo info;
+      info.address = address;
+      info.objfile = objfile;
+      nodes.emplace_back(intern(info), false);
+    } else {
+      for (size_t i = 0; i < location->lines.size(); ++i) {
+        const Line& line = location->lines[i];
+        if (g == Granularity::kFileLines && line.line == 0) continue;
+        const Function* function = defs.functions.Find(line.function_id);
+        GraphNodeInfo info;
+        info.address = address;
+        if (function == nullptr) {
+          info.objfile = objfile;
+        } else {
+          info.line = by_line ? line.line : 0;
+          if (with_name) info.name = function->name;
+          if (with_file && !function->file.empty()) info.file = CleanPath(function->file);
+          if (info.name.empty()) {
+            info.objfile = objfile;
+            info.start_line = function->start_line;
+          }
+        }
+        nodes.emplace_back(intern(info), i + 1 < location->lines.size());
+      }
+    }
+    return by_location.emplace(id, std::move(nodes)).first->second;
+  };
+  label_sets_.emplace_back();  // 0: none
+  std::unordered_map<std::string, uint32_t> label_set_index;
+  std::unordered_map<uint64_t, size_t> entry_of_stack;
+  for (const StackTotals::Entry& totals_entry : totals.entries()) {
+    const int64_t value = totals_entry.values[options.value_index];
+    if (value == 0) continue;
+    const Stack* stack = defs.stacks.Find(totals_entry.stack_id);
+    if (stack == nullptr) continue;
+    auto [at, added] = entry_of_stack.emplace(totals_entry.stack_id, entries_.size());
+    if (added) {
+      entries_.emplace_back();
+      Entry& entry = entries_.back();
+      for (auto it = stack->location_ids.rbegin(); it != stack->location_ids.rend(); ++it) {
+        const auto& nodes = location_nodes(*it);
+        for (auto n = nodes.rbegin(); n != nodes.rend(); ++n) {
+          entry.frames.push_back(static_cast<uint32_t>(n->first << 1 | n->second));
+        }
+      }
+    }
+    Entry& entry = entries_[at->second];
+    AddSaturating(&entry.value, value);
+    LabelSet set;
+    set.joined = JoinLabels(totals_entry.label_set);
+    for (const Label& label : totals_entry.label_set) {
+      // As pprof's graph, only the `bytes` label becomes numeric tags.
+      if (label.is_num && label.key == "bytes") {
+        set.bytes.emplace_back(label.num, label.unit.empty() ? "bytes" : label.unit);
+      }
+    }
+    if (set.joined.empty() && set.bytes.empty()) continue;
+    std::string key = set.joined;
+    for (const auto& [number, unit] : set.bytes) key += '\0' + std::to_string(number) + ' ' + unit;
+    auto [index, new_set] = label_set_index.emplace(key, label_sets_.size());
+    if (new_set) label_sets_.push_back(std::move(set));
+    entry.by_label_set.emplace_back(index->second, value);
+  }
+}
+
+std::vector<bool> PprofGraph::KeptSet(const std::vector<size_t>& node_indices) const {
+  std::vector<bool> kept(infos_.size(), false);
+  for (size_t i : node_indices) kept[nodes_[i].info] = true;
+  return kept;
+}
+
+void PprofGraph::MakeTags(GraphNode* node,
+                          const std::vector<std::pair<uint32_t, TagSums>>& sums) const {
+  for (const auto& [index, tag_sums] : sums) {
+    const LabelSet& set = label_sets_[index];
+    if (!set.joined.empty()) {
+      GraphTag& tag = node->label_tags[set.joined];
+      tag.name = set.joined;
+      AddSaturating(&tag.flat, tag_sums.flat);
+      AddSaturating(&tag.cum, tag_sums.cum);
+    }
+    std::map<std::string, GraphTag>& numeric = node->numeric_tags[set.joined];
+    for (const auto& [number, unit] : set.bytes) {
+      const std::string name = PprofScaledLabel(number, unit, "minimum");
+      GraphTag& tag = numeric[name];
+      if (tag.name.empty()) {
+        tag.name = name;
+        tag.unit = unit;
+        tag.value = number;
+      }
+      AddSaturating(&tag.flat, tag_sums.flat);
+      AddSaturating(&tag.cum, tag_sums.cum);
+    }
+  }
+}
+
+size_t PprofGraph::NewEdge(size_t src, size_t dest, bool residual, bool inlined) {
+  edges_.push_back(GraphEdge{src, dest, 0, residual, inlined});
+  nodes_[src].out.push_back(edges_.size() - 1);
+  nodes_[dest].in.push_back(edges_.size() - 1);
+  return edges_.size() - 1;
+}
+
+void PprofGraph::EraseEdge(size_t edge) {
+  GraphEdge& e = edges_[edge];
+  auto drop = [edge](std::vector<size_t>* list) {
+    list->erase(std::find(list->begin(), list->end(), edge));
+  };
+  drop(&nodes_[e.src].out);
+  drop(&nodes_[e.dest].in);
+  e.weight = kErased;
+}
+
+void PprofGraph::Build(const std::vector<bool>& kept) {
+  // Nodes indexed by info while building; those left with no value are removed at the end.
+  nodes_.assign(infos_.size(), GraphNode());
+  for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i].info = i;
+  edges_.clear();
+  has_tags_ = false;
+  // (src, dest) -> edge, in half the memory when node numbers fit 16 bits (the table is as
+  // large as the graph, and looked up once per frame of every stack).
+  const bool small = infos_.size() <= 0xffff;
+  FlatIndex edge_index;
+  BasicFlatIndex<uint32_t> small_edge_index;
+  std::vector<size_t> seen_node(infos_.size(), SIZE_MAX);
+  std::vector<size_t> seen_edge;  // per edge: the last entry that added to it
+  for (size_t e = 0; e < entries_.size(); ++e) {
+    const Entry& entry = entries_[e];
+    size_t parent = SIZE_MAX;
+    bool residual = false;
+    for (const uint32_t frame : entry.frames) {
+      const size_t n = frame >> 1;
+      const bool inlined = frame & 1;
+      if (!kept.empty() && !kept[n]) {
+        residual = true;
+        continue;
+      }
+      if (seen_node[n] != e) {  // cum once per sample, whatever the recursion
+        seen_node[n] = e;
+        AddSaturating(&nodes_[n].cum, entry.value);
+      }
+      if (parent != SIZE_MAX && n != parent) {
+        bool added;
+        const uint32_t next = static_cast<uint32_t>(edges_.size());
+        const uint32_t edge =
+            small
+                ? small_edge_index.FindOrAdd(static_cast<uint32_t>(parent << 16 | n), next, &added)
+                : edge_index.FindOrAdd(static_cast<uint64_t>(parent) << 32 | n, next, &added);
+        if (added) NewEdge(parent, n, residual, inlined);
+        // Each edge once per sample, whatever the recursion.
+        if (edge >= seen_edge.size()) seen_edge.resize(edges_.size(), SIZE_MAX);
+        if (seen_edge[edge] != e) {
+          seen_edge[edge] = e;
+          GraphEdge& added = edges_[edge];
+          AddSaturating(&added.weight, entry.value);
+          added.residual = added.residual || residual;
+          added.inlined = added.inlined && inlined;
+        }
+      }
+      parent = n;
+      residual = false;
+    }
+    if (parent != SIZE_MAX && !residual) AddSaturating(&nodes_[parent].flat, entry.value);
+  }
+  // Keep the nodes with a value, renumbered, and their edges.
+  std::vector<size_t> renumber(nodes_.size(), SIZE_MAX);
+  std::vector<GraphNode> kept_nodes;
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (nodes_[i].flat == 0 && nodes_[i].cum == 0) continue;
+    renumber[i] = kept_nodes.size();
+    kept_nodes.push_back(std::move(nodes_[i]));
+  }
+  // An edge to a node whose values cancel out (a difference) goes with the node.
+  bool orphans = false;
+  for (GraphEdge& edge : edges_) {
+    edge.src = renumber[edge.src];
+    edge.dest = renumber[edge.dest];
+    if (edge.src == SIZE_MAX || edge.dest == SIZE_MAX) {
+      edge.weight = kErased;
+      orphans = true;
+    }
+  }
+  nodes_ = std::move(kept_nodes);
+  if (orphans) {
+    for (GraphNode& node : nodes_) {
+      for (std::vector<size_t>* list : {&node.in, &node.out}) {
+        list->erase(std::remove_if(list->begin(), list->end(), [&](size_t e) { return !live(e); }),
+                    list->end());
+      }
+    }
+  }
+}
+
+void PprofGraph::NodeValues(std::vector<int64_t>* flat, std::vector<int64_t>* cum) const {
+  flat->assign(infos_.size(), 0);
+  cum->assign(infos_.size(), 0);
+  std::vector<size_t> seen_node(infos_.size(), SIZE_MAX);
+  for (size_t e = 0; e < entries_.size(); ++e) {
+    const Entry& entry = entries_[e];
+    for (const uint32_t frame : entry.frames) {
+      const size_t n = frame >> 1;
+      if (seen_node[n] == e) continue;
+      seen_node[n] = e;
+      AddSaturating(&(*cum)[n], entry.value);
+    }
+    if (!entry.frames.empty()) AddSaturating(&(*flat)[entry.frames.back() >> 1], entry.value);
+  }
+}
+
+void PprofGraph::AddTags(const std::vector<bool>& kept, size_t limit) {
+  if (has_tags_) return;
+  has_tags_ = true;
+  if (label_sets_.size() <= 1) return;
+  // Only the first `limit` nodes get tags: the others are not looked at.
+  std::vector<size_t> node_of_info(infos_.size(), SIZE_MAX);
+  for (size_t i = 0; i < nodes_.size() && i < limit; ++i) node_of_info[nodes_[i].info] = i;
+  FlatIndex index;  // (node << 32 | label set) -> position in sums
+  std::vector<std::pair<uint64_t, TagSums>> sums;
+  auto sums_of = [&](size_t node, uint32_t set) -> TagSums& {
+    const uint64_t key = static_cast<uint64_t>(node) << 32 | set;
+    bool added;
+    const uint32_t at = index.FindOrAdd(key, static_cast<uint32_t>(sums.size()), &added);
+    if (added) sums.emplace_back(key, TagSums());
+    return sums[at].second;
+  };
+  std::vector<size_t> seen_node(infos_.size(), SIZE_MAX);
+  std::vector<size_t> cum_nodes;
+  for (size_t e = 0; e < entries_.size(); ++e) {
+    const Entry& entry = entries_[e];
+    if (entry.by_label_set.empty()) continue;
+    cum_nodes.clear();
+    size_t leaf = SIZE_MAX;
+    for (const uint32_t frame : entry.frames) {
+      const size_t n = frame >> 1;
+      if (!kept.empty() && !kept[n]) {
+        leaf = SIZE_MAX;  // the sample's flat value is on no node
+        continue;
+      }
+      leaf = n;
+      if (seen_node[n] == e || node_of_info[n] == SIZE_MAX) continue;
+      seen_node[n] = e;
+      cum_nodes.push_back(node_of_info[n]);
+    }
+    const size_t leaf_node = leaf != SIZE_MAX ? node_of_info[leaf] : SIZE_MAX;
+    for (const auto& [set, value] : entry.by_label_set) {
+      for (size_t node : cum_nodes) AddSaturating(&sums_of(node, set).cum, value);
+      if (leaf_node != SIZE_MAX) AddSaturating(&sums_of(leaf_node, set).flat, value);
+    }
+  }
+  // Per node, in an order that does not depend on the table's.
+  std::sort(sums.begin(), sums.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<uint32_t, TagSums>> node_sums;
+  for (size_t i = 0; i < sums.size();) {
+    const size_t node = sums[i].first >> 32;
+    node_sums.clear();
+    for (; i < sums.size() && (sums[i].first >> 32) == node; ++i) {
+      node_sums.emplace_back(static_cast<uint32_t>(sums[i].first), sums[i].second);
+    }
+    MakeTags(&nodes_[node], node_sums);
+  }
+}
+
+namespace {
+
+double EdgeEntropy(const std::vector<GraphEdge>& edges, const std::vector<size_t>& set,
+                   int64_t self) {
+  double score = 0;
+  int64_t total = self;
+  for (size_t e : set) {
+    if (edges[e].weight > 0) AddSaturating(&total, SaturatingAbs(edges[e].weight));
+  }
+  if (total == 0) return 0;
+  for (size_t e : set) {
+    const double frac =
+        static_cast<double>(SaturatingAbs(edges[e].weight)) / static_cast<double>(total);
+    score += -frac * std::log2(frac);
+  }
+  if (self > 0) {
+    const double frac = static_cast<double>(SaturatingAbs(self)) / static_cast<double>(total);
+    score += -frac * std::log2(frac);
+  }
+  return score;
+}
+
+}  // namespace
+
+void PprofGraph::SortNodes() {
+  // pprof's EntropyOrder: nodes whose edges spread their value rank above pass-through nodes;
+  // ties by name, flat value, then the whole NodeInfo.
+  std::vector<int64_t> score(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const GraphNode& n = nodes_[i];
+    double s = 0;
+    s += n.in.empty() ? 1 : EdgeEntropy(edges_, n.in, 0);
+    s += n.out.empty() ? 1 : EdgeEntropy(edges_, n.out, n.flat);
+    score[i] = static_cast<int64_t>(s * static_cast<double>(n.cum)) + n.flat;
+  }
+  std::vector<size_t> order(nodes_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::vector<std::string> names(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) names[i] = infos_[nodes_[i].info].PrintableName();
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (SaturatingAbs(score[a]) != SaturatingAbs(score[b]))
+      return SaturatingAbs(score[a]) > SaturatingAbs(score[b]);
+    if (names[a] != names[b]) return names[a] < names[b];
+    if (SaturatingAbs(nodes_[a].flat) != SaturatingAbs(nodes_[b].flat)) {
+      return SaturatingAbs(nodes_[a].flat) > SaturatingAbs(nodes_[b].flat);
+    }
+    return SprintInfo(infos_[nodes_[a].info]) < SprintInfo(infos_[nodes_[b].info]);
+  });
+  std::vector<size_t> position(nodes_.size());
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+  std::vector<GraphNode> sorted;
+  sorted.reserve(nodes_.size());
+  for (size_t i : order) sorted.push_back(std::move(nodes_[i]));
+  for (GraphEdge& edge : edges_) {
+    if (edge.src == SIZE_MAX || edge.dest == SIZE_MAX) continue;  // gone with its node
+    edge.src = position[edge.src];
+    edge.dest = position[edge.dest];
+  }
+  nodes_ = std::move(sorted);
+}
+
+void PprofGraph::TrimTags(int64_t cutoff) {
+  auto trim = [&](std::map<std::string, GraphTag>* tags) {
+    for (auto it = tags->begin(); it != tags->end();) {
+      const bool keep =
+          SaturatingAbs(it->second.flat) >= cutoff || SaturatingAbs(it->second.cum) >= cutoff;
+      it = keep ? std::next(it) : tags->erase(it);
+    }
+  };
+  for (GraphNode& node : nodes_) {
+    trim(&node.label_tags);
+    for (auto& [labels, tags] : node.numeric_tags) trim(&tags);
+  }
+}
+
+size_t PprofGraph::TrimEdges(int64_t cutoff) {
+  size_t dropped = 0;
+  for (size_t e = 0; e < edges_.size(); ++e) {
+    if (!live(e) || SaturatingAbs(edges_[e].weight) >= cutoff) continue;
+    edges_[e].weight = kErased;
+    ++dropped;
+  }
+  if (dropped == 0) return 0;
+  // Most edges of a large graph go here: the nodes' lists are compacted once.
+  auto compact = [&](std::vector<size_t>* list) {
+    list->erase(std::remove_if(list->begin(), list->end(), [&](size_t e) { return !live(e); }),
+                list->end());
+  };
+  for (GraphNode& node : nodes_) {
+    compact(&node.in);
+    compact(&node.out);
+  }
+  return dropped;
+}
+
+std::vector<bool> PprofGraph::TopNodes(size_t count) const {
+  // pprof counts a node's tags (those with a flat value, at most four) as nodes of the picture.
+  size_t shown = std::min(count, nodes_.size());
+  size_t drawn = 0;
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    size_t tags = 0;
+    for (const auto& [name, tag] : nodes_[i].label_tags) tags += tag.flat != 0;
+    for (const auto& [labels, numeric] : nodes_[i].numeric_tags) {
+      for (const auto& [name, tag] : numeric) tags += tag.flat != 0;
+    }
+    drawn += std::min<size_t>(tags, 4) + 1;
+    if (drawn >= count) {
+      shown = i + 1;
+      break;
+    }
+  }
+  std::vector<size_t> top;
+  for (size_t i = 0; i < shown; ++i) top.push_back(i);
+  return KeptSet(top);
+}
+
+std::vector<std::string> PprofGraph::Names() const {
+  std::vector<std::string> names(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) names[i] = infos_[nodes_[i].info].PrintableName();
+  return names;
+}
+
+namespace {
+
+// pprof's edge order: heaviest first, then by the names of source and target.
+void SortEdges(const std::vector<GraphEdge>& all, const std::vector<std::string>& names,
+               std::vector<size_t>* edges) {
+  std::stable_sort(edges->begin(), edges->end(), [&](size_t a, size_t b) {
+    const GraphEdge& x = all[a];
+    const GraphEdge& y = all[b];
+    if (x.weight != y.weight) return SaturatingAbs(x.weight) > SaturatingAbs(y.weight);
+    if (names[x.src] != names[y.src]) return names[x.src] < names[y.src];
+    if (names[x.dest] != names[y.dest]) return names[x.dest] < names[y.dest];
+    return std::tie(x.src, x.dest) < std::tie(y.src, y.dest);  // only for equal names
+  });
+}
+
+}  // namespace
+
+std::vector<size_t> PprofGraph::SortedEdges() const {
+  std::vector<size_t> edges;
+  for (size_t e = 0; e < edges_.size(); ++e) {
+    if (live(e)) edges.push_back(e);
+  }
+  SortEdges(edges_, Names(), &edges);
+  return edges;
+}
+
+std::vector<size_t> PprofGraph::SortedInEdges(const GraphNode& node,
+                                              const std::vector<std::string>& names) const {
+  std::vector<size_t> edges = node.in;
+  SortEdges(edges_, names, &edges);
+  return edges;
+}
+
+void PprofGraph::RemoveRedundantEdges() {
+  // pprof's rule: residual edges whose target is reached another way go, lightest first, last
+  // node first; a node's heavier residual edges stay once a real call edge is met.
+  const std::vector<std::string> names = Names();
+  for (size_t i = nodes_.size(); i > 0; --i) {
+    const std::vector<size_t> in = SortedInEdges(nodes_[i - 1], names);
+    for (size_t j = in.size(); j > 0; --j) {
+      const size_t e = in[j - 1];
+      if (!edges_[e].residual) break;
+      if (IsRedundant(e)) EraseEdge(e);
+    }
+  }
+}
+
+bool PprofGraph::IsRedundant(size_t edge) const {
+  const size_t src = edges_[edge].src;
+  std::vector<bool> seen(nodes_.size(), false);
+  std::deque<size_t> queue{edges_[edge].dest};
+  seen[edges_[edge].dest] = true;
+  while (!queue.empty()) {
+    const size_t n = queue.front();
+    queue.pop_front();
+    for (size_t e : nodes_[n].in) {
+      const size_t caller = edges_[e].src;
+      if (e == edge || seen[caller]) continue;
+      if (caller == src) return true;
+      seen[caller] = true;
+      queue.push_back(caller);
+    }
+  }
+  return false;
+}
+
+}  // namespace proftools

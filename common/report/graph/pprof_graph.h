@@ -1,0 +1,158 @@
+// pprof's call graph (its internal/graph package, as internal/report trims it for -dot): one
+// node per frame at the chosen granularity with flat and cumulative values, edges caller ->
+// callee weighted by the value that flows through them (residual where dropped nodes lie
+// between, inline where the callee was inlined), tags from the samples' labels, and the
+// trimming pprof applies before drawing (nodefraction, edgefraction, nodecount, redundant
+// residual edges). Built from StackTotals, whose entries already sum equal stacks and labels.
+#ifndef PROFTOOLS_COMMON_REPORT_GRAPH_PPROF_GRAPH_H_
+#define PROFTOOLS_COMMON_REPORT_GRAPH_PPROF_GRAPH_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/base/flat_index.h"
+#include "common/report/frames.h"
+#include "common/report/stack_totals.h"
+
+namespace proftools {
+
+// What identifies a node (pprof's graph.NodeInfo): the fields a granularity keeps.
+struct GraphNodeInfo {
+  std::string name;
+  uint64_t address = 0;
+  std::string file;
+  int64_t start_line = 0;
+  int64_t line = 0;
+  std::string objfile;
+  bool operator<(const GraphNodeInfo& o) const;
+  bool operator==(const GraphNodeInfo& o) const;
+  // pprof's NameComponents: address, name, FILE:LINE or FILE, else [binary] or <unknown>.
+  std::vector<std::string> NameComponents() const;
+  // The components joined by spaces: how pprof names a node in tooltips and sorts ties.
+  std::string PrintableName() const;
+};
+
+struct GraphTag {
+  std::string name;
+  std::string unit;   // numeric tags: the label's unit
+  int64_t value = 0;  // numeric tags: the label's value
+  int64_t flat = 0;
+  int64_t cum = 0;
+};
+
+struct GraphEdge {
+  size_t src = 0;  // node indices
+  size_t dest = 0;
+  int64_t weight = 0;
+  bool residual = false;  // goes over nodes left out of the graph
+  bool inlined = false;   // the callee was inlined into the caller
+};
+
+struct GraphNode {
+  size_t info = 0;  // index into PprofGraph::infos()
+  int64_t flat = 0;
+  int64_t cum = 0;
+  std::vector<size_t> in;   // edges from callers (indices into PprofGraph::edges())
+  std::vector<size_t> out;  // edges to callees
+  // String labels of the samples, joined as pprof joins them ("k1:v1\nk2:v2", sorted).
+  std::map<std::string, GraphTag> label_tags;
+  // Numeric tags (the `bytes` label), per joined string labels ("" for none).
+  std::map<std::string, std::map<std::string, GraphTag>> numeric_tags;
+};
+
+struct PprofGraphOptions {
+  Granularity granularity = Granularity::kFunctions;
+  int value_index = 0;
+  double node_fraction = 0.005;  // pprof's defaults for -dot
+  double edge_fraction = 0.001;
+  size_t node_count = 80;  // 0: no limit
+};
+
+// The graph as pprof draws it: nodes in pprof's visual order (entropy), trimmed.
+class PprofGraph {
+ public:
+  PprofGraph(const StackTotals& totals, const PprofGraphOptions& options);
+
+  const std::vector<GraphNode>& nodes() const { return nodes_; }
+  const std::vector<GraphEdge>& edges() const { return edges_; }  // some erased: see live
+  bool live(size_t edge) const { return edges_[edge].weight != kErased; }
+  const GraphNodeInfo& info(const GraphNode& node) const { return infos_[node.info]; }
+  // The live edges, in pprof's order: heaviest first, then by the names of source and target.
+  std::vector<size_t> SortedEdges() const;
+  // The nodes' printable names, by node index.
+  std::vector<std::string> Names() const;
+
+  size_t dropped_nodes() const { return dropped_nodes_; }  // below the node fraction
+  size_t dropped_edges() const { return dropped_edges_; }  // below the edge fraction, at the end
+  size_t nodes_before_count() const { return nodes_before_count_; }  // before --nodecount
+
+  static constexpr int64_t kErased = INT64_MIN;
+
+ private:
+  // The samples of one stack: their frames once, their values by label set.
+  struct Entry {
+    // info << 1 | inlined, root first: four bytes a frame, for the passes over every frame
+    std::vector<uint32_t> frames;
+    int64_t value = 0;
+    std::vector<std::pair<uint32_t, int64_t>> by_label_set;  // label sets other than 0
+  };
+  struct LabelSet {
+    std::string joined;                                  // joined string labels
+    std::vector<std::pair<int64_t, std::string>> bytes;  // numeric `bytes` labels, with units
+  };
+  struct TagSums {
+    int64_t flat = 0;
+    int64_t cum = 0;
+  };
+  void Collect(const StackTotals& totals, const PprofGraphOptions& options);
+  // Builds nodes_ and edges_ from the entries, keeping only infos marked in `kept` (all when
+  // empty), as pprof's newGraph.
+  void Build(const std::vector<bool>& kept);
+  // The flat and cumulative value of every node, by info (what Build gives them, without edges).
+  void NodeValues(std::vector<int64_t>* flat, std::vector<int64_t>* cum) const;
+  // The tags of the first `limit` nodes, from the samples again (only the graphs whose tags are
+  // looked at need them). Once per Build.
+  void AddTags(const std::vector<bool>& kept, size_t limit);
+  // A node's tags from its sums per label set.
+  void MakeTags(GraphNode* node, const std::vector<std::pair<uint32_t, TagSums>>& sums) const;
+  // A new edge src -> dest (node indices) of weight 0.
+  size_t NewEdge(size_t src, size_t dest, bool residual, bool inlined);
+  void EraseEdge(size_t edge);
+  void SortNodes();  // pprof's EntropyOrder
+  void TrimTags(int64_t cutoff);
+  size_t TrimEdges(int64_t cutoff);
+  std::vector<bool> TopNodes(size_t count) const;
+  void RemoveRedundantEdges();
+  // The edges into `node`, in SortedEdges' order; `names` from Names().
+  std::vector<size_t> SortedInEdges(const GraphNode& node,
+                                    const std::vector<std::string>& names) const;
+  bool IsRedundant(size_t edge) const;
+  std::vector<bool> KeptSet(const std::vector<size_t>& node_indices) const;
+
+  std::vector<GraphNodeInfo> infos_;
+  std::vector<Entry> entries_;
+  std::vector<LabelSet> label_sets_;  // 0: no labels
+  bool has_tags_ = false;
+  std::vector<GraphNode> nodes_;
+  std::vector<GraphEdge> edges_;
+  size_t dropped_nodes_ = 0;
+  size_t dropped_edges_ = 0;
+  size_t nodes_before_count_ = 0;
+};
+
+// Graphviz's escString: `\` and `"` escaped, a line break a left-justified one (`\l`).
+std::string EscapeForDot(const std::string& text);
+
+// pprof's SortTags: by |cum| (unless `flat`), then |flat|, then name.
+void SortGraphTags(std::vector<GraphTag>* tags, bool flat);
+
+// pprof's ShortenFunctionName: a Go, Java or C++ name without its package or namespace path.
+std::string ShortenFunctionName(const std::string& name);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_REPORT_GRAPH_PPROF_GRAPH_H_

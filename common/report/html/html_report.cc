@@ -1,0 +1,517 @@
+#include "common/report/html/html_report.h"
+
+#include "common/base/json_string.h"
+#include "common/base/saturating.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+#include "common/filter/collapse_recursion.h"
+#include "common/report/flame/flame_svg.h"
+#include "common/report/html/html_graphs.h"
+#include "common/report/reports.h"
+#include "common/report/source/source_files.h"
+#include "common/report/source/source_lines.h"
+#include "common/report/web/web_assets.h"
+
+namespace proftools {
+namespace {
+
+// Numbers packed into a JSON string (report.js's `packed`): the 88 printable ASCII characters
+// from '#' but '&', '<', '>' and '\' (none needs an escape in JSON or inside <script>). A number
+// is its base-44 digits, least significant first, every digit but the last written as 44 +
+// digit; a signed number is zigzagged first (0, -1, 1, -2 ... as 0, 1, 2, 3 ...); a frame index
+// is `digits` base-88 digits, most significant first. A stack of 40 frames of 5,000 costs 81
+// characters instead of about 200 in JSON arrays.
+class PackedWriter {
+ public:
+  static char Digit(unsigned value) {
+    static const std::string kDigits = [] {
+      std::string digits;
+      for (int c = 35; c < 127; ++c) {
+        if (c != '&' && c != '<' && c != '>' && c != '\\') digits += static_cast<char>(c);
+      }
+      return digits;
+    }();
+    return kDigits[value];
+  }
+  void Number(uint64_t value) {
+    while (value >= 44) {
+      text_ += Digit(44 + value % 44);
+      value /= 44;
+    }
+    text_ += Digit(static_cast<unsigned>(value));
+  }
+  void Signed(int64_t value) {
+    const uint64_t bits = static_cast<uint64_t>(value);
+    Number(value < 0 ? ~bits * 2 + 1 : bits * 2);
+  }
+  void Frame(uint64_t index, int digits) {
+    for (int d = digits - 1; d >= 0; --d) {
+      uint64_t digit = index;
+      for (int k = 0; k < d; ++k) digit /= 88;
+      text_ += Digit(static_cast<unsigned>(digit % 88));
+    }
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+uint64_t Gcd(uint64_t a, uint64_t b) {
+  while (b != 0) {
+    const uint64_t r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+
+// The most sums per stack and brush bin a page holds (see Timeline): about 3 MB of the page.
+constexpr size_t kBrushBudget = 500000;
+
+const char* KindName(FrameKind kind) {
+  switch (kind) {
+    case FrameKind::kKernel:
+      return "kernel";
+    case FrameKind::kJit:
+      return "jit";
+    case FrameKind::kInlined:
+      return "inlined";
+    case FrameKind::kUser:
+      break;
+  }
+  return "user";
+}
+
+// The profile as the page's script reads it: frames by name, stacks (root first) as frame
+// indexes with their sums per type, identical frame sequences merged.
+class DataWriter {
+ public:
+  DataWriter(const StackTotals& totals, const HtmlReportOptions& options)
+      : totals_(totals), options_(options) {}
+
+  std::string Json() {
+    Collect();
+    const ProfileHeader& header = totals_.header();
+    std::string json = "{\"types\":[";
+    for (size_t i = 0; i < header.types.size(); ++i) {
+      json += (i ? "," : "") + std::string("{\"type\":") + PageJsonString(header.types[i].type) +
+              ",\"unit\":" + PageJsonString(header.types[i].unit) + "}";
+    }
+    json += "],\"valueIndex\":" + std::to_string(options_.value_index) + ",\"totals\":[";
+    for (size_t i = 0; i < totals_.total_values().size(); ++i) {
+      json += (i ? "," : "") + std::to_string(totals_.total_values()[i]);
+    }
+    json += "],\"samples\":" + std::to_string(totals_.total_samples()) +
+            ",\"filters\":" + PageJsonString(options_.filter_description) + ",\"sources\":[";
+    for (size_t i = 0; i < header.sources.size(); ++i) {
+      const Source& source = header.sources[i];
+      json += (i ? "," : "") + std::string("[") + PageJsonString(source.type) + "," +
+              PageJsonString(source.uri) + "," +
+              (source.time_nanos ? std::to_string(*source.time_nanos) : "null") + "]";
+    }
+    json += "],\"meta\":[";
+    for (size_t i = 0; i < header.meta.size(); ++i) {
+      json += (i ? "," : "") + std::string("[") + PageJsonString(header.meta[i].key) + "," +
+              PageJsonString(header.meta[i].value) + "]";
+    }
+    json += "],\"comments\":[";
+    for (size_t i = 0; i < header.comments.size(); ++i) {
+      json += (i ? "," : "") + PageJsonString(header.comments[i]);
+    }
+    json += "],\"frames\":[";
+    for (size_t i = 0; i < names_.size(); ++i) {
+      json += (i ? "," : "") + std::string("[") + PageJsonString(DisplayFrameName(names_[i])) +
+              ",\"" + KindName(kinds_[i]) + "\"," + PageJsonString(DisplayFrameName(sources_[i])) +
+              "]";
+    }
+    json += "],\"frameDigits\":" + std::to_string(FrameDigits()) +
+            ",\"stackCount\":" + std::to_string(stacks_.size());
+    ComputeScales();
+    json += ",\"scales\":[";
+    for (size_t t = 0; t < scales_.size(); ++t) {
+      json += (t ? "," : "") + std::to_string(scales_[t]);
+    }
+    json += "]";
+    // Stacks, in the packed numbers (PackedWriter): each its length and frames (root first);
+    // its values per type; the frames the sequence view reads (0 when they are the same).
+    PackedWriter frames, values, seq, base;
+    for (size_t i = 0; i < stacks_.size(); ++i) {
+      frames.Number(stacks_[i].size());
+      for (uint32_t f : stacks_[i]) frames.Frame(f, FrameDigits());
+      Values(values_[i], &values);
+      seq.Number(collapsed_[i].size());
+      for (uint32_t f : collapsed_[i]) seq.Frame(f, FrameDigits());
+      if (diff_) Values(base_values_[i], &base);
+    }
+    json += ",\"stackFrames\":\"" + frames.text() + "\",\"stackValues\":\"" + values.text() +
+            "\",\"stackSeq\":\"" + seq.text() + "\"";
+    if (diff_) {
+      json += ",\"diff\":true,\"base\":" + PageJsonString(options_.base_name) +
+              ",\"stackBase\":\"" + base.text() + "\"";
+    }
+    if (!diff_ && options_.timeline != nullptr && options_.timeline->timed_samples() > 0) {
+      json += Timeline();
+    }
+    if (options_.source) json += SourceJson();
+    json += "}";
+    return json;
+  }
+
+ private:
+  int FrameDigits() const {
+    int digits = 1;
+    for (uint64_t room = 88; room < names_.size(); room *= 88) ++digits;
+    return digits;
+  }
+
+  // `values` divided by the scales, packed.
+  void Values(const std::vector<int64_t>& values, PackedWriter* out) const {
+    for (size_t t = 0; t < scales_.size(); ++t) {
+      out->Signed(t < values.size() ? values[t] / static_cast<int64_t>(scales_[t]) : 0);
+    }
+  }
+
+  // Per type, the greatest common divisor of every value written (10000000 for a profile of
+  // 10 ms samples), by which they are divided: exact, and several characters fewer per value.
+  void ComputeScales() {
+    const size_t types = totals_.header().types.size();
+    scales_.assign(types, 0);
+    auto add = [&](const int64_t* values, size_t n) {
+      for (size_t t = 0; t < types && t < n; ++t)
+        scales_[t] = Gcd(scales_[t], Magnitude(values[t]));
+    };
+    for (const auto& v : values_) add(v.data(), v.size());
+    for (const auto& v : base_values_) add(v.data(), v.size());
+    if (!diff_ && options_.timeline != nullptr) {
+      timeline_entries_ = options_.timeline->Entries();  // sorted once, for Timeline too
+      for (const SampleTimeline::Entry& entry : timeline_entries_) {
+        add(entry.values, types);
+      }
+    }
+    for (uint64_t& scale : scales_) {
+      if (scale == 0 || scale > static_cast<uint64_t>(INT64_MAX)) scale = 1;
+    }
+  }
+
+  // The timeline: bins from `origin` of `width` ns, rows by source and thread ([label, full
+  // name]) with each row's sums per bin (what the timeline draws), and the sums per stack and
+  // brush bin (what the views sum in a brushed window). The brush's bins are `step` bins of the
+  // drawing, `step` the smallest power of two that keeps those sums within kBrushBudget entries:
+  // the page's size is bounded whatever the number of samples, and a window on the brush's bins
+  // still gives exactly prof-text --time's totals. The origin (nanoseconds since 1970) is a
+  // string: past 2^53 a JavaScript number is no longer exact, and the page shows the window's
+  // ends to the nanosecond (BigInt).
+  std::string Timeline() const {
+    const SampleTimeline& timeline = *options_.timeline;
+    const size_t types = totals_.header().types.size();
+    const size_t row_count = timeline.rows().size();
+    // Per row: bin -> sums. Per (stack, bin): the timeline's entries to sum, as cells sorted by
+    // stack, bin and entry (a flat array: a map of a million nodes took most of the page's
+    // time), summed per (stack, bin) in the entries' order, then per brush bin.
+    std::vector<std::map<uint32_t, std::vector<int64_t>>> activity(row_count);
+    struct Cell {
+      size_t stack;
+      uint32_t bin;
+      uint32_t entry;
+      bool operator<(const Cell& o) const {
+        return stack != o.stack ? stack < o.stack : bin != o.bin ? bin < o.bin : entry < o.entry;
+      }
+    };
+    const std::vector<SampleTimeline::Entry>& timeline_entries = timeline_entries_;
+    std::vector<Cell> cells;
+    cells.reserve(timeline_entries.size());
+    for (uint32_t e = 0; e < timeline_entries.size(); ++e) {
+      const SampleTimeline::Entry& entry = timeline_entries[e];
+      auto stack = stack_of_id_.find(entry.stack_id);
+      if (stack == stack_of_id_.end()) continue;
+      std::vector<int64_t>& sums = activity[entry.row][entry.bin];
+      sums.resize(types, 0);
+      for (size_t t = 0; t < types; ++t) AddSaturating(&sums[t], entry.values[t]);
+      cells.push_back(Cell{stack->second, entry.bin, e});
+    }
+    std::sort(cells.begin(), cells.end());
+    uint32_t step = 1;
+    auto entries_at = [&](uint32_t s) {
+      size_t count = 0;
+      std::pair<size_t, uint32_t> last{SIZE_MAX, 0};
+      for (const Cell& cell : cells) {
+        const std::pair<size_t, uint32_t> coarse{cell.stack, cell.bin / s};
+        if (coarse != last) ++count;
+        last = coarse;
+      }
+      return count;
+    };
+    while (step < timeline.bins() && entries_at(step) > kBrushBudget) step *= 2;
+    std::string json = ",\"timeline\":{\"origin\":\"" + std::to_string(timeline.origin()) +
+                       "\",\"width\":" + std::to_string(timeline.width()) +
+                       ",\"bins\":" + std::to_string(timeline.bins()) +
+                       ",\"step\":" + std::to_string(step) +
+                       ",\"samples\":" + std::to_string(timeline.timed_samples()) + ",\"rows\":[";
+    for (size_t i = 0; i < row_count; ++i) {
+      json += (i ? ",[" : "[") + PageJsonString(timeline.row_labels()[i]) + "," +
+              PageJsonString(timeline.rows()[i]) + "]";
+    }
+    json += "],\"activity\":[";
+    for (size_t i = 0; i < row_count; ++i) {
+      PackedWriter row;
+      uint32_t last = 0;
+      for (const auto& [bin, sums] : activity[i]) {
+        row.Number(bin - last);
+        last = bin;
+        Values(sums, &row);
+      }
+      json += (i ? ",\"" : "\"") + row.text() + "\"";
+    }
+    // Per stack with entries: the stack's index from the previous one's, the number of its
+    // entries, and each entry's brush bin from the previous one's and its values.
+    PackedWriter entries;
+    std::vector<std::pair<uint32_t, std::vector<int64_t>>> bins;
+    size_t previous_stack = 0;
+    auto flush = [&](size_t stack) {
+      if (bins.empty()) return;
+      entries.Number(stack - previous_stack);
+      previous_stack = stack;
+      entries.Number(bins.size());
+      uint32_t last = 0;
+      for (const auto& [bin, sums] : bins) {
+        entries.Number(bin - last);
+        last = bin;
+        Values(sums, &entries);
+      }
+      bins.clear();
+    };
+    size_t current = SIZE_MAX;
+    std::vector<int64_t> fine(types);
+    for (size_t c = 0; c < cells.size();) {
+      const Cell& first = cells[c];
+      if (first.stack != current) {
+        if (current != SIZE_MAX) flush(current);
+        current = first.stack;
+      }
+      // The (stack, bin)'s sum, then into its brush bin.
+      std::fill(fine.begin(), fine.end(), 0);
+      for (; c < cells.size() && cells[c].stack == first.stack && cells[c].bin == first.bin; ++c) {
+        const int64_t* values = timeline_entries[cells[c].entry].values;
+        for (size_t t = 0; t < types; ++t) AddSaturating(&fine[t], values[t]);
+      }
+      const uint32_t bin = first.bin / step;
+      if (bins.empty() || bins.back().first != bin) {
+        bins.emplace_back(bin, fine);
+      } else {
+        for (size_t t = 0; t < types; ++t) AddSaturating(&bins.back().second[t], fine[t]);
+      }
+    }
+    if (current != SIZE_MAX) flush(current);
+    return json + "],\"entries\":\"" + entries.text() + "\"}";
+  }
+
+  // The source pane's data: per function on the page with a file (its frame index), each of
+  // its files (an index into "files": the trimmed name, and why there is no text, or "") with its
+  // sums per type and its rows [line, text or 0, [flat per type], [cum per type]]. The rows are
+  // those --list shows (source_lines.h), except that past kSourcePaneLines lines only those
+  // within kSourceMargin of a line with values are kept ([0] marks a gap), and that once the page
+  // holds kSourcePaneBytes of text the rows go without text. Only the kSourcePaneFunctions
+  // functions with the largest cumulative values (the default type) are there ("left": how
+  // many more had a file).
+  std::string SourceJson() const {
+    const size_t types = totals_.header().types.size();
+    SourceFiles files(options_.source_path, options_.trim_path);
+    std::vector<SourceLineValues> values;
+    for (size_t t = 0; t < types; ++t) {
+      values.push_back(AttributeSourceLines(totals_, static_cast<int>(t), files,
+                                            [](const std::string&) { return true; }));
+    }
+    const size_t v = static_cast<size_t>(options_.value_index);
+    // Functions with a file, largest cum first (then by name).
+    std::vector<std::pair<uint64_t, std::string>> order;
+    for (const std::string& name : values[v].names) {
+      if (ids_.count(name) == 0) continue;
+      uint64_t cum = 0;
+      const std::vector<FunctionFile> function_files = FilesOf(values[v], name);
+      for (const FunctionFile& file : function_files) cum = std::max(cum, Magnitude(file.cum));
+      if (!function_files.empty()) order.emplace_back(cum, name);
+    }
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    const size_t shown = std::min(order.size(), kSourcePaneFunctions);
+    std::map<std::string, size_t> file_index;
+    std::string files_json, functions_json;
+    size_t bytes = 0;
+    auto numbers = [](const std::vector<int64_t>& list) {
+      std::string out = "[";
+      for (size_t i = 0; i < list.size(); ++i) out += (i ? "," : "") + std::to_string(list[i]);
+      return out + "]";
+    };
+    for (size_t f = 0; f < shown; ++f) {
+      const std::string& name = order[f].second;
+      std::vector<std::vector<FunctionFile>> by_type;
+      for (size_t t = 0; t < types; ++t) by_type.push_back(FilesOf(values[t], name));
+      functions_json += (f ? ",[" : "[") + std::to_string(ids_.at(name)) + ",[";
+      for (size_t i = 0; i < by_type[v].size(); ++i) {
+        const FunctionFile& file = by_type[v][i];
+        const SourceText& text = files.Get(file.file);
+        auto [at, added] = file_index.try_emplace(file.file, file_index.size());
+        if (added) {
+          files_json += (at->second ? ",[" : "[") + PageJsonString(file.file) + "," +
+                        PageJsonString(text.found ? "" : text.problem) + "]";
+        }
+        std::vector<int64_t> flat(types), cum(types);
+        for (size_t t = 0; t < types; ++t) {
+          flat[t] = by_type[t][i].flat;
+          cum[t] = by_type[t][i].cum;
+        }
+        functions_json += (i ? ",[" : "[") + std::to_string(at->second) + "," + numbers(flat) +
+                          "," + numbers(cum) + ",[";
+        auto row = [&](int64_t line, const std::string_view* line_text) {
+          for (size_t t = 0; t < types; ++t) {
+            auto it = by_type[t][i].lines.find(line);
+            flat[t] = it == by_type[t][i].lines.end() ? 0 : it->second.flat;
+            cum[t] = it == by_type[t][i].lines.end() ? 0 : it->second.cum;
+          }
+          std::string shown_text = "0";
+          if (line_text != nullptr && bytes + line_text->size() <= kSourcePaneBytes) {
+            bytes += line_text->size();
+            shown_text = JsonString(DisplaySourceLine(*line_text), /*html_safe=*/true);
+          }
+          return "[" + std::to_string(line) + "," + shown_text + "," + numbers(flat) + "," +
+                 numbers(cum) + "]";
+        };
+        const SourceRange range = ShownRange(file.lines, text);
+        const bool long_range = range.last_shown - range.first_shown + 1 > kSourcePaneLines;
+        bool first_row = true;
+        bool gap = false;
+        auto near = [&](int64_t n) {
+          auto it = file.lines.lower_bound(n - kSourceMargin);
+          return it != file.lines.end() && it->first <= n + kSourceMargin;
+        };
+        for (int64_t n = range.first_shown; n <= range.last_shown; ++n) {
+          if (long_range && !near(n)) {
+            gap = true;
+            continue;
+          }
+          if (gap && !first_row) functions_json += ",[0]";
+          gap = false;
+          functions_json += (first_row ? "" : ",") + row(n, &text.lines[n - 1]);
+          first_row = false;
+        }
+        for (int64_t n : range.beyond) {
+          functions_json += (first_row ? "" : ",") + row(n, nullptr);
+          first_row = false;
+        }
+        functions_json += "]]";
+      }
+      functions_json += "]]";
+    }
+    return ",\"source\":{\"files\":[" + files_json + "],\"functions\":[" + functions_json +
+           "],\"left\":" + std::to_string(order.size() - shown) + ",\"limits\":[" +
+           std::to_string(kSourcePaneFunctions) + "," + std::to_string(kSourcePaneLines) + "," +
+           std::to_string(kSourcePaneBytes) + "]}";
+  }
+
+  void Collect() {
+    FrameExpander expander(totals_.defs(), options_.granularity);
+    std::unordered_map<std::string, uint32_t>& ids = ids_;
+    std::map<std::vector<uint32_t>, size_t> stack_index;
+    std::vector<const Frame*> frames;
+    std::vector<uint32_t> path;
+    std::vector<uint64_t> keys;
+    for (const StackTotals::Entry& entry : totals_.entries()) {
+      frames.clear();
+      expander.StackFrames(entry.stack_id, &frames);  // leaf first
+      path.clear();
+      for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+        auto [id, added] = ids.try_emplace((*it)->name, static_cast<uint32_t>(names_.size()));
+        if (added) {
+          names_.push_back((*it)->name);
+          kinds_.push_back((*it)->kind);
+          sources_.push_back((*it)->source);
+        }
+        path.push_back(id->second);
+      }
+      auto [at, added] = stack_index.try_emplace(path, stacks_.size());
+      stack_of_id_[entry.stack_id] = at->second;
+      if (added) {
+        stacks_.push_back(path);
+        values_.emplace_back(entry.values.size(), 0);
+        // The sequence view reads stacks as prof-text's sequence reports do, with directly
+        // repeated cycles collapsed (sequence_stacks.h); only recursive stacks differ.
+        keys.assign(path.begin(), path.end());
+        const std::vector<size_t> kept = CollapseRepeats(keys);
+        collapsed_.emplace_back();
+        if (kept.size() != path.size()) {
+          for (size_t k : kept) collapsed_.back().push_back(path[k]);
+        }
+      }
+      for (size_t t = 0; t < entry.values.size(); ++t) values_[at->second][t] += entry.values[t];
+      if (!entry.base_values.empty()) {
+        diff_ = true;
+        base_values_.resize(stacks_.size());
+        std::vector<int64_t>& base = base_values_[at->second];
+        base.resize(entry.values.size(), 0);
+        for (size_t t = 0; t < entry.base_values.size() && t < base.size(); ++t) {
+          base[t] += entry.base_values[t];
+        }
+      }
+    }
+  }
+
+  const StackTotals& totals_;
+  const HtmlReportOptions& options_;
+  std::vector<std::string> names_, sources_;
+  std::vector<FrameKind> kinds_;
+  std::vector<std::vector<uint32_t>> stacks_;
+  std::vector<std::vector<uint32_t>> collapsed_;  // per stack: empty when no cycle repeats
+  std::vector<std::vector<int64_t>> values_;
+  std::unordered_map<uint64_t, size_t> stack_of_id_;  // input stack id -> index in stacks_
+  std::unordered_map<std::string, uint32_t> ids_;     // frame name -> index in names_
+  bool diff_ = false;  // --diff-base: values_ are differences, base_values_ the base's
+  std::vector<std::vector<int64_t>> base_values_;
+  std::vector<uint64_t> scales_;
+  std::vector<SampleTimeline::Entry> timeline_entries_;  // the timeline's, by ComputeScales
+};
+
+}  // namespace
+
+std::string PageJsonString(const std::string& text) {
+  // As the page shows names: valid UTF-8, bytes that are not as \xHH, no control bytes.
+  return JsonString(DisplayFrameName(text), /*html_safe=*/true);
+}
+
+std::vector<std::string> WriteHtmlReport(const StackTotals& totals,
+                                         const HtmlReportOptions& options, ByteSink* out) {
+  const std::string title = options.title.empty() ? "Profile" : options.title;
+  std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  // No request may leave the page: everything is inline, and the policy says so to the browser.
+  page +=
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n";
+  page += "<title>" + EscapeXml(DisplayFrameName(title)) + "</title>\n<style>\n";
+  page += kWebReportCss;
+  page += "</style>\n</head>\n<body>\n";
+  page += kWebReportHtml;
+  page += "<script type=\"application/json\" id=\"profile-data\">";
+  out->Write(page);
+  out->Write(DataWriter(totals, options).Json());
+  std::vector<std::string> warnings;
+  page = "</script>\n";
+  if (options.graph != nullptr) {
+    page += "<script type=\"application/json\" id=\"graph-data\">" +
+            HtmlGraphsJson(totals, *options.graph, &warnings) + "</script>\n";
+  }
+  page += "<script>\n";
+  page += kWebFitNameJs;
+  page += kWebGraphPanZoomJs;
+  page += kWebReportJs;
+  page += "</script>\n</body>\n</html>\n";
+  out->Write(page);
+  return warnings;
+}
+
+}  // namespace proftools

@@ -1,0 +1,110 @@
+#include "common/report/html/sample_timeline.h"
+
+#include <algorithm>
+
+#include "common/base/saturating.h"
+#include "common/filter/time_window.h"
+
+namespace proftools {
+namespace {
+
+// The thread a sample ran on, from the labels perf2prof and pprof profiles carry.
+std::string ThreadOf(const Sample& sample) {
+  std::string thread, comm;
+  for (const Label& label : sample.labels) {
+    const std::string value = label.is_num ? std::to_string(label.num) : label.str;
+    if (label.key == "comm") comm = value;
+    if (label.key == "tid" || label.key == "thread" || label.key == "thread_id") {
+      if (thread.empty()) thread = value;
+    }
+  }
+  if (!comm.empty()) return thread.empty() ? comm : comm + " " + thread;
+  return thread;
+}
+
+}  // namespace
+
+uint32_t SampleTimeline::Row(const Sample& sample) {
+  const std::string thread = ThreadOf(sample);
+  const std::string key = std::to_string(sample.source_id) + '\0' + thread;
+  auto [it, added] = row_ids_.try_emplace(key, static_cast<uint32_t>(row_names_.size()));
+  if (added) {
+    const Source* source = header().FindSource(sample.source_id);
+    const std::string source_name =
+        source != nullptr ? (source->uri.empty() ? source->type : source->uri) : "";
+    std::string name = source_name;
+    if (!thread.empty()) name += (name.empty() ? "" : " ") + thread;
+    row_names_.push_back(name.empty() ? "samples" : name);
+    // The file name of the source: a recording's rows must not all read as its directory.
+    const size_t slash = source_name.find_last_of('/');
+    const std::string file = slash == std::string::npos || slash + 1 == source_name.size()
+                                 ? source_name
+                                 : source_name.substr(slash + 1);
+    std::string label = thread.empty() ? file : thread;
+    if (!thread.empty() && header().sources.size() > 1 && !file.empty()) label += " (" + file + ")";
+    row_labels_.push_back(label.empty() ? row_names_.back() : label);
+  }
+  return it->second;
+}
+
+void SampleTimeline::Add(uint32_t row, uint32_t bin, const Sample& sample) {
+  const size_t types = header().types.size();
+  const auto key = std::make_tuple(row, bin, sample.stack_id);
+  auto [it, added] = index_.try_emplace(key, static_cast<uint32_t>(keys_.size()));
+  if (added) {
+    keys_.push_back(key);
+    values_.resize(values_.size() + types, 0);
+  }
+  int64_t* values = values_.data() + size_t{it->second} * types;
+  for (size_t i = 0; i < sample.values.size() && i < types; ++i) {
+    AddSaturating(&values[i], sample.values[i]);
+  }
+}
+
+void SampleTimeline::OnSample(const Sample& sample) {
+  StackTotals::OnSample(sample);
+  if (!sample.time_nanos || width_ <= 0 || bins_ == 0) return;
+  timed_samples_ += SamplesIn(sample);  // counted as every report counts samples
+  const uint32_t row = Row(sample);
+  auto bin_of = [&](int64_t time) -> uint32_t {
+    if (time <= origin_) return 0;
+    const __int128 bin = (static_cast<__int128>(time) - origin_) / width_;
+    return static_cast<uint32_t>(std::min<__int128>(bin, bins_ - 1));
+  };
+  const int64_t time = *sample.time_nanos;
+  const int64_t duration = sample.duration_nanos.value_or(0);
+  const uint32_t first = bin_of(time);
+  int64_t end = time;  // the last nanosecond the sample covers
+  if (duration > 0) AddSaturating(&end, duration - 1);
+  const uint32_t last = bin_of(end);
+  if (first == last) {
+    Add(row, first, sample);
+    return;
+  }
+  // A long sample: its part in each bin, cut as prof-filter --time cuts it.
+  for (uint32_t bin = first; bin <= last; ++bin) {
+    ResolvedWindow window;
+    window.from = bin == 0 ? INT64_MIN : origin_ + static_cast<int64_t>(bin) * width_;
+    window.to = bin + 1 == bins_ ? INT64_MAX : origin_ + static_cast<int64_t>(bin + 1) * width_;
+    Sample part = sample;
+    if (CutToWindow(window, &part)) Add(row, bin, part);
+  }
+}
+
+std::vector<SampleTimeline::Entry> SampleTimeline::Entries() const {
+  const size_t types = header().types.size();
+  std::vector<uint32_t> order(keys_.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Insertion order depends on the samples' order only, but sorted is what the page wants.
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
+  std::vector<Entry> out;
+  out.reserve(order.size());
+  for (uint32_t i : order) {
+    out.push_back(Entry{std::get<0>(keys_[i]), std::get<1>(keys_[i]), std::get<2>(keys_[i]),
+                        values_.data() + size_t{i} * types});
+  }
+  return out;
+}
+
+}  // namespace proftools

@@ -1,0 +1,73 @@
+// StackTotals that also bins each timed sample onto a timeline, per source and thread, for
+// prof-html's timeline and time brush: a bounded number of bins per row, each holding the sums
+// per stack of the samples (or, for a sample with a DURATION, the part of it) that fall in it,
+// cut exactly as prof-filter --time cuts (CutToWindow), so that a brush on bin edges gives the
+// totals of `prof-text --time` on the same edges. Memory grows with rows × bins × stacks at
+// most, never with samples.
+#ifndef PROFTOOLS_COMMON_REPORT_HTML_SAMPLE_TIMELINE_H_
+#define PROFTOOLS_COMMON_REPORT_HTML_SAMPLE_TIMELINE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "common/report/stack_totals.h"
+
+namespace proftools {
+
+class SampleTimeline : public StackTotals {
+ public:
+  // Bins of `width` nanoseconds from `origin`, `bins` of them (later samples go in the last).
+  // `keying` as StackTotals's (kExact for the call graph's tags).
+  SampleTimeline(int64_t origin, int64_t width, uint32_t bins,
+                 LabelKeying keying = LabelKeying::kNone)
+      : StackTotals(keying), origin_(origin), width_(width), bins_(bins) {}
+  void OnSample(const Sample& sample) override;
+
+  struct Entry {
+    uint32_t row = 0;
+    uint32_t bin = 0;
+    uint64_t stack_id = 0;
+    const int64_t* values = nullptr;  // one per type of the header
+  };
+  int64_t origin() const { return origin_; }
+  int64_t width() const { return width_; }
+  uint32_t bins() const { return bins_; }
+  // Row names, "SOURCE THREAD", in order of first sample.
+  const std::vector<std::string>& rows() const { return row_names_; }
+  // Row labels, short: the thread's name and id ("worker-1 4243") when samples carry them (with
+  // the source's file name after it when the profile has several sources), else the source's
+  // file name.
+  const std::vector<std::string>& row_labels() const { return row_labels_; }
+  // Ordered by row, bin and stack id; valid until the next sample.
+  std::vector<Entry> Entries() const;
+  uint64_t timed_samples() const { return timed_samples_; }
+
+ private:
+  uint32_t Row(const Sample& sample);
+  void Add(uint32_t row, uint32_t bin, const Sample& sample);
+
+  int64_t origin_, width_;
+  uint32_t bins_;
+  std::map<std::string, uint32_t> row_ids_;
+  std::vector<std::string> row_names_, row_labels_;
+  // (row, bin, stack) -> entry index; the entries' keys and values in flat arrays (values:
+  // `types` per entry), so that an entry costs no allocation of its own.
+  struct KeyHash {
+    size_t operator()(const std::tuple<uint32_t, uint32_t, uint64_t>& key) const {
+      return (std::get<2>(key) * 0x9e3779b97f4a7c15ull) ^
+             (uint64_t{std::get<0>(key)} << 32 | std::get<1>(key));
+    }
+  };
+  std::unordered_map<std::tuple<uint32_t, uint32_t, uint64_t>, uint32_t, KeyHash> index_;
+  std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> keys_;
+  std::vector<int64_t> values_;
+  uint64_t timed_samples_ = 0;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_REPORT_HTML_SAMPLE_TIMELINE_H_
