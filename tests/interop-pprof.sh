@@ -36,10 +36,21 @@ name=interop
 # One pprof session per profile (pprof_session: its header lines, which the comparisons leave
 # out anyway, are not in `top`'s output). nodecount=0 is -top's default; nodefraction and
 # edgefraction are pprof's defaults.
-texts=()
+# A golden stdout may hold a profile followed by report lines: only whole, valid profiles.
+# prof-validate checks each input on its own and names it in its messages: one run for all.
+candidates=()
 for f in "$root"/golden/inputs/*.prof $(grep -rl '^proftext 1' --include=stdout "$root/golden"); do
-  # A golden stdout may hold a profile followed by report lines: only whole, valid profiles.
-  head -1 "$f" | grep -q '^proftext 1' && prof-validate "$f" 2>/dev/null && texts+=("$f")
+  read -r first <"$f"
+  [[ $first == "proftext 1"* ]] && candidates+=("$f")
+done
+declare -A invalid=()
+while IFS= read -r f; do
+  invalid[$f]=1
+done < <(prof-validate "${candidates[@]}" 2>&1 >/dev/null |
+  sed -n '/^prof-validate: warning: /d; s/^prof-validate: \([^:]*\):.*/\1/p')
+texts=()
+for f in "${candidates[@]}"; do
+  [ -n "${invalid[$f]-}" ] || texts+=("$f")
 done
 # Every profile's .pb.gz first, for one pbdump -compact (a line each) over all of them.
 pbs=()
@@ -60,10 +71,20 @@ for i in "${!texts[@]}"; do
   checks=$((checks + 1))
   out=$(grep -F "$pb	" "$T/compact")
   case $out in *"	OK	"*) ;; *) problem "$name: pbdump: $out"; continue ;; esac
-  # Only profiles with samples have reports to compare.
+  # Only profiles with samples have reports to compare. One awk for what the checks need: the
+  # default type's unit (default_unit's rule), whether there are samples, the names of 3.
   prof-text --canonical "$f" >"$T/canonical.prof"
-  grep -q '^sample ' "$T/canonical.prof" || continue
-  unit=$(default_unit "$T/canonical.prof")
+  IFS=$'\t' read -r unit has_samples specials < <(awk '
+    $1 == "type" { unit[$2] = $3; last = $3 }
+    $1 == "default_type" { d = unit[$2] }
+    $1 == "sample" { samples = 1 }
+    $1 == "function" && ($3 == "<GC>" || $3 == "<Anonymous>") { special[$3] = 1 }
+    END {
+      names = ""
+      for (name in special) names = names " " name
+      printf "%s\t%s\t%s\n", (d != "" ? d : last), (samples ? "yes" : "no"), names
+    }' "$T/canonical.prof")
+  [ "$has_samples" = yes ] || continue
   pprof_session "$pb" >/dev/null <<EOF
 unit=$unit
 nodecount=1000000
@@ -94,11 +115,9 @@ $(diff "$T/want.top" "$T/got.top" | head -10)"
     problem "$name: pprof -traces differs from prof-text --traces:
 $(diff "$T/want.traces" "$T/got.traces" | head -10)"
   # 3: names pprof would blank survive its default symbolization.
-  for special in '<GC>' '<Anonymous>'; do
-    if grep -q "^function [0-9]* $special " "$f"; then
-      "$pprof" -top -nodecount=1000000 -nodefraction=0 "$pb" 2>/dev/null |
-        grep -q " $special\$" || problem "$name: pprof does not show $special by name"
-    fi
+  for special in $specials; do
+    "$pprof" -top -nodecount=1000000 -nodefraction=0 "$pb" 2>/dev/null |
+      grep -q " $special\$" || problem "$name: pprof does not show $special by name"
   done
 done
 
@@ -125,9 +144,9 @@ for f in "$root"/golden/pprof/corpus/{ok,lenient}-*.pb.gz "$root"/golden/pprof/c
   case $f in */bad-*) continue ;; esac
   name=${f#"$root/"}
   checks=$((checks + 1))
-  pprof2prof "$f" 2>/dev/null | prof2pprof --keep-samples -o "$T/k.pb.gz" ||
+  pprof2prof -o "$T/rt.prof" "$f" 2>/dev/null && prof2pprof --keep-samples -o "$T/k.pb.gz" "$T/rt.prof" ||
     { problem "$name: round trip failed"; continue; }
-  pprof2prof "$f" 2>/dev/null | prof2pprof -o "$T/a.pb.gz"
+  prof2pprof -o "$T/a.pb.gz" "$T/rt.prof"
   cmp -s <(dump "$f") <(dump "$T/k.pb.gz") ||
     problem "$name: pbdump differs after pprof2prof | prof2pprof --keep-samples:
 $(diff <(dump "$f") <(dump "$T/k.pb.gz") | head -10)"
