@@ -345,30 +345,35 @@ TEST_BINARIES := $(TOOLS) $(UNIT_TESTS) $(TEST_TOOLS)
 
 build-tests: $(TEST_BINARIES)
 
-# $(call run_suites,PREREQUISITES,SUITES): makes PREREQUISITES (in parallel), then runs SUITES
-# (in parallel, every one even when one fails), then the summary, which fails if one did.
+# $(call run_suites,NEEDS,SUITES): runs SUITES in one make (in parallel, every one even when one
+# fails), then the summary, which fails if one did. Each suite starts as soon as its own binaries
+# and NEEDS (what any suite may read: packages, speedscope, pprof) are there, not after the whole
+# build: a suite waiting on Chromium or a child shares the cores with the last compiles.
 define run_suites
 	@rm -rf $(BUILD)/suites
-	+@$(MAKE) --no-print-directory $(1)
-	+@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget $(2)
+	+@SUITES_KEEP_GOING=1 $(MAKE) --no-print-directory -Otarget SUITE_NEEDS="$(strip $(1))" $(2)
 	@tests/suite-summary.sh
 endef
+ifneq ($(SUITE_NEEDS),)
+$(TEST_SUITES) $(INTEROP_SUITES) $(BROWSER_SUITES): | $(SUITE_NEEDS)
+endif
 
-# The packages the build needs first; then the build, the packages the suites need (apt-get while
-# the compilers run), speedscope from npm and pprof built from Debian's Go sources, in parallel;
-# then every suite, in parallel, and the summary (its last line: "check: N passed, N failed").
+# The packages the build needs first; then, in parallel, the build, the packages the suites need
+# (apt-get while the compilers run), speedscope from npm, pprof built from Debian's Go sources,
+# and every suite once what it reads is there; then the summary (its last line: "check: N
+# passed, N failed").
 check: deps deps-gtest
-	$(call run_suites,build-tests deps-test deps-web pprof-tools,$(CHECK_SUITES))
+	$(call run_suites,deps-test deps-web pprof-tools,$(CHECK_SUITES))
 
 # The fast suites (under two minutes after the build); no package is installed.
 test: deps-gtest
-	$(call run_suites,build-tests,$(TEST_SUITES))
+	$(call run_suites,,$(TEST_SUITES))
 
 check-interop: deps-test
-	$(call run_suites,$(TOOLS) $(TEST_TOOLS) pprof-tools,$(INTEROP_SUITES))
+	$(call run_suites,pprof-tools,$(INTEROP_SUITES))
 
 check-browser: deps-test
-	$(call run_suites,$(TOOLS) $(TEST_TOOLS) deps-web,$(BROWSER_SUITES))
+	$(call run_suites,deps-web,$(BROWSER_SUITES))
 
 # The unit tests in two shards run at once (GoogleTest's sharding: each test in one shard).
 test-unit: $(UNIT_TESTS)
