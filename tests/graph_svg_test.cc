@@ -44,6 +44,22 @@ TEST(GraphLayout, LaysOutNodesWithTheirTitlesAndTooltips) {
   EXPECT_EQ(LayoutDotToSvg(kTinyDot, 10).svg, layout.svg);
 }
 
+// Issue 47, item 1: nothing we draw is a link, so a URL that reached the DOT (a profile's string
+// that escaped its quotes) is dropped from Graphviz's drawing, with href as with URL.
+TEST(GraphLayout, TheDrawingHasNoLinks) {
+  const GraphLayout layout = LayoutDotToSvg(
+      "digraph g {\n"
+      "a [URL=\"javascript:alert(1)\" tooltip=\"a (1)\"]\n"
+      "b [href=\"https://example.com/\"]\n"
+      "a -> b [URL=\"javascript:alert(2)\" labelURL=\"javascript:alert(3)\" label=\"x\"]\n"
+      "}\n",
+      10);
+  EXPECT_EQ(Count(layout.svg, "href"), 0u) << layout.svg;
+  EXPECT_EQ(Count(layout.svg, "javascript"), 0u) << layout.svg;
+  EXPECT_NE(layout.svg.find("xlink:title=\"a (1)\""), std::string::npos) << layout.svg;
+  EXPECT_EQ(Count(layout.svg, "class=\"node\""), 2u) << layout.svg;
+}
+
 TEST(GraphLayout, MalformedDotIsAnErrorWithGraphvizsMessageAndNothingOnStderr) {
   ::testing::internal::CaptureStderr();
   try {

@@ -4,7 +4,6 @@
 
 #include <map>
 #include <memory>
-#include <stdexcept>
 #include <utility>
 
 #include "common/base/diagnostics.h"
@@ -55,10 +54,34 @@ std::vector<std::string> Lines(const std::string& text) {
   return lines;
 }
 
-std::runtime_error GraphvizError(const std::string& what, const std::string& messages) {
+ProfError GraphvizError(const std::string& what, const std::string& messages) {
   std::string text = "graphviz: " + what;
   for (const std::string& line : Lines(messages)) text += "; " + line;
-  return std::runtime_error(text);
+  return ProfError("", text);
+}
+
+// Graphviz's SVG without links: every `href` and `xlink:href` attribute dropped (a node or edge
+// given a URL in its DOT would be a link; nothing we draw has one, so any is a profile's string
+// that escaped into an attribute). Graphviz writes a quote inside a value as &quot;: a value
+// ends at the next quote.
+std::string WithoutLinks(const std::string& svg) {
+  std::string out;
+  out.reserve(svg.size());
+  size_t copied = 0;
+  for (size_t at = svg.find("href=\""); at != std::string::npos; at = svg.find("href=\"", at)) {
+    size_t start = at;
+    if (start >= 6 && svg.compare(start - 6, 6, "xlink:") == 0) start -= 6;
+    const size_t value_end = svg.find('"', at + 6);
+    if (start == 0 || svg[start - 1] != ' ' || value_end == std::string::npos) {
+      at += 6;
+      continue;
+    }
+    out.append(svg, copied, start - 1 - copied);  // the space before the attribute goes too
+    copied = value_end + 1;
+    at = copied;
+  }
+  out.append(svg, copied, std::string::npos);
+  return out;
 }
 
 struct ContextDeleter {
@@ -120,7 +143,7 @@ GraphLayout LayoutDotToSvg(const std::string& dot, size_t max_nodes) {
     unsigned int length = 0;
     const int rendered = gvRenderData(context.get(), graph.get(), "svg", &data, &length);
     if (data != nullptr) {
-      layout.svg.assign(data, length);
+      layout.svg = WithoutLinks(std::string(data, length));
       gvFreeRenderData(data);
     }
     gvFreeLayout(context.get(), graph.get());

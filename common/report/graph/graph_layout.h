@@ -12,12 +12,14 @@
 namespace proftools {
 
 struct GraphLayout {
-  std::string svg;                    // Graphviz's SVG document, as `dot -Tsvg` writes it
+  std::string svg;                    // Graphviz's SVG document, as `dot -Tsvg` writes it, no links
   size_t nodes = 0;                   // the nodes the DOT declared
   std::vector<std::string> warnings;  // Graphviz's warnings, each once, "(N times)" when repeated
 };
 
-// The dot layout rendered to SVG. Throws std::runtime_error ("graphviz: ...") when Graphviz
+// The dot layout rendered to SVG, without links (no href or xlink:href attribute: the call
+// graph draws none, and a link would be a profile's string). Throws ProfError ("graphviz: ...")
+// when Graphviz
 // rejects the DOT or cannot lay it out, and UsageError when the graph has more than `max_nodes`
 // nodes or as many edges (a layout of thousands takes minutes and is unreadable): checked after
 // parsing, before the layout.

@@ -112,10 +112,15 @@ class DotWriter {
   }
 
  private:
+  // A value as the report prints it: with its unit, which comes from the profile and may hold
+  // any byte. Text for the legend, which escapes its lines whole.
   std::string Format(int64_t value) const {
     if (options_.raw_values) return std::to_string(value);
     return PprofScaledLabel(value, unit_, output_unit_);
   }
+  // The same inside a quoted DOT string (a label or a tooltip): escaped, so that a unit such as
+  // `u" URL="javascript:..."` stays text and adds no attribute.
+  std::string DotValue(int64_t value) const { return EscapeForDot(Format(value)); }
 
   std::string Percent(int64_t value) const { return PprofPercentage(value, total_); }
 
@@ -208,7 +213,7 @@ class DotWriter {
   void WriteNode(const GraphNode& node, size_t id, double max_flat) {
     const GraphNodeInfo& info = graph_.info(node);
     std::string label = MultilineName(info);
-    const std::string flat = Format(node.flat);
+    const std::string flat = DotValue(node.flat);
     if (node.flat != 0) {
       label += flat + " (" + Percent(node.flat) + ")";
     } else {
@@ -217,7 +222,7 @@ class DotWriter {
     std::string cum = flat;
     if (node.cum != node.flat) {
       label += node.flat != 0 ? "\\n" : " ";
-      cum = Format(node.cum);
+      cum = DotValue(node.cum);
       label += "of " + cum + " (" + Percent(node.cum) + ")";
     }
     // Font sizes from 8 to 24, growing with the square root of the flat share.
@@ -247,7 +252,7 @@ class DotWriter {
       const GraphTag& tag = tags[i];
       const int64_t w = flat_tags ? tag.flat : tag.cum;
       if (w == 0) continue;
-      const std::string weight = Format(w);
+      const std::string weight = DotValue(w);
       const std::string tag_id = node_id + "_" + std::to_string(i);
       nodelets += tag_id + " [label = \"" + tag.name + "\" id=\"" + tag_id +
                   "\" fontsize=8 shape=box3d tooltip=\"" + weight + "\"]\n";
@@ -281,7 +286,7 @@ class DotWriter {
         attr = "";
       }
       if (w == 0) continue;
-      const std::string weight = Format(w);
+      const std::string weight = DotValue(w);
       const std::string tag_id = "N" + source + "_" + std::to_string(j);
       nodelets += tag_id + " [label = \"" + tag.name + "\" id=\"" + tag_id +
                   "\" fontsize=8 shape=box3d tooltip=\"" + weight + "\"]\n";
@@ -347,7 +352,7 @@ class DotWriter {
   }
 
   void WriteEdge(const GraphEdge& edge, bool source_has_nodelets) {
-    const std::string w = Format(edge.weight);
+    const std::string w = DotValue(edge.weight);
     std::string attr = "label=\" " + w + (edge.inlined ? "\\n (inline)" : "") + "\"";
     if (total_ != 0) {
       const __int128 share100 = static_cast<__int128>(edge.weight) * 100 / total_;
