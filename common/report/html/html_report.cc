@@ -1,14 +1,16 @@
 #include "common/report/html/html_report.h"
 
-#include "common/base/json_string.h"
-#include "common/base/saturating.h"
-
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstdint>
 #include <map>
 #include <unordered_map>
 #include <vector>
 
+#include "common/base/json_string.h"
+#include "common/base/saturating.h"
+#include "common/base/sha256.h"
 #include "common/filter/collapse_recursion.h"
 #include "common/report/flame/flame_svg.h"
 #include "common/report/html/html_graphs.h"
@@ -488,10 +490,15 @@ std::vector<std::string> WriteHtmlReport(const StackTotals& totals,
                                          const HtmlReportOptions& options, ByteSink* out) {
   const std::string title = options.title.empty() ? "Profile" : options.title;
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  // The page's one script, whose hash alone the policy lets run: whatever a profile's strings
+  // slipped into the page (a script element, an attribute, a link to javascript:) would not.
+  const std::string script = std::string("\n") + kWebFitNameJs + kWebGraphPanZoomJs + kWebReportJs;
+  const std::array<uint8_t, 32> digest = Sha256(script);
   // No request may leave the page: everything is inline, and the policy says so to the browser.
   page +=
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n";
+      "style-src 'unsafe-inline'; script-src 'sha256-" +
+      Base64(digest.data(), digest.size()) + "'; img-src data:\">\n";
   page += "<title>" + EscapeXml(DisplayFrameName(title)) + "</title>\n<style>\n";
   page += kWebReportCss;
   page += "</style>\n</head>\n<body>\n";
@@ -505,11 +512,7 @@ std::vector<std::string> WriteHtmlReport(const StackTotals& totals,
     page += "<script type=\"application/json\" id=\"graph-data\">" +
             HtmlGraphsJson(totals, *options.graph, &warnings) + "</script>\n";
   }
-  page += "<script>\n";
-  page += kWebFitNameJs;
-  page += kWebGraphPanZoomJs;
-  page += kWebReportJs;
-  page += "</script>\n</body>\n</html>\n";
+  page += "<script>" + script + "</script>\n</body>\n</html>\n";
   out->Write(page);
   return warnings;
 }
