@@ -75,12 +75,25 @@ std::string BaseOf(const std::string& path) {
 // (a relative link is read from the link's directory); `path` itself when it is no link, and a
 // dangling link's target, which is then created. Renaming onto the link would replace the link
 // with a file; renaming onto its target writes through it, as `>` does, and stays atomic.
+// A link is followed as the kernel's fs.protected_symlinks follows it: in a sticky directory
+// that everyone may write (/tmp), only a link of the caller's or of the directory's owner.
+// Another user's link there would make us replace, by rename, a file the caller may write and
+// that user may not (their own ~/.bashrc): refused, where the shell's `>` is refused too.
 std::string FollowLinks(const std::string& path) {
   constexpr int kMaxLevels = 40;  // the kernel's limit (ELOOP)
   std::string current = path;
   for (int level = 0; level < kMaxLevels; ++level) {
     struct stat link;
     if (lstat(current.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return current;
+    struct stat directory;
+    if (stat(DirectoryOf(current).c_str(), &directory) == 0 && (directory.st_mode & S_ISVTX) &&
+        (directory.st_mode & S_IWOTH) && link.st_uid != geteuid() &&
+        link.st_uid != directory.st_uid) {
+      throw ProfError(path, current +
+                                " is another user's symbolic link in a sticky directory that "
+                                "everyone may write: not followed (as the kernel's "
+                                "protected_symlinks refuses it); give the file's own path");
+    }
     std::string target(4096, '\0');
     ssize_t length;
     while ((length = readlink(current.c_str(), &target[0], target.size())) ==
@@ -134,16 +147,14 @@ Output::Output(const std::string& path) {
   }
   temp_path_ = temp;
   RegisterTemp(temp_path_.c_str());
-  // mkstemp creates mode 0600; give the file the mode a plain creat() would have (or keep the
-  // mode of the file it replaces).
-  mode_t mode;
-  if (exists) {
-    mode = target.st_mode & 07777;
-  } else {
-    const mode_t mask = umask(0);
-    umask(mask);
-    mode = 0666 & ~mask;
-  }
+  // mkstemp creates mode 0600; give the file the mode a plain creat() would have, 0666 less the
+  // umask, or the permissions of a file of the caller's that it replaces, less the umask. Never
+  // the mode of another user's file (a 0666 decoy would make the report writable by them), nor
+  // set-user-id, set-group-id or sticky.
+  const mode_t mask = umask(0);
+  umask(mask);
+  mode_t mode = 0666 & ~mask;
+  if (exists && target.st_uid == geteuid()) mode = target.st_mode & 0777 & ~mask;
   fchmod(fd_, mode);
 }
 
