@@ -85,8 +85,13 @@ void CheckPeekRegex(const std::string& regex);
 std::string EscapeFoldedFrame(std::string_view name);
 
 // A frame name made safe for one line of a human report: control bytes and invalid UTF-8
-// escaped (`\n`, `\t`, `\r`, `\xHH`), everything else kept.
+// escaped (`\n`, `\t`, `\r`, `\xHH`), everything else kept. Every string of the profile a
+// report prints goes through it: a terminal never receives an escape sequence from a profile.
 std::string DisplayFrameName(std::string_view name);
+
+// A report's first line, "Type: NAME/UNIT\n", the profile's name and unit shown as
+// DisplayFrameName shows them.
+std::string TypeLine(const ValueType& type);
 
 // Writes `text` out and clears it once it holds 1 MiB, so that a long report is written as it
 // is made instead of held whole.

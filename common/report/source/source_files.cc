@@ -133,7 +133,8 @@ void SourceFiles::Read(const std::string& trimmed, SourceText* out) const {
     }
   }
   if (found.empty()) {
-    text.problem = "could not find file " + trimmed + " on path " + search_path_;
+    text.problem = "could not find file " + DisplayFrameName(trimmed) + " on path " +
+                   DisplayFrameName(search_path_);
     return;
   }
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(found.c_str(), "rb"), std::fclose);

@@ -3,8 +3,8 @@
 
 #include "common/base/saturating.h"
 #include "common/base/text_syntax.h"
-#include "common/report/text/folded_lines.h"
 #include "common/report/reports.h"
+#include "common/report/text/folded_lines.h"
 
 namespace proftools {
 
@@ -55,6 +55,10 @@ std::string EscapeFoldedFrame(std::string_view name) {
 
 std::string DisplayFrameName(std::string_view name) {
   return EscapeName(name, false);
+}
+
+std::string TypeLine(const ValueType& type) {
+  return "Type: " + DisplayFrameName(type.type) + "/" + DisplayFrameName(type.unit) + "\n";
 }
 
 void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out) {

@@ -43,7 +43,7 @@ std::string ReportHeader(const StackTotals& totals, const ReportOptions& options
                          const std::string& accounting) {
   const ProfileHeader& header = totals.header();
   const ValueType& type = header.types[options.value_index];
-  std::string out = "Type: " + type.type + "/" + type.unit + "\n";
+  std::string out = TypeLine(type);
   if (header.time_nanos) out += TimeLine(*header.time_nanos);
   if (header.duration_nanos) {
     // pprof's "Duration: 10s, Total samples = 9.50s (95.00%)", the share only for a time type.

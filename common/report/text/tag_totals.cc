@@ -48,7 +48,7 @@ struct TagRow {
 
 void WriteTagsReport(const TagTotals& tags, bool raw_values, double min_percent, ByteSink* out) {
   const ValueType& type = tags.header().types[static_cast<size_t>(tags.value_index())];
-  std::string text = "Type: " + type.type + "/" + type.unit + "\n";
+  std::string text = TypeLine(type);
   if (tags.sums().empty()) text += "No sample has a label.\n";
   // Keys only samples worth 0 of this type carry (perf2prof --off-cpu's `state` in the switch
   // count) would be a table of zeros: they are named once at the end instead.
@@ -104,7 +104,7 @@ void WriteTagsReport(const TagTotals& tags, bool raw_values, double min_percent,
   }
   if (all_zero_count > 0) {
     text += "\n" + std::string(all_zero_count == 1 ? "Label key" : "Label keys") +
-            " only on samples worth 0 of " + type.type + ": " + all_zero + "\n";
+            " only on samples worth 0 of " + DisplayFrameName(type.type) + ": " + all_zero + "\n";
   }
   out->Write(text);
 }

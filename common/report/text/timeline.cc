@@ -101,11 +101,12 @@ void Timeline::OnSample(const Sample& sample) {
 void Timeline::WriteTable(std::string* text) const {
   const ValueType& type = header_.types[static_cast<size_t>(value_index_)];
   auto fmt = [&](int64_t v) { return FormatValue(v, type.unit, options_.raw_values); };
-  *text += "Type: " + type.type + "/" + type.unit + "\n";
+  *text += TypeLine(type);
   if (!options_.filter_description.empty()) {
     *text += "Active filters:\n   " + options_.filter_description + "\n";
   }
-  *text += "Timeline: " + type.type + " per " + FormatValue(bucket_, "nanoseconds", false) +
+  *text += "Timeline: " + DisplayFrameName(type.type) + " per " +
+           FormatValue(bucket_, "nanoseconds", false) +
            " from each source's first sample; a sample with a duration is spread over the "
            "buckets it spans\n";
   for (const auto& [id, series] : series_) {
