@@ -144,8 +144,9 @@ class SvgWriter {
              (options_.inverted ? "1" : "0") + "\" data-pad=\"" + Fixed(kPad, 0) +
              "\" data-char-width=\"" + Fixed(font * options_.font_width, 4) + "\" data-total=\"" +
              std::to_string(tree_.root().value) + "\" data-unit=\"" +
-             EscapeXml(options_.count_name.empty() ? options_.unit : options_.count_name) +
-             "\" data-name-type=\"" + EscapeXml(options_.name_type) + "\">\n";
+             EscapeXml(DisplayFrameName(options_.count_name.empty() ? options_.unit
+                                                                    : options_.count_name)) +
+             "\" data-name-type=\"" + EscapeXml(DisplayFrameName(options_.name_type)) + "\">\n";
     text_ +=
         "<defs><linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">"
         "<stop stop-color=\"" +

@@ -38,13 +38,29 @@ std::string JoinLabels(const std::vector<Label>& labels) {
 }  // namespace
 
 std::string EscapeForDot(const std::string& text) {
+  static const char kHex[] = "0123456789abcdef";
   std::string out;
-  for (char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto byte = static_cast<unsigned char>(c);
+    // U+FFFE and U+FFFF (EF BF BE, EF BF BF): valid UTF-8, but no characters of XML.
+    const bool noncharacter = byte == 0xef && i + 2 < text.size() && text[i + 1] == '\xbf' &&
+                              (text[i + 2] == '\xbe' || text[i + 2] == '\xbf');
     if (c == '\\' || c == '"') {
       out += '\\';
       out += c;
     } else if (c == '\n') {
       out += "\\l";
+    } else if ((byte < 0x20 && c != '\t' && c != '\r') || noncharacter) {
+      // As pprof would write it but for these bytes: a NUL ends the DOT Graphviz reads, and the
+      // others are no characters of the XML it draws. Shown as \xHH, as the reports show them.
+      for (size_t k = 0; k < (noncharacter ? 3u : 1u); ++k) {
+        const auto b = static_cast<unsigned char>(text[i + k]);
+        out += "\\\\x";
+        out += kHex[b >> 4];
+        out += kHex[b & 15];
+      }
+      if (noncharacter) i += 2;
     } else {
       out += c;
     }

@@ -12,6 +12,8 @@ namespace {
 
 // Escapes control bytes and bytes that are not valid UTF-8 as \xHH (LF, CR, HT by name); in
 // folded form also `\` and `;`, so that the escaping can be undone and frames split on ';'.
+// U+FFFE and U+FFFF, valid UTF-8 but no characters of XML, are escaped byte by byte too: a name
+// is shown in the SVG and HTML pages, which an XML parser must read.
 std::string EscapeName(std::string_view name, bool folded) {
   static const char kHex[] = "0123456789abcdef";
   std::string out;
@@ -21,7 +23,9 @@ std::string EscapeName(std::string_view name, bool folded) {
     const unsigned char c = static_cast<unsigned char>(name[i]);
     if (c >= 0x80) {
       const size_t length = Utf8SequenceLength(name, i);
-      if (length > 0) {
+      const bool noncharacter = length == 3 && c == 0xef && name[i + 1] == '\xbf' &&
+                                (name[i + 2] == '\xbe' || name[i + 2] == '\xbf');
+      if (length > 0 && !noncharacter) {
         out.append(name.data() + i, length);
         i += length;
         continue;
