@@ -4,7 +4,9 @@
 // skipped otherwise, saying so.
 #include "common/io/output.h"
 
+#include <dirent.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 #include <string>
 
 #include "common/base/diagnostics.h"
+#include "common/sqlite/temporary_database.h"
 
 namespace proftools {
 namespace output_test {  // a namespace of its own: the tests build as one unit
@@ -103,6 +106,62 @@ TEST(Output, OnlyTheCallersFileGivesItsMode) {
   ASSERT_EQ(stat(own.c_str(), &written), 0);
   EXPECT_EQ(written.st_mode & 07777, 0751u);
   umask(mask);
+}
+
+// The names in `directory`, "." and ".." aside.
+std::string Entries(const std::string& directory) {
+  std::string names;
+  DIR* dir = opendir(directory.c_str());
+  if (dir == nullptr) return "(no directory)";
+  while (const dirent* entry = readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name != "." && name != "..") names += (names.empty() ? "" : " ") + name;
+  }
+  closedir(dir);
+  return names;
+}
+
+// Issue 47, item 9: a signal the program dies of removes the output's temporary file, for
+// every signal that ends a program by default and can be caught (those that dump core are left
+// out here, so that no core file is written).
+TEST(OutputDeathTest, ASignalRemovesTheTemporaryFile) {
+  for (int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGALRM, SIGUSR1, SIGUSR2}) {
+    // A signal the shell ignores stays ignored (a background job's SIGINT): nothing to test.
+    struct sigaction current;
+    sigaction(signal_number, nullptr, &current);
+    if (current.sa_handler == SIG_IGN) continue;
+    Scratch scratch;
+    const std::string path = scratch.path + "/out.prof";
+    EXPECT_EXIT(
+        {
+          Output output(path);
+          output.Write("partial");
+          raise(signal_number);
+        },
+        ::testing::KilledBySignal(signal_number), "");
+    EXPECT_EQ(Entries(scratch.path), "") << strsignal(signal_number);
+  }
+}
+
+// A temporary database (sqlite2prof's copy of standard input, prof2sqlite's for standard
+// output) goes too.
+TEST(OutputDeathTest, ASignalRemovesATemporaryDatabase) {
+  Scratch scratch;
+  const char* previous = getenv("TMPDIR");
+  const std::string saved = previous != nullptr ? previous : "";
+  setenv("TMPDIR", scratch.path.c_str(), 1);
+  EXPECT_EXIT(
+      {
+        TemporaryDatabase database;
+        raise(SIGUSR1);
+      },
+      ::testing::KilledBySignal(SIGUSR1), "");
+  if (previous != nullptr) {
+    setenv("TMPDIR", saved.c_str(), 1);
+  } else {
+    unsetenv("TMPDIR");
+  }
+  EXPECT_EQ(Entries(scratch.path), "");
 }
 
 }  // namespace

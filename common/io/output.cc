@@ -2,62 +2,19 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cstring>
 
 #include "common/base/diagnostics.h"
+#include "common/io/temp_files.h"
 
 namespace proftools {
 namespace {
 
 constexpr size_t kBufferSize = size_t{1} << 16;
-
-// Temporary files to remove when a signal ends the program. A fixed array of C strings, because
-// a signal handler may only do async-signal-safe things (unlink is; malloc is not).
-constexpr int kMaxTemps = 8;
-std::atomic<const char*> g_temps[kMaxTemps];
-
-void RemoveTempsAndReraise(int signal_number) {
-  for (auto& temp : g_temps) {
-    const char* path = temp.exchange(nullptr);
-    if (path != nullptr) unlink(path);
-  }
-  ::signal(signal_number, SIG_DFL);
-  ::raise(signal_number);
-}
-
-void RegisterTemp(const char* path) {
-  static bool handlers_installed = false;
-  if (!handlers_installed) {
-    handlers_installed = true;
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
-      struct sigaction action;
-      std::memset(&action, 0, sizeof action);
-      struct sigaction previous;
-      sigaction(sig, nullptr, &previous);
-      if (previous.sa_handler == SIG_IGN) continue;  // keep "ignored" as the shell asked
-      action.sa_handler = RemoveTempsAndReraise;
-      sigemptyset(&action.sa_mask);
-      sigaction(sig, &action, nullptr);
-    }
-  }
-  for (auto& temp : g_temps) {
-    const char* expected = nullptr;
-    if (temp.compare_exchange_strong(expected, path)) return;
-  }
-}
-
-void UnregisterTemp(const char* path) {
-  for (auto& temp : g_temps) {
-    const char* expected = path;
-    if (temp.compare_exchange_strong(expected, nullptr)) return;
-  }
-}
 
 std::string DirectoryOf(const std::string& path) {
   const size_t slash = path.rfind('/');

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "common/base/diagnostics.h"
+#include "common/io/temp_files.h"
 
 namespace proftools {
 
@@ -21,9 +22,13 @@ TemporaryDatabase::TemporaryDatabase() {
                     std::string("cannot create a temporary database: ") + std::strerror(errno));
   }
   close(fd);  // SQLite takes an empty file for a new database
+  // A copy of a database from standard input, or one written for standard output: removed when
+  // a signal ends the program too, not only by the destructor (journals are SQLite's).
+  RegisterTemp(path_.c_str());
 }
 
 TemporaryDatabase::~TemporaryDatabase() {
+  UnregisterTemp(path_.c_str());
   unlink(path_.c_str());
   // Journals SQLite may have left if a failure interrupted it.
   unlink((path_ + "-journal").c_str());
