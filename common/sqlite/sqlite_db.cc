@@ -15,6 +15,11 @@ SqliteDb::SqliteDb(const std::string& path, std::string name, Mode mode) : name_
   const int code = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (code != SQLITE_OK) Fail(code, "cannot open");
   sqlite3_extended_result_codes(db_, 1);
+  // A database may come from a stranger (issue 47): the defensive mode refuses writes that would
+  // corrupt it, and its schema is not trusted, so that no view or trigger of its author's runs
+  // SQL functions with side effects.
+  sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
   // A writer holding the lock briefly (a commit) is waited for; a long one is reported.
   sqlite3_busy_timeout(db_, 1000);
 }
@@ -53,6 +58,17 @@ bool SqliteDb::HasTable(const std::string& name) {
                         "SELECT 1 FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ?");
   query.BindText(1, name);
   return query.Step();
+}
+
+SqliteDb::ObjectKind SqliteDb::KindOf(const std::string& name) {
+  SqliteStatement query(this, "SELECT type, sql FROM sqlite_schema WHERE name = ?");
+  query.BindText(1, name);
+  if (!query.Step()) return ObjectKind::kNone;
+  const std::string type = query.Text(0);
+  if (type == "view") return ObjectKind::kView;
+  if (type != "table") return ObjectKind::kOther;
+  const std::string sql = query.Text(1);
+  return sql.rfind("CREATE VIRTUAL TABLE", 0) == 0 ? ObjectKind::kVirtualTable : ObjectKind::kTable;
 }
 
 SqliteStatement::SqliteStatement(SqliteDb* db, const std::string& sql) : db_(db), sql_(sql) {

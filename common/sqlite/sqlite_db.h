@@ -28,6 +28,10 @@ class SqliteDb {
   void Exec(const std::string& sql);
   // Whether the schema has a table or view of that name.
   bool HasTable(const std::string& name);
+  // What the schema's object of that name is: a plain table is what a profile's tables must be
+  // (a view or a virtual table would run any query a database's author wrote, an endless one).
+  enum class ObjectKind { kNone, kTable, kView, kVirtualTable, kOther };
+  ObjectKind KindOf(const std::string& name);
   // Throws the error `code` means, as a message naming the database and what was being done.
   [[noreturn]] void Fail(int code, const std::string& doing) const;
 

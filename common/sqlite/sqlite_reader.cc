@@ -143,6 +143,7 @@ class DatabaseReader {
       throw ProfError(db_->name(),
                       "not a profile database: it has no table 'meta' (prof2sqlite writes one)");
     }
+    RequirePlainTable("meta");
     std::optional<std::string> schema;
     {
       TableReader meta(db_, "meta", "SELECT value FROM meta WHERE key = 'schema_version'");
@@ -165,11 +166,25 @@ class DatabaseReader {
                                        std::to_string(kSqliteSchemaVersion) +
                                        "); upgrade proftools");
     }
-    for (const char* table : kTables) {
-      if (!db_->HasTable(table)) {
+    for (const char* table : kTables) RequirePlainTable(table);
+  }
+
+  // A table the profile is read from: there, and a plain table. A view or a virtual table runs
+  // whatever query its author wrote (an endless recursive one hangs the reader), and is refused
+  // before it is read from; prof2sqlite writes plain tables.
+  void RequirePlainTable(const char* table) {
+    switch (db_->KindOf(table)) {
+      case SqliteDb::ObjectKind::kTable:
+        return;
+      case SqliteDb::ObjectKind::kNone:
         throw ProfError(db_->name(), "table " + std::string(table) +
                                          " is missing (a database of another layout?)");
-      }
+      case SqliteDb::ObjectKind::kView:
+      case SqliteDb::ObjectKind::kVirtualTable:
+      case SqliteDb::ObjectKind::kOther:
+        throw ProfError(db_->name(), std::string(table) +
+                                         " is not a plain table (a view or a virtual table): not "
+                                         "read, as it could run any query");
     }
   }
 
