@@ -46,8 +46,6 @@ def looks_numeric(text):
 
 def same(a, b):
     """awk's == on two input fields: numeric when both look like numbers, else as strings."""
-    if isinstance(a, float) or isinstance(b, float):
-        return number(a) == number(b) if isinstance(a, str) or isinstance(b, str) else a == b
     if looks_numeric(a) and looks_numeric(b):
         return number(a) == number(b)
     return a == b
@@ -180,18 +178,18 @@ def compare(r_rows, ours, what, mode):
     def show(a, b, side):
         if mode != "mib":
             return "self %s total %s" % (a, b)
-        return "%s MB" % a if side == "r" else "%.3f MB" % (number(b) / MIB if isinstance(b, str) else b / MIB)
+        return "%s MB" % a if side == "r" else "%.3f MB" % (number(b) / MIB)
 
     out, matched = "", 0
     for k in order:
         # prof-text --top leaves out rows that are all 0 (as pprof does): as memory, 0 bytes.
         if k not in o_a and mode == "mib":
-            o_a[k], o_b[k] = 0.0, 0.0
+            o_a[k], o_b[k] = "0", "0"
         if k not in o_a:
             out += "    %s: R %s; ours: none\n" % (k, show(r_a[k], r_b[k], "r"))
             continue
         if mode == "mib":
-            ours_mib = (number(o_b[k]) if isinstance(o_b[k], str) else o_b[k]) / MIB
+            ours_mib = number(o_b[k]) / MIB
             ok = ours_mib - number(r_a[k]) <= 0.0500001 and number(r_a[k]) - ours_mib <= 0.0500001
         else:
             ok = same(r_a[k], o_a[k]) and same(r_b[k], o_b[k])

@@ -3,8 +3,10 @@
 #ifndef PROFTOOLS_COMMON_BASE_UTF8_H_
 #define PROFTOOLS_COMMON_BASE_UTF8_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace proftools {
 
@@ -26,6 +28,13 @@ inline void AppendUtf8(uint32_t code, std::string* out) {
     out->push_back(static_cast<char>(0x80 | (code >> 6 & 0x3f)));
     out->push_back(static_cast<char>(0x80 | (code & 0x3f)));
   }
+}
+
+// Whether `text` holds U+FFFE or U+FFFF (EF BF BE, EF BF BF) at `at`: valid UTF-8, but no
+// characters of XML, so that what writes SVG or HTML shows their bytes escaped.
+inline bool IsXmlNoncharacterAt(std::string_view text, size_t at) {
+  return at + 2 < text.size() && text[at] == '\xef' && text[at + 1] == '\xbf' &&
+         (text[at + 2] == '\xbe' || text[at + 2] == '\xbf');
 }
 
 }  // namespace proftools

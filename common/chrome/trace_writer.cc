@@ -489,22 +489,21 @@ void ChromeTraceWriter::OnEnd() {
   output_.Flush();
 
   // What the trace could not keep as the profile had it.
-  const WriterWarnings& warn = warn_;
   if (header_.types.size() > 1) {
-    warn(std::to_string(header_.types.size()) +
-         " value types: the samples array (what speedscope shows) is weighted by " +
-         (weight_index_ >= 0 ? header_.types[weight_index_].type : std::string("samples")) +
-         " (--value TYPE for another); every value is in the args of each sample's innermost "
-         "event");
+    warn_(std::to_string(header_.types.size()) +
+          " value types: the samples array (what speedscope shows) is weighted by " +
+          (weight_index_ >= 0 ? header_.types[weight_index_].type : std::string("samples")) +
+          " (--value TYPE for another); every value is in the args of each sample's innermost "
+          "event");
   }
   if (labelled_ > 0) {
-    warn(Counted(labelled_, "sample", "samples") +
-         " with labels other than pid, tid, thread and comm: they are in the args of the sample's "
-         "innermost event, not tracks");
+    warn_(Counted(labelled_, "sample", "samples") +
+          " with labels other than pid, tid, thread and comm: they are in the args of the sample's "
+          "innermost event, not tracks");
   }
   if (untimed_ > 0) {
-    warn(Counted(untimed_, "sample", "samples") +
-         " without a time: laid end to end on their track from their source's time");
+    warn_(Counted(untimed_, "sample", "samples") +
+          " without a time: laid end to end on their track from their source's time");
   }
   if (guessed_ > 0) {
     const std::string interval = options_.interval_nanos > 0 ? "--interval"
@@ -512,23 +511,23 @@ void ChromeTraceWriter::OnEnd() {
                                  : weight_factor_ > 0
                                      ? "its " + header_.types[weight_index_].type + " value"
                                      : "1ms (--interval to choose)";
-    warn(Counted(guessed_, "sample", "samples") + " without a duration: each lasts " + interval +
-         (cut_ > 0
-              ? ", cut at the next sample of its thread (" + Counted(cut_, "time", "times") + ")"
-              : std::string()));
+    warn_(Counted(guessed_, "sample", "samples") + " without a duration: each lasts " + interval +
+          (cut_ > 0
+               ? ", cut at the next sample of its thread (" + Counted(cut_, "time", "times") + ")"
+               : std::string()));
   }
   if (moved_ > 0) {
-    warn(Counted(moved_, "sample", "samples") +
-         " started before the previous sample of their thread ended: moved to its end (args.time "
-         "has their time)");
+    warn_(Counted(moved_, "sample", "samples") +
+          " started before the previous sample of their thread ended: moved to its end (args.time "
+          "has their time)");
   }
   if (out_of_order_ > 0) {
-    warn(Counted(out_of_order_, "sample", "samples") +
-         " earlier than the sample before them on their thread: viewers may nest them in it");
+    warn_(Counted(out_of_order_, "sample", "samples") +
+          " earlier than the sample before them on their thread: viewers may nest them in it");
   }
   if (negative_weights_ > 0) {
-    warn(Counted(negative_weights_, "sample", "samples") + " with a negative " +
-         header_.types[weight_index_].type + " weigh 0 in the samples array");
+    warn_(Counted(negative_weights_, "sample", "samples") + " with a negative " +
+          header_.types[weight_index_].type + " weigh 0 in the samples array");
   }
 }
 

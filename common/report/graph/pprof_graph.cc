@@ -10,6 +10,7 @@
 
 #include "common/base/diagnostics.h"
 #include "common/base/saturating.h"
+#include "common/base/utf8.h"
 #include "common/report/graph/pprof_units.h"
 #include "common/report/source/source_files.h"
 
@@ -43,9 +44,7 @@ std::string EscapeForDot(const std::string& text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     const auto byte = static_cast<unsigned char>(c);
-    // U+FFFE and U+FFFF (EF BF BE, EF BF BF): valid UTF-8, but no characters of XML.
-    const bool noncharacter = byte == 0xef && i + 2 < text.size() && text[i + 1] == '\xbf' &&
-                              (text[i + 2] == '\xbe' || text[i + 2] == '\xbf');
+    const bool noncharacter = IsXmlNoncharacterAt(text, i);  // U+FFFE, U+FFFF
     if (c == '\\' || c == '"') {
       out += '\\';
       out += c;

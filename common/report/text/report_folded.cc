@@ -3,6 +3,7 @@
 
 #include "common/base/saturating.h"
 #include "common/base/text_syntax.h"
+#include "common/base/utf8.h"
 #include "common/report/reports.h"
 #include "common/report/text/folded_lines.h"
 
@@ -23,8 +24,7 @@ std::string EscapeName(std::string_view name, bool folded) {
     const unsigned char c = static_cast<unsigned char>(name[i]);
     if (c >= 0x80) {
       const size_t length = Utf8SequenceLength(name, i);
-      const bool noncharacter = length == 3 && c == 0xef && name[i + 1] == '\xbf' &&
-                                (name[i + 2] == '\xbe' || name[i + 2] == '\xbf');
+      const bool noncharacter = IsXmlNoncharacterAt(name, i);
       if (length > 0 && !noncharacter) {
         out.append(name.data() + i, length);
         i += length;
