@@ -42,6 +42,9 @@ BUILD_DEBS += libsimdjson-dev
 # prof-svg --graph lays out the call graph with Graphviz's own library (libgvc, the dot layout
 # engine and SVG renderer pprof -svg gets by running `dot`), linked: no shell-out to a program.
 BUILD_DEBS += libgraphviz-dev
+# perf.data files are symbolised with elfutils: libelf reads ELF objects, libdw their DWARF line
+# tables and inlined frames, libdwfl finds separate debug files by build id (common/elf/).
+BUILD_DEBS += libdw-dev libelf-dev
 # GoogleTest builds the unit tests: installed before the build, with BUILD_DEBS.
 GTEST_DEBS := googletest libgtest-dev libgmock-dev
 # What the suites run: `make check` installs these while the build compiles.
@@ -78,7 +81,7 @@ BENCH_DEBS := time sqlite3
 # package set (tests/web/package.json, pinned by package-lock.json) installed by `make deps-web`
 # into tests/web/node_modules with npm, itself Debian's package when the machine has none.
 WEB_DEBS = $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
-PKGS := protobuf-lite re2 zlib libdeflate libisal cxxopts simdjson libgvc
+PKGS := protobuf-lite re2 zlib libdeflate libisal cxxopts simdjson libgvc libdw
 
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 # Parallel by default: as many jobs as cores (a -jN on the command line wins; sub-makes share

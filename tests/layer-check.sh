@@ -13,7 +13,7 @@ cd "$root"
 # rank folder... : one line a rank, lowest first.
 ranks='0 base
 1 io
-2 model json
+2 model json elf
 3 text pprof perf rprof sqlite folded chrome speedscope callgrind jfr firefox
 4 load sqlite_load
 5 merge filter

@@ -35,7 +35,8 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
       {"pprof", {{"golden/pprof/corpus/ok-inline.pb.gz", ""}}},
       {"legacy-pprof", {{"", "heap profile: 1: 2 [3: 4] @ heap/1048576\n"}}},
       {"perf", {{"golden/format/perf-script-input-read/perf.txt", ""}}},
-      {"perf.data", {{"", std::string("PERFILE2\x68\0\0\0\0\0\0\0", 16)}}},
+      {"perf-data",
+       {{"golden/perf-data/inputs/tiny.data", ""}, {"golden/perf-data/inputs/tiny-pipe.data", ""}}},
       {"rprof", {{"golden/format/rprof-input-read/Rprof.out", ""}}},
       {"sqlite", {{"", std::string("SQLite format 3\0\x10\0\x01\x01", 20)}}},
       {"folded",
@@ -197,7 +198,8 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   std::map<std::string, int> seen;
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
-            "prof, pprof, perf, rprof, folded, cpuprofile, chrome-trace, heapprofile, speedscope, "
+            "prof, pprof, perf, perf-data, rprof, folded, cpuprofile, chrome-trace, heapprofile, "
+            "speedscope, "
             "callgrind, jfr, firefox");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);

@@ -1,7 +1,9 @@
-// The string_view tests every reader's sniffing and parsing asks (C++17 has no starts_with).
+// The string_view tests every reader's sniffing and parsing asks (C++17 has no starts_with), and
+// bytes as lower-case hex (build ids).
 #ifndef PROFTOOLS_COMMON_BASE_STRINGS_H_
 #define PROFTOOLS_COMMON_BASE_STRINGS_H_
 
+#include <string>
 #include <string_view>
 
 namespace proftools {
@@ -16,6 +18,18 @@ inline bool EndsWith(std::string_view s, std::string_view suffix) {
 
 inline bool Contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
+}
+
+// `bytes` as lower-case hexadecimal, two digits a byte: how build ids are written.
+inline std::string LowerHex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(2 * bytes.size());
+  for (char c : bytes) {
+    hex += kDigits[static_cast<unsigned char>(c) >> 4];
+    hex += kDigits[static_cast<unsigned char>(c) & 15];
+  }
+  return hex;
 }
 
 }  // namespace proftools

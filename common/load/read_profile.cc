@@ -23,6 +23,7 @@ void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options) {
   context.allow_empty = options.allow_empty;
   context.violations = options.handler;
   context.warnings = options.warnings;
+  context.settings = options.reader_settings;
   if (reader.checks_itself) {
     reader.read(input, context, sink);
     return;

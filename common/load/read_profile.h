@@ -25,6 +25,8 @@ struct ReadOptions {
   // The URI of the source an input gets when its format has none of its own: by default its
   // path ("" for standard input); --source-uri sets it.
   std::optional<std::string> uri;
+  // Options of a converter program for the reader it drives (ReadContext::settings).
+  ReaderSettings reader_settings;
 };
 
 // Reads a profile in any format from `input` into `sink`. Throws ProfError (or reports to the

@@ -25,7 +25,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kPprofReader,        // profile.proto, gzipped or not
       &kLegacyPprofReader,  // refused with the pprof command that converts them
       &kPerfScriptReader,   // perf script
-      &kPerfDataReader,     // refused with the perf script command
+      &kPerfDataReader,     // perf record's perf.data, symbolised with elfutils
       &kRprofReader,        // R's Rprof()
       &kSqliteHintReader,   // read by sqlite2prof
       &kFoldedReader,       // FlameGraph's folded stacks

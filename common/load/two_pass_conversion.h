@@ -23,20 +23,21 @@ namespace proftools {
 // returns what the converter needs to know of it (a type with a `name`). Each input must be
 // `format` (or be read as it: options.format). `Converter` is built from (sink, scanned inputs,
 // warning handler, options) and has Convert(index, stream) and Finish(). Writes the profile to
-// `output_path` ("" for stdout), atomically.
+// `output_path` ("" for stdout), atomically. `first`, when given, is paths[0] already opened
+// (a program that looked at its first bytes to choose its path: standard input opens once).
 template <typename Converter, typename Options, typename Scan>
 void ConvertInTwoPasses(const ReaderSpec& format, const std::vector<std::string>& paths,
                         const ReadOptions& read, Scan scan, const Options& options,
-                        const std::string& output_path) {
+                        const std::string& output_path, Input* first = nullptr) {
   using Scanned = decltype(scan(std::declval<Input&>(), std::string(), -1));
   std::vector<Scanned> inputs;
   std::vector<std::unique_ptr<TwoPassInput>> passes;
   for (const std::string& path : paths) {
     passes.push_back(std::make_unique<TwoPassInput>(path));
-    Input input = OpenInput(path);
-    RequireFormat(input, format, read.format);
+    Input opened = first != nullptr && passes.size() == 1 ? std::move(*first) : OpenInput(path);
+    RequireFormat(opened, format, read.format);
     inputs.push_back(
-        scan(input, read.uri ? *read.uri : DefaultSourceUri(input), passes.back()->spool_fd()));
+        scan(opened, read.uri ? *read.uri : DefaultSourceUri(opened), passes.back()->spool_fd()));
   }
 
   Output output(output_path);

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/base/diagnostics.h"
 #include "common/io/input.h"
@@ -36,6 +38,10 @@ enum SniffConfidence : int {
 // --max-input-size to change it (CommandLine::AddMaxInputSizeOption).
 inline constexpr uint64_t kDefaultMaxInputSize = uint64_t{1} << 30;  // 1 GiB
 
+// A converter program's options for its format's reader, as data: {"symfs", "/srv/root"} for
+// perf2prof --symfs. A reader takes the names it knows; the programs that offer none pass none.
+using ReaderSettings = std::vector<std::pair<std::string, std::string>>;
+
 // What a reader needs besides its input, the same for every reader: the program's input policy
 // (cli/ fills it from --max-input-size and --allow-empty) and where diagnostics go.
 struct ReadContext {
@@ -44,6 +50,7 @@ struct ReadContext {
   bool allow_empty = false;  // an input without samples gives a profile without samples
   DiagnosticHandler* violations = nullptr;  // format rules broken (nullptr: throw at the first)
   DiagnosticHandler* warnings = nullptr;    // converters' warnings (nullptr: dropped)
+  ReaderSettings settings;                  // the converter program's options for the reader
 };
 
 struct ReaderSpec {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/model/two_pass.h"
+#include "common/perf/data/perf_data_converter.h"
 
 namespace proftools {
 namespace {
@@ -16,17 +17,14 @@ void ReadPerfScriptInput(Input& input, const ReadContext& context, ProfileSink* 
   ReadInTwoPasses<PerfConverter>(input, context, PerfOptions{}, ScanPerfInput, sink);
 }
 
-// perf record's binary file: "PERFILE2" (perf's current header) or "PERFFILE" (the first one).
+// perf record's binary file: "PERFILE2" (perf's current header) or "PERFFILE" (the first one,
+// which the reader refuses with the perf script command that converts it).
 int SniffPerfData(std::string_view head, bool) {
-  return head.substr(0, 8) == "PERFILE2" || head.substr(0, 8) == "PERFFILE" ? kCertain : kNotMine;
+  return LooksLikePerfData(head) ? kCertain : kNotMine;
 }
 
-[[noreturn]] void RefusePerfData(Input& input, const ReadContext&, ProfileSink*) {
-  throw ProfError(input.name,
-                  "is a perf.data file (perf record's binary format), which only perf reads: "
-                  "convert it with 'perf script -i " +
-                      (input.reopen_path.empty() ? std::string("FILE") : input.reopen_path) +
-                      " | perf2prof'");
+void ReadPerfDataInput(Input& input, const ReadContext& context, ProfileSink* sink) {
+  ReadPerfData(input, context, PerfDataOptionsFrom(context.settings), sink);
 }
 
 }  // namespace
@@ -75,8 +73,12 @@ const ReaderSpec kPerfScriptReader{"perf",
                                    ReadPerfScriptInput,
                                    /*checks_itself=*/true};
 
-const ReaderSpec kPerfDataReader{
-    "perf.data",   "a perf.data file", ReaderShape::kStreaming, nullptr,
-    SniffPerfData, RefusePerfData,     /*checks_itself=*/true,  /*only_advises=*/true};
+const ReaderSpec kPerfDataReader{"perf-data",
+                                 "a perf.data file",
+                                 ReaderShape::kTwoPasses,
+                                 "perf2prof",
+                                 SniffPerfData,
+                                 ReadPerfDataInput,
+                                 /*checks_itself=*/false};
 
 }  // namespace proftools

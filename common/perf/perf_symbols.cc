@@ -89,4 +89,39 @@ PerfSymbol DemanglePerfSymbol(std::string_view symbol) {
   return out;
 }
 
+std::string_view WithoutParameters(std::string_view name) {
+  // Qualifiers after the list: ` const`, ` volatile`, ` &`, ` &&`, ` noexcept`, ` [clone .cold]`.
+  for (bool again = true; again;) {
+    again = false;
+    for (std::string_view suffix : {" const", " volatile", " &&", " &", " noexcept"}) {
+      if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
+        name.remove_suffix(suffix.size());
+        again = true;
+      }
+    }
+  }
+  if (name.empty() || name.back() != ')') return name;
+  int depth = 0;
+  for (size_t i = name.size(); i-- > 0;) {
+    if (name[i] == ')') ++depth;
+    if (name[i] == '(' && --depth == 0) return i == 0 ? name : name.substr(0, i);
+  }
+  return name;  // unbalanced: not a parameter list
+}
+
+PerfSymbol DemangleAsPerf(std::string_view symbol) {
+  PerfSymbol out = DemanglePerfSymbol(symbol);
+  if (!out.system_name.empty() && symbol.substr(0, 2) == "_Z") {
+    // ` [clone .cold]`, `.isra.0`: the clone's suffix stays after the name, as perf shows it.
+    std::string clone;
+    const size_t bracket = out.name.find(" [clone ");
+    if (bracket != std::string::npos) {
+      clone = out.name.substr(bracket);
+      out.name.resize(bracket);
+    }
+    out.name = std::string(WithoutParameters(out.name)) + clone;
+  }
+  return out;
+}
+
 }  // namespace proftools

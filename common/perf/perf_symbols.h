@@ -20,6 +20,15 @@ struct PerfSymbol {
 // mangling) or a partly demangled Rust legacy name; otherwise the name is the symbol unchanged.
 PerfSymbol DemanglePerfSymbol(std::string_view symbol);
 
+// As perf names a function it demangled itself (perf script and perf report without -v): the
+// demangled name without its parameter list and what follows it (`ns::Class::f(int) const` is
+// `ns::Class::f`; template arguments stay). The mangled form is the system name.
+PerfSymbol DemangleAsPerf(std::string_view symbol);
+
+// `name` without its final parameter list (and the qualifiers after it): the function name
+// perf shows for a demangled C++ name. A name without one is returned whole.
+std::string_view WithoutParameters(std::string_view name);
+
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_PERF_PERF_SYMBOLS_H_

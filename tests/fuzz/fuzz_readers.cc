@@ -42,6 +42,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   ReadOptions options;
   options.max_input_size = fuzz::kMaxInflate;
+  // A perf.data input names files to symbolise from: under a root that does not exist, the
+  // fuzzer's paths read nothing (and each run does not parse this machine's libc's DWARF).
+  options.reader_settings = {{"symfs", "/nonexistent-proftools-fuzz-root"}};
   if (chosen != nullptr) options.format = chosen->name;
   const ReaderSpec* reader = chosen;
   std::string canonical;

@@ -49,6 +49,9 @@ case $name in
     for b in 1 255; do seed $b golden/pprof/corpus/ok-inline.pb.gz; done
     for b in 3 255; do seed $b golden/format/perf-script-input-read/perf.txt; done
     for b in 5 255; do seed $b golden/format/rprof-input-read/Rprof.out; done
+    for f in golden/perf-data/inputs/tiny*.data; do
+      for b in 4 255; do seed $b "$f"; done
+    done
     for f in golden/folded/inputs/*.txt; do
       for b in 7 255; do seed $b "$f"; done
     done

@@ -1,0 +1,39 @@
+// An input's whole content as bytes in memory without reading it into the heap: a regular file
+// (not gzipped) is mapped read-only; anything else (a pipe, standard input, gzipped content) is
+// copied to an unlinked spool file first, which is then mapped. For binary formats read by
+// offset (perf.data: its header points at sections anywhere in the file). The pages are the
+// kernel's page cache, so the program's own memory does not grow with the input.
+#ifndef PROFTOOLS_COMMON_IO_MAPPED_INPUT_H_
+#define PROFTOOLS_COMMON_IO_MAPPED_INPUT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "common/io/input.h"
+
+namespace proftools {
+
+class MappedInput {
+ public:
+  // Maps `input` (from its first byte). Throws ProfError naming the input when it cannot.
+  explicit MappedInput(Input& input);
+  ~MappedInput();
+  MappedInput(const MappedInput&) = delete;
+  MappedInput& operator=(const MappedInput&) = delete;
+
+  std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
+  // The file's modification time, for a regular file (what `perf report --header` calls the
+  // time the recording was captured).
+  std::optional<int64_t> modified_nanos() const { return modified_nanos_; }
+
+ private:
+  void* data_ = nullptr;
+  size_t size_ = 0;
+  std::optional<int64_t> modified_nanos_;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_IO_MAPPED_INPUT_H_

@@ -1,0 +1,579 @@
+#include "common/perf/data/perf_data_converter.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+#include "common/base/diagnostics.h"
+#include "common/base/strings.h"
+#include "common/elf/elf_symbolizer.h"
+#include "common/elf/kernel_symbols.h"
+#include "common/io/mapped_input.h"
+#include "common/model/interner.h"
+#include "common/model/producer_kit.h"
+#include "common/perf/data/perf_data_file.h"
+#include "common/perf/data/perf_data_format.h"
+#include "common/perf/data/perf_data_order.h"
+#include "common/perf/data/perf_data_records.h"
+#include "common/perf/data/perf_data_threads.h"
+#include "common/perf/perf_converter.h"
+#include "common/perf/perf_symbols.h"
+
+namespace proftools {
+namespace {
+
+using namespace perf_data;
+
+constexpr std::string_view kKernelText = "[kernel.kallsyms]_text";
+constexpr std::string_view kKernelName = "[kernel.kallsyms]";
+
+// What the first pass learns: samples per event, in order of first appearance, and what the
+// warnings will say.
+struct Census {
+  std::vector<uint64_t> samples;  // per attribute
+  std::vector<uint64_t> periods;  // of them with a period
+  std::vector<size_t> order;      // attributes by first sample
+  uint64_t total = 0;
+  uint64_t lost = 0;           // samples the kernel said it lost
+  uint64_t unknown_event = 0;  // samples of no recorded event
+  uint64_t aux = 0;            // AUX and itrace records, not read
+  bool compressed = false;
+};
+
+std::string Plural(uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+class PerfDataConverter {
+ public:
+  PerfDataConverter(const PerfBytes& bytes, PerfDataLayout& layout, const ReadContext& context,
+                    const PerfDataOptions& options, ProfileSink* sink)
+      : bytes_(bytes),
+        layout_(layout),
+        context_(context),
+        options_(options),
+        sink_(sink),
+        interner_(sink),
+        symbolizer_(
+            ElfSymbolizerOptions{options.symfs, options.debug_dirs, true, options.inlines}) {}
+
+  Census TakeCensus();
+  void Convert(const Census& census, std::optional<int64_t> capture_time);
+
+ private:
+  void Deliver(const PerfRecordHeader& record);
+  void OnSample(const PerfRecordHeader& record, int event);
+  void OnMmap(const PerfRecordHeader& record, bool mmap2);
+  uint64_t FrameLocation(int64_t pid, uint64_t ip, bool kernel);
+  uint64_t MappingOf(PerfMap* map, bool kernel);
+  ElfSymbolizer::Object* ObjectOf(const PerfMap& map);
+  void SymbolizeUser(PerfMap* map, uint64_t ip, Location* location);
+  void SymbolizeKernel(uint64_t ip, Location* location);
+  void AddFunction(const std::string& raw, const std::string& file, int64_t line,
+                   Location* location);
+  void LoadKernelSymbols();
+  void Warn(const std::string& message) {
+    if (context_.warnings != nullptr) {
+      context_.warnings->Warning(Diagnostic{Rule::kInput, bytes_.name(), 0, message});
+    }
+  }
+
+  const PerfBytes& bytes_;
+  PerfDataLayout& layout_;
+  const ReadContext& context_;
+  const PerfDataOptions& options_;
+  ProfileSink* sink_;
+  Interner interner_;
+  ElfSymbolizer symbolizer_;
+  std::unique_ptr<PerfEventIndex> events_;
+  PerfThreads threads_;
+  std::vector<size_t> type_of_event_;    // attribute -> index of its EVENT_samples type
+  std::vector<int64_t> worth_of_event_;  // attribute -> a sample's worth without a period
+  size_t type_count_ = 0;
+  std::unordered_map<std::string, std::string> build_ids_;  // user file -> build id
+  std::string kernel_build_id_;
+  bool kernel_loaded_ = false;
+  KernelSymbols kernel_;
+  // (mapping id, address) -> location: one symbolisation per distinct frame.
+  struct PairHash {
+    size_t operator()(const std::pair<uint64_t, uint64_t>& p) const {
+      return std::hash<uint64_t>()(p.first * 0x9e3779b97f4a7c15ull ^ p.second);
+    }
+  };
+  std::unordered_map<std::pair<uint64_t, uint64_t>, uint64_t, PairHash> locations_;
+  std::vector<ElfFrame> frames_;
+  std::vector<uint64_t> stack_;
+  Sample sample_;
+  // Objects that could not be used, for one warning: file -> why.
+  std::map<std::string, std::string> unusable_;
+  uint64_t unknown_event_samples_ = 0;
+};
+
+Census PerfDataConverter::TakeCensus() {
+  Census census;
+  PerfRecordWalker walker(bytes_, layout_.data_offset, layout_.data_end);
+  PerfRecordHeader record;
+  size_t indexed = static_cast<size_t>(-1);
+  while (walker.Next(&record)) {
+    if (layout_.pipe && record.type >= kKernelTypeEnd) {
+      ApplyPerfHeaderRecord(bytes_, record.at, record.type, record.size, &layout_);
+    }
+    switch (record.type) {
+      case kSample: {
+        if (indexed != layout_.attrs.size()) {
+          events_ = std::make_unique<PerfEventIndex>(layout_.attrs);
+          indexed = layout_.attrs.size();
+          census.samples.resize(indexed);
+          census.periods.resize(indexed);
+        }
+        const int event = events_->EventOfSample(bytes_, record);
+        if (event < 0) {
+          ++census.unknown_event;
+          break;
+        }
+        const size_t e = static_cast<size_t>(event);
+        if (census.samples[e]++ == 0) census.order.push_back(e);
+        if (layout_.attrs[e].sample_type & kSamplePeriod) ++census.periods[e];
+        ++census.total;
+        break;
+      }
+      case kLost:
+        if (record.size >= kRecordHeaderSize + 16) census.lost += bytes_.U64(record.at + 16);
+        break;
+      case kLostSamples:
+        if (record.size >= kRecordHeaderSize + 8) census.lost += bytes_.U64(record.at + 8);
+        break;
+      case kAux:
+      case kItraceStart:
+      case kAuxtrace:
+      case kAuxtraceInfo:
+      case kAuxtraceError:
+        ++census.aux;
+        break;
+      case kCompressed:
+        census.compressed = true;
+        break;
+      default:
+        break;
+    }
+  }
+  for (PerfEventAttr& attr : layout_.attrs) {
+    if (attr.name.empty()) attr.name = PerfEventFallbackName(attr);
+  }
+  events_ = std::make_unique<PerfEventIndex>(layout_.attrs);
+  census.samples.resize(layout_.attrs.size());
+  census.periods.resize(layout_.attrs.size());
+  return census;
+}
+
+void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> capture_time) {
+  if (census.compressed) {
+    throw ProfError(bytes_.name(),
+                    "a compressed recording (perf record -z), which this reader does not read: "
+                    "convert it with 'perf script -i FILE | perf2prof'");
+  }
+  if (layout_.attrs.empty()) throw ProfError(bytes_.name(), "no event attributes: no event");
+  if (census.total == 0 && !context_.allow_empty) {
+    throw ProfError(bytes_.name(),
+                    "no samples (--allow-empty converts it to a profile without "
+                    "samples)");
+  }
+  // The events as perf2prof's first pass would have found them in perf script's text.
+  PerfInput input;
+  input.name = bytes_.name();
+  input.uri = context_.uri;
+  for (size_t e : census.order) {
+    input.plan.events.push_back(layout_.attrs[e].name);
+    input.plan.event_samples.push_back(census.samples[e]);
+    input.plan.event_periods.push_back(census.periods[e]);
+  }
+  for (const PerfEventAttr& attr : layout_.attrs) {
+    input.plan.recorded_events.push_back(attr.name);
+    PerfEventSampling sampling;
+    sampling.value = attr.sample_period;
+    sampling.frequency = (attr.flags & kAttrFreq) != 0;
+    input.plan.recorded_sampling.push_back(sampling);
+  }
+  input.plan.recording = layout_.recording;
+  input.plan.capture_time_nanos = capture_time;
+  input.plan.samples = census.total;
+  std::vector<PerfInput> inputs = {input};
+  PerfOptions perf_options;
+  perf_options.period = options_.period;
+  perf_options.period_is_time = options_.period_is_time;
+  const ProfileHeader header = MakePerfHeader(inputs, perf_options);
+  PerfValueTypes types = NamePerfValueTypes(inputs, perf_options);
+  // types.notes say how perf2prof guessed a period perf script did not print; here a sample
+  // without one is worth its event's fixed sample_period exactly (the kernel records the
+  // period of every sample taken by frequency), so there is nothing to warn of.
+  type_count_ = header.types.size();
+  type_of_event_.assign(layout_.attrs.size(), 0);
+  worth_of_event_.assign(layout_.attrs.size(), 1);
+  for (size_t e = 0; e < layout_.attrs.size(); ++e) {
+    const std::string& name = layout_.attrs[e].name;
+    auto type = types.first_type.find(name);
+    if (type != types.first_type.end()) type_of_event_[e] = type->second;
+    auto worth = types.fixed_period.find(name);
+    if (worth != types.fixed_period.end()) worth_of_event_[e] = worth->second;
+  }
+  for (const PerfBuildId& id : layout_.build_ids) {
+    if (id.kernel && id.file == kKernelName) {
+      kernel_build_id_ = id.build_id;
+    } else if (!id.kernel) {
+      build_ids_.emplace(id.file, id.build_id);
+    }
+  }
+  sink_->OnHeader(header);
+
+  if (census.lost > 0) {
+    Warn("perf lost " + Plural(census.lost, "sample", "samples") +
+         " while recording (LOST records): the profile lacks them (record with a larger "
+         "buffer, perf record -m, or a lower frequency)");
+  }
+  if (census.aux > 0) {
+    Warn("skipped " + Plural(census.aux, "AUX or itrace record", "AUX and itrace records") +
+         " (hardware trace data, such as Intel PT's), which this reader does not decode");
+  }
+  bool dwarf = false;
+  for (const PerfEventAttr& attr : layout_.attrs) {
+    dwarf |= (attr.sample_type & kSampleStackUser) != 0;
+  }
+  if (dwarf) {
+    Warn(
+        "recorded with --call-graph dwarf: user stacks are not unwound yet, so user frames "
+        "are the sampled address only (convert with 'perf script -i FILE | perf2prof' for "
+        "whole stacks)");
+  }
+
+  PerfEventOrder order;
+  PerfRecordWalker walker(bytes_, layout_.data_offset, layout_.data_end);
+  PerfRecordHeader record;
+  while (walker.Next(&record)) {
+    if (record.type == kFinishedRound) {
+      order.FinishRound([&](const PerfRecordHeader& queued) { Deliver(queued); });
+      continue;
+    }
+    if (record.type >= kKernelTypeEnd) continue;
+    // The record's time, when it has one, queues it.
+    std::optional<uint64_t> time;
+    if (record.type == kSample) {
+      const int event = events_->EventOfSample(bytes_, record);
+      if (event >= 0) {
+        const PerfEventAttr& attr = layout_.attrs[static_cast<size_t>(event)];
+        if (attr.sample_type & kSampleTime) {
+          uint64_t at = record.at + kRecordHeaderSize;
+          for (uint64_t bit : {kSampleIdentifier, kSampleIp, kSampleTid}) {
+            if (attr.sample_type & bit) at += 8;
+          }
+          if (at + 8 <= record.at + record.size) time = bytes_.U64(at);
+        }
+      }
+    } else {
+      const int event = events_->EventOfOther(bytes_, record);
+      if (event >= 0) {
+        time = DecodePerfSampleId(bytes_, record, layout_.attrs[static_cast<size_t>(event)]).time;
+      }
+    }
+    if (time) {
+      order.Queue(record, *time);
+    } else {
+      Deliver(record);
+    }
+  }
+  order.Finish([&](const PerfRecordHeader& queued) { Deliver(queued); });
+
+  if (unknown_event_samples_ > 0) {
+    Warn("skipped " + Plural(unknown_event_samples_, "sample", "samples") +
+         " whose id names no recorded event");
+  }
+  if (!unusable_.empty()) {
+    std::string list;
+    size_t shown = 0;
+    for (const auto& entry : unusable_) {
+      if (shown++ == 5) {
+        list += ", and " + std::to_string(unusable_.size() - 5) + " more";
+        break;
+      }
+      list += (list.empty() ? "" : ", ") + entry.first + " (" + entry.second + ")";
+    }
+    Warn("frames in " + Plural(unusable_.size(), "object", "objects") +
+         " kept as addresses, without symbols: " + list +
+         " (install the programs and their -dbgsym packages, or give --symfs)");
+  }
+  sink_->OnEnd();
+}
+
+void PerfDataConverter::Deliver(const PerfRecordHeader& record) {
+  switch (record.type) {
+    case kSample: {
+      const int event = events_->EventOfSample(bytes_, record);
+      if (event < 0) {
+        ++unknown_event_samples_;
+        return;
+      }
+      OnSample(record, event);
+      return;
+    }
+    case kMmap:
+      OnMmap(record, false);
+      return;
+    case kMmap2:
+      OnMmap(record, true);
+      return;
+    case kComm: {
+      const uint64_t body = record.at + kRecordHeaderSize;
+      const int64_t pid = static_cast<int32_t>(bytes_.U32(body));
+      const int64_t tid = static_cast<int32_t>(bytes_.U32(body + 4));
+      threads_.Comm(pid, tid, std::string(bytes_.String(body + 8, record.size - 16)));
+      return;
+    }
+    case kFork: {
+      const uint64_t body = record.at + kRecordHeaderSize;
+      bytes_.Span(body, 16, "a fork record");
+      threads_.Fork(
+          static_cast<int32_t>(bytes_.U32(body)), static_cast<int32_t>(bytes_.U32(body + 4)),
+          static_cast<int32_t>(bytes_.U32(body + 8)), static_cast<int32_t>(bytes_.U32(body + 12)));
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+void PerfDataConverter::OnMmap(const PerfRecordHeader& record, bool mmap2) {
+  if ((record.misc & kMiscMmapData) != 0) return;  // data, not code
+  const uint64_t body = record.at + kRecordHeaderSize;
+  const uint64_t fixed = mmap2 ? 8 + 24 + 24 + 8 : 8 + 24;
+  if (record.size < kRecordHeaderSize + fixed) bytes_.Fail(record.at, "an mmap record too short");
+  const int64_t pid = static_cast<int32_t>(bytes_.U32(body));
+  PerfMap map;
+  map.start = bytes_.U64(body + 8);
+  const uint64_t length = bytes_.U64(body + 16);
+  map.limit = map.start + length < map.start ? ~uint64_t{0} : map.start + length;
+  map.pgoff = bytes_.U64(body + 24);
+  if (mmap2) {
+    if ((record.misc & kMiscMmapBuildId) != 0) {
+      const uint64_t size = static_cast<unsigned char>(bytes_.Span(body + 32, 1, "a build id")[0]);
+      map.build_id = LowerHex(bytes_.Span(body + 36, std::min<uint64_t>(size, 20), "a build id"));
+    }
+  }
+  map.file = std::string(bytes_.String(body + fixed, record.size - kRecordHeaderSize - fixed));
+  const uint16_t mode = record.misc & kMiscCpumodeMask;
+  const bool kernel = mode == kCpumodeKernel || pid == -1;
+  if (kernel && map.file == kKernelText) map.file = std::string(kKernelName);
+  if (map.build_id.empty()) {
+    if (kernel && map.file == kKernelName) {
+      map.build_id = kernel_build_id_;
+    } else {
+      auto known = build_ids_.find(map.file);
+      if (known != build_ids_.end()) map.build_id = known->second;
+    }
+  }
+  threads_.Mmap(kernel ? PerfThreads::kKernel : pid, std::move(map));
+}
+
+ElfSymbolizer::Object* PerfDataConverter::ObjectOf(const PerfMap& map) {
+  if (!options_.symbolize || map.file.empty() || map.file[0] != '/') return nullptr;
+  ElfSymbolizer::Found found;
+  ElfSymbolizer::Object* object = symbolizer_.Open(map.file, map.build_id, &found);
+  if (object == nullptr) {
+    const char* why = found == ElfSymbolizer::Found::kOtherBuildId ? "another build id here"
+                      : found == ElfSymbolizer::Found::kNotElf     ? "not an ELF file"
+                                                                   : "not found";
+    unusable_.emplace(map.file, why);
+  }
+  return object;
+}
+
+uint64_t PerfDataConverter::MappingOf(PerfMap* map, bool kernel) {
+  if (map->mapping_id == 0) {
+    // The flags say what this profile has for the mapping's frames (pprof symbolises a
+    // mapping later only when it lacks them).
+    Mapping mapping;
+    mapping.start = map->start;
+    mapping.limit = map->limit;
+    mapping.offset = map->pgoff;
+    mapping.file = map->file;
+    mapping.build_id = map->build_id;
+    if (kernel) {
+      if (!kernel_loaded_) LoadKernelSymbols();
+      mapping.has_functions = !kernel_.empty();
+    } else if (ElfSymbolizer::Object* object = ObjectOf(*map)) {
+      mapping.has_functions = true;
+      mapping.has_filenames = mapping.has_line_numbers = symbolizer_.HasDwarf(object);
+      mapping.has_inline_frames = mapping.has_line_numbers && options_.inlines;
+    }
+    map->mapping_id = interner_.Mapping(mapping);
+  }
+  return map->mapping_id;
+}
+
+void PerfDataConverter::AddFunction(const std::string& raw, const std::string& file, int64_t line,
+                                    Location* location) {
+  PerfSymbol names = DemangleAsPerf(raw);
+  Function function;
+  function.name = std::move(names.name);
+  function.system_name = std::move(names.system_name);
+  function.file = file;
+  location->lines.push_back(Line{interner_.Function(function), line, 0});
+}
+
+void PerfDataConverter::SymbolizeUser(PerfMap* map, uint64_t ip, Location* location) {
+  ElfSymbolizer::Object* object = ObjectOf(*map);  // opened once: the symbolizer caches it
+  if (object == nullptr) return;
+  uint64_t vaddr = 0;
+  if (!symbolizer_.Symbolize(object, ip - map->start + map->pgoff, &vaddr, &frames_)) return;
+  for (const ElfFrame& frame : frames_) {
+    if (!frame.function.empty()) AddFunction(frame.function, frame.file, frame.line, location);
+  }
+}
+
+void PerfDataConverter::LoadKernelSymbols() {
+  kernel_loaded_ = true;
+  if (!options_.symbolize || options_.kallsyms.empty()) return;
+  // The running kernel's symbols describe the recording's only when it is the same kernel.
+  std::string recorded_release;
+  for (const MetaEntry& entry : layout_.recording) {
+    if (entry.key == "os_release") recorded_release = entry.value;
+  }
+  const std::string running_id = RunningKernelBuildId();
+  const bool same = options_.kallsyms_given ||
+                    (!kernel_build_id_.empty() && !running_id.empty()
+                         ? kernel_build_id_ == running_id
+                         : !recorded_release.empty() && recorded_release == RunningKernelRelease());
+  if (!same) {
+    Warn(
+        "the recording's kernel is not the one running here: kernel frames are kept as "
+        "addresses");
+    return;
+  }
+  if (!kernel_.Load(options_.kallsyms)) {
+    Warn(options_.kallsyms +
+         " cannot be read or hides its addresses (kernel.kptr_restrict): "
+         "kernel frames are kept as addresses");
+  }
+}
+
+void PerfDataConverter::SymbolizeKernel(uint64_t ip, Location* location) {
+  if (!kernel_loaded_) LoadKernelSymbols();
+  if (kernel_.empty()) return;
+  const std::string_view name = kernel_.Find(ip);
+  if (!name.empty()) AddFunction(std::string(name), "", 0, location);
+}
+
+uint64_t PerfDataConverter::FrameLocation(int64_t pid, uint64_t ip, bool kernel) {
+  PerfMap* map = threads_.Find(kernel ? PerfThreads::kKernel : pid, ip);
+  const uint64_t mapping_id = map != nullptr ? MappingOf(map, kernel) : 0;
+  auto cached = locations_.find({mapping_id, ip});
+  if (cached != locations_.end()) return cached->second;
+  Location location;
+  location.mapping_id = mapping_id;
+  location.address = ip;
+  if (kernel) {
+    SymbolizeKernel(ip, &location);
+  } else if (map != nullptr) {
+    SymbolizeUser(map, ip, &location);
+  }
+  const uint64_t id = interner_.Location(location);
+  locations_.emplace(std::make_pair(mapping_id, ip), id);
+  return id;
+}
+
+void PerfDataConverter::OnSample(const PerfRecordHeader& record, int event) {
+  const PerfEventAttr& attr = layout_.attrs[static_cast<size_t>(event)];
+  PerfSample sample;
+  DecodePerfSample(bytes_, record, attr, &sample);
+  const int64_t tid = sample.has_tid ? sample.tid : -1;
+  const int64_t pid = sample.has_tid ? sample.pid : threads_.ProcessOf(tid);
+  stack_.clear();
+  const uint16_t mode = record.misc & kMiscCpumodeMask;
+  if (sample.has_callchain && sample.callchain_nr > 0) {
+    bool kernel = mode == kCpumodeKernel;
+    bool guest = false;
+    for (uint64_t i = 0; i < sample.callchain_nr; ++i) {
+      const uint64_t ip = bytes_.U64(sample.callchain_at + 8 * i);
+      if (ip >= kContextMax) {
+        kernel = ip == kContextKernel || ip == kContextGuestKernel || ip == kContextHv;
+        guest = ip == kContextGuest || ip == kContextGuestKernel || ip == kContextGuestUser;
+        continue;
+      }
+      stack_.push_back(guest ? FrameLocation(-2, ip, false) : FrameLocation(pid, ip, kernel));
+    }
+  } else if (sample.ip) {
+    const bool guest = mode == kCpumodeGuestKernel || mode == kCpumodeGuestUser;
+    stack_.push_back(guest ? FrameLocation(-2, *sample.ip, false)
+                           : FrameLocation(pid, *sample.ip,
+                                           mode == kCpumodeKernel || mode == kCpumodeHypervisor));
+  }
+  sample_.source_id = 1;
+  sample_.stack_id = interner_.Stack(stack_);
+  sample_.time_nanos.reset();
+  if (sample.time && *sample.time <= static_cast<uint64_t>(INT64_MAX)) {
+    sample_.time_nanos = static_cast<int64_t>(*sample.time);
+  }
+  sample_.values.assign(type_count_, 0);
+  const size_t type = type_of_event_[static_cast<size_t>(event)];
+  sample_.values[type] = 1;
+  if (type + 1 < type_count_) {
+    sample_.values[type + 1] =
+        sample.period ? static_cast<int64_t>(std::min<uint64_t>(*sample.period, INT64_MAX))
+                      : worth_of_event_[static_cast<size_t>(event)];
+  }
+  sample_.labels.clear();
+  sample_.labels.push_back(Label::String(kCommLabel, threads_.CommOf(tid)));
+  if (sample.has_tid) sample_.labels.push_back(Label::Number(kPidLabel, pid));
+  sample_.labels.push_back(Label::Number(kTidLabel, tid));
+  if (sample.cpu) sample_.labels.push_back(Label::Number("cpu", *sample.cpu));
+  sink_->OnSample(sample_);
+}
+
+}  // namespace
+
+bool LooksLikePerfData(std::string_view head) {
+  const std::string_view magic = head.substr(0, 8);
+  // PERFILE2 as a big-endian machine writes it: recognised, to be refused by name.
+  return magic == "PERFILE2" || magic == "PERFFILE" || magic == "2ELIFREP";
+}
+
+PerfDataOptions PerfDataOptionsFrom(const ReaderSettings& settings) {
+  PerfDataOptions options;
+  for (const auto& [name, value] : settings) {
+    if (name == "symfs") {
+      options.symfs = value;
+      while (!options.symfs.empty() && options.symfs.back() == '/') options.symfs.pop_back();
+      // The recorded machine's root has the recorded kernel's symbols, if any.
+      if (!options.kallsyms_given) options.kallsyms = options.symfs + "/proc/kallsyms";
+      options.kallsyms_given = true;
+    } else if (name == "debug-dir") {
+      options.debug_dirs.push_back(value);
+    } else if (name == "kallsyms") {
+      options.kallsyms = value;
+      options.kallsyms_given = true;
+    } else if (name == "symbolize") {
+      options.symbolize = value != "no";
+    } else if (name == "inline") {
+      options.inlines = value != "no";
+    } else if (name == "period") {
+      options.period = std::stoll(value);
+    } else if (name == "period-is-time") {
+      options.period_is_time = true;
+    }
+  }
+  return options;
+}
+
+void ReadPerfData(Input& input, const ReadContext& context, const PerfDataOptions& options,
+                  ProfileSink* sink) {
+  MappedInput mapped(input);
+  PerfBytes bytes(mapped.bytes(), input.name);
+  PerfDataLayout layout = ReadPerfDataLayout(bytes);
+  PerfDataConverter converter(bytes, layout, context, options, sink);
+  const Census census = converter.TakeCensus();
+  // perf report --header's "captured on" is the file's modification time, to the second.
+  std::optional<int64_t> captured;
+  if (mapped.modified_nanos()) captured = *mapped.modified_nanos() / 1000000000 * 1000000000;
+  converter.Convert(census, captured);
+}
+
+}  // namespace proftools
