@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 
 #include "common/base/strings.h"
@@ -58,6 +59,7 @@ class ElfSymbolizer::Object {
   Dwfl_Callbacks callbacks = {};
   std::string debuginfo_path;
   char* debuginfo_path_pointer = nullptr;
+  std::string path;  // the file read
   Dwfl* dwfl = nullptr;
   Dwfl_Module* module = nullptr;
   GElf_Addr bias = 0;
@@ -67,6 +69,10 @@ class ElfSymbolizer::Object {
     uint64_t vaddr;
   };
   std::vector<Segment> segments;  // PT_LOAD
+  // The PLT's entries, named as perf names them (`_exit@plt`): no symbol covers them.
+  uint64_t plt_start = 0;
+  uint64_t plt_end = 0;
+  std::vector<std::string> plt_names;  // by entry, from .rela.plt
   ~Object() {
     if (dwfl != nullptr) dwfl_end(dwfl);
   }
@@ -102,10 +108,64 @@ std::string ElfFileBuildId(const std::string& path) {
 
 namespace {
 
+// The names of the PLT's entries: the symbol of each .rela.plt relocation, in order, and where
+// the entries are (.plt.sec when the PLT is split for IBT, else .plt after its first entry).
+void ReadPlt(Elf* elf, ElfSymbolizer::Object* object) {
+  constexpr uint64_t kEntry = 16;  // x86-64's PLT entries
+  size_t names_index = 0;
+  if (elf_getshdrstrndx(elf, &names_index) != 0) return;
+  GElf_Shdr plt = {}, plt_sec = {}, rela = {};
+  Elf_Scn* rela_section = nullptr;
+  for (Elf_Scn* section = elf_nextscn(elf, nullptr); section != nullptr;
+       section = elf_nextscn(elf, section)) {
+    GElf_Shdr header;
+    if (gelf_getshdr(section, &header) == nullptr) continue;
+    const char* name = elf_strptr(elf, names_index, header.sh_name);
+    if (name == nullptr) continue;
+    if (std::strcmp(name, ".plt") == 0) plt = header;
+    if (std::strcmp(name, ".plt.sec") == 0) plt_sec = header;
+    if (std::strcmp(name, ".rela.plt") == 0 && header.sh_type == SHT_RELA) {
+      rela = header;
+      rela_section = section;
+    }
+  }
+  if (rela_section == nullptr || rela.sh_entsize == 0) return;
+  if (plt_sec.sh_size != 0) {
+    object->plt_start = plt_sec.sh_addr;
+    object->plt_end = plt_sec.sh_addr + plt_sec.sh_size;
+  } else if (plt.sh_size > kEntry) {
+    object->plt_start = plt.sh_addr + kEntry;
+    object->plt_end = plt.sh_addr + plt.sh_size;
+  } else {
+    return;
+  }
+  Elf_Scn* symbols_section = elf_getscn(elf, rela.sh_link);
+  GElf_Shdr symbols_header;
+  if (symbols_section == nullptr || gelf_getshdr(symbols_section, &symbols_header) == nullptr) {
+    return;
+  }
+  Elf_Data* relocations = elf_getdata(rela_section, nullptr);
+  Elf_Data* symbols = elf_getdata(symbols_section, nullptr);
+  if (relocations == nullptr || symbols == nullptr) return;
+  const uint64_t count = rela.sh_size / rela.sh_entsize;
+  for (uint64_t i = 0; i < count && i < (object->plt_end - object->plt_start) / kEntry; ++i) {
+    GElf_Rela relocation;
+    GElf_Sym symbol;
+    const char* name = nullptr;
+    if (gelf_getrela(relocations, static_cast<int>(i), &relocation) != nullptr &&
+        gelf_getsym(symbols, static_cast<int>(GELF_R_SYM(relocation.r_info)), &symbol) != nullptr) {
+      name = elf_strptr(elf, symbols_header.sh_link, symbol.st_name);
+    }
+    object->plt_names.push_back(name != nullptr && *name != '\0' ? std::string(name) + "@plt"
+                                                                 : std::string());
+  }
+}
+
 // A libdwfl session over the one file at `fd` (consumed), placed at its own virtual addresses.
 std::unique_ptr<ElfSymbolizer::Object> ReportObject(const std::string& path, int fd,
                                                     const std::string& debuginfo_path) {
   auto object = std::make_unique<ElfSymbolizer::Object>();
+  object->path = path;
   object->debuginfo_path = debuginfo_path;
   object->debuginfo_path_pointer = object->debuginfo_path.data();
   object->callbacks.find_elf = dwfl_build_id_find_elf;
@@ -132,6 +192,7 @@ std::unique_ptr<ElfSymbolizer::Object> ReportObject(const std::string& path, int
     if (header.p_type != PT_LOAD) continue;
     object->segments.push_back({header.p_offset, header.p_filesz, header.p_vaddr});
   }
+  ReadPlt(elf, object.get());
   return object;
 }
 
@@ -190,6 +251,10 @@ ElfSymbolizer::Object* ElfSymbolizer::Open(const std::string& path, const std::s
   return opened.object.get();
 }
 
+const std::string& ElfSymbolizer::PathOf(const Object* object) {
+  return object->path;
+}
+
 bool ElfSymbolizer::HasDwarf(Object* object) {
   Dwarf_Addr bias = 0;
   return options_.lines && dwfl_module_getdwarf(object->module, &bias) != nullptr;
@@ -213,7 +278,12 @@ bool ElfSymbolizer::Symbolize(Object* object, uint64_t file_offset, uint64_t* va
   const char* name = dwfl_module_addrinfo(object->module, address, &symbol_offset, &symbol, nullptr,
                                           nullptr, nullptr);
   ElfFrame outer;
-  if (name != nullptr) outer.function = name;
+  if (name != nullptr) {
+    outer.function = name;
+  } else if (*vaddr >= object->plt_start && *vaddr < object->plt_end) {
+    const uint64_t entry = (*vaddr - object->plt_start) / 16;
+    if (entry < object->plt_names.size()) outer.function = object->plt_names[entry];
+  }
   if (!options_.lines) {
     frames->push_back(std::move(outer));
     return true;
@@ -239,8 +309,14 @@ bool ElfSymbolizer::Symbolize(Object* object, uint64_t file_offset, uint64_t* va
   Dwarf_Addr cu_bias = 0;
   Dwarf_Die* cu =
       options_.inlines ? dwfl_module_addrdie(object->module, address, &cu_bias) : nullptr;
+  // dwarf_getscopes gives the innermost entry holding the address (after an inlined
+  // subroutine it goes on with its abstract origin's scopes, not the code around it); the
+  // entries physically around that one are the chain of inlined calls.
+  Dwarf_Die* innermost = nullptr;
+  const int found = cu != nullptr ? dwarf_getscopes(cu, address - cu_bias, &innermost) : 0;
   Dwarf_Die* scopes = nullptr;
-  const int depth = cu != nullptr ? dwarf_getscopes(cu, address - cu_bias, &scopes) : 0;
+  const int depth = found > 0 ? dwarf_getscopes_die(&innermost[0], &scopes) : 0;
+  free(innermost);
   Dwarf_Files* files = nullptr;
   size_t file_count = 0;
   if (depth > 0 && dwarf_getsrcfiles(cu, &files, &file_count) != 0) files = nullptr;

@@ -51,6 +51,9 @@ class ElfSymbolizer {
   // cannot be used, *found says why.
   Object* Open(const std::string& path, const std::string& build_id, Found* found);
 
+  // The file the object was read from (a build-id cache entry, or the path under --symfs).
+  static const std::string& PathOf(const Object* object);
+
   // Whether the object has DWARF (its own or a separate debug file's): file, line and inlined
   // frames come from it.
   bool HasDwarf(Object* object);

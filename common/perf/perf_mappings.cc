@@ -52,7 +52,10 @@ PerfMappings::Segment* PerfMappings::Find(int64_t pid, int64_t tid, std::string_
   }
   auto it = processes_.find(pid);
   if (it == processes_.end()) return nullptr;
-  for (Segment& s : it->second) {
+  // Newest first: a process that exec'ed keeps the mappings it had before in this table (the
+  // text says nothing of the exec), and a relative address means the object mapped last.
+  for (auto s_it = it->second.rbegin(); s_it != it->second.rend(); ++s_it) {
+    Segment& s = *s_it;
     if (s.file != dso) continue;
     if (s.start <= address && address < s.limit) {
       *absolute = address;

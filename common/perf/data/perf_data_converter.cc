@@ -7,6 +7,7 @@
 
 #include "common/base/diagnostics.h"
 #include "common/base/strings.h"
+#include "common/elf/dwarf_unwinder.h"
 #include "common/elf/elf_symbolizer.h"
 #include "common/elf/kernel_symbols.h"
 #include "common/io/mapped_input.h"
@@ -64,6 +65,7 @@ class PerfDataConverter {
  private:
   void Deliver(const PerfRecordHeader& record);
   void OnSample(const PerfRecordHeader& record, int event);
+  void UnwindUser(const PerfSample& sample, const PerfEventAttr& attr, int64_t pid, int64_t tid);
   void OnMmap(const PerfRecordHeader& record, bool mmap2);
   uint64_t FrameLocation(int64_t pid, uint64_t ip, bool kernel);
   uint64_t MappingOf(PerfMap* map, bool kernel);
@@ -86,6 +88,10 @@ class PerfDataConverter {
   ProfileSink* sink_;
   Interner interner_;
   ElfSymbolizer symbolizer_;
+  DwarfUnwinder unwinder_;
+  bool unwind_ = false;  // --call-graph dwarf samples are unwound here
+  std::vector<uint64_t> pcs_;
+  DwarfUnwinder::Sample unwind_sample_;
   std::unique_ptr<PerfEventIndex> events_;
   PerfThreads threads_;
   std::vector<size_t> type_of_event_;    // attribute -> index of its EVENT_samples type
@@ -239,11 +245,17 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
   for (const PerfEventAttr& attr : layout_.attrs) {
     dwarf |= (attr.sample_type & kSampleStackUser) != 0;
   }
-  if (dwarf) {
-    Warn(
-        "recorded with --call-graph dwarf: user stacks are not unwound yet, so user frames "
-        "are the sampled address only (convert with 'perf script -i FILE | perf2prof' for "
-        "whole stacks)");
+  std::string arch;
+  for (const MetaEntry& entry : layout_.recording) {
+    if (entry.key == "arch") arch = entry.value;
+  }
+  unwind_ = dwarf && options_.symbolize && DwarfUnwinder::Supports(arch);
+  if (dwarf && !unwind_) {
+    Warn(std::string("recorded with --call-graph dwarf: user stacks are not unwound ") +
+         (options_.symbolize ? "on " + (arch.empty() ? std::string("this machine") : arch) +
+                                   " (x86_64 only, for now)"
+                             : "with --no-symbolize (no program is read)") +
+         ", so user frames are the sampled address only");
   }
 
   PerfEventOrder order;
@@ -359,9 +371,21 @@ void PerfDataConverter::OnMmap(const PerfRecordHeader& record, bool mmap2) {
     }
   }
   map.file = std::string(bytes_.String(body + fixed, record.size - kRecordHeaderSize - fixed));
+  // A file deleted since it was mapped (an upgraded library, a memfd) is named as perf script
+  // names its frames' object: without the mark.
+  constexpr std::string_view kDeleted = " (deleted)";
+  if (map.file.size() > kDeleted.size() &&
+      std::string_view(map.file).substr(map.file.size() - kDeleted.size()) == kDeleted) {
+    map.file.resize(map.file.size() - kDeleted.size());
+  }
   const uint16_t mode = record.misc & kMiscCpumodeMask;
   const bool kernel = mode == kCpumodeKernel || pid == -1;
-  if (kernel && map.file == kKernelText) map.file = std::string(kKernelName);
+  if (kernel && map.file == kKernelText) {
+    map.file = std::string(kKernelName);
+    // As perf does, the kernel's map reaches up to whatever is mapped above it (its modules,
+    // which replace their part of it): init text and the like lie past `_text`'s length.
+    map.limit = ~uint64_t{0};
+  }
   if (map.build_id.empty()) {
     if (kernel && map.file == kKernelName) {
       map.build_id = kernel_build_id_;
@@ -480,6 +504,31 @@ uint64_t PerfDataConverter::FrameLocation(int64_t pid, uint64_t ip, bool kernel)
   return id;
 }
 
+void PerfDataConverter::UnwindUser(const PerfSample& sample, const PerfEventAttr& attr, int64_t pid,
+                                   int64_t tid) {
+  unwind_sample_.pid = pid;
+  unwind_sample_.tid = tid;
+  unwind_sample_.mask = attr.sample_regs_user;
+  unwind_sample_.registers.clear();
+  for (uint64_t r = 0; r < sample.regs_user_nr; ++r) {
+    unwind_sample_.registers.push_back(bytes_.U64(sample.regs_user_at + 8 * r));
+  }
+  unwind_sample_.stack = sample.stack_user;
+  const DwarfUnwinder::FindRegion find = [&](uint64_t address, DwarfUnwinder::Region* region) {
+    PerfMap* map = threads_.Find(pid, address);
+    if (map == nullptr) return false;
+    ElfSymbolizer::Object* object = ObjectOf(*map);
+    if (object == nullptr) return false;
+    region->start = map->start;
+    region->limit = map->limit;
+    region->pgoff = map->pgoff;
+    region->path = ElfSymbolizer::PathOf(object);
+    return true;
+  };
+  unwinder_.Unwind(unwind_sample_, find, &pcs_);
+  for (uint64_t pc : pcs_) stack_.push_back(FrameLocation(pid, pc, false));
+}
+
 void PerfDataConverter::OnSample(const PerfRecordHeader& record, int event) {
   const PerfEventAttr& attr = layout_.attrs[static_cast<size_t>(event)];
   PerfSample sample;
@@ -488,7 +537,15 @@ void PerfDataConverter::OnSample(const PerfRecordHeader& record, int event) {
   const int64_t pid = sample.has_tid ? sample.pid : threads_.ProcessOf(tid);
   stack_.clear();
   const uint16_t mode = record.misc & kMiscCpumodeMask;
-  if (sample.has_callchain && sample.callchain_nr > 0) {
+  if (unwind_ && sample.regs_user_abi != 0 && !sample.stack_user.empty()) {
+    // The kernel's part of the chain, then the user stack unwound from the registers.
+    for (uint64_t i = 0; sample.has_callchain && i < sample.callchain_nr; ++i) {
+      const uint64_t ip = bytes_.U64(sample.callchain_at + 8 * i);
+      if (ip == kContextUser) break;
+      if (ip < kContextMax) stack_.push_back(FrameLocation(pid, ip, true));
+    }
+    UnwindUser(sample, attr, pid, tid);
+  } else if (sample.has_callchain && sample.callchain_nr > 0) {
     bool kernel = mode == kCpumodeKernel;
     bool guest = false;
     for (uint64_t i = 0; i < sample.callchain_nr; ++i) {

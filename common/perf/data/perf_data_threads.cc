@@ -62,6 +62,11 @@ void PerfThreads::Fork(int64_t pid, int64_t ppid, int64_t tid, int64_t ptid) {
 const std::string& PerfThreads::CommOf(int64_t tid) {
   auto it = comms_.find(tid);
   if (it != comms_.end()) return it->second;
+  // The idle task, which never gets a COMM record: perf calls it swapper.
+  if (tid == 0) {
+    scratch_ = "swapper";
+    return scratch_;
+  }
   scratch_ = ":" + std::to_string(tid);
   return scratch_;
 }

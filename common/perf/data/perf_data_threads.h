@@ -31,8 +31,8 @@ class PerfThreads {
   void Comm(int64_t pid, int64_t tid, std::string comm);
   void Fork(int64_t pid, int64_t ppid, int64_t tid, int64_t ptid);
 
-  // The thread's command name: its last COMM, else ":TID" (as perf names a thread it saw none
-  // for).
+  // The thread's command name: its last COMM, else "swapper" for the idle task (tid 0) and
+  // ":TID" for others, as perf names threads it saw no COMM for.
   const std::string& CommOf(int64_t tid);
   // The process of a thread, from its records; the thread id itself when none said.
   int64_t ProcessOf(int64_t tid) const;

@@ -9,6 +9,8 @@
 #include <memory>
 #include <utility>
 
+#include "common/report/reports.h"
+
 namespace proftools {
 namespace {
 
