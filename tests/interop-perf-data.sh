@@ -50,7 +50,8 @@ for rec in fp plain events dwarf wide pipe; do
     perf2prof -o "$T/$rec.perf" 2>/dev/null || fail "perf script -i $rec.data | perf2prof failed"
   pairs+=("$T/$rec.ours" "$T/$rec.perf")
 done
-python3 tests/perf-data/compare.py --names "$T/workload,[kernel.kallsyms]" "${pairs[@]}" >"$T/compare.out"
+python3 tests/perf-data/compare.py --names "$T/workload,[kernel.kallsyms]" \
+  --comms workload,worker,swapper "${pairs[@]}" >"$T/compare.out"
 status=$?
 sed "s|$T/||" "$T/compare.out"
 if [ $status != 0 ]; then

@@ -9,9 +9,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <optional>
 #include <string_view>
+#include <thread>
+#include <unordered_map>
 
 #include "common/base/strings.h"
 
@@ -73,6 +79,176 @@ class ElfSymbolizer::Object {
   uint64_t plt_start = 0;
   uint64_t plt_end = 0;
   std::vector<std::string> plt_names;  // by entry, from .rela.plt
+
+  // The symbol table sorted by address, for SymbolAt: dwfl_module_addrinfo scans the whole
+  // table at each call (a fifth of a second for a thousand addresses in libc).
+  struct Symbol {
+    GElf_Addr value;
+    GElf_Xword size;
+    int binding;  // higher is better: global 3, weak 2, local 1
+    int index;    // in the table: ties go to the first, as libdwfl's search
+    GElf_Word section;
+    const char* name;
+  };
+  // The allocated sections by address, for the section of an address (a symbol without size
+  // names only addresses of its own section, as libdwfl's).
+  struct Section {
+    GElf_Addr start;
+    GElf_Addr end;
+    GElf_Word index;
+  };
+  std::vector<Section> sections;
+  std::vector<Symbol> globals;  // by value
+  std::vector<Symbol> locals;
+  GElf_Xword largest = 0;  // the largest size: how far below an address a symbol may start
+  bool symbols_read = false;
+
+  void ReadSymbols() {
+    symbols_read = true;
+    const int count = dwfl_module_getsymtab(module);
+    const int first_global = dwfl_module_getsymtab_first_global(module);
+    for (int i = 1; i < count; ++i) {
+      GElf_Sym symbol;
+      GElf_Addr value = 0;
+      GElf_Word section = 0;
+      const char* name =
+          dwfl_module_getsym_info(module, i, &symbol, &value, &section, nullptr, nullptr);
+      if (name == nullptr || *name == '\0' || section == SHN_UNDEF) continue;
+      const int type = GELF_ST_TYPE(symbol.st_info);
+      if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) continue;
+      const int bind = GELF_ST_BIND(symbol.st_info);
+      const int binding = bind == STB_GLOBAL ? 3 : bind == STB_WEAK ? 2 : bind == STB_LOCAL ? 1 : 0;
+      (i >= first_global ? globals : locals)
+          .push_back({value, symbol.st_size, binding, i, section, name});
+      largest = std::max(largest, symbol.st_size);
+    }
+    GElf_Addr bias_of_main = 0;
+    if (Elf* elf = dwfl_module_getelf(module, &bias_of_main)) {
+      for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn != nullptr; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr header;
+        if (gelf_getshdr(scn, &header) == nullptr || (header.sh_flags & SHF_ALLOC) == 0) continue;
+        sections.push_back({header.sh_addr + bias_of_main,
+                            header.sh_addr + bias_of_main + header.sh_size,
+                            static_cast<GElf_Word>(elf_ndxscn(scn))});
+      }
+    }
+    for (std::vector<Symbol>* table : {&globals, &locals}) {
+      std::stable_sort(table->begin(), table->end(),
+                       [](const Symbol& a, const Symbol& b) { return a.value < b.value; });
+    }
+  }
+
+  // libdwfl's choice among the symbols of `table` whose extent holds `address` (in table order,
+  // one replaces the choice when it starts closer or binds better), or null; *sizeless gets
+  // the nearest symbol without size below the address when none holds it.
+  const Symbol* Best(const std::vector<Symbol>& table, GElf_Addr address,
+                     const Symbol** sizeless) const {
+    auto end = std::upper_bound(table.begin(), table.end(), address,
+                                [](GElf_Addr a, const Symbol& s) { return a < s.value; });
+    std::vector<const Symbol*> holding;
+    GElf_Addr covered = 0;  // the end of the sized symbols below: a label inside one is none
+    for (auto it = end; it != table.begin();) {
+      --it;
+      if (address - it->value > largest) break;
+      if (it->size != 0) {
+        covered = std::max(covered, it->value + it->size);
+        if (address - it->value < it->size) holding.push_back(&*it);
+      } else if (*sizeless == nullptr || it->value > (*sizeless)->value) {
+        *sizeless = &*it;
+      }
+    }
+    if (*sizeless != nullptr &&
+        ((*sizeless)->value < covered || (*sizeless)->section != SectionOf(address))) {
+      *sizeless = nullptr;
+    }
+    std::sort(holding.begin(), holding.end(),
+              [](const Symbol* a, const Symbol* b) { return a->index < b->index; });
+    const Symbol* best = nullptr;
+    for (const Symbol* candidate : holding) {
+      if (best == nullptr || best->value < candidate->value || best->binding < candidate->binding) {
+        best = candidate;
+      }
+    }
+    return best;
+  }
+
+  GElf_Word SectionOf(GElf_Addr address) const {
+    for (const Section& section : sections) {
+      if (address >= section.start && address < section.end) return section.index;
+    }
+    return SHN_UNDEF;
+  }
+
+  // The name of the function at `address`, as dwfl_module_addrinfo finds it: a global symbol
+  // holding it, else a local one, else the nearest sizeless one.
+  const char* SymbolAt(GElf_Addr address) {
+    if (!symbols_read) ReadSymbols();
+    const Symbol* sizeless = nullptr;
+    const Symbol* best = Best(globals, address, &sizeless);
+    if (best == nullptr && !(sizeless != nullptr && sizeless->value == address)) {
+      best = Best(locals, address, &sizeless);
+    }
+    if (best == nullptr) best = sizeless;
+    return best != nullptr ? best->name : nullptr;
+  }
+
+  // Each CU's inlined subroutines with their address ranges and nesting depth, made at the
+  // CU's first lookup: one walk of its entries instead of one per address.
+  struct InlinedRange {
+    Dwarf_Addr low;
+    Dwarf_Addr high;
+    int depth;
+    Dwarf_Off offset;
+  };
+  std::unordered_map<Dwarf_Off, std::vector<InlinedRange>> inlined_by_cu;
+
+  // The inlined subroutines whose ranges hold `pc` (relative to the CU's module), innermost
+  // first.
+  void InlinedAt(Dwarf_Die* cu, Dwarf_Addr pc, std::vector<Dwarf_Off>* chain) {
+    auto [it, added] = inlined_by_cu.try_emplace(dwarf_dieoffset(cu));
+    if (added) IndexInlined(cu, &it->second);
+    std::vector<const InlinedRange*> holding;
+    for (const InlinedRange& range : it->second) {
+      if (range.low <= pc && pc < range.high) holding.push_back(&range);
+    }
+    std::stable_sort(
+        holding.begin(), holding.end(),
+        [](const InlinedRange* a, const InlinedRange* b) { return a->depth > b->depth; });
+    for (const InlinedRange* range : holding) chain->push_back(range->offset);
+  }
+
+  static void IndexInlined(Dwarf_Die* cu, std::vector<InlinedRange>* out) {
+    // Depth-first over the entries that can hold code: functions, inlined calls, lexical
+    // blocks, namespaces. `depth` counts the inlined calls above an entry.
+    struct Pending {
+      Dwarf_Die die;
+      int depth;
+    };
+    std::vector<Pending> pending;
+    Dwarf_Die child;
+    if (dwarf_child(cu, &child) == 0) pending.push_back({child, 0});
+    while (!pending.empty()) {
+      Pending next = pending.back();
+      pending.pop_back();
+      Dwarf_Die sibling;
+      if (dwarf_siblingof(&next.die, &sibling) == 0) pending.push_back({sibling, next.depth});
+      const int tag = dwarf_tag(&next.die);
+      int depth = next.depth;
+      if (tag == DW_TAG_inlined_subroutine) {
+        depth = next.depth + 1;
+        Dwarf_Addr base = 0, low = 0, high = 0;
+        for (ptrdiff_t at = 0; (at = dwarf_ranges(&next.die, at, &base, &low, &high)) > 0;) {
+          out->push_back({low, high, depth, dwarf_dieoffset(&next.die)});
+        }
+      }
+      const bool holds_code = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+                              tag == DW_TAG_lexical_block || tag == DW_TAG_namespace ||
+                              tag == DW_TAG_entry_point;
+      if (holds_code && dwarf_haschildren(&next.die) && dwarf_child(&next.die, &child) == 0) {
+        pending.push_back({child, depth});
+      }
+    }
+  }
   ~Object() {
     if (dwfl != nullptr) dwfl_end(dwfl);
   }
@@ -206,15 +382,48 @@ std::string ModuleBuildId(Dwfl_Module* module) {
 
 }  // namespace
 
-ElfSymbolizer::Object* ElfSymbolizer::Open(const std::string& path, const std::string& build_id,
-                                           Found* found) {
-  const std::string key = build_id + '\0' + path;
-  auto cached = objects_.find(key);
-  if (cached != objects_.end()) {
-    *found = cached->second.found;
-    return cached->second.object.get();
+// The objects being opened ahead by the prefetching thread, each with its finding once done.
+struct ElfSymbolizer::Prefetching {
+  std::mutex mutex;
+  std::condition_variable done;
+  std::map<std::string, std::optional<Opened>> objects;  // by key; empty until opened
+  std::thread thread;
+  ~Prefetching() {
+    if (thread.joinable()) thread.join();
   }
-  Opened& opened = objects_[key];
+};
+
+namespace {
+
+std::string ObjectKey(const std::string& path, const std::string& build_id) {
+  return build_id + '\0' + path;
+}
+
+}  // namespace
+
+void ElfSymbolizer::Prefetch(std::vector<std::pair<std::string, std::string>> objects) {
+  if (prefetching_ != nullptr || objects.empty()) return;
+  prefetching_ = std::make_unique<Prefetching>();
+  for (const auto& [path, build_id] : objects) {
+    prefetching_->objects.emplace(ObjectKey(path, build_id), std::nullopt);
+  }
+  prefetching_->thread = std::thread([this, objects = std::move(objects)] {
+    for (const auto& [path, build_id] : objects) {
+      Opened opened = Find(path, build_id);
+      if (opened.object != nullptr) {
+        HasDwarf(opened.object.get());  // reads (and inflates) the DWARF
+        opened.object->SymbolAt(0);     // sorts the symbols
+      }
+      std::lock_guard<std::mutex> lock(prefetching_->mutex);
+      prefetching_->objects[ObjectKey(path, build_id)] = std::move(opened);
+      prefetching_->done.notify_all();
+    }
+  });
+}
+
+ElfSymbolizer::Opened ElfSymbolizer::Find(const std::string& path,
+                                          const std::string& build_id) const {
+  Opened opened;
   // Where to look, in order: perf's build-id cache and the debug directories' build-id trees,
   // then the path itself.
   std::vector<std::string> candidates;
@@ -247,8 +456,27 @@ ElfSymbolizer::Object* ElfSymbolizer::Open(const std::string& path, const std::s
     opened.object = std::move(object);
     break;
   }
-  *found = opened.found;
-  return opened.object.get();
+  return opened;
+}
+
+ElfSymbolizer::Object* ElfSymbolizer::Open(const std::string& path, const std::string& build_id,
+                                           Found* found) {
+  const std::string key = ObjectKey(path, build_id);
+  auto cached = objects_.find(key);
+  if (cached == objects_.end()) {
+    std::optional<Opened> ready;
+    if (prefetching_ != nullptr) {
+      std::unique_lock<std::mutex> lock(prefetching_->mutex);
+      auto ahead = prefetching_->objects.find(key);
+      if (ahead != prefetching_->objects.end()) {
+        prefetching_->done.wait(lock, [&] { return ahead->second.has_value(); });
+        ready = std::move(ahead->second);
+      }
+    }
+    cached = objects_.emplace(key, ready ? std::move(*ready) : Find(path, build_id)).first;
+  }
+  *found = cached->second.found;
+  return cached->second.object.get();
 }
 
 const std::string& ElfSymbolizer::PathOf(const Object* object) {
@@ -273,10 +501,7 @@ bool ElfSymbolizer::Symbolize(Object* object, uint64_t file_offset, uint64_t* va
   if (segment == nullptr) return false;
   *vaddr = file_offset - segment->offset + segment->vaddr;
   const Dwarf_Addr address = *vaddr + object->bias;
-  GElf_Off symbol_offset = 0;
-  GElf_Sym symbol;
-  const char* name = dwfl_module_addrinfo(object->module, address, &symbol_offset, &symbol, nullptr,
-                                          nullptr, nullptr);
+  const char* name = object->SymbolAt(address);
   ElfFrame outer;
   if (name != nullptr) {
     outer.function = name;
@@ -309,22 +534,22 @@ bool ElfSymbolizer::Symbolize(Object* object, uint64_t file_offset, uint64_t* va
   Dwarf_Addr cu_bias = 0;
   Dwarf_Die* cu =
       options_.inlines ? dwfl_module_addrdie(object->module, address, &cu_bias) : nullptr;
-  // dwarf_getscopes gives the innermost entry holding the address (after an inlined
-  // subroutine it goes on with its abstract origin's scopes, not the code around it); the
-  // entries physically around that one are the chain of inlined calls.
-  Dwarf_Die* innermost = nullptr;
-  const int found = cu != nullptr ? dwarf_getscopes(cu, address - cu_bias, &innermost) : 0;
-  Dwarf_Die* scopes = nullptr;
-  const int depth = found > 0 ? dwarf_getscopes_die(&innermost[0], &scopes) : 0;
-  free(innermost);
+  // The inlined calls around the address, innermost first, from the CU's index (one walk
+  // of its entries, then a scan per address: dwarf_getscopes walks the CU anew each time).
+  std::vector<Dwarf_Off> chain;
   Dwarf_Files* files = nullptr;
   size_t file_count = 0;
-  if (depth > 0 && dwarf_getsrcfiles(cu, &files, &file_count) != 0) files = nullptr;
-  for (int i = 0; i < depth; ++i) {
-    Dwarf_Die* scope = &scopes[i];
-    if (dwarf_tag(scope) != DW_TAG_inlined_subroutine) continue;
+  Dwarf* dwarf = nullptr;
+  if (cu != nullptr) {
+    dwarf = dwarf_cu_getdwarf(cu->cu);
+    object->InlinedAt(cu, address - cu_bias, &chain);
+    if (!chain.empty() && dwarf_getsrcfiles(cu, &files, &file_count) != 0) files = nullptr;
+  }
+  for (Dwarf_Off offset : chain) {
+    Dwarf_Die scope;
+    if (dwarf == nullptr || dwarf_offdie(dwarf, offset, &scope) == nullptr) break;
     ElfFrame inlined;
-    const char* inlined_name = DieFunctionName(scope);
+    const char* inlined_name = DieFunctionName(&scope);
     if (inlined_name != nullptr) inlined.function = inlined_name;
     inlined.file = std::move(file);
     inlined.line = line;
@@ -334,18 +559,17 @@ bool ElfSymbolizer::Symbolize(Object* object, uint64_t file_offset, uint64_t* va
     Dwarf_Word value = 0;
     file.clear();
     line = 0;
-    if (dwarf_formudata(dwarf_attr(scope, DW_AT_call_file, &attribute), &value) == 0 &&
+    if (dwarf_formudata(dwarf_attr(&scope, DW_AT_call_file, &attribute), &value) == 0 &&
         files != nullptr && value < file_count) {
       const char* source = dwarf_filesrc(files, value, nullptr, nullptr);
       if (source != nullptr)
         file =
             source[0] == '/' || comp_dir.empty() ? std::string(source) : JoinPath(comp_dir, source);
     }
-    if (dwarf_formudata(dwarf_attr(scope, DW_AT_call_line, &attribute), &value) == 0) {
+    if (dwarf_formudata(dwarf_attr(&scope, DW_AT_call_line, &attribute), &value) == 0) {
       line = static_cast<int64_t>(value);
     }
   }
-  free(scopes);
   outer.file = std::move(file);
   outer.line = line;
   frames->push_back(std::move(outer));

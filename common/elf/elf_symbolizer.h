@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace proftools {
@@ -51,6 +52,11 @@ class ElfSymbolizer {
   // cannot be used, *found says why.
   Object* Open(const std::string& path, const std::string& build_id, Found* found);
 
+  // Opens these objects (path, build id) on a thread of its own, in order, reading their
+  // symbols and DWARF ahead of the first lookup, while the caller goes on: Open then takes
+  // the object ready, or waits for it. Call once, before the first Open.
+  void Prefetch(std::vector<std::pair<std::string, std::string>> objects);
+
   // The file the object was read from (a build-id cache entry, or the path under --symfs).
   static const std::string& PathOf(const Object* object);
 
@@ -73,6 +79,10 @@ class ElfSymbolizer {
     Found found = Found::kMissing;
   };
   std::map<std::string, Opened> objects_;  // by build id and path
+  // Opened here or by the prefetching thread: the finding, without touching objects_.
+  Opened Find(const std::string& path, const std::string& build_id) const;
+  struct Prefetching;
+  std::unique_ptr<Prefetching> prefetching_;
 };
 
 // The build id of the ELF file at `path`, lower-case hex; "" when it has none or is not ELF.

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -57,6 +58,36 @@ MappedInput::MappedInput(Input& input) {
   writer.Flush();
   size_ = static_cast<size_t>(total);
   data_ = MapFd(spool.fd(), size_, input.name);  // the mapping outlives the descriptor
+}
+
+void MappedInput::MoveWindow(uint64_t keep_from, uint64_t reading) {
+  if (data_ == nullptr) return;
+  static const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  char* base = static_cast<char*>(data_);
+  // Read ahead a window at a time (MADV_POPULATE_READ, Linux 5.14: without it, page faults).
+  if (reading + kWindowBytes / 2 >= populated_ && populated_ < size_) {
+    const uint64_t from = std::max(populated_, reading) / page * page;
+    populated_ = std::min<uint64_t>(size_, std::max(populated_, reading) + kWindowBytes);
+#ifdef MADV_POPULATE_READ
+    madvise(base + from, populated_ - from, MADV_POPULATE_READ);
+#endif
+  }
+  // Let go of whole pages, a window at a time.
+  // A window stays behind the reading: the records it holds are still read.
+  const uint64_t release_to =
+      (keep_from > kWindowBytes ? keep_from - kWindowBytes : 0) / page * page;
+  if (release_to >= released_ + kWindowBytes) {
+    madvise(base + released_, release_to - released_, MADV_DONTNEED);
+    released_ = release_to;
+  }
+}
+
+void MappedInput::Rewind() {
+  if (data_ != nullptr && populated_ > released_) {
+    madvise(static_cast<char*>(data_) + released_, populated_ - released_, MADV_DONTNEED);
+  }
+  populated_ = 0;
+  released_ = 0;
 }
 
 MappedInput::~MappedInput() {

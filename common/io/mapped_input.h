@@ -24,6 +24,21 @@ class MappedInput {
   MappedInput& operator=(const MappedInput&) = delete;
 
   std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
+
+  // Keeps only a window of the input resident, so that the program's resident memory does not
+  // grow with the input: the pages before `keep_from` are let go (read again from the file,
+  // should they be needed), and those from `reading` on are read in ahead, a window at a time
+  // (one system call instead of a page fault each). A reader calls it as it goes.
+  void Window(uint64_t keep_from, uint64_t reading) {
+    // The common case, inline: inside the window, nothing to do.
+    if (reading + kWindowBytes / 2 < populated_ && keep_from < released_ + 2 * kWindowBytes) {
+      return;
+    }
+    MoveWindow(keep_from, reading);
+  }
+  static constexpr uint64_t kWindowBytes = uint64_t{16} << 20;
+  // Lets the whole input go, for another pass from its start.
+  void Rewind();
   // The file's modification time, for a regular file (what `perf report --header` calls the
   // time the recording was captured).
   std::optional<int64_t> modified_nanos() const { return modified_nanos_; }
@@ -32,6 +47,9 @@ class MappedInput {
   void* data_ = nullptr;
   size_t size_ = 0;
   std::optional<int64_t> modified_nanos_;
+  void MoveWindow(uint64_t keep_from, uint64_t reading);
+  uint64_t populated_ = 0;  // read in up to here
+  uint64_t released_ = 0;   // let go below here
 };
 
 }  // namespace proftools

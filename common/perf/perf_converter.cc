@@ -129,6 +129,7 @@ std::optional<int64_t> FixedPeriod(const std::vector<PerfInput>& inputs, std::st
         continue;
       }
       const PerfEventSampling& sampling = *plan.recorded_sampling[i];
+      if (sampling.value == 0) continue;  // says nothing (and 0 Hz would divide by zero)
       const std::string value = std::to_string(sampling.value);
       if (!sampling.frequency) {
         if (sampling.value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) break;

@@ -16,10 +16,20 @@ text cannot say is not held against the reader, and is counted in the line print
     the same place;
   - "long": perf script drops a call chain of more than 127 entries (its limit, markers
     counted) as corrupted and prints the sample without frames; the reader keeps them;
+  - "empty": perf prints no frame at all for a --call-graph dwarf sample without a stack copy
+    (a thread caught as it starts), where the reader keeps the sampled address;
+  - "plt0": the stub before a PLT's first entry (lazy binding's resolver), which no symbol
+    covers: perf names it after the symbol before it (`_init`), the reader leaves it unnamed;
   - "ends": perf's libdw unwinder ends some stacks with a frame at address -1 (a return address
-    of 0, less one), which no stack has: it is left out.
+    of 0, less one) where it gave up: that frame is left out, and the reader's stack may go on
+    past where perf's stopped (perf's must be the start of it).
 
-Usage: compare.py --names FILE[,FILE...] OURS PERF [OURS PERF]...
+A system-wide recording also holds whatever else ran, whose stacks perf sometimes gives up on
+(a frame-pointer chain through code without frame pointers ends in junk addresses, and perf
+script then prints the sample without frames): --comms restricts the frames compared to the
+samples of these commands (every sample is still held to perf's time, values and labels).
+
+Usage: compare.py --names FILE[,FILE...] [--comms COMM[,COMM...]] OURS PERF [OURS PERF]...
 Prints one line per pair; exits 1 when a pair differs.
 """
 import shlex
@@ -84,8 +94,12 @@ def collapse(frames):
 def same_frame(a, b, counts):
     if a == b:
         return True
+    if a[0] == b[0] and a[2] == "" and b[2] == "_init" and a[:2] == b[:2]:
+        counts["plt0"] += 1
+        return True
     # (A one-line sample's address is printed absolute: it may be that.)
-    if b[3] == 0 and b[0] != "" and a[0] == b[0] and a[2] == b[2] and b[1] in (a[4], a[1]):
+    if b[3] == 0 and b[0] != "" and a[0] == b[0] and b[1] in (a[4], a[1]) and (
+            a[2] == b[2] or (a[2] == "" and b[2] == "_init")):
         counts["relative"] += 1
         return True
     return False
@@ -99,8 +113,12 @@ def same_frames(ours, perf, counts):
     if not perf and len(ours) >= 126:
         counts["long"] += 1
         return True
+    if not perf and len(ours) == 1:
+        counts["empty"] += 1
+        return True
     ours, perf = collapse(ours), collapse(perf)
-    if perf and perf[-1][0] == "" and perf[-1][1] == (1 << 64) - 1:
+    gave_up = bool(perf) and perf[-1][0] == "" and perf[-1][1] == (1 << 64) - 1
+    if gave_up:
         counts["ends"] += 1
         perf = perf[:-1]
     i = j = 0
@@ -117,26 +135,32 @@ def same_frames(ours, perf, counts):
                 j += 1
         else:
             return False
-    return i == len(ours) and j == len(perf)
+    return (i == len(ours) or gave_up) and j == len(perf)
 
 
 def main(argv):
-    if len(argv) < 4 or argv[1] != "--names" or (len(argv) - 3) % 2:
+    if len(argv) < 5 or argv[1] != "--names":
         print(__doc__, file=sys.stderr)
         return 2
     named = argv[2].split(",")
+    first = 3
+    comms = None
+    if len(argv) > 4 and argv[3] == "--comms":
+        comms = ["comm=" + c for c in argv[4].split(",")]
+        first = 5
     status = 0
-    for i in range(3, len(argv), 2):
+    for i in range(first, len(argv), 2):
         ours_types, ours = resolve(parse(argv[i]), named)
         perf_types, perf = resolve(parse(argv[i + 1]), named)
         problems = []
-        counts = {"relative": 0, "unowned": 0, "ends": 0, "long": 0}
+        counts = {"relative": 0, "unowned": 0, "ends": 0, "long": 0, "plt0": 0, "empty": 0}
         if ours_types != perf_types:
             problems.append("types %s != %s" % (ours_types, perf_types))
         if len(ours) != len(perf):
             problems.append("%d samples != %d" % (len(ours), len(perf)))
         differing = [(a, b) for a, b in zip(ours, perf)
-                     if a[:3] != b[:3] or not same_frames(a[3], b[3], counts)]
+                     if a[:3] != b[:3] or ((comms is None or any(c in a[2] for c in comms)) and
+                                           not same_frames(a[3], b[3], counts))]
         for a, b in differing[:2]:
             problems.append("sample at %s differs:\n    ours %s\n    perf %s" % (a[0], a, b))
         if problems:
@@ -145,8 +169,9 @@ def main(argv):
                                                           "; ".join(problems)))
         else:
             print("%s: %d samples equal to perf script's (frames: %d relative, %d unowned, "
-                  "%d ends; %d long chains)" % (argv[i], len(ours), counts["relative"],
-                                                counts["unowned"], counts["ends"], counts["long"]))
+                  "%d ends, %d plt0; stacks: %d long, %d empty)" %
+                  (argv[i], len(ours), counts["relative"], counts["unowned"], counts["ends"],
+                   counts["plt0"], counts["long"], counts["empty"]))
     return status
 
 

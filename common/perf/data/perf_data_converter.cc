@@ -1,6 +1,10 @@
 #include "common/perf/data/perf_data_converter.h"
 
 #include <algorithm>
+#include <functional>
+#include <future>
+#include <set>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -13,6 +17,7 @@
 #include "common/io/mapped_input.h"
 #include "common/model/interner.h"
 #include "common/model/producer_kit.h"
+#include "common/model/sink_thread.h"
 #include "common/perf/data/perf_data_file.h"
 #include "common/perf/data/perf_data_format.h"
 #include "common/perf/data/perf_data_order.h"
@@ -35,11 +40,8 @@ struct Census {
   std::vector<uint64_t> samples;  // per attribute
   std::vector<uint64_t> periods;  // of them with a period
   std::vector<size_t> order;      // attributes by first sample
-  uint64_t total = 0;
-  uint64_t lost = 0;           // samples the kernel said it lost
-  uint64_t unknown_event = 0;  // samples of no recorded event
-  uint64_t aux = 0;            // AUX and itrace records, not read
-  bool compressed = false;
+  uint64_t total = 0;             // (a file's census stops once every event has a sample)
+  uint64_t unknown_event = 0;     // samples of no recorded event
 };
 
 std::string Plural(uint64_t n, const char* one, const char* many) {
@@ -60,14 +62,28 @@ class PerfDataConverter {
             ElfSymbolizerOptions{options.symfs, options.debug_dirs, true, options.inlines}) {}
 
   Census TakeCensus();
+  // Called as the records are read: keeps only a window of the input resident
+  // (MappedInput::Window), and rewinds it for another pass.
+  std::function<void(uint64_t keep_from, uint64_t reading)> window;
+  std::function<void()> rewind;
   void Convert(const Census& census, std::optional<int64_t> capture_time);
+  [[noreturn]] void RefuseCompressed() const;
+  // The time of a SAMPLE record of event `attr` (0 without one).
+  uint64_t SampleTime(const PerfRecordHeader& record, const PerfEventAttr& attr) const;
 
  private:
   void Deliver(const PerfRecordHeader& record);
   void OnSample(const PerfRecordHeader& record, int event);
   void UnwindUser(const PerfSample& sample, const PerfEventAttr& attr, int64_t pid, int64_t tid);
   void OnMmap(const PerfRecordHeader& record, bool mmap2);
+  // The mapping an MMAP or MMAP2 record adds, and its process (kKernel for the kernel's);
+  // false for a mapping of data.
+  bool MapOf(const PerfRecordHeader& record, bool mmap2, PerfMap* map, int64_t* process);
+  // Starts reading, on other threads, what the conversion will need: the kernel's symbols,
+  // and the objects the recording's samples are in.
+  void StartPrefetching();
   uint64_t FrameLocation(int64_t pid, uint64_t ip, bool kernel);
+  uint64_t LookUpLocation(int64_t pid, uint64_t ip, bool kernel);
   uint64_t MappingOf(PerfMap* map, bool kernel);
   ElfSymbolizer::Object* ObjectOf(const PerfMap& map);
   void SymbolizeUser(PerfMap* map, uint64_t ip, Location* location);
@@ -75,6 +91,9 @@ class PerfDataConverter {
   void AddFunction(const std::string& raw, const std::string& file, int64_t line,
                    Location* location);
   void LoadKernelSymbols();
+  // Whether the kernel symbols to read are the recording's kernel's (--kallsyms, --symfs, or
+  // the running kernel when its build id, else its release, is the recording's).
+  bool KernelIsRecordings() const;
   void Warn(const std::string& message) {
     if (context_.warnings != nullptr) {
       context_.warnings->Warning(Diagnostic{Rule::kInput, bytes_.name(), 0, message});
@@ -101,6 +120,8 @@ class PerfDataConverter {
   std::string kernel_build_id_;
   bool kernel_loaded_ = false;
   KernelSymbols kernel_;
+  std::future<std::unique_ptr<KernelSymbols>> kernel_future_;  // loading ahead
+  static constexpr size_t kMaxPrefetched = 64;
   // (mapping id, address) -> location: one symbolisation per distinct frame.
   struct PairHash {
     size_t operator()(const std::pair<uint64_t, uint64_t>& p) const {
@@ -109,11 +130,22 @@ class PerfDataConverter {
   };
   std::unordered_map<std::pair<uint64_t, uint64_t>, uint64_t, PairHash> locations_;
   std::vector<ElfFrame> frames_;
+  struct MemoSlot {
+    uint64_t ip = 0;
+    int64_t process = 0;
+    uint64_t generation = 0;  // 0: empty
+    uint64_t location = 0;
+  };
+  static constexpr size_t kMemoSlots = size_t{1} << 14;
+  std::vector<MemoSlot> memo_ = std::vector<MemoSlot>(kMemoSlots);
+  uint64_t generation_ = 1;
   std::vector<uint64_t> stack_;
   Sample sample_;
   // Objects that could not be used, for one warning: file -> why.
   std::map<std::string, std::string> unusable_;
   uint64_t unknown_event_samples_ = 0;
+  uint64_t lost_ = 0;  // samples the kernel said it lost
+  uint64_t aux_ = 0;   // AUX and itrace records, not read
 };
 
 Census PerfDataConverter::TakeCensus() {
@@ -121,7 +153,11 @@ Census PerfDataConverter::TakeCensus() {
   PerfRecordWalker walker(bytes_, layout_.data_offset, layout_.data_end);
   PerfRecordHeader record;
   size_t indexed = static_cast<size_t>(-1);
+  std::vector<uint64_t> first_time;  // per attribute: its earliest sample
+  int rounds = 0;
+  int rounds_when_all_seen = -1;
   while (walker.Next(&record)) {
+    window(record.at, record.at);
     if (layout_.pipe && record.type >= kKernelTypeEnd) {
       ApplyPerfHeaderRecord(bytes_, record.at, record.type, record.size, &layout_);
     }
@@ -142,43 +178,57 @@ Census PerfDataConverter::TakeCensus() {
         if (census.samples[e]++ == 0) census.order.push_back(e);
         if (layout_.attrs[e].sample_type & kSamplePeriod) ++census.periods[e];
         ++census.total;
+        first_time.resize(layout_.attrs.size(), ~uint64_t{0});
+        first_time[e] = std::min(first_time[e], SampleTime(record, layout_.attrs[e]));
         break;
       }
-      case kLost:
-        if (record.size >= kRecordHeaderSize + 16) census.lost += bytes_.U64(record.at + 16);
-        break;
-      case kLostSamples:
-        if (record.size >= kRecordHeaderSize + 8) census.lost += bytes_.U64(record.at + 8);
-        break;
-      case kAux:
-      case kItraceStart:
-      case kAuxtrace:
-      case kAuxtraceInfo:
-      case kAuxtraceError:
-        ++census.aux;
+      case kFinishedRound:
+        ++rounds;
         break;
       case kCompressed:
-        census.compressed = true;
-        break;
+        RefuseCompressed();
       default:
         break;
     }
+    // A file's events are all known from its header: the order in which they first have
+    // samples (by time, as perf script prints them) is all that the value types need of the
+    // census. Once each has one, two more rounds settle it: a record after them is newer than
+    // every record before them (perf's rounds). A pipe's events and features are records
+    // anywhere in the stream: it is read to its end.
+    if (!layout_.pipe && census.order.size() == layout_.attrs.size()) {
+      if (rounds_when_all_seen < 0) rounds_when_all_seen = rounds;
+      if (rounds >= rounds_when_all_seen + 2) break;
+    }
   }
+  std::stable_sort(census.order.begin(), census.order.end(),
+                   [&](size_t a, size_t b) { return first_time[a] < first_time[b]; });
   for (PerfEventAttr& attr : layout_.attrs) {
     if (attr.name.empty()) attr.name = PerfEventFallbackName(attr);
   }
+  rewind();
   events_ = std::make_unique<PerfEventIndex>(layout_.attrs);
   census.samples.resize(layout_.attrs.size());
   census.periods.resize(layout_.attrs.size());
   return census;
 }
 
-void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> capture_time) {
-  if (census.compressed) {
-    throw ProfError(bytes_.name(),
-                    "a compressed recording (perf record -z), which this reader does not read: "
-                    "convert it with 'perf script -i FILE | perf2prof'");
+uint64_t PerfDataConverter::SampleTime(const PerfRecordHeader& record,
+                                       const PerfEventAttr& attr) const {
+  if ((attr.sample_type & kSampleTime) == 0) return 0;
+  uint64_t at = record.at + kRecordHeaderSize;
+  for (uint64_t bit : {kSampleIdentifier, kSampleIp, kSampleTid}) {
+    if (attr.sample_type & bit) at += 8;
   }
+  return at + 8 <= record.at + record.size ? bytes_.U64(at) : 0;
+}
+
+[[noreturn]] void PerfDataConverter::RefuseCompressed() const {
+  throw ProfError(bytes_.name(),
+                  "a compressed recording (perf record -z), which this reader does not read: "
+                  "convert it with 'perf script -i FILE | perf2prof'");
+}
+
+void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> capture_time) {
   if (layout_.attrs.empty()) throw ProfError(bytes_.name(), "no event attributes: no event");
   if (census.total == 0 && !context_.allow_empty) {
     throw ProfError(bytes_.name(),
@@ -230,17 +280,9 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
       build_ids_.emplace(id.file, id.build_id);
     }
   }
+  StartPrefetching();
   sink_->OnHeader(header);
 
-  if (census.lost > 0) {
-    Warn("perf lost " + Plural(census.lost, "sample", "samples") +
-         " while recording (LOST records): the profile lacks them (record with a larger "
-         "buffer, perf record -m, or a lower frequency)");
-  }
-  if (census.aux > 0) {
-    Warn("skipped " + Plural(census.aux, "AUX or itrace record", "AUX and itrace records") +
-         " (hardware trace data, such as Intel PT's), which this reader does not decode");
-  }
   bool dwarf = false;
   for (const PerfEventAttr& attr : layout_.attrs) {
     dwarf |= (attr.sample_type & kSampleStackUser) != 0;
@@ -262,9 +304,29 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
   PerfRecordWalker walker(bytes_, layout_.data_offset, layout_.data_end);
   PerfRecordHeader record;
   while (walker.Next(&record)) {
+    window(std::min(order.oldest_at(), record.at), record.at);
     if (record.type == kFinishedRound) {
       order.FinishRound([&](const PerfRecordHeader& queued) { Deliver(queued); });
       continue;
+    }
+    switch (record.type) {
+      case kLost:
+        if (record.size >= kRecordHeaderSize + 16) lost_ += bytes_.U64(record.at + 16);
+        break;
+      case kLostSamples:
+        if (record.size >= kRecordHeaderSize + 8) lost_ += bytes_.U64(record.at + 8);
+        break;
+      case kAux:
+      case kItraceStart:
+      case kAuxtrace:
+      case kAuxtraceInfo:
+      case kAuxtraceError:
+        ++aux_;
+        break;
+      case kCompressed:
+        RefuseCompressed();
+      default:
+        break;
     }
     if (record.type >= kKernelTypeEnd) continue;
     // The record's time, when it has one, queues it.
@@ -273,13 +335,7 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
       const int event = events_->EventOfSample(bytes_, record);
       if (event >= 0) {
         const PerfEventAttr& attr = layout_.attrs[static_cast<size_t>(event)];
-        if (attr.sample_type & kSampleTime) {
-          uint64_t at = record.at + kRecordHeaderSize;
-          for (uint64_t bit : {kSampleIdentifier, kSampleIp, kSampleTid}) {
-            if (attr.sample_type & bit) at += 8;
-          }
-          if (at + 8 <= record.at + record.size) time = bytes_.U64(at);
-        }
+        if (attr.sample_type & kSampleTime) time = SampleTime(record, attr);
       }
     } else {
       const int event = events_->EventOfOther(bytes_, record);
@@ -295,6 +351,15 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
   }
   order.Finish([&](const PerfRecordHeader& queued) { Deliver(queued); });
 
+  if (lost_ > 0) {
+    Warn("perf lost " + Plural(lost_, "sample", "samples") +
+         " while recording (LOST records): the profile lacks them (record with a larger "
+         "buffer, perf record -m, or a lower frequency)");
+  }
+  if (aux_ > 0) {
+    Warn("skipped " + Plural(aux_, "AUX or itrace record", "AUX and itrace records") +
+         " (hardware trace data, such as Intel PT's), which this reader does not decode");
+  }
   if (unknown_event_samples_ > 0) {
     Warn("skipped " + Plural(unknown_event_samples_, "sample", "samples") +
          " whose id names no recorded event");
@@ -314,6 +379,44 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
          " (install the programs and their -dbgsym packages, or give --symfs)");
   }
   sink_->OnEnd();
+}
+
+void PerfDataConverter::StartPrefetching() {
+  if (!options_.symbolize) return;
+  if (!options_.kallsyms.empty() && KernelIsRecordings()) {
+    const std::string path = options_.kallsyms;
+    kernel_future_ = std::async(std::launch::async, [path] {
+      auto symbols = std::make_unique<KernelSymbols>();
+      if (!symbols->Load(path)) symbols.reset();
+      return symbols;
+    });
+  }
+  // The objects perf recorded build ids of (those with samples), else every program mapped.
+  std::vector<std::pair<std::string, std::string>> objects;
+  std::set<std::pair<std::string, std::string>> seen;
+  auto add = [&](const std::string& file, const std::string& build_id) {
+    if (!file.empty() && file[0] == '/' && seen.emplace(file, build_id).second) {
+      objects.emplace_back(file, build_id);
+    }
+  };
+  for (const PerfBuildId& id : layout_.build_ids) {
+    if (!id.kernel) add(id.file, id.build_id);
+  }
+  if (objects.empty()) {
+    PerfRecordWalker walker(bytes_, layout_.data_offset, layout_.data_end);
+    PerfRecordHeader record;
+    PerfMap map;
+    int64_t process = 0;
+    while (walker.Next(&record) && objects.size() < kMaxPrefetched) {
+      window(record.at, record.at);
+      if ((record.type == kMmap || record.type == kMmap2) &&
+          MapOf(record, record.type == kMmap2, &map, &process) && process != PerfThreads::kKernel) {
+        add(map.file, map.build_id);
+      }
+    }
+  }
+  rewind();
+  symbolizer_.Prefetch(std::move(objects));
 }
 
 void PerfDataConverter::Deliver(const PerfRecordHeader& record) {
@@ -341,6 +444,7 @@ void PerfDataConverter::Deliver(const PerfRecordHeader& record) {
       return;
     }
     case kFork: {
+      ++generation_;  // a new process's frames are looked up in the mappings it inherits
       const uint64_t body = record.at + kRecordHeaderSize;
       bytes_.Span(body, 16, "a fork record");
       threads_.Fork(
@@ -353,13 +457,15 @@ void PerfDataConverter::Deliver(const PerfRecordHeader& record) {
   }
 }
 
-void PerfDataConverter::OnMmap(const PerfRecordHeader& record, bool mmap2) {
-  if ((record.misc & kMiscMmapData) != 0) return;  // data, not code
+bool PerfDataConverter::MapOf(const PerfRecordHeader& record, bool mmap2, PerfMap* out,
+                              int64_t* process) {
+  if ((record.misc & kMiscMmapData) != 0) return false;  // data, not code
+  PerfMap& map = *out;
+  map = PerfMap();
   const uint64_t body = record.at + kRecordHeaderSize;
   const uint64_t fixed = mmap2 ? 8 + 24 + 24 + 8 : 8 + 24;
   if (record.size < kRecordHeaderSize + fixed) bytes_.Fail(record.at, "an mmap record too short");
   const int64_t pid = static_cast<int32_t>(bytes_.U32(body));
-  PerfMap map;
   map.start = bytes_.U64(body + 8);
   const uint64_t length = bytes_.U64(body + 16);
   map.limit = map.start + length < map.start ? ~uint64_t{0} : map.start + length;
@@ -394,7 +500,17 @@ void PerfDataConverter::OnMmap(const PerfRecordHeader& record, bool mmap2) {
       if (known != build_ids_.end()) map.build_id = known->second;
     }
   }
-  threads_.Mmap(kernel ? PerfThreads::kKernel : pid, std::move(map));
+  *process = kernel ? PerfThreads::kKernel : pid;
+  return true;
+}
+
+void PerfDataConverter::OnMmap(const PerfRecordHeader& record, bool mmap2) {
+  PerfMap map;
+  int64_t process = 0;
+  if (MapOf(record, mmap2, &map, &process)) {
+    threads_.Mmap(process, std::move(map));
+    ++generation_;
+  }
 }
 
 ElfSymbolizer::Object* PerfDataConverter::ObjectOf(const PerfMap& map) {
@@ -453,26 +569,32 @@ void PerfDataConverter::SymbolizeUser(PerfMap* map, uint64_t ip, Location* locat
   }
 }
 
-void PerfDataConverter::LoadKernelSymbols() {
-  kernel_loaded_ = true;
-  if (!options_.symbolize || options_.kallsyms.empty()) return;
-  // The running kernel's symbols describe the recording's only when it is the same kernel.
+bool PerfDataConverter::KernelIsRecordings() const {
+  if (options_.kallsyms_given) return true;
   std::string recorded_release;
   for (const MetaEntry& entry : layout_.recording) {
     if (entry.key == "os_release") recorded_release = entry.value;
   }
   const std::string running_id = RunningKernelBuildId();
-  const bool same = options_.kallsyms_given ||
-                    (!kernel_build_id_.empty() && !running_id.empty()
-                         ? kernel_build_id_ == running_id
-                         : !recorded_release.empty() && recorded_release == RunningKernelRelease());
-  if (!same) {
+  return !kernel_build_id_.empty() && !running_id.empty()
+             ? kernel_build_id_ == running_id
+             : !recorded_release.empty() && recorded_release == RunningKernelRelease();
+}
+
+void PerfDataConverter::LoadKernelSymbols() {
+  kernel_loaded_ = true;
+  if (!options_.symbolize || options_.kallsyms.empty()) return;
+  // The running kernel's symbols describe the recording's only when it is the same kernel.
+  if (!kernel_future_.valid()) {
     Warn(
         "the recording's kernel is not the one running here: kernel frames are kept as "
         "addresses");
     return;
   }
-  if (!kernel_.Load(options_.kallsyms)) {
+  std::unique_ptr<KernelSymbols> loaded = kernel_future_.get();
+  if (loaded != nullptr) {
+    kernel_ = std::move(*loaded);
+  } else {
     Warn(options_.kallsyms +
          " cannot be read or hides its addresses (kernel.kptr_restrict): "
          "kernel frames are kept as addresses");
@@ -487,6 +609,24 @@ void PerfDataConverter::SymbolizeKernel(uint64_t ip, Location* location) {
 }
 
 uint64_t PerfDataConverter::FrameLocation(int64_t pid, uint64_t ip, bool kernel) {
+  // Most frames were seen before in the same process with the same mappings: a direct-mapped
+  // memo answers them with one probe. A new mapping starts a new generation, which makes every
+  // slot stale at once.
+  const int64_t process = kernel ? PerfThreads::kKernel : pid;
+  const uint64_t hash =
+      (ip * 0x9e3779b97f4a7c15ull) ^ (static_cast<uint64_t>(process) * 0xc2b2ae3d27d4eb4full);
+  MemoSlot& slot = memo_[(hash >> 48) & (kMemoSlots - 1)];
+  if (slot.generation == generation_ && slot.ip == ip && slot.process == process) {
+    return slot.location;
+  }
+  slot.location = LookUpLocation(pid, ip, kernel);
+  slot.ip = ip;
+  slot.process = process;
+  slot.generation = generation_;
+  return slot.location;
+}
+
+uint64_t PerfDataConverter::LookUpLocation(int64_t pid, uint64_t ip, bool kernel) {
   PerfMap* map = threads_.Find(kernel ? PerfThreads::kKernel : pid, ip);
   const uint64_t mapping_id = map != nullptr ? MappingOf(map, kernel) : 0;
   auto cached = locations_.find({mapping_id, ip});
@@ -625,12 +765,26 @@ void ReadPerfData(Input& input, const ReadContext& context, const PerfDataOption
   MappedInput mapped(input);
   PerfBytes bytes(mapped.bytes(), input.name);
   PerfDataLayout layout = ReadPerfDataLayout(bytes);
-  PerfDataConverter converter(bytes, layout, context, options, sink);
-  const Census census = converter.TakeCensus();
   // perf report --header's "captured on" is the file's modification time, to the second.
   std::optional<int64_t> captured;
   if (mapped.modified_nanos()) captured = *mapped.modified_nanos() / 1000000000 * 1000000000;
-  converter.Convert(census, captured);
+  auto convert = [&](ProfileSink* into) {
+    PerfDataConverter converter(bytes, layout, context, options, into);
+    converter.window = [&](uint64_t keep_from, uint64_t reading) {
+      mapped.Window(keep_from, reading);
+    };
+    converter.rewind = [&] { mapped.Rewind(); };
+    const Census census = converter.TakeCensus();
+    converter.Convert(census, captured);
+  };
+  // A large recording is converted on a thread of its own while this one delivers the records
+  // to the sink (the checker and the writer): the same records either way.
+  constexpr uint64_t kThreadedBytes = uint64_t{4} << 20;
+  if (bytes.size() >= kThreadedBytes && std::thread::hardware_concurrency() > 1) {
+    ProduceOnThread(convert, sink);
+  } else {
+    convert(sink);
+  }
 }
 
 }  // namespace proftools

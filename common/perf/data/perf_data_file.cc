@@ -172,22 +172,9 @@ std::string_view PerfBytes::Span(uint64_t at, uint64_t size, const char* what) c
   return bytes_.substr(at, size);
 }
 
-uint16_t PerfBytes::U16(uint64_t at) const {
-  uint16_t value;
-  std::memcpy(&value, Span(at, 2, "a field").data(), 2);
-  return value;
-}
-
-uint32_t PerfBytes::U32(uint64_t at) const {
-  uint32_t value;
-  std::memcpy(&value, Span(at, 4, "a field").data(), 4);
-  return value;
-}
-
-uint64_t PerfBytes::U64(uint64_t at) const {
-  uint64_t value;
-  std::memcpy(&value, Span(at, 8, "a field").data(), 8);
-  return value;
+void PerfBytes::OutOfRange(uint64_t at, uint64_t size) const {
+  Span(at, size, "a field");  // throws, saying where
+  Fail(at, "a field out of range");
 }
 
 std::string_view PerfBytes::String(uint64_t at, uint64_t size) const {

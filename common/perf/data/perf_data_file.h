@@ -6,6 +6,7 @@
 #define PROFTOOLS_COMMON_PERF_DATA_PERF_DATA_FILE_H_
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,9 +24,10 @@ class PerfBytes {
   PerfBytes(std::string_view bytes, const std::string& name) : bytes_(bytes), name_(name) {}
   uint64_t size() const { return bytes_.size(); }
   const std::string& name() const { return name_; }
-  uint16_t U16(uint64_t at) const;
-  uint32_t U32(uint64_t at) const;
-  uint64_t U64(uint64_t at) const;
+  // Inline: the record walk reads millions of fields. Out of range, SlowField throws.
+  uint16_t U16(uint64_t at) const { return Field<uint16_t>(at); }
+  uint32_t U32(uint64_t at) const { return Field<uint32_t>(at); }
+  uint64_t U64(uint64_t at) const { return Field<uint64_t>(at); }
   // `size` bytes at `at`, which must be inside the input; `what` names them in the message.
   std::string_view Span(uint64_t at, uint64_t size, const char* what) const;
   // A NUL-terminated string in the `size` bytes at `at` (all of them when there is no NUL).
@@ -33,6 +35,15 @@ class PerfBytes {
   [[noreturn]] void Fail(uint64_t at, const std::string& message) const;
 
  private:
+  template <typename T>
+  T Field(uint64_t at) const {
+    if (at > bytes_.size() || bytes_.size() - at < sizeof(T)) OutOfRange(at, sizeof(T));
+    T value;
+    std::memcpy(&value, bytes_.data() + at, sizeof(T));
+    return value;
+  }
+  [[noreturn]] void OutOfRange(uint64_t at, uint64_t size) const;
+
   std::string_view bytes_;
   const std::string& name_;
 };

@@ -25,7 +25,12 @@ class PerfEventOrder {
   void FinishRound(Deliver deliver) {
     Flush(next_flush_, deliver);
     next_flush_ = max_time_;
+    oldest_at_ = ~uint64_t{0};
+    for (const Queued& queued : queue_) oldest_at_ = std::min(oldest_at_, queued.record.at);
   }
+  // The lowest offset of a record still queued, as of the last round (records queued since lie
+  // above it): the input below it is not read again.
+  uint64_t oldest_at() const { return oldest_at_; }
   template <typename Deliver>
   void Finish(Deliver deliver) {
     Flush(~uint64_t{0}, deliver);
@@ -51,6 +56,7 @@ class PerfEventOrder {
   std::vector<Queued> queue_;
   uint64_t max_time_ = 0;
   uint64_t next_flush_ = 0;
+  uint64_t oldest_at_ = ~uint64_t{0};
 };
 
 }  // namespace proftools
