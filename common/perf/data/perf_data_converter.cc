@@ -32,6 +32,9 @@ namespace {
 using namespace perf_data;
 
 constexpr std::string_view kKernelText = "[kernel.kallsyms]_text";
+// From this size on, a recording is converted with threads: objects and kernel symbols read
+// ahead, and the records delivered to the sink by another thread.
+constexpr uint64_t kThreadedBytes = uint64_t{4} << 20;
 constexpr std::string_view kKernelName = "[kernel.kallsyms]";
 
 // What the first pass learns: samples per event, in order of first appearance, and what the
@@ -121,6 +124,7 @@ class PerfDataConverter {
   bool kernel_loaded_ = false;
   KernelSymbols kernel_;
   std::future<std::unique_ptr<KernelSymbols>> kernel_future_;  // loading ahead
+  bool kernel_is_recordings_ = false;
   static constexpr size_t kMaxPrefetched = 64;
   // (mapping id, address) -> location: one symbolisation per distinct frame.
   struct PairHash {
@@ -383,7 +387,10 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
 
 void PerfDataConverter::StartPrefetching() {
   if (!options_.symbolize) return;
-  if (!options_.kallsyms.empty() && KernelIsRecordings()) {
+  kernel_is_recordings_ = !options_.kallsyms.empty() && KernelIsRecordings();
+  // A small recording is converted before threads would pay for themselves.
+  if (bytes_.size() < kThreadedBytes) return;
+  if (kernel_is_recordings_) {
     const std::string path = options_.kallsyms;
     kernel_future_ = std::async(std::launch::async, [path] {
       auto symbols = std::make_unique<KernelSymbols>();
@@ -585,13 +592,19 @@ void PerfDataConverter::LoadKernelSymbols() {
   kernel_loaded_ = true;
   if (!options_.symbolize || options_.kallsyms.empty()) return;
   // The running kernel's symbols describe the recording's only when it is the same kernel.
-  if (!kernel_future_.valid()) {
+  if (!kernel_is_recordings_) {
     Warn(
         "the recording's kernel is not the one running here: kernel frames are kept as "
         "addresses");
     return;
   }
-  std::unique_ptr<KernelSymbols> loaded = kernel_future_.get();
+  std::unique_ptr<KernelSymbols> loaded;
+  if (kernel_future_.valid()) {
+    loaded = kernel_future_.get();
+  } else {
+    loaded = std::make_unique<KernelSymbols>();
+    if (!loaded->Load(options_.kallsyms)) loaded.reset();
+  }
   if (loaded != nullptr) {
     kernel_ = std::move(*loaded);
   } else {
@@ -779,7 +792,6 @@ void ReadPerfData(Input& input, const ReadContext& context, const PerfDataOption
   };
   // A large recording is converted on a thread of its own while this one delivers the records
   // to the sink (the checker and the writer): the same records either way.
-  constexpr uint64_t kThreadedBytes = uint64_t{4} << 20;
   if (bytes.size() >= kThreadedBytes && std::thread::hardware_concurrency() > 1) {
     ProduceOnThread(convert, sink);
   } else {
