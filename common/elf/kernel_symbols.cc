@@ -1,6 +1,9 @@
 #include "common/elf/kernel_symbols.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -12,19 +15,46 @@
 namespace proftools {
 
 bool KernelSymbols::Load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return false;
-  std::vector<std::pair<uint64_t, std::string>> symbols;
-  std::string line;
+  // Read whole (a /proc file has no size to ask), then parsed in place: the names stay in text_.
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || (!S_ISREG(st.st_mode))) {
+    close(fd);
+    return false;
+  }
+  text_.clear();
+  constexpr size_t kChunk = size_t{1} << 20;
+  constexpr size_t kMaxBytes = size_t{256} << 20;  // no kallsyms is near this
+  for (;;) {
+    const size_t used = text_.size();
+    text_.resize(used + kChunk);
+    const ssize_t n = read(fd, text_.data() + used, kChunk);
+    if (n <= 0 || used + static_cast<size_t>(n) > kMaxBytes) {
+      text_.resize(used);
+      break;
+    }
+    text_.resize(used + static_cast<size_t>(n));
+  }
+  close(fd);
+  std::vector<Entry> entries;
   bool any_address = false;
-  while (std::getline(in, line)) {
+  size_t at = 0;
+  while (at < text_.size()) {
+    size_t end = text_.find('\n', at);
+    if (end == std::string::npos) end = text_.size();
     // `ffffffff81000000 T _text` or `ffffffffc0a01000 t fn\t[module]`.
+    const std::string_view line(text_.data() + at, end - at);
+    const size_t line_at = at;
+    at = end + 1;
     const size_t space = line.find(' ');
-    if (space == std::string::npos || space + 3 > line.size()) continue;
+    if (space == std::string_view::npos || space == 0 || space > 16 || space + 3 > line.size()) {
+      continue;
+    }
     const char type = static_cast<char>(line[space + 1] | 0x20);
     if (type != 't' && type != 'w') continue;  // functions (and weak ones) only, as perf
     uint64_t address = 0;
-    bool ok = space > 0 && space <= 16;
+    bool ok = true;
     for (size_t i = 0; ok && i < space; ++i) {
       const char c = line[i];
       const int digit = c >= '0' && c <= '9'   ? c - '0'
@@ -36,29 +66,28 @@ bool KernelSymbols::Load(const std::string& path) {
     }
     if (!ok) continue;
     any_address |= address != 0;
-    std::string name = line.substr(space + 3);
+    std::string_view name = line.substr(space + 3);
     const size_t tab = name.find('\t');
-    if (tab != std::string::npos) name.resize(tab);
-    symbols.emplace_back(address, std::move(name));
+    if (tab != std::string_view::npos) name = name.substr(0, tab);
+    entries.push_back({address, static_cast<uint32_t>(line_at + space + 3),
+                       static_cast<uint32_t>(name.size())});
   }
   if (!any_address) return false;
-  std::stable_sort(symbols.begin(), symbols.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& symbol : symbols) {
-    starts_.push_back(symbol.first);
-    names_.push_back(std::move(symbol.second));
-  }
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const Entry& a, const Entry& b) { return a.address < b.address; });
+  entries_ = std::move(entries);
   return true;
 }
 
 std::string_view KernelSymbols::Find(uint64_t address) const {
-  auto it = std::upper_bound(starts_.begin(), starts_.end(), address);
-  if (it == starts_.begin()) return {};
-  const size_t index = static_cast<size_t>(it - starts_.begin()) - 1;
+  auto it = std::upper_bound(entries_.begin(), entries_.end(), address,
+                             [](uint64_t a, const Entry& e) { return a < e.address; });
+  if (it == entries_.begin()) return {};
+  --it;
   // Past the last symbol by more than any function's size: not the kernel's text.
   constexpr uint64_t kMaxFunction = uint64_t{1} << 20;
-  if (address - starts_[index] > kMaxFunction) return {};
-  return names_[index];
+  if (address - it->address > kMaxFunction) return {};
+  return std::string_view(text_).substr(it->name_at, it->name_size);
 }
 
 std::string RunningKernelBuildId() {

@@ -15,14 +15,19 @@ class KernelSymbols {
  public:
   // Reads `path` (a kallsyms file). False when it cannot be read or hides its addresses.
   bool Load(const std::string& path);
-  bool empty() const { return starts_.empty(); }
+  bool empty() const { return entries_.empty(); }
   // The function holding `address`: the last symbol at or below it, when the address is not
   // past the end of the text it covers; "" otherwise. A module's symbol is `name [module]`'s name.
   std::string_view Find(uint64_t address) const;
 
  private:
-  std::vector<uint64_t> starts_;
-  std::vector<std::string> names_;
+  struct Entry {
+    uint64_t address;
+    uint32_t name_at;  // in text_
+    uint32_t name_size;
+  };
+  std::string text_;             // the file
+  std::vector<Entry> entries_;   // by address
 };
 
 // The running kernel's build id (/sys/kernel/notes), lower-case hex; "" when it cannot be read.
