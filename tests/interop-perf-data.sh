@@ -39,8 +39,23 @@ record wide.data -a -g -e cpu-clock -F 499
 perf record -q -g -e cpu-clock -F 999 -o - -- "$T/workload" 20000000 >"$T/pipe.data" 2>/dev/null ||
   fail "perf record -o - failed"
 
+# A JIT's frames, named from its perf map (/tmp/perf-PID.map), as node writes it.
+recordings="fp plain events dwarf wide pipe"
+if command -v node >/dev/null 2>&1; then
+  printf '%s\n' 'function hotLoop(n) { let x = 0; for (let i = 0; i < n; i++) x = (x * 31 + i) % 1000003; return x; }' \
+    'let s = 0; for (let k = 0; k < 60; k++) s += hotLoop(100000); console.log(s);' >"$T/jit.js"
+  perf record -q -g -e cpu-clock -F 999 -o "$T/jit.data" -- node --perf-basic-prof "$T/jit.js" \
+    >/dev/null 2>&1 || fail "perf record of node failed"
+  # The map node wrote, /tmp/perf-PID.map: removed with the scratch directory.
+  jit_pid=$(perf script -F pid -i "$T/jit.data" 2>/dev/null | awk 'NF { print $1; exit }')
+  trap 'rm -rf "$T"; [ -n "$jit_pid" ] && rm -f "/tmp/perf-$jit_pid.map"' EXIT
+  recordings="$recordings jit"
+else
+  skip_part_installable "node is not installed: no JIT recording" || exit 1
+fi
+
 pairs=()
-for rec in fp plain events dwarf wide pipe; do
+for rec in $recordings; do
   fields=+pid
   [ $rec = wide ] && fields=+pid,+cpu
   perf2prof "$T/$rec.data" -o "$T/$rec.ours" 2>"$T/$rec.warnings" ||
@@ -50,8 +65,8 @@ for rec in fp plain events dwarf wide pipe; do
     perf2prof -o "$T/$rec.perf" 2>/dev/null || fail "perf script -i $rec.data | perf2prof failed"
   pairs+=("$T/$rec.ours" "$T/$rec.perf")
 done
-python3 tests/perf-data/compare.py --names "$T/workload,[kernel.kallsyms]" \
-  --comms workload,worker,swapper "${pairs[@]}" >"$T/compare.out"
+python3 tests/perf-data/compare.py --names "$T/workload,[kernel.kallsyms],.map" \
+  --comms workload,worker,swapper,node "${pairs[@]}" >"$T/compare.out"
 status=$?
 sed "s|$T/||" "$T/compare.out"
 if [ $status != 0 ]; then
@@ -64,4 +79,7 @@ fi
 prof-text --folded "$T/dwarf.ours" | grep -q 'main;workload::Caller;workload::Hot;workload::Mix ' ||
   fail "no main;Caller;Hot;Mix stack unwound from --call-graph dwarf"
 grep -q 'not unwound' "$T/dwarf.warnings" && fail "dwarf.data: $(cat "$T/dwarf.warnings")"
+if [ -f "$T/jit.ours" ]; then
+  prof-text --top "$T/jit.ours" | grep -q 'JS:\*\?hotLoop' || fail "no JIT frame named hotLoop"
+fi
 echo "$name: passed"

@@ -475,20 +475,10 @@ uint64_t PerfConverter::FrameLocation(const FrameView* frames, size_t count, boo
     PerfFrame frame;
     ParsePerfFrame(frames[f].text, &frame);
     if (frame.unknown_symbol) continue;
-    // perf-map-agent writes inlined Java frames as `outer->inner->innermost` in a JIT map;
-    // elsewhere `->` is part of a name (`operator->`). An arrow with nothing after it
-    // (`Interpret->`) separates nothing: it stays in the name, which must not be empty.
-    std::vector<std::string_view> parts;
-    std::string_view symbol = frame.symbol;
-    if (CodeKindOfMapping(frame.dso) == CodeKind::kJit) {
-      size_t arrow;
-      while ((arrow = symbol.find("->")) != std::string_view::npos && arrow > 0 &&
-             arrow + 2 < symbol.size()) {
-        parts.push_back(symbol.substr(0, arrow));
-        symbol.remove_prefix(arrow + 2);
-      }
-    }
-    parts.push_back(symbol);
+    // perf-map-agent's inlined Java frames, in a JIT map only (perf_symbols.h).
+    const std::vector<std::string_view> parts = CodeKindOfMapping(frame.dso) == CodeKind::kJit
+                                                    ? SplitJitInlineChain(frame.symbol)
+                                                    : std::vector<std::string_view>{frame.symbol};
     for (size_t i = parts.size(); i-- > 0;) {  // innermost first
       const bool innermost = i + 1 == parts.size();
       PerfSymbol names = DemanglePerfSymbol(parts[i]);

@@ -89,6 +89,18 @@ PerfSymbol DemanglePerfSymbol(std::string_view symbol) {
   return out;
 }
 
+std::vector<std::string_view> SplitJitInlineChain(std::string_view symbol) {
+  std::vector<std::string_view> parts;
+  size_t arrow;
+  while ((arrow = symbol.find("->")) != std::string_view::npos && arrow > 0 &&
+         arrow + 2 < symbol.size()) {
+    parts.push_back(symbol.substr(0, arrow));
+    symbol.remove_prefix(arrow + 2);
+  }
+  parts.push_back(symbol);
+  return parts;
+}
+
 std::string_view WithoutParameters(std::string_view name) {
   // Qualifiers after the list: ` const`, ` volatile`, ` &`, ` &&`, ` noexcept`, ` [clone .cold]`.
   for (bool again = true; again;) {
@@ -109,17 +121,35 @@ std::string_view WithoutParameters(std::string_view name) {
   return name;  // unbalanced: not a parameter list
 }
 
+std::string_view WithoutReturnType(std::string_view name) {
+  // The last space outside <>, () and [] ends the return type, unless it follows `operator`
+  // (a conversion: `Foo::operator bool`).
+  int depth = 0;
+  size_t cut = std::string_view::npos;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '<' || c == '(' || c == '[') ++depth;
+    if ((c == '>' || c == ')' || c == ']') && depth > 0) --depth;
+    if (c == ' ' && depth == 0) cut = i;
+  }
+  if (cut == std::string_view::npos) return name;
+  const std::string_view before = name.substr(0, cut);
+  constexpr std::string_view kOperator = "operator";
+  if (before.size() >= kOperator.size() &&
+      before.substr(before.size() - kOperator.size()) == kOperator) {
+    return name;
+  }
+  return name.substr(cut + 1);
+}
+
 PerfSymbol DemangleAsPerf(std::string_view symbol) {
   PerfSymbol out = DemanglePerfSymbol(symbol);
   if (!out.system_name.empty() && symbol.substr(0, 2) == "_Z") {
-    // ` [clone .cold]`, `.isra.0`: the clone's suffix stays after the name, as perf shows it.
-    std::string clone;
+    // A clone's ` [clone .constprop.0]` goes too: perf shows the function's name alone (the
+    // mangled name keeps it).
     const size_t bracket = out.name.find(" [clone ");
-    if (bracket != std::string::npos) {
-      clone = out.name.substr(bracket);
-      out.name.resize(bracket);
-    }
-    out.name = std::string(WithoutParameters(out.name)) + clone;
+    if (bracket != std::string::npos) out.name.resize(bracket);
+    out.name = std::string(WithoutReturnType(WithoutParameters(out.name)));
   }
   return out;
 }

@@ -9,7 +9,8 @@ frames for some call chains and not others, and names libc's aliases its own way
 text cannot say is not held against the reader, and is counted in the line printed:
   - "relative": perf script prints a frame's address relative to its object, and a forked
     process has no mmap records of its own in the text, so perf2prof keeps the relative address
-    in a mapping named after the object: such a frame is compared by file and function only;
+    in a mapping named after the object; and where an object is mapped twice, the text cannot
+    say which mapping: such frames are compared by object, offset in it, and function;
   - "unowned": perf 6.1 prints some frames as `(inlined)` without the frame they are inlined into
     (so without their object), and some inlined frames at one address as two frames: consecutive
     equal frames are one, and an object-less frame of perf's is taken for the frame of ours at
@@ -96,6 +97,13 @@ def same_frame(a, b, counts):
         return True
     if a[0] == b[0] and a[2] == "" and b[2] == "_init" and a[:2] == b[:2]:
         counts["plt0"] += 1
+        return True
+    # The same code: perf prints an address relative to its object, which perf2prof's text
+    # path must place in a mapping of that object; when the object is mapped twice (node maps
+    # its builtins again), or its code lies above its file offset (a non-PIE executable), the
+    # text path's choice differs from the address the kernel recorded, not the object or offset.
+    if a[0] == b[0] and a[0] != "" and a[2] == b[2] and (b[1] == a[4] or b[4] == a[4]):
+        counts["relative"] += 1
         return True
     # (A one-line sample's address is printed absolute: it may be that.)
     if b[3] == 0 and b[0] != "" and a[0] == b[0] and b[1] in (a[4], a[1]) and (

@@ -23,6 +23,7 @@
 #include "common/perf/data/perf_data_order.h"
 #include "common/perf/data/perf_data_records.h"
 #include "common/perf/data/perf_data_threads.h"
+#include "common/perf/data/perf_jit_map.h"
 #include "common/perf/perf_converter.h"
 #include "common/perf/perf_symbols.h"
 
@@ -89,6 +90,8 @@ class PerfDataConverter {
   uint64_t LookUpLocation(int64_t pid, uint64_t ip, bool kernel);
   uint64_t MappingOf(PerfMap* map, bool kernel);
   ElfSymbolizer::Object* ObjectOf(const PerfMap& map);
+  // The JIT map named `file` (/tmp/perf-PID.map), read once; null when it cannot be.
+  const PerfJitMap* JitMapOf(const std::string& file);
   void SymbolizeUser(PerfMap* map, uint64_t ip, Location* location);
   void SymbolizeKernel(uint64_t ip, Location* location);
   void AddFunction(const std::string& raw, const std::string& file, int64_t line,
@@ -147,6 +150,7 @@ class PerfDataConverter {
   Sample sample_;
   // Objects that could not be used, for one warning: file -> why.
   std::map<std::string, std::string> unusable_;
+  std::map<std::string, std::unique_ptr<PerfJitMap>> jit_maps_;
   uint64_t unknown_event_samples_ = 0;
   uint64_t lost_ = 0;  // samples the kernel said it lost
   uint64_t aux_ = 0;   // AUX and itrace records, not read
@@ -484,6 +488,11 @@ bool PerfDataConverter::MapOf(const PerfRecordHeader& record, bool mmap2, PerfMa
     }
   }
   map.file = std::string(bytes_.String(body + fixed, record.size - kRecordHeaderSize - fixed));
+  // Anonymous executable memory is a JIT's: perf names it after the JIT's map of its symbols.
+  if (pid >= 0 && (map.file == "//anon" || map.file.rfind("/dev/zero", 0) == 0 ||
+                   map.file.rfind("/anon_hugepage", 0) == 0)) {
+    map.file = "/tmp/perf-" + std::to_string(pid) + ".map";
+  }
   // A file deleted since it was mapped (an upgraded library, a memfd) is named as perf script
   // names its frames' object: without the mark.
   constexpr std::string_view kDeleted = " (deleted)";
@@ -520,8 +529,26 @@ void PerfDataConverter::OnMmap(const PerfRecordHeader& record, bool mmap2) {
   }
 }
 
+const PerfJitMap* PerfDataConverter::JitMapOf(const std::string& file) {
+  if (!options_.symbolize) return nullptr;
+  auto [it, added] = jit_maps_.try_emplace(file);
+  if (added) {
+    auto map = std::make_unique<PerfJitMap>();
+    if (map->Load(options_.symfs + file)) {
+      it->second = std::move(map);
+    } else {
+      unusable_.emplace(file,
+                        "not found: record the JIT with its perf map on, such as node "
+                        "--perf-basic-prof");
+    }
+  }
+  return it->second.get();
+}
+
 ElfSymbolizer::Object* PerfDataConverter::ObjectOf(const PerfMap& map) {
-  if (!options_.symbolize || map.file.empty() || map.file[0] != '/') return nullptr;
+  if (!options_.symbolize || map.file.empty() || map.file[0] != '/' || IsPerfJitMap(map.file)) {
+    return nullptr;
+  }
   ElfSymbolizer::Found found;
   ElfSymbolizer::Object* object = symbolizer_.Open(map.file, map.build_id, &found);
   if (object == nullptr) {
@@ -546,6 +573,8 @@ uint64_t PerfDataConverter::MappingOf(PerfMap* map, bool kernel) {
     if (kernel) {
       if (!kernel_loaded_) LoadKernelSymbols();
       mapping.has_functions = !kernel_.empty();
+    } else if (IsPerfJitMap(map->file)) {
+      mapping.has_functions = JitMapOf(map->file) != nullptr;
     } else if (ElfSymbolizer::Object* object = ObjectOf(*map)) {
       mapping.has_functions = true;
       mapping.has_filenames = mapping.has_line_numbers = symbolizer_.HasDwarf(object);
@@ -567,6 +596,21 @@ void PerfDataConverter::AddFunction(const std::string& raw, const std::string& f
 }
 
 void PerfDataConverter::SymbolizeUser(PerfMap* map, uint64_t ip, Location* location) {
+  if (IsPerfJitMap(map->file)) {
+    const PerfJitMap* jit = JitMapOf(map->file);
+    const std::string_view name = jit != nullptr ? jit->Find(ip) : std::string_view();
+    if (name.empty()) return;
+    // perf-map-agent's inlined frames (`outer->inner`), innermost first, as perf2prof's.
+    const std::vector<std::string_view> parts = SplitJitInlineChain(name);
+    for (size_t i = parts.size(); i-- > 0;) {
+      PerfSymbol names = DemanglePerfSymbol(parts[i]);
+      Function function;
+      function.name = std::move(names.name);
+      function.system_name = std::move(names.system_name);
+      location->lines.push_back(Line{interner_.Function(function), 0, 0});
+    }
+    return;
+  }
   ElfSymbolizer::Object* object = ObjectOf(*map);  // opened once: the symbolizer caches it
   if (object == nullptr) return;
   uint64_t vaddr = 0;
