@@ -1,5 +1,7 @@
 #include "common/perf/data/perf_data_converter.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <functional>
 #include <future>
@@ -653,8 +655,10 @@ void PerfDataConverter::LoadKernelSymbols() {
     kernel_ = std::move(*loaded);
   } else {
     Warn(options_.kallsyms +
-         " cannot be read or hides its addresses (kernel.kptr_restrict): "
-         "kernel frames are kept as addresses");
+         (access(options_.kallsyms.c_str(), R_OK) != 0
+              ? ": no such file here: kernel frames are kept as addresses"
+              : " hides its addresses (kernel.kptr_restrict): kernel frames are kept as "
+                "addresses"));
   }
 }
 
