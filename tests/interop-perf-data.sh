@@ -75,6 +75,24 @@ if [ $status != 0 ]; then
   fail "a conversion differs from perf script's (above; the files are in build/interop-perf-data/)"
 fi
 
+# perf report's self percentages (--no-children, by symbol) are prof-text --top's flat ones,
+# for every function both name the same way (inlined frames off: perf report counts a sample
+# for the function its address is in).
+perf report -i "$T/fp.data" --stdio --no-children --sort sym -g none --percent-limit 0 \
+  2>/dev/null | awk '/^ +[0-9.]+%/ { sub(/%/, "", $1); $2 = ""; name = $0; sub(/^[^ ]+  /, "", name)
+    print name "\t" $1 }' | sort >"$T/report.rows"
+perf2prof --no-inline "$T/fp.data" 2>/dev/null | prof-text --top --nodecount 1000000 |
+  awk '$2 ~ /^[0-9.]+%$/ { pct = $2; sub(/%/, "", pct); name = $0
+    sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", name); if (pct + 0 > 0) print name "\t" pct }' |
+  sort >"$T/top.rows"
+join -t "$(printf '\t')" "$T/report.rows" "$T/top.rows" >"$T/both.rows"
+rows=$(wc -l <"$T/both.rows")
+awk -F '\t' '$2 != $3 { print "  " $1 ": perf report " $2 "%, prof-text " $3 "%"; bad++ }
+  END { exit bad > 0 }' "$T/both.rows" >"$T/report.diff" ||
+  fail "perf report and prof-text --top differ: $(head -5 "$T/report.diff")"
+grep -q 'workload::Hot' "$T/both.rows" || fail "workload::Hot is not in both reports"
+echo "$name: perf report --no-children and prof-text --top agree on $rows functions"
+
 # The workload's stacks, whole, from the DWARF recording: unwound here as perf unwinds them.
 prof-text --folded "$T/dwarf.ours" | grep -q 'main;workload::Caller;workload::Hot;workload::Mix ' ||
   fail "no main;Caller;Hot;Mix stack unwound from --call-graph dwarf"
