@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/perf/data/perf_data_format.h"
+#include "common/perf/data/perf_tracepoint_format.h"
 #include "tests/chrome_test_util.h"
 
 namespace proftools {
@@ -180,6 +181,48 @@ TEST(PerfData, FieldsThatDisagreeWithTheirRecordAreRefused) {
 TEST(PerfData, ARecordingWithoutSamplesIsNoProfile) {
   EXPECT_EQ(Error(Pipe(Comm(1, 1, "x", 1))),
             "rec.data: no samples (--allow-empty converts it to a profile without samples)");
+}
+
+// sched_switch's format as the kernel writes it in the tracing data (abridged print fmt).
+const char kSchedSwitch[] =
+    "name: sched_switch\nID: 372\nformat:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+    "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+    "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+    "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+    "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+    "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+    "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+    "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+    "print fmt: \"prev_comm=%s ...\", __print_flags(REC->prev_state & 0xff, \"|\", "
+    "{ 0x00000001, \"S\" }, { 0x00000002, \"D\" }, { 0x00000080, \"I\" }) : \"R\", "
+    "REC->prev_state & 0x100 ? \"+\" : \"\"\n";
+
+std::string SwitchRaw(uint64_t state) {
+  std::string raw = U16(372) + U16(0) + U32(5) + std::string("app\0", 4) + std::string(12, '\0') +
+                    U32(5) + U32(120) + U64(state) + std::string("swapper/0", 9) +
+                    std::string(7, '\0') + U32(0) + U32(120);
+  return raw;
+}
+
+TEST(PerfTracepoints, RawDataBecomesWhatPerfScriptPrints) {
+  const std::vector<TracepointFormat> formats = ParseTracepointFormats(
+      std::string("junk before\0", 12) + kSchedSwitch + "name: other\nformat:\n");
+  ASSERT_EQ(formats.size(), 1u);  // a block without ID is none
+  EXPECT_EQ(formats[0].id, 372u);
+  EXPECT_EQ(formats[0].fields.size(), 7u);  // without the common_ fields
+  EXPECT_EQ(TracepointArguments(formats[0], SwitchRaw(1)),
+            "prev_comm=app prev_pid=5 prev_prio=120 prev_state=S ==> next_comm=swapper/0 "
+            "next_pid=0 next_prio=120");
+  // Preempted while running, and two flags at once.
+  EXPECT_NE(TracepointArguments(formats[0], SwitchRaw(0x100)).find("prev_state=R+ "),
+            std::string::npos);
+  EXPECT_NE(TracepointArguments(formats[0], SwitchRaw(3)).find("prev_state=S|D "),
+            std::string::npos);
+  // Raw data shorter than the format: the fields past its end are left out.
+  EXPECT_EQ(TracepointArguments(formats[0], SwitchRaw(1).substr(0, 30)),
+            "prev_comm=app prev_pid=5");
 }
 
 }  // namespace

@@ -118,11 +118,10 @@ int Main(int argc, char** argv) {
       read.reader_settings.emplace_back("period", std::to_string(*options.period));
       if (options.period_is_time) read.reader_settings.emplace_back("period-is-time", "yes");
     }
-    if (options.off_cpu || options.strict) {
-      throw UsageError(std::string(options.off_cpu ? "--off-cpu" : "--strict") +
-                       " applies to perf script text: for a perf.data file, run 'perf script "
-                       "-i FILE | perf2prof" +
-                       (options.off_cpu ? " --off-cpu'" : " --strict'"));
+    if (options.off_cpu) read.reader_settings.emplace_back("off-cpu", "yes");
+    if (options.strict) {
+      throw UsageError(
+          "--strict applies to perf script text: a perf.data file is read strictly always");
     }
     Output output(cli.OutputPath());
     CanonicalWriter writer(&output);

@@ -28,4 +28,11 @@ void PerfOffCpu::End(int64_t time) {
   for (const auto& entry : order) Running(entry.second, time);
 }
 
+std::vector<int64_t> PerfOffCpu::OpenThreads() const {
+  std::vector<int64_t> threads;
+  for (const auto& entry : open_) threads.push_back(entry.first);
+  std::sort(threads.begin(), threads.end());
+  return threads;
+}
+
 }  // namespace proftools

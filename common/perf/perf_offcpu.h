@@ -38,6 +38,8 @@ class PerfOffCpu {
                    std::string state);
   // The input ends at `time`: every open interval closes there.
   void End(int64_t time);
+  // The threads whose interval is open, in order.
+  std::vector<int64_t> OpenThreads() const;
 
  private:
   struct Open {

@@ -24,6 +24,8 @@ record fp.data -g -e cpu-clock -F 999
 record no-callchain.data -e cpu-clock -F 999
 record two-events.data -g -F 999 -e cpu-clock -e page-faults
 record dwarf.data --call-graph dwarf,2048 -e cpu-clock -F 499
+# Off-CPU time: three naps of 30 ms, each switch-out with its stack.
+perf record -q -e sched:sched_switch -g -o "$inputs/naps.data" -- "$run/workload" nap >/dev/null
 # Small enough for the fuzzer's seeds (8 KiB): a few samples.
 perf record -q -g -e cpu-clock -c 1000000 -o "$inputs/tiny.data" -- "$run/workload" 2000000 >/dev/null
 perf record -q -g -e cpu-clock -c 1000000 -o - -- "$run/workload" 2000000 >"$inputs/tiny-pipe.data"

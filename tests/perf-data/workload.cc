@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <string_view>
 #include <thread>
 
 namespace workload {
@@ -42,9 +43,19 @@ __attribute__((noinline)) uint64_t ChildSpin(uint64_t n) {
   return Hot(n) - 3;
 }
 
+// Sleeps `count` times `millis` ms: off-CPU time where it is known how much there must be.
+__attribute__((noinline)) void Nap(int count, int millis) {
+  for (int i = 0; i < count; ++i) usleep(static_cast<useconds_t>(millis) * 1000);
+}
+
 }  // namespace workload
 
 int main(int argc, char** argv) {
+  // `workload nap`: three naps of 30 ms, nothing else.
+  if (argc > 1 && std::string_view(argv[1]) == "nap") {
+    workload::Nap(3, 30);
+    return 0;
+  }
   const uint64_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 200000000;
   volatile uint64_t sink = 0;
   std::thread worker([&] {

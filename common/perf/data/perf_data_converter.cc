@@ -26,8 +26,11 @@
 #include "common/perf/data/perf_data_records.h"
 #include "common/perf/data/perf_data_threads.h"
 #include "common/perf/data/perf_jit_map.h"
+#include "common/perf/data/perf_tracepoint_format.h"
 #include "common/perf/perf_converter.h"
+#include "common/perf/perf_offcpu.h"
 #include "common/perf/perf_symbols.h"
+#include "common/perf/perf_tracepoint.h"
 
 namespace proftools {
 namespace {
@@ -88,6 +91,11 @@ class PerfDataConverter {
   // Starts reading, on other threads, what the conversion will need: the kernel's symbols,
   // and the objects the recording's samples are in.
   void StartPrefetching();
+  // The formats of the recording's tracepoint events, by event.
+  void ReadTracepointFormats();
+  const TracepointFormat* FormatOf(size_t event) const {
+    return event < format_of_event_.size() ? format_of_event_[event] : nullptr;
+  }
   uint64_t FrameLocation(int64_t pid, uint64_t ip, bool kernel);
   uint64_t LookUpLocation(int64_t pid, uint64_t ip, bool kernel);
   uint64_t MappingOf(PerfMap* map, bool kernel);
@@ -155,7 +163,12 @@ class PerfDataConverter {
   std::map<std::string, std::unique_ptr<PerfJitMap>> jit_maps_;
   uint64_t unknown_event_samples_ = 0;
   uint64_t lost_ = 0;  // samples the kernel said it lost
-  uint64_t aux_ = 0;   // AUX and itrace records, not read
+  std::vector<TracepointFormat> formats_;
+  std::vector<const TracepointFormat*> format_of_event_;
+  std::unique_ptr<PerfOffCpu> off_cpu_;  // --off-cpu
+  std::optional<size_t> off_cpu_type_;
+  uint64_t last_time_ = 0;
+  uint64_t aux_ = 0;  // AUX and itrace records, not read
 };
 
 Census PerfDataConverter::TakeCensus() {
@@ -170,6 +183,11 @@ Census PerfDataConverter::TakeCensus() {
     window(record.at, record.at);
     if (layout_.pipe && record.type >= kKernelTypeEnd) {
       ApplyPerfHeaderRecord(bytes_, record.at, record.type, record.size, &layout_);
+      if (record.type == kHeaderTracingData && record.size >= kRecordHeaderSize + 4) {
+        layout_.tracing_data_at = record.at + record.size;  // the data follows the record
+        layout_.tracing_data_size = bytes_.U32(record.at + kRecordHeaderSize);
+        bytes_.Span(layout_.tracing_data_at, layout_.tracing_data_size, "the tracing data");
+      }
     }
     switch (record.type) {
       case kSample: {
@@ -266,6 +284,7 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
   input.plan.samples = census.total;
   std::vector<PerfInput> inputs = {input};
   PerfOptions perf_options;
+  perf_options.off_cpu = options_.off_cpu;
   perf_options.period = options_.period;
   perf_options.period_is_time = options_.period_is_time;
   const ProfileHeader header = MakePerfHeader(inputs, perf_options);
@@ -274,6 +293,27 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
   // without one is worth its event's fixed sample_period exactly (the kernel records the
   // period of every sample taken by frequency), so there is nothing to warn of.
   type_count_ = header.types.size();
+  ReadTracepointFormats();
+  if (types.off_cpu) {
+    off_cpu_type_ = types.off_cpu;
+    off_cpu_ =
+        std::make_unique<PerfOffCpu>([this](uint64_t stack_id, const std::vector<Label>& labels,
+                                            int64_t time, int64_t duration) {
+          Sample off;
+          off.source_id = 1;
+          off.stack_id = stack_id;
+          off.values.assign(type_count_, 0);
+          off.values[*off_cpu_type_] = duration;
+          off.time_nanos = time;
+          off.duration_nanos = duration;
+          off.labels = labels;
+          sink_->OnSample(off);
+        });
+  } else if (options_.off_cpu) {
+    Warn(
+        "--off-cpu: no sched:sched_switch or offcpu-time event, so no off-CPU time (record "
+        "with -e sched:sched_switch -g)");
+  }
   type_of_event_.assign(layout_.attrs.size(), 0);
   worth_of_event_.assign(layout_.attrs.size(), 1);
   for (size_t e = 0; e < layout_.attrs.size(); ++e) {
@@ -370,6 +410,21 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
     Warn("skipped " + Plural(aux_, "AUX or itrace record", "AUX and itrace records") +
          " (hardware trace data, such as Intel PT's), which this reader does not decode");
   }
+  if (off_cpu_ != nullptr && last_time_ > 0) {
+    const std::vector<int64_t> open = off_cpu_->OpenThreads();
+    if (!open.empty()) {
+      std::string threads;
+      for (size_t i = 0; i < open.size() && i < 8; ++i) {
+        threads += (i == 0 ? "" : ", ") + std::to_string(open[i]);
+      }
+      if (open.size() > 8) threads += ", ...";
+      Warn("--off-cpu: " + Plural(open.size(), "thread", "threads") + " (" + threads +
+           ") switched out and not seen running again before the recording ended: their last "
+           "off-CPU interval runs to its end (record every CPU with -a, or --switch-events, "
+           "to see when they ran)");
+    }
+    off_cpu_->End(static_cast<int64_t>(last_time_));
+  }
   if (unknown_event_samples_ > 0) {
     Warn("skipped " + Plural(unknown_event_samples_, "sample", "samples") +
          " whose id names no recorded event");
@@ -389,6 +444,21 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
          " (install the programs and their -dbgsym packages, or give --symfs)");
   }
   sink_->OnEnd();
+}
+
+void PerfDataConverter::ReadTracepointFormats() {
+  bool tracepoints = false;
+  for (const PerfEventAttr& attr : layout_.attrs) tracepoints |= attr.type == kTypeTracepoint;
+  if (!tracepoints || layout_.tracing_data_size == 0) return;
+  formats_ = ParseTracepointFormats(
+      bytes_.Span(layout_.tracing_data_at, layout_.tracing_data_size, "the tracing data"));
+  format_of_event_.assign(layout_.attrs.size(), nullptr);
+  for (size_t e = 0; e < layout_.attrs.size(); ++e) {
+    if (layout_.attrs[e].type != kTypeTracepoint) continue;
+    for (const TracepointFormat& format : formats_) {
+      if (format.id == layout_.attrs[e].config) format_of_event_[e] = &format;
+    }
+  }
 }
 
 void PerfDataConverter::StartPrefetching() {
@@ -454,6 +524,24 @@ void PerfDataConverter::Deliver(const PerfRecordHeader& record) {
       const int64_t pid = static_cast<int32_t>(bytes_.U32(body));
       const int64_t tid = static_cast<int32_t>(bytes_.U32(body + 4));
       threads_.Comm(pid, tid, std::string(bytes_.String(body + 8, record.size - 16)));
+      return;
+    }
+    case kSwitch:
+    case kSwitchCpuWide:
+    case kExit: {
+      // A thread switched in, or exiting, runs: its off-CPU interval ends.
+      if (off_cpu_ == nullptr || (record.type != kExit && (record.misc & kMiscSwitchOut) != 0)) {
+        return;
+      }
+      const int event = events_->EventOfOther(bytes_, record);
+      if (event < 0) return;
+      const PerfSampleId id =
+          DecodePerfSampleId(bytes_, record, layout_.attrs[static_cast<size_t>(event)]);
+      int64_t tid = id.tid ? *id.tid : -1;
+      if (record.type == kExit && record.size >= kRecordHeaderSize + 16) {
+        tid = static_cast<int32_t>(bytes_.U32(record.at + kRecordHeaderSize + 8));
+      }
+      if (id.time && tid > 0) off_cpu_->Running(tid, static_cast<int64_t>(*id.time));
       return;
     }
     case kFork: {
@@ -769,6 +857,7 @@ void PerfDataConverter::OnSample(const PerfRecordHeader& record, int event) {
   sample_.time_nanos.reset();
   if (sample.time && *sample.time <= static_cast<uint64_t>(INT64_MAX)) {
     sample_.time_nanos = static_cast<int64_t>(*sample.time);
+    last_time_ = std::max(last_time_, *sample.time);
   }
   sample_.values.assign(type_count_, 0);
   const size_t type = type_of_event_[static_cast<size_t>(event)];
@@ -782,8 +871,43 @@ void PerfDataConverter::OnSample(const PerfRecordHeader& record, int event) {
   sample_.labels.push_back(Label::String(kCommLabel, threads_.CommOf(tid)));
   if (sample.has_tid) sample_.labels.push_back(Label::Number(kPidLabel, pid));
   sample_.labels.push_back(Label::Number(kTidLabel, tid));
+  const size_t thread_labels = sample_.labels.size();
   if (sample.cpu) sample_.labels.push_back(Label::Number("cpu", *sample.cpu));
+  const TracepointFormat* format = FormatOf(static_cast<size_t>(event));
+  std::string args;
+  if (format != nullptr && !sample.raw.empty()) {
+    args = TracepointArguments(*format, sample.raw);
+    AppendTracepointLabels(args, &sample_.labels);
+  }
+  // --off-cpu: as perf2prof reads perf script's text (perf_offcpu.h).
+  const bool switch_out = off_cpu_ != nullptr && format != nullptr &&
+                          format->name == "sched_switch" && sample_.time_nanos.has_value();
+  if (off_cpu_ != nullptr && sample_.time_nanos) {
+    const int64_t time = *sample_.time_nanos;
+    if (switch_out) {
+      int64_t next = -1;
+      if (ParsePerfInteger(TracepointArgument(args, "next_pid"), &next)) {
+        off_cpu_->Running(next, time);
+      }
+    } else {
+      off_cpu_->Running(tid, time);
+    }
+    if (layout_.attrs[static_cast<size_t>(event)].name == "offcpu-time" && sample.period) {
+      sample_.values[*off_cpu_type_] =
+          static_cast<int64_t>(std::min<uint64_t>(*sample.period, INT64_MAX));
+      sample_.duration_nanos = sample_.values[*off_cpu_type_];
+    }
+  }
   sink_->OnSample(sample_);
+  sample_.duration_nanos.reset();
+  if (switch_out) {
+    int64_t prev = tid;
+    ParsePerfInteger(TracepointArgument(args, "prev_pid"), &prev);
+    std::vector<Label> labels(sample_.labels.begin(),
+                              sample_.labels.begin() + static_cast<std::ptrdiff_t>(thread_labels));
+    off_cpu_->SwitchedOut(prev, *sample_.time_nanos, sample_.stack_id, std::move(labels),
+                          std::string(TracepointArgument(args, "prev_state")));
+  }
 }
 
 }  // namespace
@@ -814,6 +938,8 @@ PerfDataOptions PerfDataOptionsFrom(const ReaderSettings& settings) {
       options.inlines = value != "no";
     } else if (name == "period") {
       options.period = std::stoll(value);
+    } else if (name == "off-cpu") {
+      options.off_cpu = true;
     } else if (name == "period-is-time") {
       options.period_is_time = true;
     }

@@ -39,6 +39,7 @@ struct PerfDataOptions {
   std::vector<std::string> debug_dirs;      // --debug-dir
   std::string kallsyms = "/proc/kallsyms";  // the kernel's symbols, used when they match
   bool kallsyms_given = false;              // --kallsyms: used whatever kernel runs here
+  bool off_cpu = false;                     // perf2prof --off-cpu (perf_offcpu.h)
   std::optional<int64_t> period;  // perf2prof --period (a sample's worth without a period)
   bool period_is_time = false;
 };
@@ -49,7 +50,7 @@ void ReadPerfData(Input& input, const ReadContext& context, const PerfDataOption
                   ProfileSink* sink);
 
 // The options perf2prof gives the registry's reader (ReadContext::settings): symfs, debug-dir
-// (repeated), kallsyms, symbolize=no, inline=no, period, period-is-time.
+// (repeated), kallsyms, symbolize=no, inline=no, off-cpu, period, period-is-time.
 PerfDataOptions PerfDataOptionsFrom(const ReaderSettings& settings);
 
 // Whether `head` starts a perf.data file (PERFILE2, or perf's first format PERFFILE).

@@ -133,6 +133,10 @@ void ReadFeature(const PerfBytes& bytes, uint32_t feature, uint64_t at, uint64_t
     case kFeatBuildId:
       ReadBuildIds(bytes, at, end, layout);
       break;
+    case kFeatTracingData:
+      layout->tracing_data_at = at;
+      layout->tracing_data_size = end - at;
+      break;
     case kFeatEventDesc:
       ReadEventDesc(bytes, at, end, layout);
       break;

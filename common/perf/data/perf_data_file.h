@@ -82,6 +82,10 @@ struct PerfDataLayout {
   std::vector<MetaEntry> recording;
   std::optional<uint64_t> first_sample_time;  // the sample time feature
   std::optional<uint64_t> last_sample_time;
+  // The tracing data (the formats of tracepoint events): the feature's section, or what
+  // follows a pipe's HEADER_TRACING_DATA record; size 0 when there is none.
+  uint64_t tracing_data_at = 0;
+  uint64_t tracing_data_size = 0;
   uint64_t data_offset = 0;  // where the records start
   uint64_t data_end = 0;     // where they end
 };
