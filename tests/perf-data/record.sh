@@ -29,5 +29,7 @@ perf record -q -e sched:sched_switch -g -o "$inputs/naps.data" -- "$run/workload
 # Small enough for the fuzzer's seeds (8 KiB): a few samples.
 perf record -q -g -e cpu-clock -c 1000000 -o "$inputs/tiny.data" -- "$run/workload" 2000000 >/dev/null
 perf record -q -g -e cpu-clock -c 1000000 -o - -- "$run/workload" 2000000 >"$inputs/tiny-pipe.data"
+# (and a pipe's tracing data, with sched_switch's format, near its start)
+perf record -q -e sched:sched_switch -o - -- "$run/workload" nap >"$inputs/tiny-switch-pipe.data"
 perf record -q -g -e cpu-clock -F 999 -o - -- "$run/workload" 20000000 >"$inputs/pipe.data"
 ls -l "$inputs" "$root$run"
