@@ -27,6 +27,14 @@ perf2prof "$perf_example" | prof2pprof -o "$perf_prof.pb.gz"
 printf '\n$ prof-text --nodecount 5 cpu.pb.gz\n'
 prof-text --nodecount 5 "$perf_prof.pb.gz"
 
+# The main job from perf record's own file: perf.data read and symbolised here (no perf needed),
+# the recorded program found under --symfs (the recording was made on another machine).
+perf_data=golden/perf-data/inputs/fp.data
+printf '\n$ perf2prof --symfs golden/perf-data/root %s | prof2pprof -o cpu.pb.gz\n' "$perf_data"
+perf2prof --symfs golden/perf-data/root "$perf_data" 2>/dev/null | prof2pprof -o "$perf_prof.pb.gz"
+printf '\n$ prof-text --nodecount 5 cpu.pb.gz\n'
+prof-text --nodecount 5 "$perf_prof.pb.gz"
+
 # Every program reads every format it recognises: perf script text and folded stacks straight
 # into prof-text, no converter in between.
 printf '\n$ prof-text --nodecount 3 %s\n' "$perf_example"
