@@ -682,6 +682,10 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
             if (off_cpu && record.kind == PerfRecordLine::Kind::kSwitchIn) {
               off_cpu->Running(record.header.tid, record.header.time_nanos);
             }
+            // A thread that exits ran until then (--show-task-events prints the exits).
+            if (off_cpu && record.kind == PerfRecordLine::Kind::kExit) {
+              off_cpu->Running(record.tid, record.header.time_nanos);
+            }
           }
           break;
         }
@@ -774,7 +778,26 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
                                "line longer than 64 MiB: this is not perf script output"});
   }
   end_sample();
-  if (off_cpu && any_time) off_cpu->End(last_time);
+  if (off_cpu && any_time) {
+    // Intervals nothing closed run to the input's end, which may be long after the thread ran
+    // again: say which, and what would have closed them.
+    const std::vector<int64_t> open = off_cpu->OpenThreads();
+    if (!open.empty()) {
+      std::string threads;
+      for (size_t i = 0; i < open.size() && i < 8; ++i) {
+        threads += (i == 0 ? "" : ", ") + std::to_string(open[i]);
+      }
+      if (open.size() > 8) threads += ", ...";
+      warnings_->Warning(Diagnostic{
+          Rule::kInput, input.name, 0,
+          "--off-cpu: " + Counted(open.size(), "thread", "threads") + " (" + threads +
+              ") switched out and not seen running again before the input ended: their last "
+              "off-CPU interval runs to its last timestamp (perf script --show-task-events "
+              "prints the exits that end them; record with -a or --switch-events to see when "
+              "threads run)"});
+    }
+    off_cpu->End(last_time);
+  }
   if (unknown_lines_ > 0) {
     std::string message = first_unknown_;
     if (unknown_lines_ > 1) {

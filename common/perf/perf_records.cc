@@ -107,6 +107,15 @@ bool ParsePerfRecord(std::string_view line, PerfRecordLine* out) {
   if (kind == "MMAP" || kind == "MMAP2") {
     if (!ParseMmap(body, out)) return false;
     out->kind = PerfRecordLine::Kind::kMmap;
+  } else if (kind.substr(0, 5) == "EXIT(") {
+    // `EXIT(pid:tid):(ppid:ptid)` (--show-task-events): the thread ends there.
+    std::string_view ids = kind.substr(5);
+    std::string_view piece;
+    if (!Until(&ids, ':', &piece) || !ParsePerfInteger(piece, &out->pid) ||
+        !Until(&ids, ')', &piece) || !ParsePerfInteger(piece, &out->tid)) {
+      return false;
+    }
+    out->kind = PerfRecordLine::Kind::kExit;
   } else if (kind == "SWITCH" || kind == "SWITCH_CPU_WIDE") {
     // `SWITCH IN`, `SWITCH OUT preempt`, `SWITCH_CPU_WIDE OUT  next pid/tid: ...`.
     if (body.substr(0, 2) == "IN") {

@@ -2,7 +2,8 @@
 // `--show-mmap-events`, `--show-switch-events`, `--show-task-events` and the like. Two kinds
 // matter to a profile: the executable mappings (PERF_RECORD_MMAP and MMAP2: range, file offset,
 // file and build id), which make pprof mappings real, and context switches (PERF_RECORD_SWITCH
-// IN/OUT), which bound a thread's time off the CPU. The other kinds are recognised and ignored.
+// IN/OUT) and exits (PERF_RECORD_EXIT, --show-task-events), which bound a thread's time off the
+// CPU. The other kinds are recognised and ignored.
 #ifndef PROFTOOLS_COMMON_PERF_PERF_RECORDS_H_
 #define PROFTOOLS_COMMON_PERF_PERF_RECORDS_H_
 
@@ -14,12 +15,12 @@
 namespace proftools {
 
 struct PerfRecordLine {
-  enum class Kind { kMmap, kSwitchIn, kSwitchOut, kOther };
+  enum class Kind { kMmap, kSwitchIn, kSwitchOut, kExit, kOther };
   Kind kind = Kind::kOther;
   PerfHeader header;  // comm, thread, cpu and time as for a sample; event and rest empty
   // kMmap: `PID/TID: [0xSTART(0xLEN) @ PGOFF (<BUILD_ID> | MAJ:MIN INO GEN)]: PROT FILE`.
-  int64_t pid = 0;  // -1: the kernel's mappings, shared by every process
-  int64_t tid = 0;
+  int64_t pid = 0;  // -1: the kernel's mappings, shared by every process (kExit: the exiting
+  int64_t tid = 0;  // thread's ids)
   uint64_t start = 0;
   uint64_t length = 0;
   uint64_t pgoff = 0;
