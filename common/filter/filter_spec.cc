@@ -51,6 +51,18 @@ TimeBound ParseTimeBound(std::string_view whole, std::string_view text) {
     bound.nanos = quantity.value;
     return bound;
   }
+  // A bare 0 (`--time 0..300ms`, `0.0`) is the same offset in every unit: it needs none.
+  const size_t point = text.find('.');
+  const std::string_view whole_part = text.substr(0, point);
+  const bool zero = !whole_part.empty() &&
+                    whole_part.find_first_not_of('0') == std::string_view::npos &&
+                    (point == std::string_view::npos ||
+                     text.find_first_not_of('0', point + 1) == std::string_view::npos);
+  if (zero) {
+    bound.kind = TimeBound::Kind::kOffset;
+    bound.nanos = 0;
+    return bound;
+  }
   if (!ParseDuration(text, &bound.nanos, &error)) {
     Fail("--time", whole,
          Printable(text) +
