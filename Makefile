@@ -522,8 +522,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin
-	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 644 $(wildcard man/*.5) $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 644 $(wildcard man/man1/*.1) $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(wildcard man/man5/*.5) $(DESTDIR)$(PREFIX)/share/man/man5
 
 FORMAT_FILES = $(wildcard common/*/*.h common/*/*.cc common/*/*/*.h common/*/*/*.cc tools/*.cc tests/*.cc tests/*.h tests/fuzz/*.cc \
                  tests/fuzz/*.h)

@@ -56,7 +56,7 @@ TEST(FoldedRoundTrip, FoldedTextReadsBackToTheSameText) {
     }
     for (Function& function : const_cast<std::vector<Function>&>(profile.defs.functions.items())) {
       // A leaf ending in ` DIGITS` on the first line would read as difffolded.pl's two
-      // columns: the one ambiguity of the format (man/folded2prof.1).
+      // columns: the one ambiguity of the format (man/man1/folded2prof.1).
       if (!function.name.empty() && function.name.back() >= '0' && function.name.back() <= '9') {
         function.name += "x";
       }

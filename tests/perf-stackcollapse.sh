@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # stackcollapse-perf.pl's options, done with perf2prof | prof-text --folded --flamegraph: the
-# mapping man/perf2prof.1 documents, used by the golden compatibility cases.
+# mapping man/man1/perf2prof.1 documents, used by the golden compatibility cases.
 # Usage: perf-stackcollapse.sh [--pid] [--tid] [--kernel] [--jit] [--all] [--addrs]
 #                              [--event-filter=EVENT] [--converted] [FILE]
 #        perf-stackcollapse.sh --convert-only [FILE]

@@ -1,4 +1,4 @@
-// Converting `perf script` text into a profile (the mapping is documented in man/perf2prof.1):
+// Converting `perf script` text into a profile (the mapping is documented in man/man1/perf2prof.1):
 //
 // - one source per input (type `perf`, the input's name as URI, the capture time from a
 //   `# captured on:` header comment); what the other header comments say of the recording

@@ -1,5 +1,5 @@
 // Converting files written by R's Rprof() into a profile (the mapping is documented in
-// man/rprof2prof.1):
+// man/man1/rprof2prof.1):
 //
 // - every profiling session (a header line) becomes a source; its samples are worth
 //   `samples count` 1 and `cpu nanoseconds` = its interval;

@@ -1,5 +1,5 @@
 // The line syntax of files written by R's Rprof() (the format as R really writes it is described
-// in man/rprof2prof.1): the header line, `#File k: path` lines, and sample lines made of an
+// in man/man1/rprof2prof.1): the header line, `#File k: path` lines, and sample lines made of an
 // optional memory prefix `:small_v:big_v:nodes:dup_count:`, srcref tokens `k#l ` and frame
 // tokens `"name" `, innermost first.
 //

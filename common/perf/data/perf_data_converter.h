@@ -1,6 +1,6 @@
 // Converting a perf.data file (perf record's binary format, file or pipe mode) into a profile,
 // symbolised here with elfutils rather than by `perf script`: the same profile as
-// `perf script -F +pid,+srcline --inline --show-mmap-events | perf2prof` (man/perf2prof.1 says
+// `perf script -F +pid,+srcline --inline --show-mmap-events | perf2prof` (man/man1/perf2prof.1 says
 // where it differs: nanosecond times, build ids on mappings, whole source paths).
 //
 // - value types and the default type as perf2prof names them (perf_converter.h), from the

@@ -8,7 +8,7 @@
 //                      them, other inlined frames bare (as it prints perf's `(inlined)` frames
 //                      unless given --inline), and the thread name (when a sample has one) as
 //                      the root frame. Where that script is wrong, this view is not (see
-//                      man/perf2prof.1, DIFFERENCES).
+//                      man/man1/perf2prof.1, DIFFERENCES).
 //   --root TEMPLATE    a root frame made from each sample's labels: `{comm}`, `{pid}`,
 //                      `{tid}`, `{cpu}` or any label key in braces (`?` when a sample has no
 //                      such label); stackcollapse-perf's --pid is `{comm}-{pid}`, --tid
