@@ -294,11 +294,19 @@ constexpr PprofFlag kPprofFlags[] = {
     {"svg", "prof-svg (a program of its own)"},
     {"web", "prof-svg or prof-html (programs of their own)"},
     {"http", "prof-html (a program of its own: a page that needs no server)"},
+    {"flame", "prof-svg (a program of its own: the flame graph as one SVG)"},
+    {"callgrind", "prof2callgrind (a program of its own)"},
+    {"kcachegrind", "prof2callgrind -o out.callgrind, then kcachegrind out.callgrind"},
+    {"inuse_space", "--value inuse_space"},
+    {"inuse_objects", "--value inuse_objects"},
+    {"alloc_space", "--value alloc_space"},
+    {"alloc_objects", "--value alloc_objects"},
 };
 
 // pprof's other flags (pprof -h; internal/driver/flags.go, commands.go): a word spelled as one
 // of these behind one dash is pprof's flag, never short options with a glued value.
 constexpr const char* kPprofFlagNames[] = {
+    "flame",
     "add_comment",
     "addressnoinlines",
     "alloc_objects",
@@ -367,6 +375,24 @@ constexpr const char* kPprofFlagNames[] = {
     "weblist",
 };
 
+// pprof's flags whose value changes what to write: -trim=false is --no-trim, -nodefraction=0.01
+// is --min-percent 1. "" for others.
+std::string ValuedPprofFlag(std::string_view name, std::string_view value) {
+  if (name == "trim" && (value == "false" || value == "0" || value == "f")) return "--no-trim";
+
+  if ((name == "nodefraction" || name == "edgefraction") && !value.empty()) {
+    char* end = nullptr;
+    const std::string text(value);
+    const double fraction = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() && *end == '\0' && fraction >= 0 && fraction <= 1) {
+      char percent[32];
+      std::snprintf(percent, sizeof percent, "%g", fraction * 100);
+      return std::string(name == "nodefraction" ? "--min-percent " : "--edge-percent ") + percent;
+    }
+  }
+  return "";
+}
+
 bool IsPprofFlag(std::string_view name) {
   for (const PprofFlag& flag : kPprofFlags) {
     if (name == flag.pprof) return true;
@@ -405,7 +431,22 @@ std::string CommandLine::PprofSpellingHint(int argc, char** argv, bool known_onl
     const bool pprof = IsPprofFlag(name);
     if (known_only && !pprof && name.size() < 2) continue;
     if (known_only && !pprof && parser_->Details(std::string(name)) == nullptr) continue;
-    std::string ours;
+    if (name == "trim" && (value.empty() || value == "true")) {
+      if (parser_->Details("no-trim") != nullptr) {
+        return std::string(word) +
+               ": pprof's flag, whose behaviour is the default here (--no-trim "
+               "turns it off)";
+      }
+    }
+    std::string ours = ValuedPprofFlag(name, value);
+    if (!ours.empty()) {
+      const std::string option = ours.substr(2, ours.find(' ') - 2);
+      if (parser_->Details(option) == nullptr) ours.clear();  // not this program's
+      if (!ours.empty()) {
+        return std::string(word) + ": pprof's spelling; here write " + ours +
+               " (options take two dashes)";
+      }
+    }
     for (const PprofFlag& flag : kPprofFlags) {
       if (name != flag.pprof) continue;
       // Only what this program has: --sort, say, is prof-text's.
