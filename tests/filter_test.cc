@@ -297,6 +297,25 @@ TEST(ValuePlan, DerivesSelectsAndChecksUnits) {
   EXPECT_THROW(ParseDerive("x=alloc+"), UsageError);
 }
 
+// Issue 46: a type named with '-' is one term (the longest type name that fits), or spelled out
+// in brackets; terms in units of one dimension are added in the finest of them.
+TEST(ValuePlan, DerivesTypesWithDashesAndConvertsUnits) {
+  ProfileHeader in;
+  in.types = {{"cpu", "microseconds"}, {"cpu-clock", "nanoseconds"}, {"clock", "nanoseconds"}};
+  ValueSpec spec;
+  spec.derive = {ParseDerive("all=cpu+cpu-clock"), ParseDerive("diff=cpu-clock"),
+                 ParseDerive("spelled=[cpu]-[clock]")};
+  ProfileHeader out = in;
+  ValuePlan plan(spec, in, &out);
+  ASSERT_EQ(out.types.size(), 6u);
+  EXPECT_EQ(out.types[3].unit, "nanoseconds");  // cpu's microseconds are converted
+  EXPECT_EQ(out.types[4].unit, "nanoseconds");
+  std::vector<int64_t> values;
+  plan.Apply({2, 300, 40}, &values);
+  // all = 2 us + 300 ns; diff is the type cpu-clock (the longest name), not cpu minus clock.
+  EXPECT_EQ(values, (std::vector<int64_t>{2, 300, 40, 2300, 300, 1960}));
+}
+
 TEST(CollapseRecursion, TheSeedsExample) {
   // a b c b c b c d e e e f -> a b c d e f (background 004: a (b c)* d e* f)
   const std::vector<uint64_t> keys = {1, 2, 3, 2, 3, 2, 3, 4, 5, 5, 5, 6};

@@ -148,20 +148,10 @@ DeriveSpec ParseDerive(std::string_view text) {
     Fail("--derive", text, "give NAME=EXPR, e.g. live=alloc_space-free_space");
   }
   spec.name = std::string(text.substr(0, equals));
-  std::string_view expr = text.substr(equals + 1);
-  bool negative = false;
-  size_t start = 0;
-  for (size_t i = 0; i <= expr.size(); ++i) {
-    if (i < expr.size() && expr[i] != '+' && expr[i] != '-') continue;
-    const std::string_view type = expr.substr(start, i - start);
-    if (type.empty()) {
-      Fail("--derive", text,
-           "expected a type name at column " + std::to_string(equals + 2 + start));
-    }
-    spec.terms.push_back({negative, std::string(type)});
-    if (i < expr.size()) negative = expr[i] == '-';
-    start = i + 1;
-  }
+  spec.expression = std::string(text.substr(equals + 1));
+  if (spec.expression.empty()) Fail("--derive", text, "expected a type name after '='");
+  const char last = spec.expression.back();
+  if (last == '+' || last == '-') Fail("--derive", text, "expected a type name at its end");
   return spec;
 }
 

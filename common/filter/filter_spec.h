@@ -80,15 +80,13 @@ struct LabelSpec {
   bool active() const { return !focus.empty() || !ignore.empty() || keep || !drop.empty(); }
 };
 
-// --derive NAME=T1+T2-T3...
+// --derive NAME=T1+T2-T3...: the terms are found in the expression once the profile's types
+// are known (ValuePlan), so that a type whose name holds `-` or `+` (`cpu-clock`) is one term;
+// `[NAME]` spells a type out where two readings are possible.
 struct DeriveSpec {
   std::string text;
   std::string name;
-  struct Term {
-    bool negative = false;
-    std::string type;
-  };
-  std::vector<Term> terms;
+  std::string expression;  // after `=`
 };
 
 DeriveSpec ParseDerive(std::string_view text);

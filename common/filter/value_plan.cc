@@ -1,10 +1,13 @@
 #include "common/filter/value_plan.h"
 
+#include <climits>
+#include <cstdint>
 #include <string>
 
 #include "common/base/diagnostics.h"
 #include "common/base/saturating.h"
 #include "common/base/text_syntax.h"
+#include "common/base/units.h"
 
 namespace proftools {
 namespace {
@@ -24,6 +27,60 @@ size_t FindType(const std::vector<ValueType>& types, const std::string& option,
                    " (the types are " + TypeList(types) + ")");
 }
 
+// The terms of `derive`'s expression, each a type of `types`: at each place the longest type
+// name that ends where the expression ends or a `+` or `-` follows (so `cpu-clock` is one type
+// when the profile has it), or a name in brackets (`[cpu-clock]`).
+struct NamedTerm {
+  bool negative;
+  size_t index;
+};
+std::vector<NamedTerm> ResolveTerms(const DeriveSpec& derive, const std::vector<ValueType>& types) {
+  const std::string& expr = derive.expression;
+  std::vector<NamedTerm> terms;
+  size_t at = 0;
+  bool negative = false;
+  while (true) {
+    size_t found = types.size();
+    size_t end = at;
+    if (at < expr.size() && expr[at] == '[') {
+      const size_t close = expr.find(']', at);
+      if (close == std::string::npos) {
+        throw UsageError("--derive: " + Printable(derive.text) + ": a '[' without its ']'");
+      }
+      found = FindType(types, "--derive", derive.text, expr.substr(at + 1, close - at - 1));
+      end = close + 1;
+    } else {
+      for (size_t i = 0; i < types.size(); ++i) {
+        const std::string& name = types[i].type;
+        const size_t after = at + name.size();
+        if (!name.empty() && expr.compare(at, name.size(), name) == 0 &&
+            (after == expr.size() || expr[after] == '+' || expr[after] == '-') &&
+            (found == types.size() || name.size() > types[found].type.size())) {
+          found = i;
+        }
+      }
+      if (found == types.size()) {
+        size_t next = expr.find_first_of("+-", at);
+        if (next == std::string::npos) next = expr.size();
+        FindType(types, "--derive", derive.text, expr.substr(at, next - at));  // throws
+      }
+      end = at + types[found].type.size();
+    }
+    terms.push_back({negative, found});
+    if (end == expr.size()) break;
+    if (expr[end] != '+' && expr[end] != '-') {
+      throw UsageError("--derive: " + Printable(derive.text) + ": expected + or - after " +
+                       Printable(expr.substr(at, end - at)));
+    }
+    negative = expr[end] == '-';
+    at = end + 1;
+    if (at == expr.size()) {
+      throw UsageError("--derive: " + Printable(derive.text) + ": expected a type name at its end");
+    }
+  }
+  return terms;
+}
+
 }  // namespace
 
 ValuePlan::ValuePlan(const ValueSpec& spec, const ProfileHeader& input, ProfileHeader* header) {
@@ -35,19 +92,23 @@ ValuePlan::ValuePlan(const ValueSpec& spec, const ProfileHeader& input, ProfileH
                          ": the profile already has a type " + Printable(derive.name));
       }
     }
-    std::vector<Term> terms;
-    std::string unit;
-    for (size_t i = 0; i < derive.terms.size(); ++i) {
-      const size_t index = FindType(work_types, "--derive", derive.text, derive.terms[i].type);
-      if (i == 0) {
-        unit = work_types[index].unit;
-      } else if (work_types[index].unit != unit) {
+    // Terms in units of one dimension (microseconds and nanoseconds) are added in the finest.
+    const std::vector<NamedTerm> named = ResolveTerms(derive, work_types);
+    std::string unit = work_types[named[0].index].unit;
+    for (const NamedTerm& term : named) {
+      const std::string& term_unit = work_types[term.index].unit;
+      if (!UnitsConvertible(term_unit, unit)) {
         throw UsageError("--derive: " + Printable(derive.text) + ": " +
-                         Printable(derive.terms[0].type) + " is in " + Printable(unit) + " but " +
-                         Printable(derive.terms[i].type) + " in " +
-                         Printable(work_types[index].unit) + ": terms must have one unit");
+                         Printable(work_types[named[0].index].type) + " is in " + Printable(unit) +
+                         " but " + Printable(work_types[term.index].type) + " in " +
+                         Printable(term_unit) + ", which cannot be converted");
       }
-      terms.push_back({derive.terms[i].negative, index});
+      unit = FinerUnit(unit, term_unit);
+    }
+    std::vector<Term> terms;
+    for (const NamedTerm& term : named) {
+      terms.push_back(
+          {term.negative, term.index, ConversionFactor(work_types[term.index].unit, unit)});
     }
     derived_.push_back(std::move(terms));
     work_types.push_back({derive.name, unit});
@@ -81,10 +142,14 @@ void ValuePlan::Apply(const std::vector<int64_t>& in, std::vector<int64_t>* out)
   for (const std::vector<Term>& terms : derived_) {
     int64_t value = 0;
     for (const Term& term : terms) {
+      int64_t scaled = work_[term.index];
+      if (term.factor != 1 && __builtin_mul_overflow(scaled, term.factor, &scaled)) {
+        scaled = (work_[term.index] < 0) ? INT64_MIN : INT64_MAX;
+      }
       if (term.negative) {
-        SubtractSaturating(&value, work_[term.index]);
+        SubtractSaturating(&value, scaled);
       } else {
-        AddSaturating(&value, work_[term.index]);
+        AddSaturating(&value, scaled);
       }
     }
     work_.push_back(value);

@@ -26,7 +26,8 @@ class ValuePlan {
  private:
   struct Term {
     bool negative;
-    size_t index;  // into the working values: input values, then derived ones
+    size_t index;        // into the working values: input values, then derived ones
+    int64_t factor = 1;  // into the derived type's unit (the finest of its terms')
   };
   std::vector<std::vector<Term>> derived_;  // one list of terms per derived type
   std::vector<size_t> output_;              // working value index of each output type
