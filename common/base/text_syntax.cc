@@ -317,6 +317,19 @@ bool ParseInt(std::string_view text, int64_t* out) {
   return true;
 }
 
+bool ParseHexDigits(std::string_view text, uint64_t* out) {
+  if (text.substr(0, 2) == "0x") text.remove_prefix(2);
+  if (text.empty() || text.size() > 16) return false;
+  uint64_t value = 0;
+  for (char c : text) {
+    const int digit = HexDigitValue(c);
+    if (digit < 0) return false;
+    value = value << 4 | static_cast<uint64_t>(digit);
+  }
+  *out = value;
+  return true;
+}
+
 bool ParseHex(std::string_view text, uint64_t* out) {
   if (text.size() < 3 || text[0] != '0' || text[1] != 'x') return false;
   text.remove_prefix(2);

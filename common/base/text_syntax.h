@@ -39,6 +39,9 @@ void AppendQuoted(std::string* out, std::string_view value);
 bool ParseId(std::string_view text, uint64_t* out);   // decimal, 0 accepted (rule id-zero)
 bool ParseInt(std::string_view text, int64_t* out);   // decimal int64, no leading zeros
 bool ParseHex(std::string_view text, uint64_t* out);  // 0x..., any case, leading zeros allowed
+// The same with or without `0x`, at most 16 digits: addresses in perf's and the kernel's text
+// (`ffffffff81000000`, a JIT map's `7f16b0006200`).
+bool ParseHexDigits(std::string_view text, uint64_t* out);
 
 void AppendUint(std::string* out, uint64_t value);
 void AppendInt(std::string* out, int64_t value);

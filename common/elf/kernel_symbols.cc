@@ -10,7 +10,7 @@
 #include <fstream>
 #include <numeric>
 
-#include "common/base/strings.h"
+#include "common/base/text_syntax.h"
 
 namespace proftools {
 
@@ -54,23 +54,13 @@ bool KernelSymbols::Load(const std::string& path) {
     const char type = static_cast<char>(line[space + 1] | 0x20);
     if (type != 't' && type != 'w') continue;  // functions (and weak ones) only, as perf
     uint64_t address = 0;
-    bool ok = true;
-    for (size_t i = 0; ok && i < space; ++i) {
-      const char c = line[i];
-      const int digit = c >= '0' && c <= '9'   ? c - '0'
-                        : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                        : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                               : -1;
-      ok = digit >= 0;
-      address = address << 4 | static_cast<uint64_t>(digit < 0 ? 0 : digit);
-    }
-    if (!ok) continue;
+    if (!ParseHexDigits(line.substr(0, space), &address)) continue;
     any_address |= address != 0;
     std::string_view name = line.substr(space + 3);
     const size_t tab = name.find('\t');
     if (tab != std::string_view::npos) name = name.substr(0, tab);
-    entries.push_back({address, static_cast<uint32_t>(line_at + space + 3),
-                       static_cast<uint32_t>(name.size())});
+    entries.push_back(
+        {address, static_cast<uint32_t>(line_at + space + 3), static_cast<uint32_t>(name.size())});
   }
   if (!any_address) return false;
   std::stable_sort(entries.begin(), entries.end(),

@@ -781,17 +781,12 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
   if (off_cpu && any_time) {
     // Intervals nothing closed run to the input's end, which may be long after the thread ran
     // again: say which, and what would have closed them.
-    const std::vector<int64_t> open = off_cpu->OpenThreads();
+    const std::string open = off_cpu->OpenThreadsSummary();
     if (!open.empty()) {
-      std::string threads;
-      for (size_t i = 0; i < open.size() && i < 8; ++i) {
-        threads += (i == 0 ? "" : ", ") + std::to_string(open[i]);
-      }
-      if (open.size() > 8) threads += ", ...";
       warnings_->Warning(Diagnostic{
           Rule::kInput, input.name, 0,
-          "--off-cpu: " + Counted(open.size(), "thread", "threads") + " (" + threads +
-              ") switched out and not seen running again before the input ended: their last "
+          "--off-cpu: " + open +
+              " switched out and not seen running again before the input ended: their last "
               "off-CPU interval runs to its last timestamp (perf script --show-task-events "
               "prints the exits that end them; record with -a or --switch-events to see when "
               "threads run)"});

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/base/counted.h"
+
 namespace proftools {
 
 void PerfOffCpu::Running(int64_t tid, int64_t time) {
@@ -28,11 +30,17 @@ void PerfOffCpu::End(int64_t time) {
   for (const auto& entry : order) Running(entry.second, time);
 }
 
-std::vector<int64_t> PerfOffCpu::OpenThreads() const {
+std::string PerfOffCpu::OpenThreadsSummary() const {
+  if (open_.empty()) return "";
   std::vector<int64_t> threads;
   for (const auto& entry : open_) threads.push_back(entry.first);
   std::sort(threads.begin(), threads.end());
-  return threads;
+  std::string names;
+  for (size_t i = 0; i < threads.size() && i < 8; ++i) {
+    names += (i == 0 ? "" : ", ") + std::to_string(threads[i]);
+  }
+  if (threads.size() > 8) names += ", ...";
+  return Counted(threads.size(), "thread", "threads") + " (" + names + ")";
 }
 
 }  // namespace proftools

@@ -38,8 +38,9 @@ class PerfOffCpu {
                    std::string state);
   // The input ends at `time`: every open interval closes there.
   void End(int64_t time);
-  // The threads whose interval is open, in order.
-  std::vector<int64_t> OpenThreads() const;
+  // The threads whose interval is still open, for a warning: "2 threads (12, 15)" (the first
+  // eight named); "" when none is.
+  std::string OpenThreadsSummary() const;
 
  private:
   struct Open {

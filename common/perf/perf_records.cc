@@ -2,31 +2,12 @@
 
 #include <string>
 
+#include "common/base/text_syntax.h"
+
 namespace proftools {
 namespace {
 
 constexpr std::string_view kPrefix = "PERF_RECORD_";
-
-bool ParseHex(std::string_view s, uint64_t* out) {
-  if (s.substr(0, 2) == "0x") s.remove_prefix(2);
-  if (s.empty() || s.size() > 16) return false;
-  uint64_t v = 0;
-  for (char c : s) {
-    int d;
-    if (c >= '0' && c <= '9') {
-      d = c - '0';
-    } else if (c >= 'a' && c <= 'f') {
-      d = c - 'a' + 10;
-    } else if (c >= 'A' && c <= 'F') {
-      d = c - 'A' + 10;
-    } else {
-      return false;
-    }
-    v = (v << 4) | static_cast<uint64_t>(d);
-  }
-  *out = v;
-  return true;
-}
 
 // Removes `prefix` from the front of `s`; false when it is not there.
 bool Consume(std::string_view* s, std::string_view prefix) {
@@ -49,17 +30,17 @@ bool ParseMmap(std::string_view body, PerfRecordLine* out) {
   std::string_view piece;
   if (!Until(&body, '/', &piece) || !ParsePerfInteger(piece, &out->pid)) return false;
   if (!Until(&body, ':', &piece) || !ParsePerfInteger(piece, &out->tid)) return false;
-  if (!Consume(&body, " [") || !Until(&body, '(', &piece) || !ParseHex(piece, &out->start)) {
+  if (!Consume(&body, " [") || !Until(&body, '(', &piece) || !ParseHexDigits(piece, &out->start)) {
     return false;
   }
-  if (!Until(&body, ')', &piece) || !ParseHex(piece, &out->length)) return false;
+  if (!Until(&body, ')', &piece) || !ParseHexDigits(piece, &out->length)) return false;
   if (!Consume(&body, " @ ")) return false;
   const size_t end = body.find("]: ");
   if (end == std::string_view::npos) return false;
   std::string_view inside = body.substr(0, end);
   body.remove_prefix(end + 3);
   const size_t blank = inside.find(' ');
-  if (!ParseHex(inside.substr(0, blank), &out->pgoff)) return false;
+  if (!ParseHexDigits(inside.substr(0, blank), &out->pgoff)) return false;
   out->build_id = {};
   if (blank != std::string_view::npos) {
     const std::string_view extra = inside.substr(blank + 1);

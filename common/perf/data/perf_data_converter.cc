@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "common/base/counted.h"
 #include "common/base/diagnostics.h"
 #include "common/base/strings.h"
 #include "common/elf/dwarf_unwinder.h"
@@ -52,10 +53,6 @@ struct Census {
   uint64_t total = 0;             // (a file's census stops once every event has a sample)
   uint64_t unknown_event = 0;     // samples of no recorded event
 };
-
-std::string Plural(uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
 
 class PerfDataConverter {
  public:
@@ -402,31 +399,26 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
   order.Finish([&](const PerfRecordHeader& queued) { Deliver(queued); });
 
   if (lost_ > 0) {
-    Warn("perf lost " + Plural(lost_, "sample", "samples") +
+    Warn("perf lost " + Counted(lost_, "sample", "samples") +
          " while recording (LOST records): the profile lacks them (record with a larger "
          "buffer, perf record -m, or a lower frequency)");
   }
   if (aux_ > 0) {
-    Warn("skipped " + Plural(aux_, "AUX or itrace record", "AUX and itrace records") +
+    Warn("skipped " + Counted(aux_, "AUX or itrace record", "AUX and itrace records") +
          " (hardware trace data, such as Intel PT's), which this reader does not decode");
   }
   if (off_cpu_ != nullptr && last_time_ > 0) {
-    const std::vector<int64_t> open = off_cpu_->OpenThreads();
+    const std::string open = off_cpu_->OpenThreadsSummary();
     if (!open.empty()) {
-      std::string threads;
-      for (size_t i = 0; i < open.size() && i < 8; ++i) {
-        threads += (i == 0 ? "" : ", ") + std::to_string(open[i]);
-      }
-      if (open.size() > 8) threads += ", ...";
-      Warn("--off-cpu: " + Plural(open.size(), "thread", "threads") + " (" + threads +
-           ") switched out and not seen running again before the recording ended: their last "
+      Warn("--off-cpu: " + open +
+           " switched out and not seen running again before the recording ended: their last "
            "off-CPU interval runs to its end (record every CPU with -a, or --switch-events, "
            "to see when they ran)");
     }
     off_cpu_->End(static_cast<int64_t>(last_time_));
   }
   if (unknown_event_samples_ > 0) {
-    Warn("skipped " + Plural(unknown_event_samples_, "sample", "samples") +
+    Warn("skipped " + Counted(unknown_event_samples_, "sample", "samples") +
          " whose id names no recorded event");
   }
   if (!unusable_.empty()) {
@@ -439,7 +431,7 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
       }
       list += (list.empty() ? "" : ", ") + entry.first + " (" + entry.second + ")";
     }
-    Warn("frames in " + Plural(unusable_.size(), "object", "objects") +
+    Warn("frames in " + Counted(unusable_.size(), "object", "objects") +
          " kept as addresses, without symbols: " + list +
          " (install the programs and their -dbgsym packages, or give --symfs)");
   }

@@ -6,26 +6,9 @@
 
 #include <algorithm>
 
+#include "common/base/text_syntax.h"
+
 namespace proftools {
-namespace {
-
-bool ParseJitHex(std::string_view text, uint64_t* value) {
-  if (text.substr(0, 2) == "0x") text.remove_prefix(2);
-  if (text.empty() || text.size() > 16) return false;
-  *value = 0;
-  for (char c : text) {
-    const int digit = c >= '0' && c <= '9'   ? c - '0'
-                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                      : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                             : -1;
-    if (digit < 0) return false;
-    *value = *value << 4 | static_cast<uint64_t>(digit);
-  }
-  return true;
-}
-
-}  // namespace
-
 bool IsPerfJitMap(std::string_view file) {
   constexpr std::string_view kPrefix = "/tmp/perf-";
   constexpr std::string_view kSuffix = ".map";
@@ -59,8 +42,8 @@ bool PerfJitMap::Load(const std::string& path) {
     const size_t second = line.find(' ', first + 1);
     if (second == std::string_view::npos) continue;
     uint64_t start = 0, size = 0;
-    if (!ParseJitHex(line.substr(0, first), &start) ||
-        !ParseJitHex(line.substr(first + 1, second - first - 1), &size) || size == 0 ||
+    if (!ParseHexDigits(line.substr(0, first), &start) ||
+        !ParseHexDigits(line.substr(first + 1, second - first - 1), &size) || size == 0 ||
         start + size < start) {
       continue;
     }
