@@ -422,8 +422,15 @@ std::string CommandLine::PprofSpellingHint(int argc, char** argv, bool known_onl
                              : nullptr;
       option_value = details != nullptr && !details->has_implicit;
     }
-    if (word.size() < 3 || word[0] != '-' || word[1] == '-') continue;
-    const std::string_view name = word.substr(1, word.find('=') - 1);
+    if (word.size() < 3 || word[0] != '-') continue;
+    // pprof's flags with two dashes (`--cum`, Go's flag package takes both) when this program
+    // has no option of that name.
+    const bool two_dashes = word[1] == '-';
+    const size_t name_at = two_dashes ? 2 : 1;
+    const std::string_view name = word.substr(name_at, word.find('=') - name_at);
+    if (two_dashes && (parser_->Details(std::string(name)) != nullptr || !IsPprofFlag(name))) {
+      continue;
+    }
     const std::string_view value =
         word.find('=') == std::string_view::npos ? "" : word.substr(word.find('=') + 1);
     std::string dashed(name);
@@ -444,7 +451,7 @@ std::string CommandLine::PprofSpellingHint(int argc, char** argv, bool known_onl
       if (parser_->Details(option) == nullptr) ours.clear();  // not this program's
       if (!ours.empty()) {
         return std::string(word) + ": pprof's spelling; here write " + ours +
-               " (options take two dashes)";
+               (two_dashes ? "" : " (options take two dashes)");
       }
     }
     for (const PprofFlag& flag : kPprofFlags) {
@@ -462,13 +469,13 @@ std::string CommandLine::PprofSpellingHint(int argc, char** argv, bool known_onl
     }
     if (ours.empty() && parser_->Details(dashed) != nullptr) ours = "--" + dashed;  // diff_base
     if (ours.empty() && pprof) {
-      return std::string(word) + ": pprof's flag, which " + program_ +
-             " does not have (options take two dashes: see --help)";
+      return std::string(word) + ": pprof's flag, which " + program_ + " does not have (" +
+             (two_dashes ? "see --help)" : "options take two dashes: see --help)");
     }
     if (ours.empty()) continue;
     if (!value.empty() && ours[0] == '-') ours += " " + std::string(value);
     return std::string(word) + ": pprof's spelling; here write " + ours +
-           (ours.rfind("--", 0) == 0 ? " (options take two dashes)" : "");
+           (ours.rfind("--", 0) == 0 && !two_dashes ? " (options take two dashes)" : "");
   }
   return "";
 }
