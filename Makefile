@@ -300,7 +300,8 @@ $(BUILD)/test-bin/%: $(BUILD)/tests/tool_%.o $(LIB)
 # compiled as the programs are.
 TEST_OPTFLAGS ?= -O0 -g1
 # GoogleTest precompiled once (tests/unit_test_pch.h), with the flags of the files that use it.
-TEST_PCH := $(BUILD)/pch/unit_test_pch.h
+# (In a folder named after TEST_OPTFLAGS: a header precompiled with other flags is refused.)
+TEST_PCH := $(BUILD)/pch$(subst $() ,,$(TEST_OPTFLAGS))/unit_test_pch.h
 $(TEST_PCH): tests/unit_test_pch.h
 	@mkdir -p $(dir $@)
 	cp $< $@
