@@ -22,7 +22,8 @@ int64_t PeriodNanos(const Period& period) {
 }  // namespace
 
 bool FilterPrepass::Needed(const FilterSpec& spec) {
-  return spec.time.NeedsSourceSpans() || (spec.coalesce.enabled && !spec.coalesce.gap_nanos);
+  // Every time window: the preamble's duration becomes the window's (WindowedDuration).
+  return spec.time.active() || (spec.coalesce.enabled && !spec.coalesce.gap_nanos);
 }
 
 void FilterPrepass::OnSample(const Sample& sample) {
@@ -68,6 +69,7 @@ void ProfileFilter::OnHeader(const ProfileHeader& header) {
       out.meta.push_back({kFilterMetaKey, description});
     }
   }
+  if (spec_.time.active()) WindowTheHeader(&out);
   if (spec_.coalesce.enabled) {
     std::vector<int> split_types;
     for (const std::string& type : spec_.coalesce.split_on) {
@@ -114,6 +116,35 @@ void ProfileFilter::OnLocation(const Location& location) {
 
 void ProfileFilter::OnStack(const Stack& stack) {
   pass_through_ ? next_->OnStack(stack) : DefinitionKeepingSink::OnStack(stack);
+}
+
+void ProfileFilter::WindowTheHeader(ProfileHeader* out) {
+  // A source covers `duration` from its first sample (or to its last sample's end, when later):
+  // what of that the window keeps is the new duration (the longest over the sources), so that
+  // "Total samples = 730ms (73%)" is the window's share. The time moves to the window's start
+  // with one source; with several, each has its own clock.
+  if (!out->duration_nanos || prepass_ == nullptr) return;
+  int64_t longest = -1, start_shift = 0;
+  size_t timed_sources = 0;
+  for (const auto& [source_id, span] : prepass_->spans()) {
+    if (span.empty()) continue;
+    ++timed_sources;
+    const ResolvedWindow& window = WindowOf(source_id);
+    const int64_t covered_end = std::max(span.end, *out->duration_nanos > INT64_MAX - span.first
+                                                       ? INT64_MAX
+                                                       : span.first + *out->duration_nanos);
+    const int64_t from = std::max(window.from, span.first);
+    // --last D is the last D of the samples: it ends with them.
+    const int64_t to = std::min(window.to, spec_.time.last_nanos ? span.end : covered_end);
+    const int64_t kept = to > from ? static_cast<int64_t>(static_cast<__int128>(to) - from) : 0;
+    longest = std::max(longest, kept);
+    start_shift = from > span.first ? from - span.first : 0;
+  }
+  if (longest < 0) return;  // no timed sample: nothing to measure the window against
+  out->duration_nanos = std::min(longest, *out->duration_nanos);
+  if (timed_sources == 1 && out->time_nanos && start_shift <= INT64_MAX - *out->time_nanos) {
+    *out->time_nanos += start_shift;
+  }
 }
 
 const ResolvedWindow& ProfileFilter::WindowOf(uint64_t source_id) {

@@ -85,6 +85,8 @@ class ProfileFilter : public DefinitionKeepingSink {
 
  private:
   void AfterCoalesce(const Sample& sample);
+  // --time and --last: the preamble's duration (and time) become the window's.
+  void WindowTheHeader(ProfileHeader* out);
   const ResolvedWindow& WindowOf(uint64_t source_id);
   uint64_t OutputStack(uint64_t stack_id);  // 0: the stack's samples are dropped
 
