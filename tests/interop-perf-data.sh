@@ -44,8 +44,9 @@ recordings="fp plain events dwarf wide pipe"
 if command -v node >/dev/null 2>&1; then
   printf '%s\n' 'function hotLoop(n) { let x = 0; for (let i = 0; i < n; i++) x = (x * 31 + i) % 1000003; return x; }' \
     'let s = 0; for (let k = 0; k < 60; k++) s += hotLoop(100000); console.log(s);' >"$T/jit.js"
-  perf record -q -g -e cpu-clock -F 999 -o "$T/jit.data" -- node --perf-basic-prof "$T/jit.js" \
-    >/dev/null 2>&1 || fail "perf record of node failed"
+  # In the scratch directory: node writes its V8 log (isolate-*.log) where it runs.
+  (cd "$T" && perf record -q -g -e cpu-clock -F 999 -o jit.data -- node --perf-basic-prof jit.js \
+    >/dev/null 2>&1) || fail "perf record of node failed"
   # The map node wrote, /tmp/perf-PID.map: removed with the scratch directory.
   jit_pid=$(perf script -F pid -i "$T/jit.data" 2>/dev/null | awk 'NF { print $1; exit }')
   trap 'rm -rf "$T"; [ -n "$jit_pid" ] && rm -f "/tmp/perf-$jit_pid.map"' EXIT
