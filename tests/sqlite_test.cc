@@ -93,18 +93,22 @@ const char* const kProfile =
     "function 1 leaf \"\" x.c 0\n"
     "function 2 inlined \"\" x.c 0\n"
     "function 3 main \"\" x.c 0\n"
+    "function 4 leaf \"\" y.c 0\n"  // the name of function 1, in another file: one row
     "location 1 - 0x10 - 1:5\n"
     "location 2 - 0x20 - 2:7 3:9\n"
     "location 3 - 0x30 -\n"
+    "location 4 - 0x40 - 4:3\n"
     "stack 1 1 2\n"
     "stack 2 2\n"
     "stack 3 3 1 2 2\n"
     "stack 4\n"
+    "stack 5 4 1 2\n"
     "sample 1 1 1000000000 - 1 10 tid=1\n"
     "sample 1 2 1500000000 - 1 20\n"
     "sample 2 3 3200000000 - 1 40 tid=2 comm=x\n"
     "sample 2 1 3900000000 - 1 80\n"
-    "sample 1 4 - - 1 160\n";
+    "sample 1 4 - - 1 160\n"
+    "sample 1 5 4000000000 - 1 320\n";
 
 // Self and cumulative value of type `type` per function name, from the profile itself.
 std::map<std::string, std::pair<int64_t, int64_t>> Expected(const Profile& p, size_t type) {

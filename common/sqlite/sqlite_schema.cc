@@ -105,6 +105,8 @@ CREATE TABLE labels (
 // Sums are taken per stack first (tens of thousands of stacks, not millions of samples), then
 // spread over the stack's functions. Self: the innermost frame of the stack's first location;
 // cumulative: every distinct function of the stack, inlined frames included, once per sample.
+// The reports are by function name, as prof-text's and pprof's: two functions of one name (two
+// files, two binaries) are one row, and a stack holding both counts once in its cumulative.
 const char* const kSqliteViews = R"sql(
 CREATE VIEW sample_locations AS
   SELECT s.sample_id, k.depth, k.location_id
@@ -122,6 +124,13 @@ CREATE VIEW stack_self AS
   SELECT k.stack_id, l.function_id
   FROM stacks k JOIN locations l ON l.location_id = k.location_id
   WHERE k.depth = 1 AND l.function_id IS NOT NULL;
+CREATE VIEW stack_names AS
+  SELECT DISTINCT k.stack_id, n.name
+  FROM stacks k JOIN location_functions f ON f.location_id = k.location_id
+       JOIN functions n ON n.function_id = f.function_id;
+CREATE VIEW stack_self_names AS
+  SELECT x.stack_id, n.name
+  FROM stack_self x JOIN functions n ON n.function_id = x.function_id;
 CREATE VIEW type_totals AS
   SELECT t.type_index, t.type, t.unit, COALESCE(SUM(v.value), 0) AS total
   FROM sample_types t LEFT JOIN sample_values v ON v.type = t.type
@@ -131,21 +140,19 @@ CREATE VIEW stack_values AS
   FROM samples s JOIN sample_values v ON v.sample_id = s.sample_id
   GROUP BY s.stack_id, v.type;
 CREATE VIEW top_self AS
-  SELECT v.type, v.unit, f.function_id, f.name, SUM(v.value) AS self,
+  SELECT v.type, v.unit, x.name, SUM(v.value) AS self,
          ROUND(100.0 * SUM(v.value) / NULLIF(t.total, 0), 2) AS percent
-  FROM stack_values v JOIN stack_self x ON x.stack_id = v.stack_id
-       JOIN functions f ON f.function_id = x.function_id
+  FROM stack_values v JOIN stack_self_names x ON x.stack_id = v.stack_id
        JOIN type_totals t ON t.type = v.type
-  GROUP BY t.type_index, f.function_id
-  ORDER BY t.type_index, self DESC, f.name;
+  GROUP BY t.type_index, x.name
+  ORDER BY t.type_index, self DESC, x.name;
 CREATE VIEW top_cumulative AS
-  SELECT v.type, v.unit, f.function_id, f.name, SUM(v.value) AS cumulative,
+  SELECT v.type, v.unit, x.name, SUM(v.value) AS cumulative,
          ROUND(100.0 * SUM(v.value) / NULLIF(t.total, 0), 2) AS percent
-  FROM stack_values v JOIN stack_functions x ON x.stack_id = v.stack_id
-       JOIN functions f ON f.function_id = x.function_id
+  FROM stack_values v JOIN stack_names x ON x.stack_id = v.stack_id
        JOIN type_totals t ON t.type = v.type
-  GROUP BY t.type_index, f.function_id
-  ORDER BY t.type_index, cumulative DESC, f.name;
+  GROUP BY t.type_index, x.name
+  ORDER BY t.type_index, cumulative DESC, x.name;
 CREATE VIEW sample_buckets AS
   SELECT s.sample_id, s.source_id, s.stack_id,
          (s.time_nanos - b.first_nanos) / 1000000000 AS bucket
@@ -162,25 +169,23 @@ CREATE VIEW function_buckets AS
     SELECT b.source_id, b.bucket, b.stack_id, v.type, v.unit, SUM(v.value) AS value
     FROM sample_buckets b JOIN sample_values v ON v.sample_id = b.sample_id
     GROUP BY b.source_id, b.bucket, b.stack_id, v.type)
-  SELECT w.source_id, w.bucket, w.type, w.unit, f.function_id, f.name,
+  SELECT w.source_id, w.bucket, w.type, w.unit, n.name,
          SUM(CASE WHEN x.stack_id IS NULL THEN 0 ELSE w.value END) AS self,
          SUM(w.value) AS cumulative
-  FROM bucket_stacks w JOIN stack_functions sf ON sf.stack_id = w.stack_id
-       JOIN functions f ON f.function_id = sf.function_id
-       LEFT JOIN stack_self x ON x.stack_id = w.stack_id AND x.function_id = sf.function_id
-  GROUP BY w.source_id, w.bucket, w.type, f.function_id;
+  FROM bucket_stacks w JOIN stack_names n ON n.stack_id = w.stack_id
+       LEFT JOIN stack_self_names x ON x.stack_id = w.stack_id AND x.name = n.name
+  GROUP BY w.source_id, w.bucket, w.type, n.name;
 CREATE VIEW live_bytes AS
-  SELECT f.function_id, f.name,
+  SELECT x.name,
          SUM(CASE WHEN v.type LIKE 'alloc%' THEN v.value ELSE 0 END) AS alloc_bytes,
          SUM(CASE WHEN v.type LIKE 'free%' OR v.type LIKE 'dealloc%' THEN v.value ELSE 0 END)
            AS free_bytes,
          SUM(CASE WHEN v.type LIKE 'alloc%' THEN v.value ELSE -v.value END) AS live_bytes
-  FROM stack_values v JOIN stack_self x ON x.stack_id = v.stack_id
-       JOIN functions f ON f.function_id = x.function_id
+  FROM stack_values v JOIN stack_self_names x ON x.stack_id = v.stack_id
   WHERE v.unit = 'bytes'
     AND (v.type LIKE 'alloc%' OR v.type LIKE 'free%' OR v.type LIKE 'dealloc%')
-  GROUP BY f.function_id
-  ORDER BY live_bytes DESC, f.name;
+  GROUP BY x.name
+  ORDER BY live_bytes DESC, x.name;
 )sql";
 
 }  // namespace proftools
