@@ -10,6 +10,7 @@
 #include <fstream>
 #include <numeric>
 
+#include "common/base/strings.h"
 #include "common/base/text_syntax.h"
 
 namespace proftools {
