@@ -13,6 +13,7 @@
 
 #include "common/jfr/jfr_codec.h"
 #include "common/jfr/jfr_converter.h"
+#include "common/jfr/jfr_hidden_classes.h"
 #include "common/jfr/jfr_input.h"
 #include "common/jfr/jfr_settings.h"
 #include "common/jfr/jfr_stream.h"
@@ -541,6 +542,25 @@ TEST(Jfr, EventsSelectsTypesAndWarnsOfTheRest) {
   options.events = {"jdk.Nope"};
   Input again = OpenInputStream(std::make_unique<MemoryStream>(Recording().Bytes()), "r.jfr");
   EXPECT_THROW(ReadJfr(again, context, options, &writer), UsageError);
+}
+
+TEST(JfrHiddenClasses, LoseTheIdsOfTheirRun) {
+  // JDK 17's lambda classes, JDK 21's, and other hidden classes.
+  EXPECT_EQ(WithoutHiddenClassIds("Workload$$Lambda$88+0x00007f8434007a08/360062456"),
+            "Workload$$Lambda");
+  EXPECT_EQ(WithoutHiddenClassIds("java/util/regex/Pattern$CharPredicate$$Lambda$21+0x80000002d/"
+                                  "32863545"),
+            "java/util/regex/Pattern$CharPredicate$$Lambda");
+  EXPECT_EQ(WithoutHiddenClassIds("App$$Lambda/0x000001d8c1003200"), "App$$Lambda");
+  EXPECT_EQ(WithoutHiddenClassIds("App$$Lambda$7/1234"), "App$$Lambda");
+  EXPECT_EQ(WithoutHiddenClassIds("java/lang/invoke/LambdaForm$MH/0x0000000800c0a000"),
+            "java/lang/invoke/LambdaForm$MH");
+  // Names that only look alike stay as they are: a class named in hex letters, a $$Lambda$
+  // followed by a name.
+  EXPECT_EQ(WithoutHiddenClassIds("com/example/cafe"), "com/example/cafe");
+  EXPECT_EQ(WithoutHiddenClassIds("App$$Lambda$Handler"), "App$$Lambda$Handler");
+  EXPECT_EQ(WithoutHiddenClassIds("Workload"), "Workload");
+  EXPECT_EQ(WithoutHiddenClassIds(""), "");
 }
 
 }  // namespace

@@ -46,7 +46,10 @@ int Main(int argc, char** argv) {
   cli.AddOptions()("events",
                    "keep only these event types (comma-separated; jdk. may be left out), e.g. "
                    "ExecutionSample,JavaMonitorEnter",
-                   OptionValue(), "LIST");
+                   OptionValue(), "LIST")(
+      "keep-lambda-ids",
+      "keep the run's ids in the names of lambda and other hidden classes "
+      "(App$$Lambda$94+0x00007f602c007c28.1908981452.run; default App$$Lambda.run)");
   cli.AddAllowEmptyOption("a recording without events with stack traces");
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();
@@ -55,6 +58,7 @@ int Main(int argc, char** argv) {
   if (!cli.Parse(argc, argv)) return cli.exit_status();
 
   JfrOptions options;
+  options.keep_lambda_ids = cli.Has("keep-lambda-ids");
   if (cli.Has("events")) {
     options.events = SplitList(cli.Get<std::string>("events"));
     if (options.events.empty()) throw UsageError("--events: an empty list");

@@ -10,6 +10,7 @@
 #include "common/base/counted.h"
 #include "common/base/diagnostics.h"
 #include "common/jfr/jfr_chunk.h"
+#include "common/jfr/jfr_hidden_classes.h"
 #include "common/jfr/jfr_input.h"
 #include "common/jfr/jfr_metadata.h"
 #include "common/jfr/jfr_settings.h"
@@ -143,6 +144,11 @@ class Converter {
   void Header();
   void Convert(const JfrBytes& file, const JfrChunk& chunk, const JfrPeriods& periods);
   void Warn();
+
+  // A class's JVM name, without the ids of hidden classes unless --keep-lambda-ids.
+  std::string Hidden(std::string jvm_name) const {
+    return options_.keep_lambda_ids ? jvm_name : WithoutHiddenClassIds(std::move(jvm_name));
+  }
 
   bool Selected(const std::string& event) const {
     if (options_.events.empty()) return true;
@@ -454,7 +460,7 @@ void Converter::Convert(const JfrBytes& file, const JfrChunk& chunk, const JfrPe
     }
     std::string class_name;
     if (const JfrValue* type = JfrFieldOf(*method, metadata, "type")) {
-      class_name = JavaName(JfrText(*type, metadata, pools));
+      class_name = JavaName(Hidden(JfrText(*type, metadata, pools)));
     }
     std::string method_name;
     if (const JfrValue* n = JfrFieldOf(*method, metadata, "name")) {
@@ -560,7 +566,10 @@ void Converter::Convert(const JfrBytes& file, const JfrChunk& chunk, const JfrPe
     if (it == state.threads.end()) {
       std::vector<Label> made;
       const JfrValue* t = JfrDeref(ref, pools);
-      if (t == nullptr && ref.i != 0) missing("thread", static_cast<uint64_t>(ref.i));
+      // A thread that starts or ends as the recording stops is never pooled: every JDK
+      // recording has one (jfr print shows it as N/A), and its event loses only its thread.
+      const bool routine = *event_name == "jdk.ThreadStart" || *event_name == "jdk.ThreadEnd";
+      if (t == nullptr && ref.i != 0 && !routine) missing("thread", static_cast<uint64_t>(ref.i));
       if (t != nullptr) {
         std::string name;
         if (const JfrValue* n = JfrFieldOf(*t, metadata, "javaName"))
@@ -621,7 +630,7 @@ void Converter::Convert(const JfrBytes& file, const JfrChunk& chunk, const JfrPe
       if (!text.empty()) sample.labels.push_back(Label::String("state", text));
     }
     if (const JfrValue* c = field(f.object_class)) {
-      const std::string text = ClassName(JfrText(*c, metadata, pools));
+      const std::string text = ClassName(Hidden(JfrText(*c, metadata, pools)));
       if (!text.empty()) sample.labels.push_back(Label::String("class", text));
     }
     sample.labels.push_back(Label::String("event", plan.event));

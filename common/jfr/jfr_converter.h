@@ -19,6 +19,9 @@ struct JfrOptions {
   // Event types to keep (full names, "jdk.ExecutionSample", or without "jdk."); empty: every
   // event type with stack traces that the recording has.
   std::vector<std::string> events;
+  // Lambda and other hidden classes keep the ids the JVM gave them in this run
+  // (App$$Lambda$94+0x00007f602c007c28.1908981452.run instead of App$$Lambda.run).
+  bool keep_lambda_ids = false;
 };
 
 // Converts the recording `stream` yields (named `context.uri`, `name` in messages) into `sink`,
