@@ -208,8 +208,10 @@ print(f"--label-focus {m.group(1)}={m.group(2)}" if m and len(d["profiles"]) > 1
 if [ -f "$speedscope" ]; then
   check_speedscope speedscope-cpuprofile "$root/golden/chrome/inputs/app.cpuprofile"
   check_speedscope speedscope-perf "$perf_profile"
-  # Sampled: cpu time (idle samples weigh 0), one thread; perf's threads, weighed by samples.
-  check_prof2speedscope prof2speedscope-cpuprofile "$root/golden/chrome/inputs/app.cpuprofile"
+  # Evented: wall time in time order, one thread (what prof2speedscope writes of a .cpuprofile
+  # by default, spelled out for prof-text's side); perf's threads, sampled, weighed by samples.
+  check_prof2speedscope prof2speedscope-cpuprofile "$root/golden/chrome/inputs/app.cpuprofile" \
+    --value wall
   check_prof2speedscope prof2speedscope-perf "$perf_profile"
   # Evented: speedscope's own export of node's profile, read back (stretches with TIME and
   # DURATION weighed by their time), and of Chrome's trace.

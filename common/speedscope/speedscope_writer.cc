@@ -54,7 +54,8 @@ class SpeedscopeWriter : public ProfileSink {
     std::string name;
     std::vector<bool> nonzero;  // per type: a sample has a value other than 0
     // Known at the end (Decide):
-    int type = -1;  // the type that weighs it
+    int type = -1;             // the type that weighs it
+    bool by_duration = false;  // `type` is not the default's: it keeps the samples' time order
     WrittenUnit unit{"none", 1};
     bool evented = false;
     uint64_t timed = 0;  // samples with a TIME
@@ -75,6 +76,9 @@ class SpeedscopeWriter : public ProfileSink {
   uint32_t FindTrack(const Sample& sample);  // TrackFor without its cache
   // Chooses the track's type and form, in a pass over its records.
   void Decide(uint32_t t);
+  // Whether type `type` can weigh the track's samples as an evented profile: every sample timed,
+  // one after the other, each with a duration that is its value in `type` (a time).
+  bool EventedBy(uint32_t t, int type) const;
   // The weight of `record` in the track's type and unit (negative: 0).
   int64_t WeightOf(const Track& track, const int64_t* record) const;
   // The frame indexes of stack `index`, comma-separated: made once per stack, since a sampled
@@ -253,6 +257,18 @@ void SpeedscopeWriter::Decide(uint32_t t) {
       }
     }
   }
+  // Without --value, a thread that the default type cannot weigh as an evented profile but
+  // another time type can (a .cpuprofile's wall beside its cpu) is weighed by that one: its
+  // samples keep their time order, as speedscope's own import of a .cpuprofile keeps them.
+  if (value_.empty() && !EventedBy(t, track.type)) {
+    for (size_t i = 0; i < header_.types.size(); ++i) {
+      if (static_cast<int>(i) != track.type && EventedBy(t, static_cast<int>(i))) {
+        track.type = static_cast<int>(i);
+        track.by_duration = true;
+        break;
+      }
+    }
+  }
   int64_t nanos_per_unit = 0;  // of the type, when a time
   if (track.type >= 0) {
     const std::string& unit = header_.types[track.type].unit;
@@ -288,6 +304,30 @@ void SpeedscopeWriter::Decide(uint32_t t) {
     }
     ++n;
   });
+}
+
+bool SpeedscopeWriter::EventedBy(uint32_t t, int type) const {
+  if (type < 0) return false;
+  const KnownUnit known = LookUpUnit(header_.types[type].unit);
+  if (known.dimension == nullptr || std::string(known.dimension) != "time") return false;
+  const int64_t nanos_per_unit = known.factor;
+  bool evented = true;
+  int64_t last_end = 0;
+  uint64_t n = 0;
+  records_->ForEach(t, [&](const int64_t* record) {
+    const int64_t time = record[kTime], duration = record[kDuration];
+    int64_t nanos = 0, end = 0;
+    if (!evented) return;
+    if (time == kNoTime || duration < 0 || (n > 0 && time < last_end) ||
+        __builtin_mul_overflow(record[kValues + type], nanos_per_unit, &nanos) ||
+        std::abs(nanos - duration) > nanos_per_unit / 2 ||
+        __builtin_add_overflow(time, duration, &end)) {
+      evented = false;
+    }
+    last_end = end;
+    ++n;
+  });
+  return evented && n > 0;
 }
 
 const std::string& SpeedscopeWriter::StackText(int64_t index) {
@@ -380,11 +420,21 @@ void SpeedscopeWriter::WriteEvented(uint32_t t) {
 
 void SpeedscopeWriter::OnEnd() {
   records_->Finish();
-  uint64_t other_type = 0, negative = 0;
+  uint64_t other_type = 0, negative = 0, by_duration = 0;
+  std::string duration_types;  // the types that keep threads' time order, for the warning
   for (uint32_t t = 0; t < tracks_.size(); ++t) {
     Decide(t);
-    if (tracks_[t].type != weight_index_) ++other_type;
-    negative += tracks_[t].negative;
+    const Track& track = tracks_[t];
+    if (track.by_duration) {
+      ++by_duration;
+      const std::string& type = header_.types[track.type].type;
+      if (duration_types.find("'" + type + "'") == std::string::npos) {
+        duration_types += (duration_types.empty() ? "'" : ", '") + type + "'";
+      }
+    } else if (track.type != weight_index_) {
+      ++other_type;
+    }
+    negative += track.negative;
   }
   buffer_ = "{\"$schema\":\"";
   buffer_ += kSpeedscopeSchema;
@@ -436,13 +486,23 @@ void SpeedscopeWriter::OnEnd() {
   const std::string weight =
       weight_index_ >= 0 ? header_.types[weight_index_].type : std::string("samples");
   if (header_.types.size() > 1) {
+    const bool all_by_duration = by_duration == tracks_.size();
     warn_(std::to_string(header_.types.size()) + " value types: speedscope's weights are " +
-          weight + " (--value TYPE for another)" +
+          (all_by_duration ? duration_types : weight) + " (--value TYPE for another)" +
           (other_type > 0 ? ", but " + Counted(other_type, "thread", "threads") +
                                 " whose samples are all 0 in it are weighed by the first type "
                                 "they have values of"
                           : std::string()) +
           "; the others are not written");
+  }
+  if (by_duration > 0) {
+    warn_(Counted(by_duration, "thread", "threads") + " written " +
+          (by_duration == 1 ? "as an evented profile" : "as evented profiles") +
+          ", in time order, weighed by " + duration_types +
+          " (the samples' durations) instead of " + weight +
+          ", as speedscope imports such a profile itself (--value " + weight + " for " +
+          (by_duration == 1 ? "a sampled profile" : "sampled profiles") + " of " + weight +
+          (by_duration == 1 ? ", which has no times)" : ", which have no times)"));
   }
   if (timed_sampled > 0) {
     warn_(Counted(timed_sampled, "sample", "samples") + " with a time in " +
