@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "common/callgrind/call_graph.h"
+#include "common/model/call_graph.h"
 #include "common/callgrind/callgrind_codec.h"
 #include "common/io/byte_stream.h"
 #include "common/io/input.h"

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "common/callgrind/call_graph.h"
+#include "common/model/call_graph.h"
 #include "common/io/byte_stream.h"
 
 namespace proftools {

@@ -1,4 +1,4 @@
-#include "common/callgrind/call_graph.h"
+#include "common/model/call_graph.h"
 
 #include <algorithm>
 #include <cmath>
@@ -75,6 +75,26 @@ uint32_t CallGraph::Function(const std::string& object, const std::string& name,
     functions_.push_back(std::move(node));
   } else if (functions_[it->second].file.empty()) {
     functions_[it->second].file = file;
+  }
+  return it->second;
+}
+
+uint32_t CallGraph::FunctionAt(const std::string& name, const std::string& file,
+                               int64_t start_line) {
+  // A key no Function key equals: those hold one \0, this one two.
+  std::string key = name;
+  key += '\0';
+  key += file;
+  key += '\0';
+  key += std::to_string(start_line);
+  const auto [it, added] = function_of_.emplace(key, static_cast<uint32_t>(functions_.size()));
+  if (added) {
+    Node node;
+    node.name = name.empty() ? "???" : name;
+    node.file = file;
+    node.start_line = start_line;
+    node.self.assign(events_, 0);
+    functions_.push_back(std::move(node));
   }
   return it->second;
 }
@@ -320,6 +340,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     function.name = node.name;
     function.system_name = node.name;
     function.file = node.file;
+    function.start_line = node.start_line;
     proftools::Location loc;
     loc.mapping_id = mapping_id;
     loc.lines.push_back(Line{interner->Function(function), 0, 0});

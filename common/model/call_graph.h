@@ -1,8 +1,9 @@
-// What a callgrind file says once read: functions with their exact self costs and the calls
-// between them (caller -> callee, call count, inclusive cost of the calls), summed over the
-// file's cost lines. Memory grows with distinct functions and edges, not with cost lines.
+// What a call graph profile says once read (callgrind's files, Python's pstats): functions with
+// their exact self costs and the calls between them (caller -> callee, call count, inclusive cost
+// of the calls), summed over the file's cost lines. Memory grows with distinct functions and
+// edges, not with cost lines.
 //
-// callgrind keeps edges, not stacks: Emit builds stacks the way speedscope's importer does
+// Such profiles keep edges, not stacks: Emit builds stacks the way speedscope's importer does
 // (src/import/callgrind.ts): from each function's root weight (its inclusive cost not reached
 // through a call), every function's cost is assumed to split among its callees in the average
 // ratio of its edges, down the call tree the edges describe. That is an approximation wherever a
@@ -15,8 +16,8 @@
 // on the callee's frames under that caller), so `prof-text --top` gives callgrind_annotate's self
 // costs and
 // `--top --type calls` the number of times each function was called.
-#ifndef PROFTOOLS_COMMON_CALLGRIND_CALL_GRAPH_H_
-#define PROFTOOLS_COMMON_CALLGRIND_CALL_GRAPH_H_
+#ifndef PROFTOOLS_COMMON_MODEL_CALL_GRAPH_H_
+#define PROFTOOLS_COMMON_MODEL_CALL_GRAPH_H_
 
 #include <cstdint>
 #include <string>
@@ -40,6 +41,9 @@ class CallGraph {
   // The function (object, name, file) stands for; `name` without a recursion level (`f'2` is
   // f). The file of a function is the first given for it.
   uint32_t Function(const std::string& object, const std::string& name, const std::string& file);
+  // A function told apart by its name, file and first line, as Python's profilers key them
+  // (two `__init__` of two classes are two functions); no mapping, no recursion levels.
+  uint32_t FunctionAt(const std::string& name, const std::string& file, int64_t start_line);
   // `costs` has events() values.
   void AddSelf(uint32_t function, const std::vector<int64_t>& costs);
   void AddCall(uint32_t caller, uint32_t callee, uint64_t count, const std::vector<int64_t>& costs);
@@ -62,6 +66,7 @@ class CallGraph {
   };
   struct Node {
     std::string object, name, file;
+    int64_t start_line = 0;
     std::vector<int64_t> self;
     uint64_t self_calls = 0;  // calls of the function to itself (recursion), folded into it
     std::vector<Edge> edges;  // in order of first appearance
@@ -71,11 +76,11 @@ class CallGraph {
 
   size_t events_;
   std::vector<Node> functions_;
-  std::unordered_map<std::string, uint32_t> function_of_;  // object \0 name
+  std::unordered_map<std::string, uint32_t> function_of_;  // object \0 name, or FunctionAt's key
   std::vector<int64_t> self_totals_;
   bool has_calls_ = false;
 };
 
 }  // namespace proftools
 
-#endif  // PROFTOOLS_COMMON_CALLGRIND_CALL_GRAPH_H_
+#endif  // PROFTOOLS_COMMON_MODEL_CALL_GRAPH_H_
