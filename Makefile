@@ -60,7 +60,8 @@ TEST_DEBS += parallel
 # perf2prof's round trip through the real perf (tests/perf-roundtrip.sh; skips when not permitted).
 TEST_DEBS += linux-perf
 # prof-svg's and prof-html's pages opened in headless Chromium, driven over the DevTools protocol
-# by tests/browser/ (Python's standard library only).
+# by tests/browser/ (Python's standard library only); python3 also records pstats files with
+# cProfile and reads them with its pstats module (tests/interop-pstats.sh).
 TEST_DEBS += chromium python3
 # prof2speedscope's output validated against speedscope's published JSON schema (the npm
 # package's file-format-schema.json) by tests/browser/check_speedscope_schema.py.

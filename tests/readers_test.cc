@@ -80,6 +80,8 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
         {"golden/callgrind/inputs/workload.cachegrind.gz", ""},
         {"", "events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=f\ncalls=2 9\n1 7\nfn=f\n9 7\n"}}},
       {"jfr", {{"golden/jfr/inputs/rec.jfr.gz", ""}, {"golden/jfr/inputs/tiny.jfr", ""}}},
+      {"pstats",
+       {{"golden/pstats/inputs/cprofile.pstats", ""}, {"golden/pstats/inputs/profile.pstats", ""}}},
       {"firefox",
        {{"golden/firefox/inputs/page.gecko.json.gz", ""},
         {"golden/firefox/inputs/tiny-gecko.json", ""},
@@ -199,8 +201,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
             "prof, pprof, perf, perf-data, rprof, folded, cpuprofile, chrome-trace, heapprofile, "
-            "speedscope, "
-            "callgrind, jfr, firefox");
+            "speedscope, callgrind, jfr, firefox, pstats");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as

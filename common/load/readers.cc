@@ -11,6 +11,7 @@
 #include "common/jfr/jfr_codec.h"
 #include "common/perf/perf_codec.h"
 #include "common/pprof/pprof_codec.h"
+#include "common/pstats/pstats_codec.h"
 #include "common/rprof/rprof_codec.h"
 #include "common/speedscope/speedscope_codec.h"
 #include "common/sqlite/sqlite_format.h"
@@ -36,6 +37,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kCallgrindReader,    // valgrind's callgrind and cachegrind formats
       &kJfrReader,          // Java Flight Recorder recordings (.jfr)
       &kFirefoxReader,      // the Firefox Profiler's Gecko and processed profiles (JSON)
+      &kPstatsReader,       // Python's profiler statistics (cProfile -o)
   };
   return kReaders;
 }

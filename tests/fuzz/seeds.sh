@@ -82,6 +82,9 @@ case $name in
       for b in 14 255; do seed $b "$f"; done
     done
     for b in 14 255; do seed $b golden/firefox/inputs/page.gecko.json.gz zcat; done
+    for f in golden/pstats/inputs/*.pstats; do
+      for b in 15 255; do seed $b "$f"; done
+    done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   rprof)
     for f in $(find golden/rprof -type f -name '*.out'); do add "$f"; done

@@ -1,0 +1,187 @@
+// Python's marshal (common/pstats/marshal.h) and the pstats reader: every object kind pstats
+// files hold, references, the hostile inputs (truncated, forward and self references, nesting
+// bombs, sizes that lie), the sniffer, and the stats dict made into a profile (cProfile's
+// callers and the profile module's counts). Real recordings are golden/pstats's.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/base/diagnostics.h"
+#include "common/pstats/marshal.h"
+#include "common/pstats/pstats_codec.h"
+#include "tests/chrome_test_util.h"
+
+namespace proftools {
+namespace pstats_test {  // a namespace of its own: the tests build as one unit
+namespace {
+
+using chrome_test::Read;
+using chrome_test::Warnings;
+
+// Marshal's encodings, as Python writes them.
+std::string I32(int32_t v) {
+  std::string s(4, '\0');
+  for (int k = 0; k < 4; ++k)
+    s[k] = static_cast<char>((static_cast<uint32_t>(v) >> (8 * k)) & 0xff);
+  return s;
+}
+std::string Int(int32_t v) {
+  return "i" + I32(v);
+}
+std::string Str(const std::string& s) {
+  return "z" + std::string(1, static_cast<char>(s.size())) + s;
+}
+std::string Float(double d) {
+  std::string s = "g";
+  char bytes[8];
+  std::memcpy(bytes, &d, 8);
+  return s + std::string(bytes, 8);
+}
+std::string Tuple(const std::vector<std::string>& items) {
+  std::string s = ")" + std::string(1, static_cast<char>(items.size()));
+  for (const std::string& item : items) s += item;
+  return s;
+}
+std::string Dict(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  std::string s = "{";
+  for (const auto& [k, v] : pairs) s += k + v;
+  return s + "0";
+}
+std::string Ref(const std::string& object) {  // FLAG_REF on its type code
+  std::string s = object;
+  s[0] = static_cast<char>(s[0] | 0x80);
+  return s;
+}
+
+std::string MarshalError(const std::string& bytes) {
+  try {
+    ReadMarshal(bytes, "in.pstats");
+  } catch (const ProfError& e) {
+    return e.diagnostic().Format();
+  }
+  return "";
+}
+
+TEST(Marshal, ReadsTheObjectsOfPstatsFiles) {
+  const auto v = ReadMarshal(Tuple({Int(-7), Float(0.25), Str("f"), "N", "T",
+                                    "l" + I32(-3) + std::string("\x01\x00\x02\x00\x03\x00", 6)}),
+                             "x");
+  ASSERT_EQ(v->kind, MarshalValue::Kind::kTuple);
+  ASSERT_EQ(v->items.size(), 6u);
+  EXPECT_EQ(v->items[0]->i, -7);
+  EXPECT_EQ(v->items[1]->f, 0.25);
+  EXPECT_EQ(v->items[2]->s, "f");
+  EXPECT_EQ(v->items[3]->kind, MarshalValue::Kind::kNone);
+  EXPECT_EQ(v->items[4]->i, 1);
+  // A long: digits of 15 bits, least significant first, the sign on the count.
+  EXPECT_EQ(v->items[5]->i, -(1 + (2 << 15) + (int64_t{3} << 30)));
+  EXPECT_FALSE(v->items[5]->big);
+}
+
+TEST(Marshal, AReferenceIsTheObjectItNames) {
+  // The first string numbered 0 (FLAG_REF), then named twice by 'r'.
+  const auto v = ReadMarshal(Tuple({Ref(Str("leaf")), "r" + I32(0), "r" + I32(0)}), "x");
+  EXPECT_EQ(v->items[1]->s, "leaf");
+  EXPECT_EQ(v->items[1].get(), v->items[2].get());  // shared, not copied
+}
+
+TEST(Marshal, HostileInputIsRefusedAtItsByte) {
+  EXPECT_EQ(MarshalError(""),
+            "in.pstats: byte 0: an object runs past the end of the input (1 bytes needed, 0 left)");
+  EXPECT_EQ(MarshalError("i\x01\x02"),
+            "in.pstats: byte 0: an int runs past the end of the input (4 bytes needed, 2 left)");
+  // A reference to nothing read yet, and to the tuple that holds it (still being read).
+  EXPECT_EQ(MarshalError(Tuple({"r" + I32(5)})),
+            "in.pstats: byte 2: a reference to object 5 of 0 read so far");
+  EXPECT_EQ(MarshalError(Ref(Tuple({"r" + I32(0)}))),
+            "in.pstats: byte 2: a reference to object 0, which is still being read (a container in "
+            "itself)");
+  // Sizes that lie: more items or bytes than the input has.
+  EXPECT_EQ(MarshalError("(" + I32(1000000) + "N"),
+            "in.pstats: byte 0: a tuple of 1000000 runs past the end of the input (1 bytes left)");
+  EXPECT_EQ(MarshalError("u" + I32(-1)), "in.pstats: byte 0: a string with a negative size (-1)");
+  EXPECT_EQ(MarshalError("l" + I32(1) + std::string("\xff\xff", 2)),
+            "in.pstats: byte 0: a long with a digit out of range (65535)");
+  // Nesting beyond the bound: a stack bomb.
+  std::string deep;
+  for (int k = 0; k < 5000; ++k) deep += ")\x01";
+  EXPECT_EQ(MarshalError(deep + "N"), "in.pstats: byte 402: objects nested more than 200 deep");
+  EXPECT_EQ(MarshalError("?"), "in.pstats: byte 0: an unknown type code 0x3f");
+}
+
+// A stats dict: main calls work twice, work calls leaf 3 times and itself (recursion).
+std::string Stats(const std::string& work_to_leaf_edge) {
+  const std::string main = Tuple({Str("app.py"), Int(1), Str("main")});
+  const std::string work = Tuple({Str("app.py"), Int(5), Str("work")});
+  const std::string leaf = Tuple({Str("app.py"), Int(9), Str("leaf")});
+  const std::string sleep = Tuple({Str("~"), Int(0), Str("<built-in method time.sleep>")});
+  return Dict({
+      {main, Tuple({Int(1), Int(1), Float(0.001), Float(0.010), Dict({})})},
+      {work, Tuple({Int(2), Int(3), Float(0.002), Float(0.009),
+                    Dict({{main, Tuple({Int(2), Int(2), Float(0.002), Float(0.009)})},
+                          {work, Tuple({Int(1), Int(0), Float(0), Float(0.001)})}})})},
+      {leaf,
+       Tuple({Int(3), Int(3), Float(0.004), Float(0.004), Dict({{work, work_to_leaf_edge}})})},
+      {sleep, Tuple({Int(1), Int(1), Float(0.003), Float(0.003),
+                     Dict({{work, Tuple({Int(1), Int(1), Float(0.003), Float(0.003)})}})})},
+  });
+}
+
+TEST(Pstats, FunctionsTheirTimesAndCallsBecomeStacks) {
+  const std::string text = Read(Stats(Tuple({Int(3), Int(3), Float(0.004), Float(0.004)})));
+  EXPECT_NE(text.find("source 1 pstats in.json -\ntype time nanoseconds\ntype calls count\n"
+                      "default_type time\n"),
+            std::string::npos)
+      << text;
+  // Functions by name, file and first line; built-ins without a file.
+  EXPECT_NE(text.find("function 1 main main app.py 1\n"), std::string::npos) << text;
+  EXPECT_NE(
+      text.find(
+          "function 4 \"<built-in method time.sleep>\" \"<built-in method time.sleep>\" \"\" 0\n"),
+      std::string::npos)
+      << text;
+  // Self times exact, each stack from the callers: main;work;leaf 4 ms and 3 calls.
+  EXPECT_NE(text.find("sample 1 1 - - 1000000 0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("sample 1 3 - - 4000000 3\n"), std::string::npos) << text;
+}
+
+TEST(Pstats, TheProfileModulesCountsShareTheTimeByCalls) {
+  Warnings warnings;
+  const std::string text = Read(Stats(Int(3)), "", &warnings);
+  EXPECT_NE(text.find("sample 1 3 - - 4000000 3\n"), std::string::npos) << text;
+  ASSERT_EQ(warnings.messages.size(), 1u);
+  EXPECT_NE(warnings.messages[0].find("callers without times"), std::string::npos);
+}
+
+TEST(Pstats, DataThatIsNotStatsIsRefusedSayingWhat) {
+  auto error = [](const std::string& bytes) {
+    try {
+      Read(bytes, "pstats");
+    } catch (const ProfError& e) {
+      return e.diagnostic().Format();
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error(Tuple({Int(1)})),
+            "in.json: not pstats data: the data is a tuple, not a dict of functions");
+  EXPECT_EQ(
+      error(Dict({{Int(1), "N"}})),
+      "in.json: not pstats data: a function's key is an int, not a tuple (file, line, function)");
+  EXPECT_EQ(error(Stats(Str("x"))),
+            "in.json: not pstats data: app.py:9(leaf): from app.py:5(work): a string where (calls, "
+            "primitive calls, self, cumulative) belongs");
+  EXPECT_EQ(error(Dict({}) + "N"), "in.json: byte 2: 1 bytes after the statistics");
+}
+
+TEST(Pstats, Sniffs) {
+  EXPECT_EQ(SniffPstats(Ref(Dict({{Tuple({Str("a"), Int(1), Str("f")}), "N"}})), false), kLikely);
+  EXPECT_EQ(SniffPstats("{(" + I32(3), false), kLikely);
+  EXPECT_EQ(SniffPstats("{)\x02", false), kNotMine);
+  EXPECT_EQ(SniffPstats("{\"a\": 1}", true), kNotMine);  // JSON
+}
+
+}  // namespace
+}  // namespace pstats_test
+}  // namespace proftools
