@@ -53,8 +53,9 @@ uint64_t InflateCap(uint64_t max_inflate) {
   return max_inflate == 0 ? kMost : std::min(max_inflate, kMost);
 }
 
+// (A form feed or a vertical tab, which text files hold now and then, is text too.)
 bool IsTextByte(unsigned char c) {
-  return c >= 0x20 || c == '\n' || c == '\r' || c == '\t';
+  return c >= 0x20 || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\v';
 }
 
 }  // namespace

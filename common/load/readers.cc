@@ -9,6 +9,7 @@
 #include "common/firefox/firefox_codec.h"
 #include "common/folded/folded_reader.h"
 #include "common/jfr/jfr_codec.h"
+#include "common/load/known_formats.h"
 #include "common/perf/perf_codec.h"
 #include "common/pprof/pprof_codec.h"
 #include "common/pstats/pstats_codec.h"
@@ -22,22 +23,23 @@ namespace proftools {
 const std::vector<const ReaderSpec*>& Readers() {
   // Adding a reader: its codec folder, and one line here.
   static const std::vector<const ReaderSpec*> kReaders = {
-      &kProfTextReader,     // proftext 1.0
-      &kPprofReader,        // profile.proto, gzipped or not
-      &kLegacyPprofReader,  // refused with the pprof command that converts them
-      &kPerfScriptReader,   // perf script
-      &kPerfDataReader,     // perf record's perf.data, symbolised with elfutils
-      &kRprofReader,        // R's Rprof()
-      &kSqliteHintReader,   // read by sqlite2prof
-      &kFoldedReader,       // FlameGraph's folded stacks
-      &kCpuProfileReader,   // V8's .cpuprofile (JSON)
-      &kChromeTraceReader,  // Chrome's traces: the Trace Event Format (JSON)
-      &kHeapProfileReader,  // V8's sampling heap profiles, .heapprofile (JSON)
-      &kSpeedscopeReader,   // speedscope's file format (JSON)
-      &kCallgrindReader,    // valgrind's callgrind and cachegrind formats
-      &kJfrReader,          // Java Flight Recorder recordings (.jfr)
-      &kFirefoxReader,      // the Firefox Profiler's Gecko and processed profiles (JSON)
-      &kPstatsReader,       // Python's profiler statistics (cProfile -o)
+      &kProfTextReader,      // proftext 1.0
+      &kPprofReader,         // profile.proto, gzipped or not
+      &kLegacyPprofReader,   // refused with the pprof command that converts them
+      &kPerfScriptReader,    // perf script
+      &kPerfDataReader,      // perf record's perf.data, symbolised with elfutils
+      &kRprofReader,         // R's Rprof()
+      &kSqliteHintReader,    // read by sqlite2prof
+      &kFoldedReader,        // FlameGraph's folded stacks
+      &kCpuProfileReader,    // V8's .cpuprofile (JSON)
+      &kChromeTraceReader,   // Chrome's traces: the Trace Event Format (JSON)
+      &kHeapProfileReader,   // V8's sampling heap profiles, .heapprofile (JSON)
+      &kSpeedscopeReader,    // speedscope's file format (JSON)
+      &kCallgrindReader,     // valgrind's callgrind and cachegrind formats
+      &kJfrReader,           // Java Flight Recorder recordings (.jfr)
+      &kFirefoxReader,       // the Firefox Profiler's Gecko and processed profiles (JSON)
+      &kPstatsReader,        // Python's profiler statistics (cProfile -o)
+      &kKnownFormatsReader,  // recognised, not read yet: refused with what to do instead
   };
   return kReaders;
 }
