@@ -232,6 +232,25 @@ TEST(TagsReport, SumsPerLabelValueLargestMagnitudeFirst) {
             "  3  100.00%  5 bytes\n");
 }
 
+// FormatFixed is printf's "%.*f" byte for byte: values of every shape a report formats, ties
+// (0.125, 2.5) and values just off them, which the fast path leaves to printf.
+TEST(ValueFormat, FixedIsPrintfs) {
+  std::vector<double> values = {0,    0.125,  2.5,  0.5,         1.005,     99.995,    1e11,
+                                1e13, -0.001, -2.5, 1199.999999, 0.0049999, 12345.6789};
+  uint64_t state = 1;
+  for (int i = 0; i < 200000; ++i) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    values.push_back(static_cast<double>(state >> 20) / static_cast<double>(1 + (state & 0xfffff)));
+  }
+  for (double value : values) {
+    for (int decimals = 0; decimals <= 5; ++decimals) {
+      char expected[64];
+      std::snprintf(expected, sizeof expected, "%.*f", decimals, value);
+      ASSERT_EQ(FormatFixed(value, decimals), expected) << value << " " << decimals;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace reports_test
 }  // namespace proftools

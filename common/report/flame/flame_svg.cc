@@ -16,9 +16,7 @@ namespace proftools {
 namespace {
 
 std::string Fixed(double value, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
+  return FormatFixed(value, decimals);
 }
 
 // The number of UTF-8 characters of `text`.
