@@ -63,6 +63,9 @@ class PstatsConverter {
       Fail(name_, std::string("a function's key is ") + MarshalKindName(key.kind) +
                       ", not a tuple (file, line, function)");
     }
+    if (key.items[1]->i < 0 || key.items[1]->big) {
+      Fail(name_, Printed(key) + ": a line number out of range");
+    }
     const std::string& file = key.items[0]->s;
     const std::string name = NameOf(*key.items[2]);
     // Built-ins: ('~', 0, '<built-in method time.sleep>'), and ('', 0, 'exec') in profile's.
