@@ -43,6 +43,20 @@ uint32_t SampleTimeline::Row(const Sample& sample) {
     std::string label = thread.empty() ? file : thread;
     if (!thread.empty() && header().sources.size() > 1 && !file.empty()) label += " (" + file + ")";
     row_labels_.push_back(label.empty() ? row_names_.back() : label);
+    // Beside rows of threads, a source's samples without a thread (a JFR event whose thread the
+    // recording lacks) are "(no thread)", not a row named as the whole file.
+    const uint32_t row = it->second;
+    if (thread.empty()) {
+      threadless_row_[sample.source_id] = row;
+    } else {
+      sources_with_threads_.insert(sample.source_id);
+    }
+    const auto threadless = threadless_row_.find(sample.source_id);
+    if (threadless != threadless_row_.end() && sources_with_threads_.count(sample.source_id)) {
+      row_labels_[threadless->second] = header().sources.size() > 1 && !file.empty()
+                                            ? "(no thread) (" + file + ")"
+                                            : "(no thread)";
+    }
   }
   return it->second;
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -54,6 +55,8 @@ class SampleTimeline : public StackTotals {
   uint32_t bins_;
   std::map<std::string, uint32_t> row_ids_;
   std::vector<std::string> row_names_, row_labels_;
+  std::map<uint64_t, uint32_t> threadless_row_;  // by source: its row of samples without a thread
+  std::set<uint64_t> sources_with_threads_;
   // (row, bin, stack) -> entry index; the entries' keys and values in flat arrays (values:
   // `types` per entry), so that an entry costs no allocation of its own.
   struct KeyHash {

@@ -872,17 +872,6 @@
     if (key === timelineKey) return;
     timelineKey = key;
     const binWidth = (width - labelWidth) / timeline.bins;
-    const height = timeline.rows.length * rowHeight;
-    box.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
-    box.setAttribute('height', height);
-    box.textContent = '';
-    const ns = 'http://www.w3.org/2000/svg';
-    const add = function (tag, attributes, parent) {
-      const element = document.createElementNS(ns, tag);
-      Object.keys(attributes).forEach(function (k) { element.setAttribute(k, attributes[k]); });
-      (parent || box).appendChild(element);
-      return element;
-    };
     // Each row's bins, the darker the more value of the shown type (decoded once per type).
     if (!timelineSums[state.type]) timelineSums[state.type] = timeline.rows.map(function (row, i) {
       const bins = new Float64Array(timeline.bins);
@@ -895,16 +884,34 @@
       return bins;
     });
     const sums = timelineSums[state.type];
+    // Only the rows with some of the shown type (a JFR recording's threads that only slept are
+    // not rows of its CPU time); all of them when none has any.
+    let shown = timeline.rows.map(function (names, row) { return row; }).filter(function (row) {
+      return sums[row].some(function (v) { return v !== 0; });
+    });
+    if (shown.length === 0) shown = timeline.rows.map(function (names, row) { return row; });
+    const height = shown.length * rowHeight;
+    box.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
+    box.setAttribute('height', height);
+    box.textContent = '';
+    const ns = 'http://www.w3.org/2000/svg';
+    const add = function (tag, attributes, parent) {
+      const element = document.createElementNS(ns, tag);
+      Object.keys(attributes).forEach(function (k) { element.setAttribute(k, attributes[k]); });
+      (parent || box).appendChild(element);
+      return element;
+    };
     let max = 0;
     sums.forEach(function (bins) { bins.forEach(function (v) { max = Math.max(max, v); }); });
-    timeline.rows.forEach(function (names, row) {
+    shown.forEach(function (row, y) {
+      const names = timeline.rows[row];
       // The thread's name and id; the source too on hover.
-      const label = add('text', {x: 0, y: row * rowHeight + 13, class: 'row-label'});
+      const label = add('text', {x: 0, y: y * rowHeight + 13, class: 'row-label'});
       label.textContent = fitName(names[0], 26);
       add('title', {}, label).textContent = names[1];
       sums[row].forEach(function (v, bin) {
         if (v === 0) return;
-        add('rect', {x: (labelWidth + bin * binWidth).toFixed(2), y: row * rowHeight + 2,
+        add('rect', {x: (labelWidth + bin * binWidth).toFixed(2), y: y * rowHeight + 2,
                      width: Math.max(1, binWidth).toFixed(2), height: rowHeight - 4,
                      fill: 'rgba(200,80,0,' + (0.25 + 0.75 * v / max).toFixed(3) + ')'});
       });
