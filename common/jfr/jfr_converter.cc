@@ -171,11 +171,16 @@ class Converter {
   // pointer alone could be a freed metadata's, reused).
   struct SurveyKind {
     bool setting = false, stacks = false;
-    uint64_t* count = nullptr;  // in present_, when the first event of the type comes
-    bool* seen = nullptr;       // in stacks_seen_
-    bool* duration = nullptr;   // in has_duration_
+    bool jvm_information = false;  // jdk.JVMInformation: the program's arguments
+    uint64_t* count = nullptr;     // in present_, when the first event of the type comes
+    bool* seen = nullptr;          // in stacks_seen_
+    bool* duration = nullptr;      // in has_duration_
   };
   std::vector<SurveyKind> kinds_;
+  // The program the JVM ran (its main class or jar, from jdk.JVMInformation): the first mapping,
+  // which pprof shows as the profile's "File:".
+  std::string program_;
+  bool program_mapped_ = false;
   std::shared_ptr<const JfrMetadata> surveyed_;
   std::vector<JfrChunk> chunks_;
   std::shared_ptr<const JfrMetadata> metadata_;  // the last chunk's
@@ -193,6 +198,26 @@ class Converter {
   std::string unknown_frame_type_;
 };
 
+// The program in the JVM's javaArguments ("Workload 3", "-jar app.jar", "-m mod/app.Main"):
+// the main class, the jar or the module's class; "" when there is none.
+std::string ProgramOf(const std::string& arguments) {
+  std::vector<std::string> words;
+  size_t at = 0;
+  while (at < arguments.size()) {
+    const size_t space = std::min(arguments.find(' ', at), arguments.size());
+    if (space > at) words.push_back(arguments.substr(at, space - at));
+    at = space + 1;
+  }
+  for (size_t i = 0; i < words.size(); ++i) {
+    if ((words[i] == "-jar" || words[i] == "-m" || words[i] == "--module") &&
+        i + 1 < words.size()) {
+      return words[i + 1];
+    }
+    if (words[i][0] != '-') return words[i];
+  }
+  return "";
+}
+
 void Converter::Survey(const JfrBytes& file, const JfrChunk& chunk) {
   static const JfrPools kNoPools;
   metadata_ = ReadJfrMetadata(file, name_, chunk, metadata_);
@@ -202,6 +227,7 @@ void Converter::Survey(const JfrBytes& file, const JfrChunk& chunk) {
     kinds_.assign(metadata.types.size(), SurveyKind{});
     for (size_t t = 0; t < metadata.types.size(); ++t) {
       kinds_[t].setting = metadata.types[t].name == "jdk.ActiveSetting";
+      kinds_[t].jvm_information = metadata.types[t].name == "jdk.JVMInformation";
       kinds_[t].stacks = HasStacks(metadata.types[t]);
     }
   }
@@ -225,6 +251,14 @@ void Converter::Survey(const JfrBytes& file, const JfrChunk& chunk) {
       }
       periods.Read(value, metadata, pools != nullptr ? *pools : kNoPools);
       in->Seek(fields_at);  // read again below when it has stack traces
+    }
+    if (kind.jvm_information && program_.empty()) {
+      decoder.ReadValue(in, index->second, &value);
+      if (pools == nullptr) pools = std::make_unique<JfrPools>(file, &name_, chunk, metadata);
+      if (const JfrValue* arguments = JfrFieldOf(value, metadata, "javaArguments")) {
+        program_ = ProgramOf(JfrText(*arguments, metadata, *pools));
+      }
+      return;
     }
     if (!kind.stacks) return;
     const JfrType& type = metadata.types[index->second];
@@ -406,6 +440,12 @@ void Converter::Convert(const JfrBytes& file, const JfrChunk& chunk, const JfrPe
   metadata_ = ReadJfrMetadata(file, name_, chunk, metadata_);
   const JfrMetadata& metadata = *metadata_;
   const JfrPools pools(file, &name_, chunk, metadata);
+  if (!program_.empty() && !program_mapped_) {
+    proftools::Mapping program;
+    program.file = program_;
+    interner_->Mapping(program);
+    program_mapped_ = true;
+  }
   Chunk state;
   for (const JfrType& type : metadata.types) {
     const auto plan = plan_of_.find(type.name);
