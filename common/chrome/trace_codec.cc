@@ -81,6 +81,7 @@ class TraceReader {
   int cpu_profile_events_ = 0;
   StackFrameSamples stack_samples_;
   bool prefer_spans_ = false;  // prof2chrome's output: its X events, not its sampled form
+  bool node_trace_ = false;    // an event of node's own categories was read
 };
 
 // Every object of an event is walked in order (ForEachField), never searched with simdjson's
@@ -108,6 +109,14 @@ TraceReader::EventFields TraceReader::ReadEventFields(ondemand::object& event) {
       fields.id = json_.Token(value, "the event's id");
     } else if (key == "args") {
       fields.has_args = true;
+    } else if (key == "cat" && !node_trace_) {
+      // Node's own categories (node, node.bootstrap, ...): a trace node wrote. (A cat of
+      // another type is no error: the format says nothing of it.)
+      ondemand::json_type type;
+      if (!value.type().get(type) && type == ondemand::json_type::string) {
+        const std::string_view cat = json_.String(value, "an event's cat");
+        node_trace_ = cat == "node" || cat.substr(0, 5) == "node,";
+      }
     }
   });
   return fields;
@@ -299,6 +308,14 @@ void TraceReader::Emit(ProfileSink* sink) {
     };
     stack_samples_.Convert(json_, &interner, 1, thread_labels, sink);
   } else if (use_spans) {
+    if (context_.warnings != nullptr && node_trace_ && stack_samples_.empty()) {
+      context_.warnings->Warning(Diagnostic{
+          Rule::kInput, json_.name(), 0,
+          "a Node trace without JavaScript samples: its duration events are V8's and node's own "
+          "(startup, GC, fs); node --trace-event-categories does not start V8's CPU profiler: "
+          "enable disabled-by-default-v8.cpu_profiler with the trace_events module "
+          "(docs/chrome.md), or record a .cpuprofile with node --cpu-prof"});
+    }
     ThreadSpans::Unmatched unmatched;
     for (auto& thread : spans_) {
       thread.second.Convert(&interner, 1, labels_of(thread.first.first, thread.first.second), sink,
