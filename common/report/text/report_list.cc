@@ -60,10 +60,12 @@ std::vector<std::string> WriteListReport(const StackTotals& totals, const Report
   std::vector<std::string> warnings;
   std::string text = "Total: " + fmt(total) + "\n";
   char row[160];
+  size_t without_source = 0;
   for (const std::string& name : names) {
     const std::vector<FunctionFile> files = FilesOf(attributed, name);
     if (files.empty()) {
       text += "No source information for " + DisplayFrameName(name) + "\n";
+      ++without_source;
       continue;
     }
     for (const FunctionFile& function_file : files) {
@@ -105,6 +107,16 @@ std::vector<std::string> WriteListReport(const StackTotals& totals, const Report
                            ": those past its end are listed without text");
       }
     }
+  }
+  // perf script prints no file or line unless asked: say how to get them.
+  bool from_perf_script = false;
+  for (const Source& source : totals.header().sources) from_perf_script |= source.type == "perf";
+  if (without_source > 0 && from_perf_script) {
+    warnings.push_back(std::to_string(without_source) +
+                       (without_source == 1 ? " function has" : " functions have") +
+                       " no file and line: perf script prints them with -F +srcline "
+                       "(perf script -F +srcline | perf2prof), and perf2prof reads them "
+                       "from a perf.data file itself");
   }
   out->Write(text);
   return warnings;
