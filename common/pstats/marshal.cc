@@ -68,6 +68,13 @@ class MarshalReader {
   std::vector<std::shared_ptr<const MarshalValue>> refs_;
 };
 
+std::shared_ptr<const MarshalValue> Bool(bool value) {
+  auto v = std::make_shared<MarshalValue>();
+  v->kind = MarshalValue::Kind::kBool;
+  v->i = value;
+  return v;
+}
+
 std::shared_ptr<MarshalValue> MarshalReader::Long(size_t object_at) {
   const int32_t n = Int32(object_at, "a long");
   if (n == std::numeric_limits<int32_t>::min()) Fail(object_at, "a long of a size out of range");
@@ -195,14 +202,15 @@ std::shared_ptr<const MarshalValue> MarshalReader::Object(int depth) {
       return refs_[index];
     }
     case 'N':
-      v = std::make_shared<MarshalValue>();
-      break;
     case 'F':
-    case 'T':
-      v = std::make_shared<MarshalValue>();
-      v->kind = Kind::kBool;
-      v->i = code == 'T';
-      break;
+    case 'T': {
+      // One object each, shared: a byte of input must not cost an object's memory.
+      static const auto kNone = std::make_shared<const MarshalValue>();
+      static const auto kFalse = Bool(false), kTrue = Bool(true);
+      const auto& shared = code == 'N' ? kNone : code == 'T' ? kTrue : kFalse;
+      if (ref) refs_.push_back(shared);
+      return shared;
+    }
     case 'i':
       v = std::make_shared<MarshalValue>();
       v->kind = Kind::kInt;
