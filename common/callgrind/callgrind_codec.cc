@@ -12,12 +12,6 @@
 namespace proftools {
 namespace {
 
-void Warn(const ReadContext& context, const std::string& file, const std::string& message) {
-  if (context.warnings != nullptr) {
-    context.warnings->Warning(Diagnostic{Rule::kInput, file, 0, message});
-  }
-}
-
 std::string Costs(const std::vector<int64_t>& costs) {
   std::string out;
   for (int64_t c : costs) out += (out.empty() ? "" : " ") + std::to_string(c);
@@ -37,19 +31,17 @@ void CheckTotals(const CallgrindFile& file, const std::string& name, const ReadC
     if (!same) {
       std::vector<int64_t> got(file.events.size());
       for (size_t i = 0; i < got.size(); ++i) got[i] = sum(i);
-      Warn(context, name,
-           "totals: says " + Costs(file.totals) + " but the cost lines sum to " + Costs(got) +
-               " (the values read are the cost lines')");
+      context.Warn(name, "totals: says " + Costs(file.totals) + " but the cost lines sum to " +
+                             Costs(got) + " (the values read are the cost lines')");
     }
   }
   if (!file.summary.empty()) {
     bool below = file.summary.size() > file.events.size();
     for (size_t i = 0; !below && i < file.summary.size(); ++i) below = file.summary[i] < sum(i);
     if (below) {
-      Warn(context, name,
-           "summary: " + Costs(file.summary) +
-               " is less than the cost lines' sum (the values read are the "
-               "cost lines')");
+      context.Warn(name, "summary: " + Costs(file.summary) +
+                             " is less than the cost lines' sum (the values read are the "
+                             "cost lines')");
     }
   }
 }
@@ -95,19 +87,14 @@ void ReadCallgrindInput(Input& input, const ReadContext& context, ProfileSink* s
   if (file.thread) labels.push_back(Label::String(kThreadLabel, std::to_string(*file.thread)));
   Interner interner(sink);
   if (file.graph->Emit(&interner, sink, 1, with_calls, labels)) {
-    Warn(context, input.name,
-         "the call tree built from the calls was cut at " + std::to_string(CallGraph::kMaxDepth) +
-             " frames or " + std::to_string(CallGraph::kMaxNodes) + " nodes (or " +
-             std::to_string(CallGraph::kMaxWork) +
-             " edges looked at): each function's cost and call count is kept, spread over the "
-             "stacks the tree reached");
+    context.Warn(input.name, CallGraph::CutWarning("calls", "cost and call count"));
   }
   if (file.parts > 1) {
-    Warn(context, input.name, Counted(file.parts, "part", "parts") + " summed into one profile");
+    context.Warn(input.name, Counted(file.parts, "part", "parts") + " summed into one profile");
   }
   if (file.jumps > 0) {
-    Warn(context, input.name,
-         Counted(file.jumps, "jump= or jcnd= line", "jump= or jcnd= lines") + " left out");
+    context.Warn(input.name,
+                 Counted(file.jumps, "jump= or jcnd= line", "jump= or jcnd= lines") + " left out");
   }
   sink->OnEnd();
 }

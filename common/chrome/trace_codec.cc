@@ -308,32 +308,30 @@ void TraceReader::Emit(ProfileSink* sink) {
     };
     stack_samples_.Convert(json_, &interner, 1, thread_labels, sink);
   } else if (use_spans) {
-    if (context_.warnings != nullptr && node_trace_ && stack_samples_.empty()) {
-      context_.warnings->Warning(Diagnostic{
-          Rule::kInput, json_.name(), 0,
-          "a Node trace without JavaScript samples: its duration events are V8's and node's own "
-          "(startup, GC, fs); node --trace-event-categories does not start V8's CPU profiler: "
-          "enable disabled-by-default-v8.cpu_profiler with the trace_events module "
-          "(docs/chrome.md), or record a .cpuprofile with node --cpu-prof"});
+    if (node_trace_ && stack_samples_.empty()) {
+      context_.Warn(json_.name(),
+                    "a Node trace without JavaScript samples: its duration events are V8's and "
+                    "node's own (startup, GC, fs); node --trace-event-categories does not start "
+                    "V8's CPU profiler: enable disabled-by-default-v8.cpu_profiler with the "
+                    "trace_events module (docs/chrome.md), or record a .cpuprofile with node "
+                    "--cpu-prof");
     }
     ThreadSpans::Unmatched unmatched;
     for (auto& thread : spans_) {
       thread.second.Convert(&interner, 1, labels_of(thread.first.first, thread.first.second), sink,
                             &unmatched);
     }
-    if (context_.warnings != nullptr && unmatched.ends > 0) {
-      context_.warnings->Warning(Diagnostic{Rule::kInput, json_.name(), 0,
-                                            "byte " + std::to_string(unmatched.first_end_byte) +
-                                                ": " + std::to_string(unmatched.ends) +
-                                                (unmatched.ends == 1 ? " E event" : " E events") +
-                                                " with no B open on its thread, left out"});
+    if (unmatched.ends > 0) {
+      context_.Warn(json_.name(), "byte " + std::to_string(unmatched.first_end_byte) + ": " +
+                                      std::to_string(unmatched.ends) +
+                                      (unmatched.ends == 1 ? " E event" : " E events") +
+                                      " with no B open on its thread, left out");
     }
-    if (context_.warnings != nullptr && unmatched.begins > 0) {
-      context_.warnings->Warning(Diagnostic{Rule::kInput, json_.name(), 0,
-                                            "byte " + std::to_string(unmatched.first_begin_byte) +
-                                                ": " + std::to_string(unmatched.begins) +
-                                                (unmatched.begins == 1 ? " B event" : " B events") +
-                                                " never closed by an E, left out"});
+    if (unmatched.begins > 0) {
+      context_.Warn(json_.name(), "byte " + std::to_string(unmatched.first_begin_byte) + ": " +
+                                      std::to_string(unmatched.begins) +
+                                      (unmatched.begins == 1 ? " B event" : " B events") +
+                                      " never closed by an E, left out");
     }
   } else {
     for (auto& p : profiles_) p->profile.Convert(&interner, 1, labels_of(p->pid, p->tid), sink);
@@ -349,14 +347,11 @@ void ReadChromeTrace(Input& input, const ReadContext& context, ProfileSink* sink
     const size_t end = LastCompleteElement(json.text(), &closing);
     if (end == 0)
       json.Fail("the JSON ends before its first event is complete", json.text().size() + 1);
-    if (context.warnings != nullptr) {
-      context.warnings->Warning(Diagnostic{
-          Rule::kInput, input.name, 0,
-          "byte " + std::to_string(json.text().size() + 1) +
-              ": the trace ends before its array is closed (a tracer stopped mid-write?): read "
-              "up to its last complete event, which ends at byte " +
-              std::to_string(end)});
-    }
+    context.Warn(input.name,
+                 "byte " + std::to_string(json.text().size() + 1) +
+                     ": the trace ends before its array is closed (a tracer stopped mid-write?): "
+                     "read up to its last complete event, which ends at byte " +
+                     std::to_string(end));
     json.Reparse(end, closing);
   }
   TraceReader reader(&json, context);

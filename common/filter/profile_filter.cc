@@ -22,7 +22,7 @@ int64_t PeriodNanos(const Period& period) {
 }  // namespace
 
 bool FilterPrepass::Needed(const FilterSpec& spec) {
-  // Every time window: the preamble's duration becomes the window's (WindowedDuration).
+  // Every time window: the preamble's duration becomes the window's (WindowTheHeader).
   return spec.time.active() || (spec.coalesce.enabled && !spec.coalesce.gap_nanos);
 }
 

@@ -8,6 +8,12 @@
 namespace proftools {
 namespace {
 
+struct KnownFormat {
+  const char* what;    // "a V8 tick log (node --prof)"
+  const char* advice;  // what to run instead, after "not read yet; "
+  bool (*looks_like)(std::string_view head, bool text);
+};
+
 bool V8TickLog(std::string_view head, bool text) {
   return text && StartsWith(head, "v8-version,");
 }
@@ -58,11 +64,6 @@ int SniffKnownFormats(std::string_view head, bool text) {
 }
 
 }  // namespace
-
-const KnownFormat* KnownFormats(size_t* count) {
-  *count = sizeof kKnownFormats / sizeof kKnownFormats[0];
-  return kKnownFormats;
-}
 
 const ReaderSpec kKnownFormatsReader{
     "known-formats",         "a format proftools recognises but does not read yet",

@@ -11,15 +11,6 @@
 
 namespace proftools {
 
-struct KnownFormat {
-  const char* what;    // "a V8 tick log (node --prof)"
-  const char* advice;  // what to run instead, after "not read yet; "
-  bool (*looks_like)(std::string_view head, bool text);
-};
-
-// Every known-but-unread format, in the order they are tried.
-const KnownFormat* KnownFormats(size_t* count);
-
 // The registry's entry: sniffs the table (kLikely), and its read throws the advice.
 extern const ReaderSpec kKnownFormatsReader;
 

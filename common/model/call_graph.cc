@@ -79,6 +79,13 @@ uint32_t CallGraph::Function(const std::string& object, const std::string& name,
   return it->second;
 }
 
+std::string CallGraph::CutWarning(const std::string& built_from, const std::string& kept) {
+  return "the call tree built from the " + built_from + " was cut at " + std::to_string(kMaxDepth) +
+         " frames or " + std::to_string(kMaxNodes) + " nodes (or " + std::to_string(kMaxWork) +
+         " edges looked at): each function's " + kept +
+         " is kept, spread over the stacks the tree reached";
+}
+
 uint32_t CallGraph::FunctionAt(const std::string& name, const std::string& file,
                                int64_t start_line) {
   // A key no Function key equals: those hold one \0, this one two.

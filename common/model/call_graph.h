@@ -57,6 +57,9 @@ class CallGraph {
   // whether the tree was cut at kMaxDepth or kMaxNodes (the caller warns).
   bool Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, bool with_calls,
             const std::vector<Label>& labels) const;
+  // The warning for a tree Emit cut: "the call tree built from the BUILT_FROM was cut at ...:
+  // each function's KEPT is kept, ...".
+  static std::string CutWarning(const std::string& built_from, const std::string& kept);
 
  private:
   struct Edge {

@@ -51,6 +51,11 @@ struct ReadContext {
   DiagnosticHandler* violations = nullptr;  // format rules broken (nullptr: throw at the first)
   DiagnosticHandler* warnings = nullptr;    // converters' warnings (nullptr: dropped)
   ReaderSettings settings;                  // the converter program's options for the reader
+
+  // A converter's warning about the input `file` (dropped when nobody listens).
+  void Warn(const std::string& file, const std::string& message) const {
+    if (warnings != nullptr) warnings->Warning(Diagnostic{Rule::kInput, file, 0, message});
+  }
 };
 
 struct ReaderSpec {
@@ -60,7 +65,7 @@ struct ReaderSpec {
   // The program that converts this format with options of its own (e.g. "perf2prof"), or null.
   const char* converter;
   // The confidence that `head` (the first bytes of the decompressed input, up to 4 KiB; `text`:
-  // no control bytes but TAB, CR, LF) is this format.
+  // no control bytes but TAB, CR, LF, FF, VT) is this format.
   int (*sniff)(std::string_view head, bool text);
   // Reads `input` into `sink` (OnHeader ... OnEnd). Throws ProfError for input it cannot read.
   // Whether what it delivers keeps the format's rules is the registry's to check, not its own,

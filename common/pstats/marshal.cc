@@ -32,13 +32,30 @@ class MarshalReader {
     Need(1, object_at, what);
     return static_cast<uint8_t>(bytes_[at_++]);
   }
-  int32_t Int32(size_t object_at, const char* what) {
-    Need(4, object_at, what);
-    uint32_t v = 0;
-    for (int k = 0; k < 4; ++k)
-      v |= static_cast<uint32_t>(static_cast<uint8_t>(bytes_[at_ + k])) << (8 * k);
-    at_ += 4;
-    return static_cast<int32_t>(v);
+  // A fixed-size field, little-endian as marshal writes it (and as the machines that run this
+  // are: x86-64, as the perf.data reader requires too).
+  template <typename T>
+  T Fixed(size_t object_at, const char* what) {
+    Need(sizeof(T), object_at, what);
+    T value;
+    std::memcpy(&value, bytes_.data() + at_, sizeof value);
+    at_ += sizeof value;
+    return value;
+  }
+  int32_t Int32(size_t object_at, const char* what) { return Fixed<int32_t>(object_at, what); }
+  // The type code of the next object, without its FLAG_REF; 0 at the end.
+  uint8_t NextCode() const {
+    return at_ < bytes_.size() ? static_cast<uint8_t>(bytes_[at_]) & ~kFlagRef : 0;
+  }
+  // A container or code object with FLAG_REF is numbered before its contents, as Python numbers
+  // it: its slot, filled by Numbered once it is complete (null until then).
+  size_t Reserve(bool ref) {
+    const size_t slot = refs_.size();
+    if (ref) refs_.push_back(nullptr);
+    return slot;
+  }
+  void Numbered(bool ref, size_t slot, std::shared_ptr<const MarshalValue> value) {
+    if (ref) refs_[slot] = std::move(value);
   }
   // A count of things each taking at least `each` bytes: never more than the bytes left allow.
   size_t Count(int64_t n, size_t each, size_t object_at, const char* what) const {
@@ -104,16 +121,12 @@ std::shared_ptr<MarshalValue> MarshalReader::Long(size_t object_at) {
 std::shared_ptr<const MarshalValue> MarshalReader::Container(uint8_t code, bool ref,
                                                              size_t object_at, int depth) {
   auto v = std::make_shared<MarshalValue>();
-  size_t slot = 0;
-  if (ref) {  // numbered before its items, as Python numbers it
-    slot = refs_.size();
-    refs_.push_back(nullptr);
-  }
+  const size_t slot = Reserve(ref);
   using Kind = MarshalValue::Kind;
   if (code == '{') {
     v->kind = Kind::kDict;
     for (;;) {
-      if (at_ < bytes_.size() && (static_cast<uint8_t>(bytes_[at_]) & ~kFlagRef) == '0') {
+      if (NextCode() == '0') {
         ++at_;
         break;
       }
@@ -134,23 +147,18 @@ std::shared_ptr<const MarshalValue> MarshalReader::Container(uint8_t code, bool 
     v->items.reserve(n);
     for (size_t k = 0; k < n; ++k) v->items.push_back(Object(depth + 1));
   }
-  if (ref) refs_[slot] = v;
+  Numbered(ref, slot, v);
   return v;
 }
 
 std::shared_ptr<const MarshalValue> MarshalReader::Code(bool ref, size_t object_at, int depth) {
   auto v = std::make_shared<MarshalValue>();
   v->kind = MarshalValue::Kind::kCode;
-  size_t slot = 0;
-  if (ref) {  // numbered before its fields, as Python numbers it
-    slot = refs_.size();
-    refs_.push_back(nullptr);
-  }
+  const size_t slot = Reserve(ref);
   // Python 3.11 to 3.13: five int32 (argcount, posonlyargcount, kwonlyargcount, stacksize,
   // flags), then the bytecode (bytes); 3.8 to 3.10: six (nlocals too).
   for (int k = 0; k < 5; ++k) Int32(object_at, "a code object");
-  const bool wide =
-      !(at_ < bytes_.size() && (static_cast<uint8_t>(bytes_[at_]) & ~kFlagRef) == 's');
+  const bool wide = NextCode() != 's';
   if (wide) Int32(object_at, "a code object");
   // The objects before co_filename: code, consts, names, then localsplusnames and
   // localspluskinds (3.11+) or varnames, freevars and cellvars (3.8-3.10).
@@ -158,17 +166,15 @@ std::shared_ptr<const MarshalValue> MarshalReader::Code(bool ref, size_t object_
   for (int k = 0; k < before_file; ++k) Object(depth + 1);
   const auto file = Object(depth + 1);
   const auto name = Object(depth + 1);
-  if (!wide) Object(depth + 1);  // co_qualname
-  const int32_t first_line = Int32(object_at, "a code object");
-  Object(depth + 1);             // line table
-  if (!wide) Object(depth + 1);  // exception table
+  if (!wide) Object(depth + 1);       // co_qualname
+  Int32(object_at, "a code object");  // co_firstlineno
+  Object(depth + 1);                  // line table
+  if (!wide) Object(depth + 1);       // exception table
   if (file->kind != MarshalValue::Kind::kString || name->kind != MarshalValue::Kind::kString) {
     Fail(object_at, "a code object whose file or name is not a string (a Python before 3.8?)");
   }
-  v->file = file->s;
   v->s = name->s;
-  v->i = first_line;
-  if (ref) refs_[slot] = v;
+  Numbered(ref, slot, v);
   return v;
 }
 
@@ -216,28 +222,19 @@ std::shared_ptr<const MarshalValue> MarshalReader::Object(int depth) {
       v->kind = Kind::kInt;
       v->i = Int32(object_at, "an int");
       break;
-    case 'I': {  // marshal version 0's 64-bit int
+    case 'I':  // marshal version 0's 64-bit int
       v = std::make_shared<MarshalValue>();
       v->kind = Kind::kInt;
-      const uint32_t low = static_cast<uint32_t>(Int32(object_at, "an int"));
-      const uint32_t high = static_cast<uint32_t>(Int32(object_at, "an int"));
-      v->i = static_cast<int64_t>(static_cast<uint64_t>(high) << 32 | low);
+      v->i = Fixed<int64_t>(object_at, "an int");
       break;
-    }
     case 'l':
       v = Long(object_at);
       break;
-    case 'g': {
-      Need(8, object_at, "a float");
-      uint64_t bits = 0;
-      for (int k = 0; k < 8; ++k)
-        bits |= static_cast<uint64_t>(static_cast<uint8_t>(bytes_[at_ + k])) << (8 * k);
-      at_ += 8;
+    case 'g':
       v = std::make_shared<MarshalValue>();
       v->kind = Kind::kFloat;
-      std::memcpy(&v->f, &bits, sizeof v->f);
+      v->f = Fixed<double>(object_at, "a float");
       break;
-    }
     case 'f': {
       const size_t n = Byte(object_at, "a float");
       Need(n, object_at, "a float");

@@ -2,7 +2,7 @@
 // None, booleans, ints (32-bit and long), floats (binary and text), strings (bytes, ASCII,
 // UTF-8, interned, short), tuples, lists, dicts, sets, and references to earlier objects
 // (FLAG_REF, 'r'), and code objects (Python 3.8 to 3.13's layouts: the profile module keys its
-// entry by one), of which the name, file and first line are kept. Complex numbers, Ellipsis
+// entry by one), of which the name is kept. Complex numbers, Ellipsis
 // and StopIteration read as kOther (code objects' constants). Every marshal version Python 3
 // writes (2 to 4) reads.
 //
@@ -40,10 +40,9 @@ struct MarshalValue {
   Kind kind = Kind::kNone;
   bool is_bytes = false;  // a kString read from bytes ('s'), not text
   bool big = false;       // a kInt beyond 64 bits: `i` is not its value
-  int64_t i = 0;          // kBool, kInt; kCode: the first line
+  int64_t i = 0;          // kBool, kInt
   double f = 0;           // kFloat
   std::string s;          // kString; kCode: the name
-  std::string file;       // kCode: the file name
   std::vector<std::shared_ptr<const MarshalValue>> items;  // kTuple, kList, kSet
   std::vector<std::pair<std::shared_ptr<const MarshalValue>, std::shared_ptr<const MarshalValue>>>
       dict;  // kDict, in file order

@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
-#include "common/base/counted.h"
 #include "common/base/diagnostics.h"
 #include "common/io/whole_input.h"
 #include "common/model/call_graph.h"
@@ -21,20 +21,25 @@ using Kind = MarshalValue::Kind;
   throw ProfError(name, "not pstats data: " + what);
 }
 
-// Seconds as nanoseconds, rounded; NaN, infinities and what does not fit are errors.
-int64_t Nanos(const MarshalValue& seconds, const std::string& name, const std::string& where) {
-  if (!seconds.IsNumber() || seconds.big)
-    Fail(name, where + " is " + MarshalKindName(seconds.kind) + ", not a time in seconds");
+// Seconds as nanoseconds, rounded; NaN, infinities and what does not fit are errors. `where()`
+// says what the value is, for the message (made only then: a file has a value per function and
+// caller).
+template <typename Where>
+int64_t Nanos(const MarshalValue& seconds, const std::string& name, const Where& where) {
+  if (!seconds.IsNumber() || seconds.big) {
+    Fail(name, where() + " is " + MarshalKindName(seconds.kind) + ", not a time in seconds");
+  }
   const double nanos = std::round(seconds.AsDouble() * 1e9);
   if (!std::isfinite(nanos) || std::fabs(nanos) >= 9.2e18) {
-    Fail(name, where + " is a time out of range (" + std::to_string(seconds.AsDouble()) + " s)");
+    Fail(name, where() + " is a time out of range (" + std::to_string(seconds.AsDouble()) + " s)");
   }
   return static_cast<int64_t>(nanos);
 }
 
-uint64_t Calls(const MarshalValue& count, const std::string& name, const std::string& where) {
+template <typename Where>
+uint64_t Calls(const MarshalValue& count, const std::string& name, const Where& where) {
   if (count.kind != Kind::kInt || count.i < 0) {
-    Fail(name, where + " is " + MarshalKindName(count.kind) + ", not a count of calls");
+    Fail(name, where() + " is " + MarshalKindName(count.kind) + ", not a count of calls");
   }
   return static_cast<uint64_t>(count.i);
 }
@@ -57,6 +62,9 @@ class PstatsConverter {
   explicit PstatsConverter(const std::string& name) : name_(name), graph_(1) {}
 
   uint32_t FunctionOf(const MarshalValue& key) {
+    // marshal writes a key met before as a reference to it: the same object, looked up once.
+    const auto [known, added] = functions_.try_emplace(&key, 0);
+    if (!added) return known->second;
     if (key.kind != Kind::kTuple || key.items.size() != 3 || key.items[0]->kind != Kind::kString ||
         key.items[1]->kind != Kind::kInt ||
         (key.items[2]->kind != Kind::kString && key.items[2]->kind != Kind::kCode)) {
@@ -69,8 +77,9 @@ class PstatsConverter {
     const std::string& file = key.items[0]->s;
     const std::string name = NameOf(*key.items[2]);
     // Built-ins: ('~', 0, '<built-in method time.sleep>'), and ('', 0, 'exec') in profile's.
-    if (file == "~") return graph_.FunctionAt(name, "", 0);
-    return graph_.FunctionAt(name, file, key.items[1]->i);
+    known->second = file == "~" ? graph_.FunctionAt(name, "", 0)
+                                : graph_.FunctionAt(name, file, key.items[1]->i);
+    return known->second;
   }
 
   void Read(const MarshalValue& stats) {
@@ -80,39 +89,46 @@ class PstatsConverter {
     }
     for (const auto& [key, value] : stats.dict) {
       const uint32_t callee = FunctionOf(*key);
-      const std::string where = Printed(*key);
+      const MarshalValue& callee_key = *key;  // (a structured binding cannot be captured)
+      const auto at = [&](const char* what) {
+        return [&callee_key, what] { return Printed(callee_key) + ": " + what; };
+      };
       if (value->kind != Kind::kTuple || value->items.size() != 5) {
-        Fail(name_, where + ": " + MarshalKindName(value->kind) +
+        Fail(name_, Printed(*key) + ": " + MarshalKindName(value->kind) +
                         " where (primitive calls, calls, self, cumulative, callers) belongs");
       }
       const std::vector<Value>& v = value->items;
-      Calls(*v[0], name_, where + ": primitive calls");
-      const uint64_t calls = Calls(*v[1], name_, where + ": calls");
-      graph_.AddSelf(callee, {Nanos(*v[2], name_, where + ": self time")});
-      const int64_t cumulative = Nanos(*v[3], name_, where + ": cumulative time");
-      total_calls_ += calls;
+      Calls(*v[0], name_, at("primitive calls"));
+      const uint64_t calls = Calls(*v[1], name_, at("calls"));
+      graph_.AddSelf(callee, {Nanos(*v[2], name_, at("self time"))});
+      const int64_t cumulative = Nanos(*v[3], name_, at("cumulative time"));
       if (v[4]->kind != Kind::kDict) {
-        Fail(name_, where + ": callers are " + MarshalKindName(v[4]->kind) + ", not a dict");
+        Fail(name_, at("callers are")() + " " + MarshalKindName(v[4]->kind) + ", not a dict");
       }
       for (const auto& [caller_key, edge] : v[4]->dict) {
         const uint32_t caller = FunctionOf(*caller_key);
-        const std::string edge_where = where + ": from " + Printed(*caller_key);
+        const MarshalValue& from = *caller_key;
+        const auto edge_at = [&](const char* what) {
+          return [&callee_key, &from, what] {
+            return Printed(callee_key) + ": from " + Printed(from) + ": " + what;
+          };
+        };
         if (edge->kind == Kind::kTuple && edge->items.size() == 4) {
           // cProfile: (calls, primitive calls, self, cumulative) of the calls from this caller.
-          const uint64_t edge_calls = Calls(*edge->items[0], name_, edge_where + ": calls");
-          Calls(*edge->items[1], name_, edge_where + ": primitive calls");
-          Nanos(*edge->items[2], name_, edge_where + ": self time");
+          const uint64_t edge_calls = Calls(*edge->items[0], name_, edge_at("calls"));
+          Calls(*edge->items[1], name_, edge_at("primitive calls"));
+          Nanos(*edge->items[2], name_, edge_at("self time"));
           graph_.AddCall(caller, callee, edge_calls,
-                         {Nanos(*edge->items[3], name_, edge_where + ": cumulative time")});
+                         {Nanos(*edge->items[3], name_, edge_at("cumulative time"))});
         } else if (edge->kind == Kind::kInt) {
           // The profile module: a count only; the edge's share of the cumulative time by calls.
-          const uint64_t edge_calls = Calls(*edge, name_, edge_where + ": calls");
+          const uint64_t edge_calls = Calls(*edge, name_, edge_at("calls"));
           const double share = calls == 0 ? 0 : static_cast<double>(edge_calls) / calls;
           graph_.AddCall(caller, callee, edge_calls,
                          {static_cast<int64_t>(std::llround(share * cumulative))});
           shared_by_calls_ = true;
         } else {
-          Fail(name_, edge_where + ": " + MarshalKindName(edge->kind) +
+          Fail(name_, edge_at("")() + MarshalKindName(edge->kind) +
                           " where (calls, primitive calls, self, cumulative) belongs");
         }
       }
@@ -125,15 +141,9 @@ class PstatsConverter {
  private:
   const std::string& name_;
   CallGraph graph_;
-  uint64_t total_calls_ = 0;
+  std::unordered_map<const MarshalValue*, uint32_t> functions_;  // by key object
   bool shared_by_calls_ = false;
 };
-
-void Warn(const ReadContext& context, const std::string& file, const std::string& message) {
-  if (context.warnings != nullptr) {
-    context.warnings->Warning(Diagnostic{Rule::kInput, file, 0, message});
-  }
-}
 
 void ReadPstatsInput(Input& input, const ReadContext& context, ProfileSink* sink) {
   WholeInput data;
@@ -163,17 +173,13 @@ void ReadPstatsInput(Input& input, const ReadContext& context, ProfileSink* sink
   sink->OnHeader(header);
   Interner interner(sink);
   if (converter.graph().Emit(&interner, sink, 1, with_calls, {})) {
-    Warn(context, input.name,
-         "the call tree built from the callers was cut at " + std::to_string(CallGraph::kMaxDepth) +
-             " frames or " + std::to_string(CallGraph::kMaxNodes) + " nodes (or " +
-             std::to_string(CallGraph::kMaxWork) +
-             " edges looked at): each function's time and call count is kept, spread over the "
-             "stacks the tree reached");
+    context.Warn(input.name, CallGraph::CutWarning("callers", "time and call count"));
   }
   if (converter.shared_by_calls()) {
-    Warn(context, input.name,
-         "callers without times (the profile module's): each caller's share of a function's "
-         "cumulative time is taken in proportion to its calls");
+    context.Warn(
+        input.name,
+        "callers without times (the profile module's): each caller's share of a function's "
+        "cumulative time is taken in proportion to its calls");
   }
   sink->OnEnd();
 }

@@ -76,9 +76,14 @@ class SpeedscopeWriter : public ProfileSink {
   uint32_t FindTrack(const Sample& sample);  // TrackFor without its cache
   // Chooses the track's type and form, in a pass over its records.
   void Decide(uint32_t t);
-  // Whether type `type` can weigh the track's samples as an evented profile: every sample timed,
-  // one after the other, each with a duration that is its value in `type` (a time).
-  bool EventedBy(uint32_t t, int type) const;
+  // Per type, whether it can weigh the track's samples as an evented profile (every sample
+  // timed, one after the other, each with a duration that is its value in the type, a time),
+  // and then the first sample's time and the last one's end: one pass over the track's records.
+  struct EventedSpan {
+    bool ok = false;
+    int64_t first_time = 0, end = 0;
+  };
+  std::vector<EventedSpan> EventedSpans(uint32_t t) const;
   // The weight of `record` in the track's type and unit (negative: 0).
   int64_t WeightOf(const Track& track, const int64_t* record) const;
   // The frame indexes of stack `index`, comma-separated: made once per stack, since a sampled
@@ -257,77 +262,68 @@ void SpeedscopeWriter::Decide(uint32_t t) {
       }
     }
   }
-  // Without --value, a thread that the default type cannot weigh as an evented profile but
-  // another time type can (a .cpuprofile's wall beside its cpu) is weighed by that one: its
-  // samples keep their time order, as speedscope's own import of a .cpuprofile keeps them.
-  if (value_.empty() && !EventedBy(t, track.type)) {
-    for (size_t i = 0; i < header_.types.size(); ++i) {
-      if (static_cast<int>(i) != track.type && EventedBy(t, static_cast<int>(i))) {
+  // The evented form: timed samples one after the other, each weighing its duration. Without
+  // --value, a thread that the default type cannot weigh so but another time type can (a
+  // .cpuprofile's wall beside its cpu) is weighed by that one: its samples keep their time
+  // order, as speedscope's own import of a .cpuprofile keeps them.
+  const std::vector<EventedSpan> spans = EventedSpans(t);
+  const auto evented = [&](int type) { return type >= 0 && spans[type].ok; };
+  if (value_.empty() && !evented(track.type)) {
+    for (size_t i = 0; i < spans.size(); ++i) {
+      if (spans[i].ok) {
         track.type = static_cast<int>(i);
         track.by_duration = true;
         break;
       }
     }
   }
-  int64_t nanos_per_unit = 0;  // of the type, when a time
-  if (track.type >= 0) {
-    const std::string& unit = header_.types[track.type].unit;
-    track.unit = SpeedscopeUnitFor(unit);
-    const KnownUnit known = LookUpUnit(unit);
-    if (known.dimension != nullptr && std::string(known.dimension) == "time") {
-      nanos_per_unit = known.factor;
-    }
+  track.evented = evented(track.type);
+  if (track.evented) {
+    track.first_time = spans[track.type].first_time;
+    track.end = spans[track.type].end;
   }
-  // The evented form: timed samples one after the other, each weighing its duration.
-  track.evented = nanos_per_unit > 0;
-  uint64_t n = 0;
+  if (track.type >= 0) track.unit = SpeedscopeUnitFor(header_.types[track.type].unit);
   records_->ForEach(t, [&](const int64_t* record) {
-    const int64_t time = record[kTime], duration = record[kDuration];
     const int64_t stack = record[kStack];
-    if (time != kNoTime) ++track.timed;
+    if (record[kTime] != kNoTime) ++track.timed;
     if (stack < 0 || stack_frames_[stack].empty()) ++track.empty;
     if (record[kValues + (track.type < 0 ? 0 : track.type)] < 0) ++track.negative;
     if (__builtin_add_overflow(track.sum, WeightOf(track, record), &track.sum)) {
       track.sum = INT64_MAX;
     }
-    if (track.evented) {
+  });
+}
+
+std::vector<SpeedscopeWriter::EventedSpan> SpeedscopeWriter::EventedSpans(uint32_t t) const {
+  std::vector<EventedSpan> spans(header_.types.size());
+  std::vector<int64_t> nanos_per_unit(spans.size(), 0);  // of each type that is a time
+  for (size_t i = 0; i < spans.size(); ++i) {
+    const KnownUnit known = LookUpUnit(header_.types[i].unit);
+    if (known.dimension != nullptr && std::string(known.dimension) == "time") {
+      nanos_per_unit[i] = known.factor;
+      spans[i].ok = true;
+    }
+  }
+  uint64_t n = 0;
+  records_->ForEach(t, [&](const int64_t* record) {
+    const int64_t time = record[kTime], duration = record[kDuration];
+    for (size_t i = 0; i < spans.size(); ++i) {
+      EventedSpan& span = spans[i];
       int64_t nanos = 0, end = 0;
-      if (time == kNoTime || duration < 0 || (n > 0 && time < track.end) ||
-          __builtin_mul_overflow(record[kValues + track.type], nanos_per_unit, &nanos) ||
-          std::abs(nanos - duration) > nanos_per_unit / 2 ||
+      if (!span.ok) continue;
+      if (time == kNoTime || duration < 0 || (n > 0 && time < span.end) ||
+          __builtin_mul_overflow(record[kValues + i], nanos_per_unit[i], &nanos) ||
+          std::abs(nanos - duration) > nanos_per_unit[i] / 2 ||
           __builtin_add_overflow(time, duration, &end)) {
-        track.evented = false;
+        span.ok = false;
       } else {
-        if (n == 0) track.first_time = time;
-        track.end = end;
+        if (n == 0) span.first_time = time;
+        span.end = end;
       }
     }
     ++n;
   });
-}
-
-bool SpeedscopeWriter::EventedBy(uint32_t t, int type) const {
-  if (type < 0) return false;
-  const KnownUnit known = LookUpUnit(header_.types[type].unit);
-  if (known.dimension == nullptr || std::string(known.dimension) != "time") return false;
-  const int64_t nanos_per_unit = known.factor;
-  bool evented = true;
-  int64_t last_end = 0;
-  uint64_t n = 0;
-  records_->ForEach(t, [&](const int64_t* record) {
-    const int64_t time = record[kTime], duration = record[kDuration];
-    int64_t nanos = 0, end = 0;
-    if (!evented) return;
-    if (time == kNoTime || duration < 0 || (n > 0 && time < last_end) ||
-        __builtin_mul_overflow(record[kValues + type], nanos_per_unit, &nanos) ||
-        std::abs(nanos - duration) > nanos_per_unit / 2 ||
-        __builtin_add_overflow(time, duration, &end)) {
-      evented = false;
-    }
-    last_end = end;
-    ++n;
-  });
-  return evented && n > 0;
+  return spans;
 }
 
 const std::string& SpeedscopeWriter::StackText(int64_t index) {

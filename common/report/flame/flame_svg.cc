@@ -15,10 +15,6 @@
 namespace proftools {
 namespace {
 
-std::string Fixed(double value, int decimals) {
-  return FormatFixed(value, decimals);
-}
-
 // The number of UTF-8 characters of `text`.
 size_t Characters(const std::string& text) {
   size_t n = 0;
@@ -120,7 +116,7 @@ class SvgWriter {
                        ": must be yellow, blue, green, grey or #RRGGBB");
     }
     const std::string width = std::to_string(options_.width);
-    const std::string height = Fixed(height_, 0);
+    const std::string height = FormatFixed(height_, 0);
     const double font = options_.font_size;
     std::string title = options_.title;
     if (title.empty()) title = options_.inverted ? "Icicle Graph" : "Flame Graph";
@@ -139,9 +135,9 @@ class SvgWriter {
     text_ += "<svg version=\"1.1\" width=\"100%\" style=\"height: auto\" data-width=\"" + width +
              "\" viewBox=\"0 0 " + width + " " + height +
              "\" xmlns=\"http://www.w3.org/2000/svg\" data-inverted=\"" +
-             (options_.inverted ? "1" : "0") + "\" data-pad=\"" + Fixed(kPad, 0) +
-             "\" data-char-width=\"" + Fixed(font * options_.font_width, 4) + "\" data-total=\"" +
-             std::to_string(tree_.root().value) + "\" data-unit=\"" +
+             (options_.inverted ? "1" : "0") + "\" data-pad=\"" + FormatFixed(kPad, 0) +
+             "\" data-char-width=\"" + FormatFixed(font * options_.font_width, 4) +
+             "\" data-total=\"" + std::to_string(tree_.root().value) + "\" data-unit=\"" +
              EscapeXml(DisplayFrameName(options_.count_name.empty() ? options_.unit
                                                                     : options_.count_name)) +
              "\" data-name-type=\"" + EscapeXml(DisplayFrameName(options_.name_type)) + "\">\n";
@@ -151,24 +147,25 @@ class SvgWriter {
         top + "\" offset=\"5%\"/><stop stop-color=\"" + bottom +
         "\" offset=\"95%\"/></linearGradient></defs>\n";
     text_ += "<style type=\"text/css\">\ntext { font-family: " + EscapeXml(options_.font_type) +
-             "; font-size: " + Fixed(font, 1) + "px; }\n#title { font-size: " + Fixed(font + 5, 1) +
-             "px; }\n" + kWebFlameSvgCss + "</style>\n";
+             "; font-size: " + FormatFixed(font, 1) +
+             "px; }\n#title { font-size: " + FormatFixed(font + 5, 1) + "px; }\n" +
+             kWebFlameSvgCss + "</style>\n";
     text_ += "<rect x=\"0\" y=\"0\" width=\"" + width + "\" height=\"" + height +
              "\" fill=\"url(#background)\"/>\n";
-    const std::string center = Fixed(options_.width / 2.0, 1);
-    text_ += "<text id=\"title\" x=\"" + center + "\" y=\"" + Fixed(font * 2, 1) + "\">" +
+    const std::string center = FormatFixed(options_.width / 2.0, 1);
+    text_ += "<text id=\"title\" x=\"" + center + "\" y=\"" + FormatFixed(font * 2, 1) + "\">" +
              EscapeXml(DisplayFrameName(title)) + "</text>\n";
     if (!options_.subtitle.empty()) {
-      text_ += "<text id=\"subtitle\" x=\"" + center + "\" y=\"" + Fixed(font * 4, 1) + "\">" +
-               EscapeXml(DisplayFrameName(options_.subtitle)) + "</text>\n";
+      text_ += "<text id=\"subtitle\" x=\"" + center + "\" y=\"" + FormatFixed(font * 4, 1) +
+               "\">" + EscapeXml(DisplayFrameName(options_.subtitle)) + "</text>\n";
     }
     if (options_.differential) Legend();
-    const std::string bottom_y = Fixed(height_ - pad_bottom_ / 2, 1);
-    const std::string right_x = Fixed(options_.width - kPad - 100, 1);
-    text_ += "<text id=\"details\" x=\"" + Fixed(kPad, 1) + "\" y=\"" + bottom_y +
-             "\"> </text>\n<text id=\"reset\" class=\"button hide\" x=\"" + Fixed(kPad, 1) +
-             "\" y=\"" + Fixed(font * 2, 1) + "\">Reset Zoom</text>\n<text id=\"search\" " +
-             "class=\"button\" x=\"" + right_x + "\" y=\"" + Fixed(font * 2, 1) +
+    const std::string bottom_y = FormatFixed(height_ - pad_bottom_ / 2, 1);
+    const std::string right_x = FormatFixed(options_.width - kPad - 100, 1);
+    text_ += "<text id=\"details\" x=\"" + FormatFixed(kPad, 1) + "\" y=\"" + bottom_y +
+             "\"> </text>\n<text id=\"reset\" class=\"button hide\" x=\"" + FormatFixed(kPad, 1) +
+             "\" y=\"" + FormatFixed(font * 2, 1) + "\">Reset Zoom</text>\n<text id=\"search\" " +
+             "class=\"button\" x=\"" + right_x + "\" y=\"" + FormatFixed(font * 2, 1) +
              "\">Search</text>\n<text id=\"matched\" x=\"" + right_x + "\" y=\"" + bottom_y +
              "\"> </text>\n<g id=\"frames\">\n";
   }
@@ -185,16 +182,17 @@ class SvgWriter {
                                                         {"shrank", DiffColor(1, 2, 1)},
                                                         {"unchanged", DiffColor(1, 1, 1)}};
     for (const auto& [label, color] : keys) {
-      text_ += "<rect x=\"" + Fixed(x, 1) + "\" y=\"" + Fixed(y - box + 2, 1) + "\" width=\"" +
-               Fixed(box, 1) + "\" height=\"" + Fixed(box, 1) + "\" style=\"fill: " + color +
-               "; stroke: #999\"/><text x=\"" + Fixed(x + box + 4, 1) + "\" y=\"" + Fixed(y, 1) +
-               "\">" + label + "</text>";
+      text_ += "<rect x=\"" + FormatFixed(x, 1) + "\" y=\"" + FormatFixed(y - box + 2, 1) +
+               "\" width=\"" + FormatFixed(box, 1) + "\" height=\"" + FormatFixed(box, 1) +
+               "\" style=\"fill: " + color + "; stroke: #999\"/><text x=\"" +
+               FormatFixed(x + box + 4, 1) + "\" y=\"" + FormatFixed(y, 1) + "\">" + label +
+               "</text>";
       x += box + 4 + (std::char_traits<char>::length(label) + 2) * font * options_.font_width;
     }
     std::string base = "from the base";
     if (!options_.base_name.empty()) base += " " + DisplayFrameName(options_.base_name);
-    text_ += "<text x=\"" + Fixed(x, 1) + "\" y=\"" + Fixed(y, 1) + "\">" + EscapeXml(base) +
-             " (the widths are this profile's)</text></g>\n";
+    text_ += "<text x=\"" + FormatFixed(x, 1) + "\" y=\"" + FormatFixed(y, 1) + "\">" +
+             EscapeXml(base) + " (the widths are this profile's)</text></g>\n";
   }
 
   std::string Value(int64_t value) const {
@@ -240,11 +238,12 @@ class SvgWriter {
           options_.differential ? DiffColor(node.value, node.base, max_change_)
                                 : FrameColor(options_.palette, tree_.name(node.name), node.kind);
       text_ += "<g class=\"f\" data-v=\"" + std::to_string(node.value) + "\"><title>" +
-               EscapeXml(Details(node, name)) + "</title><rect x=\"" + Fixed(x, 2) + "\" y=\"" +
-               Fixed(y, 1) + "\" width=\"" + Fixed(width, 2) + "\" height=\"" +
-               std::to_string(options_.frame_height - 1) + "\" fill=\"" + color +
-               "\" rx=\"2\" ry=\"2\"/><text x=\"" + Fixed(x + 3, 2) + "\" y=\"" +
-               Fixed(y + options_.frame_height / 2.0 + options_.font_size / 3 + 1, 1) + "\">" +
+               EscapeXml(Details(node, name)) + "</title><rect x=\"" + FormatFixed(x, 2) +
+               "\" y=\"" + FormatFixed(y, 1) + "\" width=\"" + FormatFixed(width, 2) +
+               "\" height=\"" + std::to_string(options_.frame_height - 1) + "\" fill=\"" + color +
+               "\" rx=\"2\" ry=\"2\"/><text x=\"" + FormatFixed(x + 3, 2) + "\" y=\"" +
+               FormatFixed(y + options_.frame_height / 2.0 + options_.font_size / 3 + 1, 1) +
+               "\">" +
                EscapeXml(FitFrameLabel(name, static_cast<size_t>(width * chars_per_pixel))) +
                "</text></g>\n";
       WriteWhenLarge(&text_, out_);

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "common/base/counted.h"
 #include "common/base/diagnostics.h"
 #include "common/base/saturating.h"
 #include "common/base/text_syntax.h"
@@ -112,8 +113,7 @@ std::vector<std::string> WriteListReport(const StackTotals& totals, const Report
   bool from_perf_script = false;
   for (const Source& source : totals.header().sources) from_perf_script |= source.type == "perf";
   if (without_source > 0 && from_perf_script) {
-    warnings.push_back(std::to_string(without_source) +
-                       (without_source == 1 ? " function has" : " functions have") +
+    warnings.push_back(Counted(without_source, "function has", "functions have") +
                        " no file and line: perf script prints them with -F +srcline "
                        "(perf script -F +srcline | perf2prof), and perf2prof reads them "
                        "from a perf.data file itself");
