@@ -41,7 +41,7 @@ void Edit(const std::string& path, const std::string& sql) {
 }
 
 std::string ReadBack(const std::string& path) {
-  DatabaseFile file(path);
+  DatabaseFile file(path, 0);
   ProfileBuilder builder;
   DiagnosticHandler refuse;
   CheckingSink checked(&builder, &refuse, "test.db");
@@ -425,14 +425,14 @@ TEST(SqliteFiles, WhatIsNotADatabaseIsRefusedSayingHowToMakeOne) {
     fclose(f);
   }
   try {
-    DatabaseFile file(path.path());
+    DatabaseFile file(path.path(), 0);
     FAIL() << "read prof text as a database";
   } catch (const ProfError& e) {
     EXPECT_EQ(e.diagnostic().message,
               "not a SQLite database (prof2sqlite loads a profile into one)");
   }
   try {
-    DatabaseFile file(path.path() + ".absent");
+    DatabaseFile file(path.path() + ".absent", 0);
     FAIL() << "opened a file that does not exist";
   } catch (const ProfError& e) {
     EXPECT_NE(e.diagnostic().message.find("cannot open"), std::string::npos);

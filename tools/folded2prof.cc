@@ -50,6 +50,7 @@ int Main(int argc, char** argv) {
   cli.AddAllowEmptyOption("an input without stacks");
   cli.AddSourceUriOption();
   cli.AddInputFormatOption();
+  cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
   if (!cli.Parse(argc, argv)) return cli.exit_status();

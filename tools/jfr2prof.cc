@@ -71,6 +71,7 @@ int Main(int argc, char** argv) {
   ReadContext context;
   context.uri = read.uri ? *read.uri : DefaultSourceUri(input);
   context.max_input_size = read.max_input_size;
+  context.max_spool_size = read.max_spool_size;
   context.allow_empty = read.allow_empty;
   context.warnings = read.warnings;
   Output output(cli.OutputPath());

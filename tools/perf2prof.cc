@@ -77,6 +77,7 @@ int Main(int argc, char** argv) {
       "later)")("no-inline", "no inlined frames (faster: DWARF's inline entries are not read)");
   cli.AllowRepeated("debug-dir");
   cli.AddInputFormatOption();
+  cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
   if (!cli.Parse(argc, argv)) return cli.exit_status();

@@ -55,7 +55,7 @@ int Main(int argc, char** argv) {
   // A database that does not exist yet starts empty: the first run of a collection creates it.
   std::unique_ptr<DatabaseInput> existing;
   if (append && access(output_path.c_str(), F_OK) == 0) {
-    existing = std::make_unique<DatabaseInput>(output_path);
+    existing = std::make_unique<DatabaseInput>(output_path, cli.InputReadOptions().max_spool_size);
   }
 
   Output output(output_path);

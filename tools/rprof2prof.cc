@@ -30,6 +30,7 @@ int Main(int argc, char** argv) {
   cli.AddOptions()("strict", "treat garbage and cut-short lines as errors instead of warnings");
   cli.AddAllowEmptyOption("an empty input");
   cli.AddInputFormatOption();
+  cli.AddMaxInputSizeOption();
   cli.AddOutputOption();
   cli.AddInputs();
   if (!cli.Parse(argc, argv)) return cli.exit_status();

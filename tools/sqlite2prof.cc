@@ -33,23 +33,27 @@ int Main(int argc, char** argv) {
       "  sqlite3 runs.db 'DELETE FROM samples WHERE time_nanos < 1700000000000000000' &&\n"
       "    sqlite2prof runs.db | prof2pprof -o recent.pb.gz\n");
   cli.AddOutputOption();
+  cli.AddMaxInputSizeOption();
   cli.AddInputs();
   if (!cli.Parse(argc, argv)) return cli.exit_status();
+  const ReadOptions read = cli.InputReadOptions();
 
   const std::vector<std::string> paths = cli.Inputs();
   Output output(cli.OutputPath());
   CanonicalWriter writer(&output);
   DiagnosticHandler refuse;
   if (paths.size() == 1) {
-    DatabaseFile file(paths[0]);
+    DatabaseFile file(paths[0], read.max_spool_size);
     // The reader checks the model's constraints itself, naming tables and rows; the checker
     // behind it refuses whatever would still make invalid prof text.
     CheckingSink checked(&writer, &refuse, file.name());
     ReadDatabase(file.Open().get(), &checked);
   } else {
-    Merger merger(MergeOptions{});
+    MergeOptions merge;
+    merge.read = read;
+    Merger merger(merge);
     for (const std::string& path : paths) {
-      DatabaseInput database(path);
+      DatabaseInput database(path, read.max_spool_size);
       merger.Add(database.input(), path == "-" ? "" : path);
     }
     CheckingSink checked(&writer, &refuse, "(merged profile)");

@@ -152,9 +152,11 @@ void CommandLine::AddOutputOption() {
 
 void CommandLine::AddMaxInputSizeOption() {
   AddOptions()("max-input-size",
-               "refuse a pprof input that is (or inflates to) more than SIZE bytes of protobuf "
-               "(default 1GiB; 0: no limit; units k, M, G, T, with B, iB or neither, are powers of "
-               "1024: 1G, 1GB and 1GiB are all 2^30 bytes)",
+               "refuse an input that would make the program hold more than SIZE bytes: in "
+               "memory for formats read whole (pprof, JSON, pstats; a JFR chunk), default 1GiB; "
+               "in a temporary file for a pipe read twice (perf script, Rprof, JFR, perf.data, "
+               "a database), default 16GiB. 0: no limit; units k, M, G, T, with B, iB or "
+               "neither, are powers of 1024: 1G, 1GB and 1GiB are all 2^30 bytes",
                OptionValue(), "SIZE");
 }
 
@@ -193,7 +195,10 @@ ReadOptions CommandLine::InputReadOptions() {
   ReadOptions options;
   options.handler = nullptr;
   options.warnings = &warnings_;
-  if (parser_->Details("max-input-size") != nullptr) options.max_input_size = MaxInputSize();
+  // One option, one cap, given or not: the defaults differ since a spool is on disk.
+  if (parser_->Details("max-input-size") != nullptr && Has("max-input-size")) {
+    options.max_input_size = options.max_spool_size = MaxInputSize();
+  }
   if (parser_->Details("input-format") != nullptr && Has("input-format")) {
     options.format = ReaderNamed(Get<std::string>("input-format")).name;
   }

@@ -36,7 +36,7 @@ void ProfileInputs::Merge(ProfileSink* sink) {
 void ProfileInputs::MakeReplayable() {
   if (spool_ || (paths_.size() == 1 && IsRegularFile(paths_[0]))) return;
   auto spool = std::make_unique<SpoolFile>();
-  SpoolWriter writer(*spool);
+  SpoolWriter writer(*spool, options_.max_spool_size, name());
   CanonicalWriter canonical(&writer);
   Read(&canonical);
   writer.Flush();

@@ -28,7 +28,7 @@ void* MapFd(int fd, size_t size, const std::string& name) {
 
 }  // namespace
 
-MappedInput::MappedInput(Input& input) {
+MappedInput::MappedInput(Input& input, uint64_t max_spool) {
   if (!input.gzipped && !input.reopen_path.empty()) {
     const int fd = open(input.reopen_path.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st;
@@ -48,7 +48,7 @@ MappedInput::MappedInput(Input& input) {
   }
   // A pipe or gzipped content: spooled to disk as it is read, then mapped.
   SpoolFile spool;
-  SpoolWriter writer(spool);
+  SpoolWriter writer(spool, max_spool, input.name);
   std::string buffer(size_t{1} << 16, '\0');
   uint64_t total = 0;
   for (size_t n; (n = input.stream->Read(buffer.data(), buffer.size())) > 0;) {

@@ -18,7 +18,9 @@ namespace proftools {
 class MappedInput {
  public:
   // Maps `input` (from its first byte). Throws ProfError naming the input when it cannot.
-  explicit MappedInput(Input& input);
+  // A pipe or gzipped content is first copied to a spool of at most `max_spool` bytes (0: no
+  // cap; SpoolTooLarge beyond).
+  MappedInput(Input& input, uint64_t max_spool);
   ~MappedInput();
   MappedInput(const MappedInput&) = delete;
   MappedInput& operator=(const MappedInput&) = delete;

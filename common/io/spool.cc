@@ -9,9 +9,18 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/base/counted.h"
 #include "common/base/diagnostics.h"
 
 namespace proftools {
+
+void SpoolTooLarge(const std::string& name, uint64_t cap) {
+  throw ProfError(
+      name, "more than " + Counted(cap, "byte", "bytes") +
+                " to copy to a temporary file (an input that is not a regular file is copied to be "
+                "read again): give the file's "
+                "path instead, or raise the limit with --max-input-size");
+}
 
 size_t CopyingStream::Read(char* buffer, size_t capacity) {
   const size_t n = inner_->Read(buffer, capacity);
@@ -52,6 +61,8 @@ std::unique_ptr<ByteStream> SpoolFile::Reopen(const std::string& name) const {
 }
 
 void SpoolWriter::Write(std::string_view data) {
+  written_ += data.size();
+  if (cap_ != 0 && written_ > cap_) SpoolTooLarge(name_, cap_);
   buffer_.append(data);
   if (buffer_.size() >= (size_t{1} << 20)) Flush();
 }
@@ -78,8 +89,23 @@ size_t LimitedStream::Read(char* buffer, size_t capacity) {
   return n;
 }
 
+size_t SpoolCappedStream::Read(char* buffer, size_t capacity) {
+  // One byte more than the cap is asked for, so that an input of exactly `cap` bytes passes.
+  if (bytes_ > cap_) SpoolTooLarge(name_, cap_);
+  const size_t n =
+      inner_->Read(buffer, static_cast<size_t>(std::min<uint64_t>(capacity, cap_ + 1 - bytes_)));
+  bytes_ += n;
+  if (bytes_ > cap_) SpoolTooLarge(name_, cap_);
+  return n;
+}
+
 TwoPassInput::TwoPassInput(std::string path) : path_(std::move(path)) {
   if (!IsRegularFile(path_)) spool_ = std::make_unique<SpoolFile>();
+}
+
+void TwoPassInput::CapSpool(Input* input, uint64_t cap) const {
+  if (spool_ == nullptr || cap == 0) return;
+  input->stream = std::make_unique<SpoolCappedStream>(std::move(input->stream), cap, input->name);
 }
 
 ByteStream* TwoPassInput::Again(const std::string& name) {

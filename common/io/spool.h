@@ -9,11 +9,21 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "common/io/byte_stream.h"
 #include "common/io/input.h"
 
 namespace proftools {
+
+// The default cap on the bytes one input may have copied to a temporary file (a pipe read
+// twice, a database from standard input): large enough for a long `perf script` through a pipe,
+// small enough that a small gzip bomb cannot fill the disk. --max-input-size sets it
+// (ReadContext::max_spool_size).
+inline constexpr uint64_t kDefaultMaxSpoolSize = uint64_t{16} << 30;  // 16 GiB
+
+// The error of an input `name` that would have more than `cap` bytes copied to a spool.
+[[noreturn]] void SpoolTooLarge(const std::string& name, uint64_t cap);
 
 // Passes bytes through, counts them, and copies them to a file descriptor (when not -1).
 // Throws ProfError naming `name` when the copy fails.
@@ -47,16 +57,21 @@ class SpoolFile {
   int fd_ = -1;
 };
 
-// Writes bytes to a SpoolFile, buffered. Throws ProfError when a write fails.
+// Writes bytes to a SpoolFile, buffered. Throws ProfError when a write fails, and (SpoolTooLarge,
+// naming `name`) when more than `cap` bytes come (0: no cap).
 class SpoolWriter : public ByteSink {
  public:
-  explicit SpoolWriter(const SpoolFile& file) : fd_(file.fd()) {}
+  explicit SpoolWriter(const SpoolFile& file, uint64_t cap = 0, std::string name = "<spool>")
+      : fd_(file.fd()), cap_(cap), name_(std::move(name)) {}
   void Write(std::string_view data) override;
   // Writes what is buffered; call before reading the spool back.
   void Flush();
 
  private:
   int fd_;
+  uint64_t cap_;
+  std::string name_;
+  uint64_t written_ = 0;
   std::string buffer_;
 };
 
@@ -71,6 +86,21 @@ class LimitedStream : public ByteStream {
   uint64_t remaining_;
 };
 
+// Passes the bytes of `inner` through, and throws SpoolTooLarge naming `name` when there are
+// more than `cap`: what stands before the copy to a spool.
+class SpoolCappedStream : public ByteStream {
+ public:
+  SpoolCappedStream(std::unique_ptr<ByteStream> inner, uint64_t cap, std::string name)
+      : inner_(std::move(inner)), cap_(cap), name_(std::move(name)) {}
+  size_t Read(char* buffer, size_t capacity) override;
+
+ private:
+  std::unique_ptr<ByteStream> inner_;
+  uint64_t cap_;
+  std::string name_;
+  uint64_t bytes_ = 0;
+};
+
 // One input of a two-pass converter: the first pass reads OpenInput(path) and copies what it
 // reads to spool_fd() (-1 when the file itself can be read again); Again() then yields the
 // same content from its first byte.
@@ -79,6 +109,9 @@ class TwoPassInput {
   // Creates the spool when `path` is not a regular file (standard input, a pipe).
   explicit TwoPassInput(std::string path);
   int spool_fd() const { return spool_ ? spool_->fd() : -1; }
+  // When this input is spooled, bounds what `input` (its opened content) yields to `cap` bytes
+  // (0: no cap), so that the spool never holds more.
+  void CapSpool(Input* input, uint64_t cap) const;
   // The stream for the second pass, valid as long as this object; `name` is for messages.
   ByteStream* Again(const std::string& name);
 

@@ -16,6 +16,7 @@ void ReadJfr(Input& input, const ReadContext& context, const JfrOptions& options
   // A regular file is opened again for a second reading; anything else is spooled to disk as
   // it is read the first time.
   TwoPassInput passes(input.reopen_path);
+  passes.CapSpool(&input, context.max_spool_size);
   CopyingStream first(input.stream.get(), passes.spool_fd(), input.name);
   ConvertJfr(
       &first, [&] { return passes.Again(input.name); }, input.name, context, options, sink);

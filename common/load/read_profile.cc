@@ -20,6 +20,7 @@ void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options) {
   ReadContext context;
   context.uri = options.uri ? *options.uri : DefaultSourceUri(input);
   context.max_input_size = options.max_input_size;
+  context.max_spool_size = options.max_spool_size;
   context.allow_empty = options.allow_empty;
   context.violations = options.handler;
   context.warnings = options.warnings;

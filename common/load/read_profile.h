@@ -19,7 +19,8 @@ namespace proftools {
 struct ReadOptions {
   DiagnosticHandler* handler = nullptr;   // format violations (nullptr: throw at the first)
   DiagnosticHandler* warnings = nullptr;  // converters' warnings (nullptr: dropped)
-  uint64_t max_input_size = kDefaultMaxInputSize;
+  uint64_t max_input_size = kDefaultMaxInputSize;  // bytes held in memory (0: no cap)
+  uint64_t max_spool_size = kDefaultMaxSpoolSize;  // bytes copied to a temporary file (0: none)
   std::string format;        // --input-format: a reader's name; "" sniffs
   bool allow_empty = false;  // a converted input without samples is not an error
   // The URI of the source an input gets when its format has none of its own: by default its

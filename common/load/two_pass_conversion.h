@@ -36,6 +36,7 @@ void ConvertInTwoPasses(const ReaderSpec& format, const std::vector<std::string>
     passes.push_back(std::make_unique<TwoPassInput>(path));
     Input opened = first != nullptr && passes.size() == 1 ? std::move(*first) : OpenInput(path);
     RequireFormat(opened, format, read.format);
+    passes.back()->CapSpool(&opened, read.max_spool_size);
     inputs.push_back(
         scan(opened, read.uri ? *read.uri : DefaultSourceUri(opened), passes.back()->spool_fd()));
   }

@@ -13,6 +13,7 @@
 
 #include "common/base/diagnostics.h"
 #include "common/io/input.h"
+#include "common/io/spool.h"
 #include "common/model/sink.h"
 
 namespace proftools {
@@ -47,6 +48,7 @@ using ReaderSettings = std::vector<std::pair<std::string, std::string>>;
 struct ReadContext {
   std::string uri;  // the URI of the input's source: its path, "" for standard input
   uint64_t max_input_size = kDefaultMaxInputSize;  // whole-input readers refuse more (0: no cap)
+  uint64_t max_spool_size = kDefaultMaxSpoolSize;  // a pipe read twice may spool no more (0: none)
   bool allow_empty = false;  // an input without samples gives a profile without samples
   DiagnosticHandler* violations = nullptr;  // format rules broken (nullptr: throw at the first)
   DiagnosticHandler* warnings = nullptr;    // converters' warnings (nullptr: dropped)

@@ -44,6 +44,7 @@ template <typename Converter, typename Options, typename Scan>
 void ReadInTwoPasses(Input& input, const ReadContext& context, const Options& options, Scan scan,
                      ProfileSink* sink) {
   TwoPassInput passes(input.reopen_path);
+  passes.CapSpool(&input, context.max_spool_size);
   const std::vector<decltype(scan(input, std::string(), false, -1))> inputs{
       scan(input, context.uri, context.allow_empty, passes.spool_fd())};
   DiagnosticHandler dropped;

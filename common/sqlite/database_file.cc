@@ -33,7 +33,7 @@ std::string FileUri(const std::string& path, const char* query) {
 
 }  // namespace
 
-DatabaseFile::DatabaseFile(const std::string& path) {
+DatabaseFile::DatabaseFile(const std::string& path, uint64_t max_copy) {
   Input input = OpenInput(path);  // no gunzip cap needed: a database is never gzipped
   name_ = input.name;
   if (input.gzipped) throw ProfError(name_, "is gzipped: a database is read as it is");
@@ -56,6 +56,9 @@ DatabaseFile::DatabaseFile(const std::string& path) {
       if (fd >= 0) close(fd);
     }
   } closer{copy_fd};
+  if (!regular && max_copy != 0) {
+    stream = std::make_unique<SpoolCappedStream>(std::move(stream), max_copy, name_);
+  }
   CopyingStream copying(stream.get(), copy_fd, name_);
   while (got < head.size()) {
     const size_t n = copying.Read(head.data() + got, head.size() - got);

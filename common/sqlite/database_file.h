@@ -6,6 +6,7 @@
 #ifndef PROFTOOLS_COMMON_SQLITE_DATABASE_FILE_H_
 #define PROFTOOLS_COMMON_SQLITE_DATABASE_FILE_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -16,8 +17,9 @@ namespace proftools {
 
 class DatabaseFile {
  public:
-  // Throws ProfError when the input cannot be read or is not a SQLite database.
-  explicit DatabaseFile(const std::string& path);
+  // Throws ProfError when the input cannot be read or is not a SQLite database. Standard input
+  // or a pipe is copied to a temporary database of at most `max_copy` bytes (0: no cap).
+  DatabaseFile(const std::string& path, uint64_t max_copy);
   // A read-only connection.
   std::unique_ptr<SqliteDb> Open() const;
   // The name for messages ("<stdin>" for "-").

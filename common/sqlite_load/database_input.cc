@@ -7,10 +7,10 @@
 
 namespace proftools {
 
-DatabaseInput::DatabaseInput(const std::string& path) {
-  DatabaseFile file(path);
+DatabaseInput::DatabaseInput(const std::string& path, uint64_t max_spool) {
+  DatabaseFile file(path, max_spool);
   {
-    SpoolWriter bytes(spool_);
+    SpoolWriter bytes(spool_, max_spool, file.name());
     CanonicalWriter writer(&bytes);
     DiagnosticHandler refuse;  // what the reader's own checks let through
     CheckingSink checked(&writer, &refuse, file.name());

@@ -4,6 +4,7 @@
 #ifndef PROFTOOLS_COMMON_SQLITE_LOAD_DATABASE_INPUT_H_
 #define PROFTOOLS_COMMON_SQLITE_LOAD_DATABASE_INPUT_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -14,9 +15,10 @@ namespace proftools {
 
 class DatabaseInput {
  public:
-  // Reads the database at `path` ("-": standard input). Throws ProfError when it is not a
+  // Reads the database at `path` ("-": standard input; copied to a temporary file and spooled as
+  // text, each of at most `max_spool` bytes, 0: no cap). Throws ProfError when it is not a
   // readable profile database.
-  explicit DatabaseInput(const std::string& path);
+  DatabaseInput(const std::string& path, uint64_t max_spool);
   // The profile, as an input named like the database.
   Input& input() { return input_; }
 

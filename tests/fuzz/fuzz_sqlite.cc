@@ -133,7 +133,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   std::string canonical;
   OnlyOurErrors([&] {
-    DatabaseFile database(file.path());  // as sqlite2prof opens it
+    DatabaseFile database(file.path(), 0);  // as sqlite2prof opens it
     StringSink text;
     CanonicalWriter writer(&text);
     DiagnosticHandler refuse;

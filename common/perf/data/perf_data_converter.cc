@@ -961,7 +961,7 @@ PerfDataOptions PerfDataOptionsFrom(const ReaderSettings& settings) {
 
 void ReadPerfData(Input& input, const ReadContext& context, const PerfDataOptions& options,
                   ProfileSink* sink) {
-  MappedInput mapped(input);
+  MappedInput mapped(input, context.max_spool_size);
   PerfBytes bytes(mapped.bytes(), input.name);
   PerfDataLayout layout = ReadPerfDataLayout(bytes);
   // perf report --header's "captured on" is the file's modification time, to the second.
