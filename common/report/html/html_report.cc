@@ -94,8 +94,10 @@ const char* KindName(FrameKind kind) {
 // indexes with their sums per type, identical frame sequences merged.
 class DataWriter {
  public:
-  DataWriter(const StackTotals& totals, const HtmlReportOptions& options)
-      : totals_(totals), options_(options) {}
+  // `warnings` gets one line per source file whose text the page embeds.
+  DataWriter(const StackTotals& totals, const HtmlReportOptions& options,
+             std::vector<std::string>* warnings)
+      : totals_(totals), options_(options), warnings_(warnings) {}
 
   std::string Json() {
     Collect();
@@ -363,6 +365,8 @@ class DataWriter {
         if (added) {
           files_json += (at->second ? ",[" : "[") + PageJsonString(file.file) + "," +
                         PageJsonString(text.found ? "" : text.problem) + "]";
+          // The page is shared: its author is told which of their files it carries.
+          if (text.found) warnings_->push_back("the page embeds lines of " + Printable(text.path));
         }
         std::vector<int64_t> flat(types), cum(types);
         for (size_t t = 0; t < types; ++t) {
@@ -466,6 +470,7 @@ class DataWriter {
 
   const StackTotals& totals_;
   const HtmlReportOptions& options_;
+  std::vector<std::string>* warnings_;
   std::vector<std::string> names_, sources_;
   std::vector<FrameKind> kinds_;
   std::vector<std::vector<uint32_t>> stacks_;
@@ -505,8 +510,8 @@ std::vector<std::string> WriteHtmlReport(const StackTotals& totals,
   page += kWebReportHtml;
   page += "<script type=\"application/json\" id=\"profile-data\">";
   out->Write(page);
-  out->Write(DataWriter(totals, options).Json());
   std::vector<std::string> warnings;
+  out->Write(DataWriter(totals, options, &warnings).Json());
   page = "</script>\n";
   if (options.graph != nullptr) {
     page += "<script type=\"application/json\" id=\"graph-data\">" +

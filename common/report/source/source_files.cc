@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <utility>
@@ -38,6 +39,19 @@ std::string Parent(const std::string& dir) {
   const size_t slash = clean.rfind('/');
   if (slash == std::string::npos) return ".";
   return slash == 0 ? "/" : clean.substr(0, slash);
+}
+
+// The real path of `path` (symbolic links resolved), or "" when it has none.
+std::string RealPath(const std::string& path) {
+  std::unique_ptr<char, void (*)(void*)> real(realpath(path.c_str(), nullptr), std::free);
+  return real ? std::string(real.get()) : std::string();
+}
+
+// Whether `path` is `dir` or under it (both clean and absolute).
+bool IsUnder(const std::string& path, const std::string& dir) {
+  if (dir == "/") return true;
+  return path.compare(0, dir.size(), dir) == 0 &&
+         (path.size() == dir.size() || path[dir.size()] == '/');
 }
 
 bool IsRegularFile(const std::string& path) {
@@ -78,6 +92,10 @@ SourceFiles::SourceFiles(std::string search_path, std::string trim_path)
     if (getcwd(cwd, sizeof cwd) != nullptr) search_path_ = cwd;
   }
   search_dirs_ = SplitList(search_path_);
+  for (const std::string& dir : search_dirs_) {
+    std::string root = RealPath(dir);
+    if (!root.empty()) roots_.push_back(std::move(root));
+  }
   trim_given_ = !trim_path.empty();
   trim_prefixes_ = SplitList(trim_path);
   trim_prefixes_.push_back("/proc/self/cwd/./");
@@ -113,33 +131,76 @@ const SourceText& SourceFiles::Get(const std::string& trimmed) {
   return it->second;
 }
 
+bool SourceFiles::Permitted(const std::string& candidate, std::string* resolved,
+                            std::string* why) const {
+  *resolved = RealPath(candidate);
+  if (resolved->empty()) {
+    *why = "cannot resolve " + DisplayFrameName(candidate) + ": " + std::strerror(errno);
+    return false;
+  }
+  for (const char* system : {"/proc", "/sys", "/dev"}) {
+    if (IsUnder(*resolved, system)) {
+      *why = "not reading " + DisplayFrameName(candidate) + ": under " + system;
+      return false;
+    }
+  }
+  for (const std::string& root : roots_) {
+    if (*resolved == root || !IsUnder(*resolved, root)) continue;
+    const std::string below = resolved->substr(root == "/" ? 1 : root.size() + 1);
+    for (size_t start = 0; start < below.size();) {
+      if (below[start] == '.') {
+        *why = "not reading " + DisplayFrameName(candidate) +
+               ": a hidden file or directory (a name starting with '.') under the source path";
+        return false;
+      }
+      const size_t slash = below.find('/', start);
+      if (slash == std::string::npos) break;
+      start = slash + 1;
+    }
+    return true;
+  }
+  *why = "not reading " + DisplayFrameName(candidate) + ": outside the source path " +
+         DisplayFrameName(search_path_) +
+         ", symbolic links resolved (give its directory with "
+         "--source-path)";
+  return false;
+}
+
 void SourceFiles::Read(const std::string& trimmed, SourceText* out) const {
   SourceText& text = *out;
-  std::string found;
+  std::vector<std::string> candidates;
   if (!trimmed.empty() && trimmed[0] == '/') {
-    if (IsRegularFile(trimmed)) found = trimmed;
+    candidates.push_back(trimmed);
   } else {
+    // Each directory and its parents, as pprof searches ("testdata/x.c" with --source-path
+    // testdata is testdata/x.c); what is found must still be under a directory of the path.
     for (std::string dir : search_dirs_) {
-      // The directory and each of its parents, as pprof searches.
       for (;;) {
-        const std::string candidate = CleanPath(dir + "/" + trimmed);
-        if (IsRegularFile(candidate)) {
-          found = candidate;
-          break;
-        }
+        candidates.push_back(CleanPath(dir + "/" + trimmed));
         const std::string parent = Parent(dir);
         if (parent == CleanPath(dir)) break;
         dir = parent;
       }
-      if (!found.empty()) break;
     }
   }
+  std::string found, real, refused;  // real: what is opened (the links resolved when checked)
+  for (const std::string& candidate : candidates) {
+    if (!IsRegularFile(candidate)) continue;
+    std::string resolved, why;
+    if (Permitted(candidate, &resolved, &why)) {
+      found = candidate;
+      real = resolved;
+      break;
+    }
+    if (refused.empty()) refused = why;
+  }
   if (found.empty()) {
-    text.problem = "could not find file " + DisplayFrameName(trimmed) + " on path " +
-                   DisplayFrameName(search_path_);
+    text.problem = !refused.empty() ? refused
+                                    : "could not find file " + DisplayFrameName(trimmed) +
+                                          " on path " + DisplayFrameName(search_path_);
     return;
   }
-  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(found.c_str(), "rb"), std::fclose);
+  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(real.c_str(), "rb"), std::fclose);
   if (!file) {
     text.problem = "cannot open " + found + ": " + std::strerror(errno);
     return;
@@ -168,6 +229,7 @@ void SourceFiles::Read(const std::string& trimmed, SourceText* out) const {
     rest.remove_prefix(newline + 1);
   }
   text.found = true;
+  text.path = found;
 }
 
 }  // namespace proftools

@@ -1,7 +1,14 @@
-// Source files of a profile's functions, found and read as pprof's -list finds them
+// Source files of a profile's functions, found and read much as pprof's -list finds them
 // (internal/report/source.go): the path in the profile, trimmed of --trim-path prefixes (or, by
 // pprof's heuristic, up to a search directory's own name), then looked for in each --source-path
-// directory and its parents. Used by prof-text --list.
+// directory and its parents. Used by prof-text --list and prof-html's source pane.
+//
+// The profile is untrusted and prof-html's page is shared, so a file is read only when it is,
+// symbolic links resolved, strictly under a --source-path directory (the working directory by
+// default), with no component below it that starts with '.', and not under /proc, /sys or /dev.
+// Each directory's parents are searched as pprof searches them, but what they find must be under
+// a directory of the path too; pprof also reads absolute paths anywhere: not here (issue 47: a
+// profile naming /etc/passwd or ../.ssh/id_rsa had them embedded in a shared page).
 #ifndef PROFTOOLS_COMMON_REPORT_SOURCE_SOURCE_FILES_H_
 #define PROFTOOLS_COMMON_REPORT_SOURCE_SOURCE_FILES_H_
 
@@ -15,6 +22,7 @@ namespace proftools {
 
 struct SourceText {
   bool found = false;
+  std::string path;     // the file read, as found on the search path
   std::string problem;  // why there is no text: not found, not text, too large
   std::string content;
   std::vector<std::string_view> lines;  // lines[0] is line 1, without its line end
@@ -42,8 +50,13 @@ class SourceFiles {
  private:
   void Read(const std::string& trimmed, SourceText* text) const;
 
+  // Whether `candidate`, an existing file, may be read: sets *resolved to its real path, and
+  // *why to the reason when it may not.
+  bool Permitted(const std::string& candidate, std::string* resolved, std::string* why) const;
+
   std::string search_path_;
   std::vector<std::string> search_dirs_;
+  std::vector<std::string> roots_;  // the search directories' real paths
   std::vector<std::string> trim_prefixes_;
   bool trim_given_ = false;
   std::map<std::string, SourceText> files_;
