@@ -417,6 +417,25 @@ TEST(SqliteProperty, DamagedFilesAreReadOrRefused) {
   EXPECT_GT(refused, 10);
 }
 
+// A read's work is bounded (issue 47, item 5): past LimitWork's instructions, the statement
+// running is stopped with a message saying why, whatever it was (here an endless query).
+TEST(SqliteFiles, WorkPastTheLimitIsStopped) {
+  TemporaryDatabase path;
+  Write(testing::Parse(kProfile), path.path());
+  std::unique_ptr<SqliteDb> db = DatabaseFile(path.path(), 0).Open();
+  db->LimitWork(1000000);
+  SqliteStatement endless(
+      db.get(),
+      "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT max(x) FROM r");
+  try {
+    endless.Step();
+    FAIL() << "an endless query ended";
+  } catch (const ProfError& e) {
+    EXPECT_NE(e.diagnostic().message.find("stopped after 1100000 instructions"), std::string::npos)
+        << e.diagnostic().message;
+  }
+}
+
 TEST(SqliteFiles, WhatIsNotADatabaseIsRefusedSayingHowToMakeOne) {
   TemporaryDatabase path;
   {

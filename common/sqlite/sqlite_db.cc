@@ -7,6 +7,11 @@
 #include "common/base/diagnostics.h"
 
 namespace proftools {
+namespace {
+
+constexpr int kMaxLength = 64 << 20;
+
+}  // namespace
 
 SqliteDb::SqliteDb(const std::string& path, std::string name, Mode mode) : name_(std::move(name)) {
   // A reader is given a URI (DatabaseFile: read-only, maybe immutable); a writer a plain path.
@@ -22,6 +27,28 @@ SqliteDb::SqliteDb(const std::string& path, std::string name, Mode mode) : name_
   sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
   // A writer holding the lock briefly (a commit) is waited for; a long one is reported.
   sqlite3_busy_timeout(db_, 1000);
+  // No text or blob of a profile is longer than a line of prof text may be (64 MiB): a larger
+  // one in a stranger's database is refused instead of allocated.
+  if (mode == Mode::kReadOnly) sqlite3_limit(db_, SQLITE_LIMIT_LENGTH, kMaxLength);
+}
+
+namespace {
+
+// SQLite calls the progress handler every kProgressInstructions instructions.
+constexpr int kProgressInstructions = 100000;
+
+}  // namespace
+
+void SqliteDb::LimitWork(uint64_t instructions) {
+  work_budget_ = instructions / kProgressInstructions + 1;
+  work_calls_ = 0;
+  sqlite3_progress_handler(
+      db_, kProgressInstructions,
+      [](void* self) -> int {
+        SqliteDb* db = static_cast<SqliteDb*>(self);
+        return ++db->work_calls_ > db->work_budget_ ? 1 : 0;
+      },
+      this);
 }
 
 SqliteDb::~SqliteDb() {
@@ -37,6 +64,12 @@ void SqliteDb::Fail(int code, const std::string& doing) const {
     what =
         "the database is locked by another process (one writing to it?); try again when it "
         "is done";
+  } else if (primary == SQLITE_INTERRUPT && work_budget_ != 0 && work_calls_ > work_budget_) {
+    what = "stopped after " + std::to_string(work_budget_ * kProgressInstructions) +
+           " instructions of SQLite, far more than reading a database of this size takes (a "
+           "crafted database?)";
+  } else if (primary == SQLITE_TOOBIG) {
+    what = "a text or blob longer than 64 MiB, more than a profile holds (a crafted database?)";
   } else if (primary == SQLITE_CORRUPT) {
     what = "the database file is damaged (" + std::string(sqlite3_errstr(code)) + ")";
   } else {

@@ -32,6 +32,11 @@ class SqliteDb {
   // (a view or a virtual table would run any query a database's author wrote, an endless one).
   enum class ObjectKind { kNone, kTable, kView, kVirtualTable, kOther };
   ObjectKind KindOf(const std::string& name);
+  // Bounds the work of the statements from now on to about `instructions` of SQLite's virtual
+  // machine in all; past it the running statement is interrupted and fails saying so. For a
+  // stranger's database: our queries over plain tables take work in proportion to its size, so
+  // a budget in proportion to it stops whatever else a crafted file could make them do.
+  void LimitWork(uint64_t instructions);
   // Throws the error `code` means, as a message naming the database and what was being done.
   [[noreturn]] void Fail(int code, const std::string& doing) const;
 
@@ -41,6 +46,8 @@ class SqliteDb {
  private:
   sqlite3* db_ = nullptr;
   std::string name_;
+  uint64_t work_budget_ = 0;  // LimitWork's, in progress-handler calls
+  uint64_t work_calls_ = 0;
 };
 
 class SqliteStatement {
