@@ -83,6 +83,14 @@ check_html_graph() {
 check_html_graph prof-html-graph-worked "$root/golden/inputs/worked-example.prof" 1 cpu
 check_html_graph prof-html-graph-perf "$perf_profile" 0 cpu-clock_samples --nodecount 20
 
+# A hostile unit (issue 47, item 1): clicking every node and edge of both call graph views runs
+# none of the profile's script.
+hostile_unit="$root/golden/security/unit-in-call-graph/hostile-unit.prof"
+prof-svg --graph "$hostile_unit" -o "$out/hostile-graph.svg"
+prof-html "$hostile_unit" -o "$out/hostile-graph.html"
+queue check_graph_links.py "$out/hostile-graph.svg"
+queue check_graph_links.py "$out/hostile-graph.html" 0
+
 # [NO_GRAPH=1] check_html NAME OTHER_TYPE INPUT [prof-html options...] (NO_GRAPH: prof-html
 # --no-graph, for a page whose call graph the check does not look at)
 check_html() {
