@@ -327,6 +327,57 @@ TEST(CollapseRecursion, TheSeedsExample) {
   EXPECT_EQ(CollapseRepeats(other).size(), 5u);
 }
 
+// CollapseRepeats tries only the lengths at which the last frame's key stands before it: the same
+// result, cycles included, as trying every length from 1 up (the definition), on random stacks
+// of small alphabets (many squares) and large ones (few).
+TEST(CollapseRecursion, SameAsTryingEveryLength) {
+  auto every_length = [](const std::vector<uint64_t>& keys, std::vector<CollapsedCycle>* cycles) {
+    std::vector<size_t> kept;
+    std::vector<std::pair<size_t, size_t>> noted;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      kept.push_back(i);
+      for (size_t length = 1; 2 * length <= kept.size(); ++length) {
+        const size_t n = kept.size();
+        bool square = true;
+        for (size_t k = 0; k < length && square; ++k) {
+          square = keys[kept[n - 2 * length + k]] == keys[kept[n - length + k]];
+        }
+        if (square) {
+          kept.resize(n - length);
+          const size_t first = n - 2 * length, last = n - length - 1;
+          noted.erase(std::remove_if(noted.begin(), noted.end(),
+                                     [&](const auto& c) { return c.first > last; }),
+                      noted.end());
+          if (std::find(noted.begin(), noted.end(), std::make_pair(first, last)) == noted.end()) {
+            noted.emplace_back(first, last);
+          }
+          break;
+        }
+      }
+    }
+    std::sort(noted.begin(), noted.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : a.second > b.second;
+    });
+    cycles->clear();
+    for (const auto& c : noted) cycles->push_back(CollapsedCycle{c.first, c.second});
+    return kept;
+  };
+  std::mt19937 random(7);
+  for (int round = 0; round < 3000; ++round) {
+    const uint64_t alphabet = 1 + random() % (round % 3 == 0 ? 50 : 4);
+    std::vector<uint64_t> keys(random() % 60);
+    for (uint64_t& key : keys) key = random() % alphabet;
+    std::vector<CollapsedCycle> want_cycles, got_cycles;
+    const std::vector<size_t> want = every_length(keys, &want_cycles);
+    ASSERT_EQ(CollapseRepeats(keys, &got_cycles), want) << round;
+    ASSERT_EQ(got_cycles.size(), want_cycles.size()) << round;
+    for (size_t i = 0; i < want_cycles.size(); ++i) {
+      EXPECT_EQ(got_cycles[i].first, want_cycles[i].first) << round;
+      EXPECT_EQ(got_cycles[i].last, want_cycles[i].last) << round;
+    }
+  }
+}
+
 // The filter end to end on text: unused definitions are dropped, the meta record says what was
 // applied, and the output is valid.
 TEST(ProfileFilter, KeepsOnlyWhatSamplesUseAndSaysWhatWasApplied) {

@@ -86,6 +86,7 @@ void ReadCallgrindInput(Input& input, const ReadContext& context, ProfileSink* s
   if (file.pid) labels.push_back(Label::Number(kPidLabel, *file.pid));
   if (file.thread) labels.push_back(Label::String(kThreadLabel, std::to_string(*file.thread)));
   Interner interner(sink);
+  interner.LimitFrames(context.max_implied_frames(), input.name);
   if (file.graph->Emit(&interner, sink, 1, with_calls, labels)) {
     context.Warn(input.name, CallGraph::CutWarning("calls", "cost and call count"));
   }

@@ -43,6 +43,7 @@ void ReadCpuProfile(Input& input, const ReadContext& context, ProfileSink* sink)
   header.default_type = kV8DefaultType;
   sink->OnHeader(header);
   Interner interner(sink);
+  interner.LimitFrames(context.max_implied_frames(), input.name);
   profile.Convert(&interner, 1, {}, sink);
   sink->OnEnd();
 }

@@ -211,6 +211,7 @@ void HeapProfileReader::Emit(const ReadContext& context, ProfileSink* sink) {
   header.default_type = "space";
   sink->OnHeader(header);
   Interner interner(sink);
+  interner.LimitFrames(context.max_implied_frames(), json_.name());
   // Nodes are known by their place: a tree nested in the JSON has no cycles, whatever its ids.
   ParentLinkedStacks stacks(&interner, json_.name());
   for (size_t i = 0; i < nodes_.size(); ++i) {

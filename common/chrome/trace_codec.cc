@@ -281,6 +281,7 @@ void TraceReader::Emit(ProfileSink* sink) {
                                             : kV8DefaultType;
   sink->OnHeader(header);
   Interner interner(sink);
+  interner.LimitFrames(context_.max_implied_frames(), json_.name());
   const auto labels_of = [&](int64_t pid, std::optional<int64_t> tid) {
     std::vector<Label> labels = {Label::Number(kPidLabel, pid)};
     if (tid) {

@@ -1,6 +1,7 @@
 #include "common/filter/collapse_recursion.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace proftools {
 namespace {
@@ -17,28 +18,75 @@ void NoteCycle(size_t first, size_t last, std::vector<CollapsedCycle>* cycles) {
   cycles->push_back(CollapsedCycle{first, last});
 }
 
+// Stacks up to this depth try every length (no lookups); deeper ones only the likely ones.
+constexpr size_t kShallowStack = 16;
+
+// The length of the square the kept frames end in, or 0: `lengths` yields the lengths to try,
+// shortest first.
+template <typename Lengths>
+size_t SquareAtEnd(const std::vector<uint64_t>& keys, const std::vector<size_t>& kept,
+                   Lengths lengths) {
+  const size_t n = kept.size();
+  size_t found = 0;
+  lengths([&](size_t length) {
+    if (2 * length > n) return false;
+    for (size_t k = 0; k < length; ++k) {
+      if (keys[kept[n - 2 * length + k]] != keys[kept[n - length + k]]) return true;
+    }
+    found = length;
+    return false;
+  });
+  return found;
+}
+
 }  // namespace
 
 std::vector<size_t> CollapseRepeats(const std::vector<uint64_t>& keys,
                                     std::vector<CollapsedCycle>* cycles) {
   std::vector<size_t> kept;
   if (cycles != nullptr) cycles->clear();
+  // A deep stack tries only the lengths at which the last frame's key also stands before it
+  // (where a square could end), nearest first, through a chain of each key's places in `kept`:
+  // a 10,000-level recursion of distinct functions costs a lookup a frame, not half its depth.
+  // A short one (most) tries every length, which costs less than the lookups.
+  const bool deep = keys.size() > kShallowStack;
+  std::unordered_map<uint64_t, size_t> last_place;  // key -> its last place in kept, + 1
+  std::vector<size_t> before;                       // place -> its key's place before, + 1
   for (size_t i = 0; i < keys.size(); ++i) {
     kept.push_back(i);
-    // After each frame, the kept frames end in at most one square: a shorter one would have been
-    // removed when its last frame came. Stacks are short (tens of frames), so quadratic is fine.
-    for (size_t length = 1; 2 * length <= kept.size(); ++length) {
-      const size_t n = kept.size();
-      bool square = true;
-      for (size_t k = 0; k < length && square; ++k) {
-        square = keys[kept[n - 2 * length + k]] == keys[kept[n - length + k]];
-      }
-      if (square) {
-        kept.resize(n - length);
-        if (cycles != nullptr) NoteCycle(n - 2 * length, n - length - 1, cycles);
-        break;
+    const size_t n = kept.size();
+    size_t length = 0;
+    if (!deep) {
+      length = SquareAtEnd(keys, kept, [&](auto try_length) {
+        for (size_t l = 1; try_length(l); ++l) {
+        }
+      });
+    } else {
+      size_t& last = last_place[keys[i]];
+      before.resize(n);
+      before[n - 1] = last;
+      last = n;
+      length = SquareAtEnd(keys, kept, [&](auto try_length) {
+        // Places only go down the chain (each before the one it is reached from): checked, so
+        // that a mistake could not loop.
+        for (size_t place = before[n - 1]; place != 0 && place < n && try_length(n - place);) {
+          const size_t next = before[place - 1];
+          if (next >= place) break;
+          place = next;
+        }
+      });
+      // The second copy goes: its frames' places with it (each the last of its key's; the
+      // copy's earliest place of a key is undone last).
+      for (size_t at = n; at > n - length;) {
+        --at;
+        last_place[keys[kept[at]]] = before[at];
       }
     }
+    // After each frame, the kept frames end in at most one square: a shorter one would have been
+    // removed when its last frame came.
+    if (length == 0) continue;
+    kept.resize(n - length);
+    if (cycles != nullptr) NoteCycle(n - 2 * length, n - length - 1, cycles);
   }
   if (cycles != nullptr) {
     std::sort(cycles->begin(), cycles->end(), [](const CollapsedCycle& a, const CollapsedCycle& b) {

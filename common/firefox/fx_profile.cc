@@ -59,8 +59,10 @@ int64_t Rounded(double value) {
 
 class Converter {
  public:
-  Converter(FxProfile& profile, ProfileSink* sink)
-      : profile_(profile), sink_(sink), interner_(sink) {}
+  Converter(FxProfile& profile, ProfileSink* sink, uint64_t max_frames, const std::string& name)
+      : profile_(profile), sink_(sink), interner_(sink) {
+    interner_.LimitFrames(max_frames, name);
+  }
 
   void Thread(const FxThread& thread, const Types& types);
 
@@ -243,7 +245,7 @@ void ConvertFxProfile(JsonDocument& json, FxProfile& profile, const ReadContext&
   header.types = types.list;
   header.default_type = "samples";
   sink->OnHeader(header);
-  Converter converter(profile, sink);
+  Converter converter(profile, sink, context.max_implied_frames(), json.name());
   for (const FxThread& thread : profile.threads) converter.Thread(thread, types);
   sink->OnEnd();
 }

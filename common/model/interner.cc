@@ -5,6 +5,7 @@
 #include <iterator>
 #include <string>
 
+#include "common/base/diagnostics.h"
 #include "common/base/varint.h"
 
 namespace proftools {
@@ -129,6 +130,7 @@ uint64_t Interner::InternPrepared(const PreparedStack& prepared) {
   bool is_new = false;
   const uint64_t id = stacks_.InternPrepared(prepared.key, &is_new);
   if (is_new) {
+    CountFrames(prepared.location_ids.size());
     new_stack_.id = id;
     new_stack_.location_ids.assign(prepared.location_ids.begin(), prepared.location_ids.end());
     sink_->OnStack(new_stack_);
@@ -136,10 +138,22 @@ uint64_t Interner::InternPrepared(const PreparedStack& prepared) {
   return id;
 }
 
+void Interner::CountFrames(size_t frames) {
+  frames_ += frames;
+  if (max_frames_ != 0 && frames_ > max_frames_) {
+    throw ProfError(limit_name_,
+                    "its stacks hold more than " + std::to_string(max_frames_) +
+                        " frames in all: each distinct stack is kept whole, and this profile's "
+                        "nest deeply with samples at many depths (raise the limit with "
+                        "--max-input-size: 32 bytes a frame)");
+  }
+}
+
 uint64_t Interner::Stack(const std::vector<uint64_t>& location_ids) {
   bool is_new = false;
   const uint64_t id = stacks_.Intern(location_ids, &is_new);
   if (is_new) {
+    CountFrames(location_ids.size());
     new_stack_.id = id;
     new_stack_.location_ids.assign(location_ids.begin(), location_ids.end());
     sink_->OnStack(new_stack_);

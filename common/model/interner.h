@@ -6,7 +6,9 @@
 #define PROFTOOLS_COMMON_MODEL_INTERNER_H_
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
@@ -59,6 +61,16 @@ class Interner {
   }
   void Rollback(const Mark& mark);
 
+  // Bounds the frames of the distinct stacks interned, in all, to `max_frames` (0: no bound):
+  // past it Stack throws a ProfError naming the input `name`. For the formats whose stacks are
+  // implied by a tree or by nesting (parent-linked nodes, evented and B/E profiles, call graphs):
+  // there n nodes make stacks of up to n(n + 1) / 2 frames, which every stack kept whole (as
+  // prof text and pprof keep them) would hold. The readers give --max-input-size / 32.
+  void LimitFrames(uint64_t max_frames, std::string name) {
+    max_frames_ = max_frames;
+    limit_name_ = std::move(name);
+  }
+
   size_t function_count() const { return functions_.size(); }
   size_t location_count() const { return locations_.size(); }
   size_t stack_count() const { return stacks_.size(); }
@@ -79,7 +91,12 @@ class Interner {
     bool operator()(const proftools::Mapping& a, const proftools::Mapping& b) const;
   };
 
+  // A new stack of `frames` frames: counts them against LimitFrames.
+  void CountFrames(size_t frames);
+
   ProfileSink* sink_;
+  uint64_t max_frames_ = 0, frames_ = 0;
+  std::string limit_name_;
   std::unordered_map<proftools::Mapping, uint64_t, Hash, SameContent> mappings_;
   // Functions by content (each string with its length, then the start line) in a table of the
   // stacks' kind: a fleet merge looks up hundreds of thousands, and a node-based map cost a

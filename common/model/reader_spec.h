@@ -54,6 +54,10 @@ struct ReadContext {
   DiagnosticHandler* warnings = nullptr;    // converters' warnings (nullptr: dropped)
   ReaderSettings settings;                  // the converter program's options for the reader
 
+  // The bound on the frames of the stacks a tree or nesting implies (Interner::LimitFrames):
+  // 32 bytes a frame of --max-input-size (prof-html holds about 28 a frame of such stacks).
+  uint64_t max_implied_frames() const { return max_input_size / 32; }
+
   // A converter's warning about the input `file` (dropped when nobody listens).
   void Warn(const std::string& file, const std::string& message) const {
     if (warnings != nullptr) warnings->Warning(Diagnostic{Rule::kInput, file, 0, message});

@@ -172,6 +172,7 @@ void ReadPstatsInput(Input& input, const ReadContext& context, ProfileSink* sink
   }
   sink->OnHeader(header);
   Interner interner(sink);
+  interner.LimitFrames(context.max_implied_frames(), input.name);
   if (converter.graph().Emit(&interner, sink, 1, with_calls, {})) {
     context.Warn(input.name, CallGraph::CutWarning("callers", "time and call count"));
   }

@@ -24,7 +24,9 @@ class Converter {
  public:
   Converter(JsonDocument& json, const ReadContext& context, const SpeedscopeFile& file,
             ProfileSink* sink)
-      : json_(json), context_(context), file_(file), sink_(sink), interner_(sink) {}
+      : json_(json), context_(context), file_(file), sink_(sink), interner_(sink) {
+    interner_.LimitFrames(context.max_implied_frames(), json.name());
+  }
 
   void Run();
 
