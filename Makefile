@@ -478,6 +478,9 @@ $(BUILD)/fuzz/libproftools.a: $(FUZZ_LIB_OBJS)
 $(BUILD)/fuzz/%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(BUILD)/fuzz/libproftools.a
 	$(FUZZ_CXX) -g $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 
+# The replays' own code compiles as the unit tests' does (TEST_OPTFLAGS): they run each finding
+# once, and what they test is the library, compiled as the programs are (23 s of CPU at -O2).
+$(BUILD)/tests/fuzz/%.o: OPTFLAGS = $(TEST_OPTFLAGS)
 $(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay_main.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(OPTFLAGS) -o $@ $^ $(PKG_LIBS) $(LDFLAGS)
