@@ -17,6 +17,7 @@
 #include "common/io/byte_stream.h"
 #include "common/io/input.h"
 #include "common/io/output.h"
+#include "common/io/spool.h"
 #include "common/io/whole_input.h"
 
 namespace proftools {
@@ -499,6 +500,29 @@ TEST_F(Inputs, OpenInputExplainsMissingFilesAndDirectories) {
     FAIL();
   } catch (const ProfError& e) {
     EXPECT_EQ(e.diagnostic().Format(), dir_ + ": is a directory");
+  }
+}
+
+// What stands before a spool (issue 47, item 8): exactly the cap passes, a byte more fails
+// naming the option, and the largest cap is no cap (it once asked for 0 bytes: an empty input).
+TEST(SpoolCappedStream, PassesTheCapAndRefusesOneByteMore) {
+  auto read_all = [](uint64_t cap, size_t size) {
+    SpoolCappedStream capped(std::make_unique<MemoryStream>(std::string(size, 'x')), cap,
+                             "<stdin>");
+    std::string got;
+    char buffer[7];
+    for (size_t n; (n = capped.Read(buffer, sizeof buffer)) > 0;) got.append(buffer, n);
+    return got.size();
+  };
+  EXPECT_EQ(read_all(100, 100), 100u);
+  EXPECT_EQ(read_all(UINT64_MAX, 100), 100u);
+  EXPECT_EQ(read_all(UINT64_MAX - 1, 100), 100u);
+  try {
+    read_all(100, 101);
+    FAIL() << "101 bytes passed a cap of 100";
+  } catch (const ProfError& e) {
+    EXPECT_NE(e.diagnostic().message.find("more than 100 bytes"), std::string::npos);
+    EXPECT_NE(e.diagnostic().message.find("--max-input-size"), std::string::npos);
   }
 }
 

@@ -90,10 +90,12 @@ size_t LimitedStream::Read(char* buffer, size_t capacity) {
 }
 
 size_t SpoolCappedStream::Read(char* buffer, size_t capacity) {
-  // One byte more than the cap is asked for, so that an input of exactly `cap` bytes passes.
+  // One byte more than the cap is asked for, so that an input of exactly `cap` bytes passes
+  // and one byte more fails (saturated: a cap of 2^64 - 1 is no cap).
   if (bytes_ > cap_) SpoolTooLarge(name_, cap_);
-  const size_t n =
-      inner_->Read(buffer, static_cast<size_t>(std::min<uint64_t>(capacity, cap_ + 1 - bytes_)));
+  const uint64_t left = cap_ - bytes_;
+  const uint64_t asked = left == UINT64_MAX ? left : left + 1;
+  const size_t n = inner_->Read(buffer, static_cast<size_t>(std::min<uint64_t>(capacity, asked)));
   bytes_ += n;
   if (bytes_ > cap_) SpoolTooLarge(name_, cap_);
   return n;
