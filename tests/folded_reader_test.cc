@@ -81,8 +81,15 @@ std::vector<std::string> Samples(const Profile& p) {
   return out;
 }
 
-// The message of the error reading `input` gives.
-std::string Error(const std::string& input, FoldedOptions options = {}) {
+// FoldedOptions as folded2prof --strict sets them: a line that does not parse is an error.
+FoldedOptions Strict() {
+  FoldedOptions options;
+  options.skip_invalid = false;
+  return options;
+}
+
+// The message of the error reading `input` gives (by default under --strict).
+std::string Error(const std::string& input, FoldedOptions options = Strict()) {
   try {
     Read(input, options);
   } catch (const ProfError& e) {
@@ -184,7 +191,7 @@ TEST(FoldedReader, TheFirstLineDecidesTheValueCount) {
             "has) (not folded stacks: `frame;frame;... COUNT`)");
   // After a line of one value, a frame may end with a number.
   EXPECT_EQ(Samples(Read("a;c 2\na;b 3 5\n")), (Strings{"|a;b 3 5", "|a;c 2"}));
-  EXPECT_THROW(Read(Strings{"a 1\n", "a 1 2\n"}), ProfError);
+  EXPECT_THROW(Read(Strings{"a 1\n", "a 1 2\n"}), ProfError);  // inputs must agree always
 }
 
 TEST(FoldedReader, AnnotationsBecomeKinds) {
@@ -315,11 +322,10 @@ TEST(FoldedReader, SumsSaturateWithAWarning) {
   ASSERT_EQ(warnings.warnings.size(), 1u);
 }
 
-TEST(FoldedReader, SkipInvalidCountsTheLinesInOneWarning) {
-  FoldedOptions options;
-  options.skip_invalid = true;
+// The default, as flamegraph.pl ignores such lines (issue 43).
+TEST(FoldedReader, InvalidLinesAreSkippedAndCountedInOneWarning) {
   Recorder warnings;
-  const Profile p = Read("a 1\nnot a line\na 2\nx;y -1\nnot a line\n", options, &warnings);
+  const Profile p = Read("a 1\nnot a line\na 2\nx;y -1\nnot a line\n", {}, &warnings);
   EXPECT_EQ(Samples(p), (Strings{"|a 3"}));
   ASSERT_EQ(warnings.warnings.size(), 1u);
   EXPECT_EQ(warnings.warnings[0].substr(0, 42), "in1.txt:2: 3 lines skipped that are not fo");

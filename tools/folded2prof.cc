@@ -28,8 +28,9 @@ int Main(int argc, char** argv) {
       "FILEs are one profile with a source each. Lines with two counts (difffolded.pl) give the "
       "types 'before' and 'after'. Frame annotations (_[k] kernel, _[j] and _[1] JIT, _[0] "
       "interpreted, _[w] waker, _[i] inlined) become the frame's kind; py-spy's 'name "
-      "(file:line)' frames are split; prof-text --folded's escapes are undone. A line that does "
-      "not parse is an error naming it. With no FILE, or when FILE is -, reads standard input.",
+      "(file:line)' frames are split; prof-text --folded's escapes are undone. Lines that do not "
+      "parse are skipped and counted in one warning, as flamegraph.pl ignores them (--strict: an "
+      "error naming the line). With no FILE, or when FILE is -, reads standard input.",
       "Examples:\n"
       "  stackcollapse-perf.pl out.perf | folded2prof > cpu.prof\n"
       "  folded2prof --thread-root --type cpu/nanoseconds collapsed.txt | prof-text\n"
@@ -46,7 +47,9 @@ int Main(int argc, char** argv) {
       "frames", "py-spy's 'name (file:line)' frames: split (default) or plain (kept whole)",
       OptionValue(), "split|plain")(
       "raw-names", "do not undo prof-text --folded's escapes (\\\\, \\xHH, \\n, \\r, \\t)")(
-      "skip-invalid", "skip lines that are not folded stacks (counted in one warning per input)");
+      "strict", "a line that is not folded stacks is an error naming it, not a skipped line")(
+      "skip-invalid",
+      "skip lines that are not folded stacks, counted in one warning per input (the default)");
   cli.AddAllowEmptyOption("an input without stacks");
   cli.AddSourceUriOption();
   cli.AddInputFormatOption();
@@ -60,7 +63,10 @@ int Main(int argc, char** argv) {
   options.thread_root = cli.Has("thread-root");
   options.keep_annotations = cli.Has("keep-annotations");
   options.raw_names = cli.Has("raw-names");
-  options.skip_invalid = cli.Has("skip-invalid");
+  if (cli.Has("strict") && cli.Has("skip-invalid")) {
+    throw UsageError("--strict and --skip-invalid say opposite things: give one");
+  }
+  options.skip_invalid = !cli.Has("strict");
   options.allow_empty = cli.Has("allow-empty");
   if (cli.Has("frames")) {
     const std::string frames = cli.Get<std::string>("frames");

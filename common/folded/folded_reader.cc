@@ -262,8 +262,9 @@ void FoldedReader::Impl::Add(Input& input, const std::string& uri) {
   }
   if (skipped > 0) {
     Warn(name, first_skipped,
-         std::to_string(skipped) + (skipped == 1 ? " line" : " lines") +
-             " skipped that are not folded stacks (this one: " + first_why + ")");
+         std::to_string(skipped) +
+             (skipped == 1 ? " line skipped that is" : " lines skipped that are") +
+             " not folded stacks (this one: " + first_why + ")");
   }
   if (stacks == 0 && !options_.allow_empty) {
     throw ProfError(name,

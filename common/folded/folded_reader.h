@@ -37,7 +37,9 @@ struct FoldedOptions {
   bool thread_root = false;            // a thread or process root frame becomes labels
   bool plain_frames = false;           // py-spy's `name (file:line)` kept whole
   bool raw_names = false;              // prof-text --folded's escapes kept as they are
-  bool skip_invalid = false;           // lines that do not parse: counted in a warning
+  // Lines that do not parse are skipped and counted in one warning per input, as flamegraph.pl
+  // ignores them ("Ignored N lines with invalid format"); folded2prof --strict refuses them.
+  bool skip_invalid = true;
   bool allow_empty = false;            // an input without stacks is not an error
   size_t max_line = size_t{16} << 20;  // a longer line is an error (memory stays bounded)
 };

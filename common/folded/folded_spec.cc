@@ -57,7 +57,9 @@ int SniffFolded(std::string_view raw_head, bool text) {
     FoldedLine parts;
     std::string why;
     if (!SplitFoldedLine(line, 0, &parts, &why)) {
-      if (line[0] == '#') continue;  // a comment (a `#` line that is a stack counts)
+      // A comment (a `#` line that is a stack counts); `//` lines too, which the reader skips
+      // among the lines that do not parse.
+      if (line[0] == '#' || line.substr(0, 2) == "//") continue;
       return kNotMine;
     }
     ++judged;
