@@ -177,6 +177,14 @@ class CallgrindWriter : public DefinitionKeepingSink {
     for (const ValueType& type : types) text += " " + EventName(type);
     if (types.empty()) text += " samples";
     text += "\n";
+    // summary: and totals: (the sums of the cost lines): callgrind_annotate's percentages and
+    // inclusive costs are relative to them (issue 43).
+    std::vector<int64_t> totals(types.size(), 0);
+    for (const Node& node : nodes_) Add(&totals, node.flat);
+    if (!types.empty()) {
+      text += "summary:";
+      Values(totals, &text);
+    }
     Names objects(nodes_.size()), files(nodes_.size()), functions(nodes_.size());
     const Node* previous = nullptr;
     uint64_t last = 0;
@@ -222,6 +230,10 @@ class CallgrindWriter : public DefinitionKeepingSink {
         out_->Write(text);
         text.clear();
       }
+    }
+    if (!types.empty()) {
+      text += "\ntotals:";
+      Values(totals, &text);
     }
     out_->Write(text);
     if (labelled_ > 0) {
