@@ -323,6 +323,7 @@ TEST(CallgrindWriterTest, PprofsShape) {
   // inlined location 3); addresses relative to the last cost line where shorter.
   EXPECT_EQ(out,
             "# callgrind format\npositions: instr line\nevents: cpu(nanoseconds) samples(count)\n"
+            "summary: 247 25\n"
             "\nob=(1) /bin/app\nfl=(1) app.c\nfn=(1) work\n0x1020 12 207 21\n"
             "\nob=(1)\nfl=(2) util.c\nfn=(2) a b\n+16 7 30 3\n"
             "cfl=(1)\ncfn=(1)\ncalls=1 -16 12\n* * 7 1\n"
@@ -330,7 +331,8 @@ TEST(CallgrindWriterTest, PprofsShape) {
             "cfl=(1)\ncfn=(1)\ncalls=1 +16 12\n* * 200 20\n"
             "cfl=(1)\ncfn=(1)\ncalls=1 +32 14\n* * 37 4\n"
             "\nob=(1)\nfl=(1)\nfn=(1)\n+32 14 0 0\n"
-            "cfl=(2)\ncfn=(2)\ncalls=1 * 7\n* * 37 4\n");
+            "cfl=(2)\ncfn=(2)\ncalls=1 * 7\n* * 37 4\n"
+            "\ntotals: 247 25\n");  // summary: and totals: the sums of the cost lines
   ASSERT_EQ(warnings.warnings.size(), 1u);
   EXPECT_EQ(warnings.warnings[0].message, "1 sample's labels left out (callgrind has no labels)");
 }
