@@ -11,6 +11,7 @@
 #include "common/base/json_string.h"
 #include "common/base/saturating.h"
 #include "common/base/sha256.h"
+#include "common/base/text_syntax.h"
 #include "common/filter/collapse_recursion.h"
 #include "common/report/flame/flame_svg.h"
 #include "common/report/html/html_graphs.h"
