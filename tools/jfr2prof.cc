@@ -68,12 +68,7 @@ int Main(int argc, char** argv) {
   const ReadOptions read = cli.InputReadOptions();
   Input input = OpenInput(inputs[0]);
   RequireFormat(input, kJfrReader, read.format);
-  ReadContext context;
-  context.uri = read.uri ? *read.uri : DefaultSourceUri(input);
-  context.max_input_size = read.max_input_size;
-  context.max_spool_size = read.max_spool_size;
-  context.allow_empty = read.allow_empty;
-  context.warnings = read.warnings;
+  const ReadContext context = ReadContextFor(input, read);
   Output output(cli.OutputPath());
   CanonicalWriter writer(&output);
   // A violation of the format's rules would be the converter's bug: it throws.

@@ -15,11 +15,10 @@
 namespace proftools {
 
 void SpoolTooLarge(const std::string& name, uint64_t cap) {
-  throw ProfError(
-      name, "more than " + Counted(cap, "byte", "bytes") +
-                " to copy to a temporary file (an input that is not a regular file is copied to be "
-                "read again): give the file's "
-                "path instead, or raise the limit with --max-input-size");
+  throw ProfError(name, "more than " + Counted(cap, "byte", "bytes") +
+                            " to copy to a temporary file (an input that is not a regular file is "
+                            "copied to be read again): give the file's path instead, or raise the "
+                            "limit with --max-input-size");
 }
 
 size_t CopyingStream::Read(char* buffer, size_t capacity) {

@@ -15,8 +15,7 @@ std::string DefaultSourceUri(const Input& input) {
   return input.name == "<stdin>" ? "" : input.name;
 }
 
-void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options) {
-  const ReaderSpec& reader = ReaderFor(input, options);
+ReadContext ReadContextFor(const Input& input, const ReadOptions& options) {
   ReadContext context;
   context.uri = options.uri ? *options.uri : DefaultSourceUri(input);
   context.max_input_size = options.max_input_size;
@@ -25,6 +24,12 @@ void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options) {
   context.violations = options.handler;
   context.warnings = options.warnings;
   context.settings = options.reader_settings;
+  return context;
+}
+
+void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options) {
+  const ReaderSpec& reader = ReaderFor(input, options);
+  const ReadContext context = ReadContextFor(input, options);
   if (reader.checks_itself) {
     reader.read(input, context, sink);
     return;

@@ -21,7 +21,7 @@ struct ReadOptions {
   DiagnosticHandler* warnings = nullptr;  // converters' warnings (nullptr: dropped)
   uint64_t max_input_size = kDefaultMaxInputSize;  // bytes held in memory (0: no cap)
   uint64_t max_spool_size = kDefaultMaxSpoolSize;  // bytes copied to a temporary file (0: none)
-  std::string format;        // --input-format: a reader's name; "" sniffs
+  std::string format;                              // --input-format: a reader's name; "" sniffs
   bool allow_empty = false;  // a converted input without samples is not an error
   // The URI of the source an input gets when its format has none of its own: by default its
   // path ("" for standard input); --source-uri sets it.
@@ -33,6 +33,10 @@ struct ReadOptions {
 // Reads a profile in any format from `input` into `sink`. Throws ProfError (or reports to the
 // handler) when the content is not a profile this build can read.
 void ReadProfile(Input& input, ProfileSink* sink, const ReadOptions& options = {});
+
+// What a reader of `input` is given under `options` (ReadProfile's context; a converter program
+// that calls its reader itself builds it here too).
+ReadContext ReadContextFor(const Input& input, const ReadOptions& options);
 
 // The reader ReadProfile uses for `input` (ChooseReader with options.format).
 const ReaderSpec& ReaderFor(const Input& input, const ReadOptions& options);

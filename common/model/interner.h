@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/model/model.h"

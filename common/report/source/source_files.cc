@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string_view>
 #include <utility>
 
 #include "common/report/reports.h"
@@ -146,23 +147,19 @@ bool SourceFiles::Permitted(const std::string& candidate, std::string* resolved,
   }
   for (const std::string& root : roots_) {
     if (*resolved == root || !IsUnder(*resolved, root)) continue;
-    const std::string below = resolved->substr(root == "/" ? 1 : root.size() + 1);
-    for (size_t start = 0; start < below.size();) {
-      if (below[start] == '.') {
-        *why = "not reading " + DisplayFrameName(candidate) +
-               ": a hidden file or directory (a name starting with '.') under the source path";
-        return false;
-      }
-      const size_t slash = below.find('/', start);
-      if (slash == std::string::npos) break;
-      start = slash + 1;
+    // The part below the root, from its slash: a hidden name is one after a slash.
+    const std::string_view below =
+        std::string_view(*resolved).substr(root == "/" ? 0 : root.size());
+    if (below.find("/.") != std::string_view::npos) {
+      *why = "not reading " + DisplayFrameName(candidate) +
+             ": a hidden file or directory (a name starting with '.') under the source path";
+      return false;
     }
     return true;
   }
   *why = "not reading " + DisplayFrameName(candidate) + ": outside the source path " +
          DisplayFrameName(search_path_) +
-         ", symbolic links resolved (give its directory with "
-         "--source-path)";
+         ", symbolic links resolved (give its directory with --source-path)";
   return false;
 }
 
