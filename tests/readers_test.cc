@@ -38,7 +38,7 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
       {"perf-data",
        {{"golden/perf-data/inputs/tiny.data", ""}, {"golden/perf-data/inputs/tiny-pipe.data", ""}}},
       {"rprof", {{"golden/format/rprof-input-read/Rprof.out", ""}}},
-      {"sqlite", {{"", std::string("SQLite format 3\0\x10\0\x01\x01", 20)}}},
+      {"sqlite", {{"golden/inputs/rsprof-recording.db", ""}}},
       {"known-formats",
        {{"", "v8-version,11,3,244,8,-node.38,0\nv8-platform,linux,linux\n"},
         {"", std::string("gmon\x01\0\0\0\0\0\0\0", 12)},
@@ -205,11 +205,11 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   std::map<std::string, int> seen;
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
-            "prof, pprof, perf, perf-data, rprof, folded, cpuprofile, chrome-trace, heapprofile, "
-            "speedscope, callgrind, jfr, firefox, pstats");
+            "prof, pprof, perf, perf-data, rprof, sqlite, folded, cpuprofile, chrome-trace, "
+            "heapprofile, speedscope, callgrind, jfr, firefox, pstats");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
-  EXPECT_THROW(ReaderNamed("sqlite"), UsageError);  // only advises: nothing to read it as
+  EXPECT_EQ(FindReader("sqlite"), &ReaderNamed("sqlite"));  // databases are read, not advised of
 }
 
 Input Bytes(const std::string& bytes) {

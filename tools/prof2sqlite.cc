@@ -6,12 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "common/base/quantity.h"
+#include "common/base/text_syntax.h"
 #include "common/cli/cli.h"
 #include "common/cli/profile_inputs.h"
 #include "common/io/input.h"
 #include "common/io/output.h"
 #include "common/merge/merger.h"
 #include "common/model/checker.h"
+#include "common/sqlite/rsprof_writer.h"
 #include "common/sqlite/sqlite_db.h"
 #include "common/sqlite/sqlite_writer.h"
 #include "common/sqlite/temporary_database.h"
@@ -35,12 +38,20 @@ int Main(int argc, char** argv) {
       "Examples:\n"
       "  perf script | perf2prof | prof2sqlite -o cpu.db\n"
       "  prof2sqlite --append -o runs.db today.prof      add a run to a database\n"
-      "  sqlite3 runs.db 'SELECT name, self FROM top_self LIMIT 10'\n");
+      "  sqlite3 runs.db 'SELECT name, self FROM top_self LIMIT 10'\n"
+      "  prof2sqlite --schema rsprof -o rsprof.app.db cpu.prof   for rsprof's own queries\n");
   cli.AddOptions()("append",
                    "add the profiles to the database -o DB, merged with what it holds as "
                    "prof-merge merges (every source kept, ids remapped); the database is "
                    "replaced atomically (and created when it does not exist)")(
-      "force", "write the database even to a terminal");
+      "force", "write the database even to a terminal")(
+      "schema",
+      "the database's layout: proftools (the whole profile, read back byte for "
+      "byte) or rsprof (rsprof's recording tables: leaf frames, sample counts and allocated and "
+      "freed bytes per checkpoint; what it cannot keep is warned of)",
+      OptionValue().default_value("proftools"),
+      "NAME")("checkpoint", "with --schema rsprof, the interval of a checkpoint (rsprof's is 1s)",
+              OptionValue().default_value("1s"), "DURATION");
   cli.AddMaxInputSizeOption();
   cli.AddInputFormatOption();
   cli.AddOutputOption();
@@ -51,11 +62,33 @@ int Main(int argc, char** argv) {
   const std::string output_path = cli.OutputPath();
   const bool append = cli.Has("append");
   if (append && output_path.empty()) throw UsageError("--append needs -o DB, the database");
+  const std::string schema = cli.Get<std::string>("schema");
+  if (schema != "proftools" && schema != "rsprof") {
+    throw UsageError("--schema " + Printable(schema) + ": the layouts are proftools and rsprof");
+  }
+  const bool rsprof = schema == "rsprof";
+  if (rsprof && append) {
+    throw UsageError("--append adds to a database of the proftools layout only");
+  }
+  int64_t checkpoint_nanos = 0;
+  std::string error;
+  if (!ParseDuration(cli.Get<std::string>("checkpoint"), &checkpoint_nanos, &error) ||
+      checkpoint_nanos < 1000000) {
+    throw UsageError("--checkpoint " + Printable(cli.Get<std::string>("checkpoint")) + ": " +
+                     (error.empty() ? "at least 1ms" : error));
+  }
+  if (cli.Has("checkpoint") && !rsprof) throw UsageError("--checkpoint goes with --schema rsprof");
   // The existing database is read before the output is opened, so a bad one changes nothing.
   // A database that does not exist yet starts empty: the first run of a collection creates it.
   std::unique_ptr<DatabaseInput> existing;
   if (append && access(output_path.c_str(), F_OK) == 0) {
-    existing = std::make_unique<DatabaseInput>(output_path, cli.InputReadOptions().max_spool_size);
+    const ReadOptions read = cli.InputReadOptions();
+    ReadContext context;
+    context.uri = output_path;
+    context.max_input_size = read.max_input_size;
+    context.max_spool_size = read.max_spool_size;
+    context.warnings = read.warnings;
+    existing = std::make_unique<DatabaseInput>(output_path, context);
   }
 
   Output output(output_path);
@@ -69,9 +102,17 @@ int Main(int argc, char** argv) {
   {
     SqliteDb db(temporary ? temporary->path() : output.temp_path(), output.name(),
                 SqliteDb::Mode::kCreate);
-    SqliteWriter writer(&db);
+    // Each writer starts its transaction when it is made: only the chosen one is.
+    std::unique_ptr<ProfileSink> writer;
+    if (rsprof) {
+      writer = std::make_unique<RsprofWriter>(
+          &db, checkpoint_nanos / 1000000,
+          [&](const std::string& what) { Warn(kProgram, output.name() + ": " + what); });
+    } else {
+      writer = std::make_unique<SqliteWriter>(&db);
+    }
     DiagnosticHandler refuse;  // a violation here is a bug of this program
-    CheckingSink checked(&writer, &refuse, "(database)");
+    CheckingSink checked(writer.get(), &refuse, "(database)");
     if (existing) {
       MergeOptions options;
       options.read = cli.InputReadOptions();

@@ -15,7 +15,7 @@
 #include "common/pstats/pstats_codec.h"
 #include "common/rprof/rprof_codec.h"
 #include "common/speedscope/speedscope_codec.h"
-#include "common/sqlite/sqlite_format.h"
+#include "common/sqlite/sqlite_codec.h"
 #include "common/text/text_codec.h"
 
 namespace proftools {
@@ -29,7 +29,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kPerfScriptReader,    // perf script
       &kPerfDataReader,      // perf record's perf.data, symbolised with elfutils
       &kRprofReader,         // R's Rprof()
-      &kSqliteHintReader,    // read by sqlite2prof
+      &kSqliteReader,        // SQLite databases: prof2sqlite's and rsprof's
       &kFoldedReader,        // FlameGraph's folded stacks
       &kCpuProfileReader,    // V8's .cpuprofile (JSON)
       &kChromeTraceReader,   // Chrome's traces: the Trace Event Format (JSON)

@@ -42,14 +42,18 @@ std::string FileUri(const std::string& path, const char* query) {
 
 }  // namespace
 
-DatabaseFile::DatabaseFile(const std::string& path, uint64_t max_copy) {
-  Input input = OpenInput(path);  // no gunzip cap needed: a database is never gzipped
+DatabaseFile::DatabaseFile(const std::string& path, uint64_t max_copy)
+    : DatabaseFile(OpenInput(path), max_copy) {}
+
+DatabaseFile::DatabaseFile(Input input, uint64_t max_copy) {
   name_ = input.name;
-  if (input.gzipped) throw ProfError(name_, "is gzipped: a database is read as it is");
-  std::string head(kSqliteMagic.size(), '\0');
+  // The magic, then the header's page size and file format versions (byte 18: 2 is WAL).
+  std::string head(kSqliteMagic.size() + 4, '\0');
   size_t got = 0;
   std::unique_ptr<ByteStream> stream = std::move(input.stream);
-  const bool regular = IsRegularFile(path);
+  // A gzipped database is read from its inflated copy.
+  const bool regular =
+      !input.gzipped && !input.reopen_path.empty() && IsRegularFile(input.reopen_path);
   int copy_fd = -1;
   if (!regular) {
     copy_ = std::make_unique<TemporaryDatabase>();
@@ -80,7 +84,13 @@ DatabaseFile::DatabaseFile(const std::string& path, uint64_t max_copy) {
     throw ProfError(name_, "not a SQLite database (prof2sqlite loads a profile into one)");
   }
   if (regular) {
-    uri_ = FileUri(path, "?mode=ro");
+    // A database in WAL mode (rsprof records in it) is read with its -wal file when there is
+    // one: what a running or killed recorder has not checkpointed yet. Without one, all of it is
+    // in the file, which is opened as immutable: SQLite would otherwise create -wal and -shm
+    // files beside it (and fail in a directory we may not write).
+    const bool wal = head.size() > 18 && head[18] == 2;
+    const bool has_wal_file = access((input.reopen_path + "-wal").c_str(), F_OK) == 0;
+    uri_ = FileUri(input.reopen_path, wal && !has_wal_file ? "?mode=ro&immutable=1" : "?mode=ro");
     return;
   }
   char buffer[1 << 16];

@@ -13,6 +13,7 @@
 #include "common/base/id_table.h"
 #include "common/base/text_syntax.h"
 #include "common/sqlite/sqlite_schema.h"
+#include "common/sqlite/table_reader.h"
 
 namespace proftools {
 namespace {
@@ -22,105 +23,6 @@ constexpr const char* kTables[] = {
     "meta",      "profile_meta",   "comments", "sources", "sample_types",  "mappings", "functions",
     "locations", "location_lines", "stacks",   "samples", "sample_values", "labels",
 };
-
-// One query over one table, with what messages need to name the row being read.
-class TableReader {
- public:
-  TableReader(SqliteDb* db, const char* table, const std::string& sql)
-      : db_(db), table_(table), query_(Prepare(db, table, sql)) {}
-
-  bool Next() { return query_.Step(); }
-  // Names the current row in messages ("function_id 3").
-  void SetRow(std::string row) { row_ = std::move(row); }
-
-  [[noreturn]] void Fail(const std::string& what) const {
-    throw ProfError(db_->name(), "table " + std::string(table_) +
-                                     (row_.empty() ? "" : ", row " + row_) + ": " + what);
-  }
-
-  // An INTEGER column, NOT NULL.
-  int64_t Int(int column, const char* name) {
-    if (!query_.IsInteger(column)) {
-      Fail(std::string(name) + " is " + query_.TypeName(column) + ", not an integer");
-    }
-    return query_.Int(column);
-  }
-  std::optional<int64_t> OptionalInt(int column, const char* name) {
-    if (query_.IsNull(column)) return std::nullopt;
-    return Int(column, name);
-  }
-  int64_t NonNegative(int column, const char* name) {
-    const int64_t value = Int(column, name);
-    if (value < 0) Fail(std::string(name) + " is negative (" + std::to_string(value) + ")");
-    return value;
-  }
-  std::optional<int64_t> OptionalNonNegative(int column, const char* name) {
-    if (query_.IsNull(column)) return std::nullopt;
-    return NonNegative(column, name);
-  }
-  // Seconds since the epoch as a REAL (or INTEGER), to the nearest nanosecond; NULL: none.
-  std::optional<int64_t> OptionalSeconds(int column, const char* name) {
-    if (query_.IsNull(column)) return std::nullopt;
-    if (!query_.IsNumber(column)) {
-      Fail(std::string(name) + " is " + query_.TypeName(column) + ", not a number");
-    }
-    const double seconds = query_.Double(column);
-    if (!(seconds >= 0 && seconds < 9.2e9)) {
-      Fail(std::string(name) + " is not a time from 1970 to 2262 in seconds");
-    }
-    // Whole seconds and the fraction apart: seconds * 1e9 as a double would be off by up to
-    // 128 ns at today's times.
-    const double whole = std::floor(seconds);
-    return static_cast<int64_t>(whole) * 1000000000 +
-           static_cast<int64_t>(std::llround((seconds - whole) * 1e9));
-  }
-  // An id column: a positive integer. Rows are read in id order, so a repeated id shows here.
-  uint64_t Id(int column, const char* name) {
-    const int64_t value = Int(column, name);
-    if (value <= 0) Fail(std::string(name) + " " + std::to_string(value) + " is not positive");
-    return static_cast<uint64_t>(value);
-  }
-  bool Flag(int column, const char* name) {
-    const int64_t value = Int(column, name);
-    if (value != 0 && value != 1) Fail(std::string(name) + " is neither 0 nor 1");
-    return value == 1;
-  }
-  // A TEXT column, NOT NULL; every byte kept.
-  std::string Text(int column, const char* name) {
-    if (query_.IsNull(column)) Fail(std::string(name) + " is NULL");
-    return query_.Text(column);
-  }
-  std::string NonEmpty(int column, const char* name) {
-    std::string text = Text(column, name);
-    if (text.empty()) Fail(std::string(name) + " is empty");
-    return text;
-  }
-  bool IsNull(int column) const { return query_.IsNull(column); }
-
- private:
-  static SqliteStatement Prepare(SqliteDb* db, const char* table, const std::string& sql) {
-    try {
-      return SqliteStatement(db, sql);
-    } catch (const ProfError& e) {
-      throw ProfError(db->name(), "table " + std::string(table) + " is not as prof2sqlite " +
-                                      "writes it (" + e.diagnostic().message + ")");
-    }
-  }
-
-  SqliteDb* db_;
-  const char* table_;
-  SqliteStatement query_;
-  std::string row_;
-};
-
-// A decimal integer written in a meta value, exactly (no sign '+', no blanks).
-std::optional<int64_t> ParseInt(const std::string& text) {
-  int64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc() || ptr != end || text.empty()) return std::nullopt;
-  return value;
-}
 
 class DatabaseReader {
  public:
@@ -143,7 +45,7 @@ class DatabaseReader {
       throw ProfError(db_->name(),
                       "not a profile database: it has no table 'meta' (prof2sqlite writes one)");
     }
-    RequirePlainTable("meta");
+    RequirePlainTable(db_, "meta");
     std::optional<std::string> schema;
     {
       TableReader meta(db_, "meta", "SELECT value FROM meta WHERE key = 'schema_version'");
@@ -166,26 +68,7 @@ class DatabaseReader {
                                        std::to_string(kSqliteSchemaVersion) +
                                        "); upgrade proftools");
     }
-    for (const char* table : kTables) RequirePlainTable(table);
-  }
-
-  // A table the profile is read from: there, and a plain table. A view or a virtual table runs
-  // whatever query its author wrote (an endless recursive one hangs the reader), and is refused
-  // before it is read from; prof2sqlite writes plain tables.
-  void RequirePlainTable(const char* table) {
-    switch (db_->KindOf(table)) {
-      case SqliteDb::ObjectKind::kTable:
-        return;
-      case SqliteDb::ObjectKind::kNone:
-        throw ProfError(db_->name(), "table " + std::string(table) +
-                                         " is missing (a database of another layout?)");
-      case SqliteDb::ObjectKind::kView:
-      case SqliteDb::ObjectKind::kVirtualTable:
-      case SqliteDb::ObjectKind::kOther:
-        throw ProfError(db_->name(), std::string(table) +
-                                         " is not a plain table (a view or a virtual table): not "
-                                         "read, as it could run any query");
-    }
+    for (const char* table : kTables) RequirePlainTable(db_, table);
   }
 
   void ReadHeader() {

@@ -10,15 +10,16 @@
 
 #include "common/io/input.h"
 #include "common/io/spool.h"
+#include "common/model/reader_spec.h"
 
 namespace proftools {
 
 class DatabaseInput {
  public:
   // Reads the database at `path` ("-": standard input; copied to a temporary file and spooled as
-  // text, each of at most `max_spool` bytes, 0: no cap). Throws ProfError when it is not a
-  // readable profile database.
-  DatabaseInput(const std::string& path, uint64_t max_spool);
+  // text, each of at most the context's max_spool_size bytes, 0: no cap) in any layout
+  // ReadAnyDatabase reads. Throws ProfError when it is not a readable profile database.
+  DatabaseInput(const std::string& path, const ReadContext& context);
   // The profile, as an input named like the database.
   Input& input() { return input_; }
 

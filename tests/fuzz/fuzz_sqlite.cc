@@ -1,9 +1,12 @@
-// Fuzzes sqlite2prof's reader (common/sqlite/sqlite_reader). Two kinds of input:
+// Fuzzes the database readers (common/sqlite: prof2sqlite's layout and rsprof's). Three kinds
+// of input:
 //   PROFILE "\n--- sql ---\n" SQL  the profile (prof text or pprof) written into a new database
 //       as prof2sqlite writes it, then SQL run on it, as users edit databases
 //       (`sqlite3 runs.db 'DELETE FROM samples WHERE ...'`): a statement that fails is skipped;
+//   "\n--- sql ---\n" SQL          SQL run on an empty database (an rsprof recording's schema
+//       and inserts, as golden/inputs/rsprof-recording.sql);
 //   anything else                  the bytes are a database file.
-// The database is then read as sqlite2prof reads it, through the checker: whatever is accepted
+// The database is then read as every program reads it, through the checker: whatever is accepted
 // must be canonical text that reads back to itself; anything else must be refused with the
 // library's own error. The SQL may not reach outside the database (no ATTACH, no PRAGMA, no
 // VACUUM INTO, which attaches its output) and is stopped after a million steps and at 1 MiB per
@@ -19,8 +22,8 @@
 
 #include "common/model/checker.h"
 #include "common/sqlite/database_file.h"
+#include "common/sqlite/sqlite_codec.h"
 #include "common/sqlite/sqlite_db.h"
-#include "common/sqlite/sqlite_reader.h"
 #include "common/sqlite/sqlite_writer.h"
 #include "common/text/text_writer.h"
 #include "tests/fuzz/fuzz_util.h"
@@ -70,10 +73,10 @@ int StopAfterAMillionSteps(void* steps) {
   return ++*static_cast<int*>(steps) > 1000;
 }
 
-// Writes `profile` into a new database at `path`, then runs `sql` on it.
+// Writes `profile` (unless it is blank) into a new database at `path`, then runs `sql` on it.
 void MakeDatabase(const std::string& path, std::string_view profile, std::string_view sql) {
   using namespace proftools;
-  {
+  if (profile.find_first_not_of(" \t\r\n") != std::string_view::npos) {
     SqliteDb db(path, "fuzz.db", SqliteDb::Mode::kCreate);
     SqliteWriter writer(&db);
     DiagnosticHandler throw_on_violation;
@@ -133,12 +136,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   std::string canonical;
   OnlyOurErrors([&] {
-    DatabaseFile database(file.path(), 0);  // as sqlite2prof opens it
+    DatabaseFile database(file.path(), 0);  // as the programs open it
     StringSink text;
     CanonicalWriter writer(&text);
     DiagnosticHandler refuse;
     CheckingSink checked(&writer, &refuse, database.name());
-    ReadDatabase(database.Open().get(), &checked);
+    ReadAnyDatabase(database.Open().get(), ReadContext{}, &checked);
     canonical = text.text();
   });
   if (!canonical.empty()) RequireCanonicalRoundTrip(canonical);

@@ -128,7 +128,21 @@ case $name in
         { cat "$f"; printf '\n--- sql ---\n%s\n' "$edit"; } > "$dir/seed-sqlite-$i"
         n=$((n + 1))
       done
-    done ;;
+    done
+    # An rsprof recording made by SQL on an empty database, and edited.
+    rsprof_edits=("" "UPDATE meta SET value = '2' WHERE key = 'version';"
+                  "DELETE FROM symbols WHERE addr % 2 = 0;" "DELETE FROM checkpoints WHERE id = 2;"
+                  "UPDATE cpu_samples SET addr = -addr;" "UPDATE checkpoints SET timestamp_ms = 9223372036854775807;"
+                  "UPDATE meta SET value = '2262-04-11T23:47:16.999999999+23:59' WHERE key = 'start_time';"
+                  "DROP TABLE heap_events; CREATE VIEW heap_events AS SELECT 1;")
+    for edit in "${rsprof_edits[@]}"; do
+      i=$((i + 1))
+      { printf '\n--- sql ---\n'; grep -v '^--' golden/inputs/rsprof-recording.sql; echo "$edit"; } \
+        > "$dir/seed-sqlite-$i"
+      n=$((n + 1))
+    done
+    cp golden/inputs/rsprof-recording.db "$dir/seed-sqlite-rsprof-db"  # the bytes of a database
+    n=$((n + 1)) ;;
 esac
 # The regressions are seeds too: the neighbourhood of a past fault is worth exploring.
 [ -d "tests/fuzz/regressions/$name" ] && cp tests/fuzz/regressions/"$name"/* "$dir"/ 2>/dev/null
