@@ -36,7 +36,10 @@ void RegisterTemp(const char* path) {
       std::memset(&action, 0, sizeof action);
       struct sigaction previous;
       sigaction(sig, nullptr, &previous);
-      if (previous.sa_handler == SIG_IGN) continue;  // keep "ignored" as the shell asked
+      // Only a signal's default action is replaced: "ignored" stays as the shell asked, and a
+      // handler of the program's host stays its own (libFuzzer's SIGALRM checks its timeout:
+      // taken over, the first alarm ended the fuzzer as if it had found a fault).
+      if ((previous.sa_flags & SA_SIGINFO) != 0 || previous.sa_handler != SIG_DFL) continue;
       action.sa_handler = RemoveTempsAndReraise;
       sigemptyset(&action.sa_mask);
       sigaction(sig, &action, nullptr);
