@@ -67,7 +67,8 @@ TEST_DEBS += chromium python3
 # package's file-format-schema.json) by tests/browser/check_speedscope_schema.py.
 TEST_DEBS += python3-jsonschema
 # callgrind_annotate reads prof2callgrind's output; valgrind records golden/callgrind's inputs
-# (tests/interop-callgrind.sh).
+# (tests/interop-callgrind.sh), and massif and DHAT recordings whose numbers ms_print and DHAT's
+# summary give (tests/interop-valgrind.sh).
 TEST_DEBS += valgrind
 # The JDK's own JFR reader (`jfr print --json`) against jfr2prof, and java to record (tests/interop-jfr.sh).
 TEST_DEBS += openjdk-17-jdk-headless

@@ -41,9 +41,10 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
       {"sqlite", {{"golden/inputs/rsprof-recording.db", ""}}},
       {"known-formats",
        {{"", "v8-version,11,3,244,8,-node.38,0\nv8-platform,linux,linux\n"},
-        {"", std::string("gmon\x01\0\0\0\0\0\0\0", 12)},
-        {"", "desc: --massif-out-file=m.out\ncmd: ./a\ntime_unit: i\n#-----------\nsnapshot=0\n"},
-        {"", "{\"dhatFileVersion\":2\n,\"mode\":\"heap\"\n"}}},
+        {"", std::string("gmon\x01\0\0\0\0\0\0\0", 12)}}},
+      {"massif", {{"golden/valgrind/inputs/massif.out", ""}}},
+      {"dhat",
+       {{"golden/valgrind/inputs/dhat.json", ""}, {"golden/valgrind/inputs/dhat-copy.json", ""}}},
       {"folded",
        {{"golden/folded/inputs/async-profiler-collapsed.txt", ""},
         {"golden/folded/inputs/py-spy-raw.txt", ""},
@@ -206,7 +207,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
             "prof, pprof, perf, perf-data, rprof, sqlite, folded, cpuprofile, chrome-trace, "
-            "heapprofile, speedscope, callgrind, jfr, firefox, pstats");
+            "heapprofile, speedscope, callgrind, jfr, firefox, pstats, massif, dhat");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_EQ(FindReader("sqlite"), &ReaderNamed("sqlite"));  // databases are read, not advised of

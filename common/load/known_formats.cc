@@ -22,27 +22,12 @@ bool GmonOut(std::string_view head, bool) {
   return StartsWith(head, std::string_view("gmon", 4));
 }
 
-bool HasLine(std::string_view head, std::string_view prefix) {
-  return StartsWith(head, prefix) ||
-         head.find("\n" + std::string(prefix)) != std::string_view::npos;
-}
-
-bool Massif(std::string_view head, bool text) {
-  return text && HasLine(head, "time_unit:") && HasLine(head, "snapshot=");
-}
-
-bool Dhat(std::string_view head, bool text) {
-  return text && head.find("\"dhatFileVersion\"") != std::string_view::npos;
-}
-
 const KnownFormat kKnownFormats[] = {
     {"a V8 tick log (node --prof, isolate-*-v8.log)",
      "record a CPU profile with node --cpu-prof (a .cpuprofile, which every program reads), or "
      "run node --prof-process on the log for V8's own report",
      V8TickLog},
     {"gprof's gmon.out", "gprof -b PROGRAM gmon.out prints its report", GmonOut},
-    {"valgrind massif's output", "ms_print FILE prints its snapshots", Massif},
-    {"valgrind DHAT's JSON", "open it in DHAT's viewer (dh_view.html, with valgrind)", Dhat},
 };
 
 int SniffKnownFormats(std::string_view head, bool text) {

@@ -17,6 +17,8 @@
 #include "common/speedscope/speedscope_codec.h"
 #include "common/sqlite/sqlite_codec.h"
 #include "common/text/text_codec.h"
+#include "common/valgrind/dhat_codec.h"
+#include "common/valgrind/massif_codec.h"
 
 namespace proftools {
 
@@ -39,6 +41,8 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kJfrReader,           // Java Flight Recorder recordings (.jfr)
       &kFirefoxReader,       // the Firefox Profiler's Gecko and processed profiles (JSON)
       &kPstatsReader,        // Python's profiler statistics (cProfile -o)
+      &kMassifReader,        // valgrind massif's output
+      &kDhatReader,          // valgrind DHAT's output (JSON)
       &kKnownFormatsReader,  // recognised, not read yet: refused with what to do instead
   };
   return kReaders;

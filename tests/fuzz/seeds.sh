@@ -85,6 +85,13 @@ case $name in
     for f in golden/pstats/inputs/*.pstats; do
       for b in 15 255; do seed $b "$f"; done
     done
+    for f in golden/valgrind/inputs/massif*.out; do
+      for b in 16 255; do seed $b "$f"; done
+    done
+    for f in golden/valgrind/inputs/dhat*.json; do
+      for b in 17 255; do seed $b "$f"; done
+    done
+    for b in 6 255; do seed $b golden/inputs/rsprof-recording.db; done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   rprof)
     for f in $(find golden/rprof -type f -name '*.out'); do add "$f"; done
