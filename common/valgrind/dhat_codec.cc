@@ -1,5 +1,6 @@
 #include "common/valgrind/dhat_codec.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -20,10 +21,15 @@ namespace {
 constexpr std::array<const char*, 11> kPointFields = {"tb",  "tbk", "tl",  "mb", "mbk", "gb",
                                                       "gbk", "eb",  "ebk", "rb", "wb"};
 
-struct ProgramPoint {
-  std::array<std::optional<int64_t>, kPointFields.size()> values;
-  std::vector<uint64_t> frames;  // indices into the frame table, innermost first
-  uint64_t byte = 0;
+// The program points, flat (a vector each cost a third of the reading): the fields of point i
+// at values[i * kPointFields.size()...] (-1: absent), its frames (indices into the frame table,
+// innermost first) from frames[frame_starts[i]] to frames[frame_starts[i + 1]].
+struct ProgramPoints {
+  std::vector<int64_t> values;
+  std::vector<uint64_t> frames;
+  std::vector<size_t> frame_starts{0};
+  std::vector<uint64_t> bytes;  // where each point starts, for messages
+  size_t size() const { return bytes.size(); }
 };
 
 class DhatReader {
@@ -69,7 +75,7 @@ class DhatReader {
   }
 
   void Emit(const ReadContext& context, ProfileSink* sink) {
-    if (points_.empty() && !context.allow_empty) {
+    if (points_.size() == 0 && !context.allow_empty) {
       throw ProfError(json_.name(),
                       "DHAT output without program points (--allow-empty reads it as a profile "
                       "without samples)");
@@ -81,8 +87,8 @@ class DhatReader {
     const bool ad_hoc = mode_ == "ad-hoc";
     std::array<bool, kPointFields.size()> present{};
     present[0] = present[1] = true;
-    for (const ProgramPoint& point : points_) {
-      for (size_t i = 0; i < kPointFields.size(); ++i) present[i] |= point.values[i].has_value();
+    for (size_t i = 0; i < points_.values.size(); ++i) {
+      present[i % kPointFields.size()] |= points_.values[i] >= 0;
     }
     ProfileHeader header;
     header.sources.push_back(Source{1, "dhat", context.uri, std::nullopt});
@@ -114,22 +120,27 @@ class DhatReader {
 
     Interner interner(sink);
     ValgrindFrames locations(&interner);
+    std::vector<uint64_t> location_of(frames_.size(), 0);  // by frame index; 0: not yet
     std::vector<uint64_t> stack;
     Sample sample;
     sample.source_id = 1;
-    for (const ProgramPoint& point : points_) {
+    for (size_t point = 0; point < points_.size(); ++point) {
       stack.clear();
-      for (const uint64_t frame : point.frames) {
+      for (size_t f = points_.frame_starts[point]; f < points_.frame_starts[point + 1]; ++f) {
+        const uint64_t frame = points_.frames[f];
         if (frame >= frames_.size()) {
           json_.Fail("fs names frame " + std::to_string(frame) + ", but ftbl has " +
                          std::to_string(frames_.size()),
-                     point.byte);
+                     points_.bytes[point]);
         }
-        stack.push_back(locations.LocationOf(frames_[frame]));
+        if (location_of[frame] == 0) location_of[frame] = locations.LocationOf(frames_[frame]);
+        stack.push_back(location_of[frame]);
       }
       sample.stack_id = interner.Stack(stack);
       sample.values.clear();
-      for (const size_t column : columns) sample.values.push_back(point.values[column].value_or(0));
+      const int64_t* values = &points_.values[point * kPointFields.size()];
+      for (const size_t column : columns)
+        sample.values.push_back(std::max<int64_t>(values[column], 0));
       sink->OnSample(sample);
     }
     sink->OnEnd();
@@ -143,13 +154,14 @@ class DhatReader {
 
   void ReadPoints(JsonValue value) {
     for (auto element : json_.Array(std::move(value), "pps")) {
-      ProgramPoint point;
-      point.byte = json_.Byte();
+      points_.bytes.push_back(json_.Byte());
+      const size_t first = points_.values.size();
+      points_.values.resize(first + kPointFields.size(), -1);
       ForEachField(json_, json_.Object(std::move(element), "pps[]"), "pps[]",
                    [&](std::string_view key, JsonValue field) {
                      if (key == "fs") {
                        for (auto frame : json_.Array(std::move(field), "pps[].fs")) {
-                         point.frames.push_back(json_.Unsigned(std::move(frame), "pps[].fs[]"));
+                         points_.frames.push_back(json_.Unsigned(std::move(frame), "pps[].fs[]"));
                        }
                        return;
                      }
@@ -159,19 +171,19 @@ class DhatReader {
                          if (number > static_cast<uint64_t>(INT64_MAX)) {
                            json_.Fail(std::string(key) + " is past 2^63 - 1");
                          }
-                         point.values[i] = static_cast<int64_t>(number);
+                         points_.values[first + i] = static_cast<int64_t>(number);
                          return;
                        }
                      }
                    });
-      points_.push_back(std::move(point));
+      points_.frame_starts.push_back(points_.frames.size());
     }
   }
 
   JsonDocument& json_;
   std::optional<uint64_t> version_;
   std::string mode_, verb_, time_unit_, cmd_, pid_, t_end_, t_gmax_;
-  std::vector<ProgramPoint> points_;
+  ProgramPoints points_;
   std::vector<std::string> frames_;
 };
 

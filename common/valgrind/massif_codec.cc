@@ -72,8 +72,9 @@ void ReadMassifInput(Input& input, const ReadContext& context, ProfileSink* sink
   std::vector<uint64_t> path;                                 // innermost first
   std::vector<int64_t> self;
   std::vector<size_t> parents;  // the open nodes' indices, by depth
+  std::vector<MassifNode> nodes;
   for (size_t column = 0; column < detailed.size(); ++column) {
-    const std::vector<MassifNode>& nodes = detailed[column]->nodes;
+    ParseMassifTree(*detailed[column], input.name, &nodes);
     self.assign(nodes.size(), 0);
     parents.clear();
     for (size_t i = 0; i < nodes.size(); ++i) {

@@ -12,7 +12,8 @@ namespace {
 
 class MassifParser {
  public:
-  MassifParser(std::string_view text, const std::string& name) : rest_(text), name_(name) {}
+  MassifParser(std::string_view text, const std::string& name, uint64_t first_line = 0)
+      : rest_(text), line_number_(first_line), name_(name) {}
 
   MassifFile Parse() {
     MassifFile file;
@@ -80,12 +81,18 @@ class MassifParser {
     } else {
       Fail("heap_tree= is empty, detailed or peak");
     }
-    ReadTree(&snapshot.nodes);
+    snapshot.tree_line = line_number_ + 1;
+    const char* start = rest_.data();
+    ReadTree(nullptr);
+    // From the tree's first line to the end of its last.
+    snapshot.tree_text =
+        std::string_view(start, static_cast<size_t>(line_.data() + line_.size() - start));
     return snapshot;
   }
 
+ public:
   // The tree in depth-first order: each node "SPACES nK: BYTES FRAME" with as many spaces as
-  // its depth, followed by its K children's subtrees.
+  // its depth, followed by its K children's subtrees; into `nodes` unless null.
   void ReadTree(std::vector<MassifNode>* nodes) {
     struct Level {
       int64_t children_left;
@@ -126,7 +133,7 @@ class MassifParser {
         parent.children_bytes += node.bytes;
         --parent.children_left;
       }
-      nodes->push_back(node);
+      if (nodes != nullptr) nodes->push_back(node);
       if (children > 0) {
         // A child is a line at least: a count past what is left of the file cannot be met.
         if (static_cast<uint64_t>(children) > rest_.size()) Fail("more children than lines");
@@ -136,9 +143,10 @@ class MassifParser {
     } while (!open.empty());
   }
 
+ private:
   std::string_view rest_;
   std::string_view line_;
-  uint64_t line_number_ = 0;
+  uint64_t line_number_;
   const std::string& name_;
 };
 
@@ -146,6 +154,12 @@ class MassifParser {
 
 MassifFile ParseMassif(std::string_view text, const std::string& name) {
   return MassifParser(text, name).Parse();
+}
+
+void ParseMassifTree(const MassifSnapshot& snapshot, const std::string& name,
+                     std::vector<MassifNode>* nodes) {
+  nodes->clear();
+  MassifParser(snapshot.tree_text, name, snapshot.tree_line - 1).ReadTree(nodes);
 }
 
 bool LooksLikeMassif(std::string_view head) {
