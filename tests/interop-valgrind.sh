@@ -16,14 +16,7 @@ source "$root/tests/skip.sh"
 for tool in valgrind ms_print gcc; do
   command -v "$tool" >/dev/null 2>&1 || skip_installable "$tool (Debian's valgrind, gcc) is missing"
 done
-T=$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail=0
-checks=0
-problem() {
-  echo "$name: FAIL: $*"
-  fail=$((fail + 1))
-}
+source "$root/tests/interop/scratch.sh"
 check() {  # WHAT EXPECTED ACTUAL
   checks=$((checks + 1))
   if [ -z "$2" ] || [ "$2" != "$3" ]; then

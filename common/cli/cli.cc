@@ -206,8 +206,9 @@ ReadOptions CommandLine::InputReadOptions() {
   return options;
 }
 
-void CommandLine::AddInputs() {
+void CommandLine::AddInputs(bool stdin_by_default) {
   has_inputs_ = true;
+  stdin_by_default_ = stdin_by_default;
   parser_->options.add_options("positional")("inputs", "input files",
                                              cxxopts::value<std::vector<std::string>>());
   parser_->options.parse_positional({"inputs"});
@@ -251,7 +252,7 @@ bool CommandLine::Parse(int argc, char** argv) {
     throw UsageError("unexpected argument " + Printable(parser_->result.unmatched().front()));
   }
   RefuseRepeatedValues();
-  if (has_inputs_ && !Has("inputs") && isatty(STDIN_FILENO)) {
+  if (has_inputs_ && stdin_by_default_ && !Has("inputs") && isatty(STDIN_FILENO)) {
     PrintUsageForTerminal();
     exit_status_ = kExitUsage;
     return false;

@@ -120,8 +120,10 @@ class CommandLine {
   ReadOptions InputReadOptions();
   DiagnosticHandler* warnings() { return &warnings_; }
 
-  // Adds positional FILE... arguments.
-  void AddInputs();
+  // Adds positional FILE... arguments. A program that reads standard input when given none
+  // prints its usage instead when standard input is a terminal; one whose first argument is
+  // not a profile (gprof2prof's EXECUTABLE) says what it lacks itself.
+  void AddInputs(bool stdin_by_default = true);
   // Adds --max-input-size SIZE, the cap on a pprof input's inflated size (for programs that
   // read pprof: every reader of profiles); SIZE takes units (ParseByteSizeOption).
   void AddMaxInputSizeOption();
@@ -198,6 +200,7 @@ class CommandLine {
   std::vector<std::string> groups_;
   std::unique_ptr<Parser> parser_;
   bool has_inputs_ = false;
+  bool stdin_by_default_ = true;
   int exit_status_ = kExitOk;
   std::set<std::string> repeatable_;
   WarningPrinter warnings_{nullptr};

@@ -10,7 +10,7 @@ namespace {
 
 struct KnownFormat {
   const char* what;    // "a V8 tick log (node --prof)"
-  const char* advice;  // what to run instead, after "not read yet; "
+  const char* advice;  // what to run instead, after "is WHAT: "
   bool (*looks_like)(std::string_view head, bool text);
 };
 
@@ -24,10 +24,10 @@ bool GmonOut(std::string_view head, bool) {
 
 const KnownFormat kKnownFormats[] = {
     {"a V8 tick log (node --prof, isolate-*-v8.log)",
-     "record a CPU profile with node --cpu-prof (a .cpuprofile, which every program reads), or "
+     "not read yet; record a CPU profile with node --cpu-prof (a .cpuprofile, which every program reads), or "
      "run node --prof-process on the log for V8's own report",
      V8TickLog},
-    {"gprof's gmon.out", "gprof -b PROGRAM gmon.out prints its report", GmonOut},
+    {"gprof's gmon.out", "it is read with its executable: gprof2prof PROGRAM gmon.out", GmonOut},
 };
 
 int SniffKnownFormats(std::string_view head, bool text) {
@@ -42,7 +42,7 @@ int SniffKnownFormats(std::string_view head, bool text) {
     if (format.looks_like(input.head, input.text)) {
       throw ProfError(
           Diagnostic{Rule::kInput, input.name, input.text ? 1u : 0u,
-                     std::string("is ") + format.what + ": not read yet; " + format.advice});
+                     std::string("is ") + format.what + ": " + format.advice});
     }
   }
   throw ProfError(input.name, "no format proftools reads");

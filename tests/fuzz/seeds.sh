@@ -93,6 +93,12 @@ case $name in
     done
     for b in 6 255; do seed $b golden/inputs/rsprof-recording.db; done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
+  gprof)
+    # The first byte picks the address size (fuzz_gprof.cc): 64-bit, then 32-bit.
+    for b in 0 1; do
+      { printf "\\$(printf '%03o' $b)"; cat golden/gprof/inputs/gmon.out; } >"$dir/seed-gprof-$b"
+      n=$((n + 1))
+    done ;;
   rprof)
     for f in $(find golden/rprof -type f -name '*.out'); do add "$f"; done
     for f in $(find golden/rprof -type f -name '*.out.gz'); do add "$f" zcat; done ;;

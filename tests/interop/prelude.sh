@@ -2,7 +2,7 @@
 # start with): finds or builds Google's pprof and pbdump (setup-pprof.sh; skipping, with the
 # reason, only when they are missing and cannot be installed), and sets root, prefix, pprof (a
 # command: run as "$pprof" ARG...), pprof_session, pprof_bin, pbdump, PATH (our programs first),
-# a temporary directory T, and problem() counting failures.
+# a temporary directory T, and problem() counting failures (scratch.sh).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 prefix=${PPROF_PREFIX:-/opt/pprof}
@@ -39,11 +39,4 @@ if [ ! -x "$pprof_bin" ] || [ ! -x "$pbdump" ]; then
   fi
 fi
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail=0
-checks=0
-problem() {
-  echo "$name: FAIL: $*"
-  fail=$((fail + 1))
-}
+source "$root/tests/interop/scratch.sh"

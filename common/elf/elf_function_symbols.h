@@ -1,0 +1,35 @@
+// An executable's functions by address, from its ELF symbol table (.symtab, else .dynsym), as
+// gprof takes them to attribute its histogram and call arcs: function symbols (STT_FUNC and
+// GNU_IFUNC) defined in executable sections, names not starting with '.', one per address (a
+// global one before a local or weak one). A function reaches to the next one's address; the
+// last, to its own end (its size).
+#ifndef PROFTOOLS_COMMON_ELF_ELF_FUNCTION_SYMBOLS_H_
+#define PROFTOOLS_COMMON_ELF_ELF_FUNCTION_SYMBOLS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace proftools {
+
+struct ElfFunction {
+  uint64_t start = 0;
+  uint64_t end = 0;  // the next function's start, or the last one's start + size
+  std::string name;  // as the symbol table has it (mangled when it is)
+};
+
+struct ElfFunctionTable {
+  std::vector<ElfFunction> functions;  // by start, not overlapping
+  bool is_64bit = true;
+  bool little_endian = true;
+  // The function containing `address`, or null.
+  const ElfFunction* Find(uint64_t address) const;
+};
+
+// Reads the executable at `path`. Throws ProfError naming it when it cannot be read, is not ELF,
+// or has no function symbols (stripped).
+ElfFunctionTable ReadElfFunctions(const std::string& path);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_ELF_ELF_FUNCTION_SYMBOLS_H_
