@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The massif and DHAT readers against valgrind's own numbers (issue 45), on recordings made
-# here, now, of tests/valgrind/heap_workload.c (and of the same under --pages-as-heap, --depth
-# and --threshold=0 for massif):
+# here, now, of tests/valgrind/heap_workload.c (massif by default, and with every snapshot
+# detailed, no threshold, time in bytes and trees 3 deep; DHAT in heap and copy mode):
 #
 #   1. ms_print: every detailed snapshot's useful heap is our snapshot_N total, the peak's is
 #      inuse_space's, and the peak tree's allocation sites (ms_print's "->" lines of the first
@@ -31,7 +31,7 @@ gcc -O0 -g -o "$T/heap_workload" "$root/tests/valgrind/heap_workload.c"
 cd "$T"
 
 n=0
-for options in "" "--depth=2" "--threshold=0 --detailed-freq=1" "--time-unit=B --peak-inaccuracy=0"; do
+for options in "" "--threshold=0 --detailed-freq=1 --time-unit=B --depth=3"; do
   n=$((n + 1))
   # shellcheck disable=SC2086
   valgrind -q --tool=massif $options --massif-out-file="massif$n.out" ./heap_workload
