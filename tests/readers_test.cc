@@ -43,6 +43,9 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
        {{"", "v8-version,11,3,244,8,-node.38,0\nv8-platform,linux,linux\n"},
         {"", std::string("gmon\x01\0\0\0\0\0\0\0", 12)}}},
       {"massif", {{"golden/valgrind/inputs/massif.out", ""}}},
+      {"instruments",
+       {{"golden/instruments/inputs/time-profile.txt", ""},
+        {"golden/instruments/inputs/allocations.txt", ""}}},
       {"dhat",
        {{"golden/valgrind/inputs/dhat.json", ""}, {"golden/valgrind/inputs/dhat-copy.json", ""}}},
       {"folded",
@@ -207,7 +210,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
             "prof, pprof, perf, perf-data, rprof, sqlite, folded, cpuprofile, chrome-trace, "
-            "heapprofile, speedscope, callgrind, jfr, firefox, pstats, massif, dhat");
+            "heapprofile, speedscope, callgrind, jfr, firefox, pstats, massif, dhat, instruments");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_EQ(FindReader("sqlite"), &ReaderNamed("sqlite"));  // databases are read, not advised of

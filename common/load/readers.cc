@@ -8,6 +8,7 @@
 #include "common/chrome/trace_codec.h"
 #include "common/firefox/firefox_codec.h"
 #include "common/folded/folded_reader.h"
+#include "common/instruments/instruments_codec.h"
 #include "common/jfr/jfr_codec.h"
 #include "common/load/known_formats.h"
 #include "common/perf/perf_codec.h"
@@ -43,6 +44,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kPstatsReader,        // Python's profiler statistics (cProfile -o)
       &kMassifReader,        // valgrind massif's output
       &kDhatReader,          // valgrind DHAT's output (JSON)
+      &kInstrumentsReader,   // Xcode Instruments' deep copy of a call tree (text)
       &kKnownFormatsReader,  // recognised, not read yet: refused with what to do instead
   };
   return kReaders;
