@@ -43,6 +43,14 @@ for pie in -pie -no-pie; do
   awk '$2 != "0.00" || $3 != 0' "gprof$pie" >theirs
   awk '$2 != "0.00" || $3 != 0' ours >ours-listed
   compare "gcc $pie: self seconds and calls per function" theirs ours-listed
+  # gprof's full report, read by every program, gives the same flat profile.
+  gprof "workload$pie" "gmon$pie.out" >"report$pie.txt" 2>/dev/null
+  prof-text --raw-values --nodecount 0 "report$pie.txt" |
+    awk '/^ *flat/ { on = 1; next } on { printf "%s %.2f\n", $6, $1 / 1e9 }' | sort >report-time
+  prof-text --raw-values --nodecount 0 --value calls "report$pie.txt" |
+    awk '/^ *flat/ { on = 1; next } on { print $6, $1 }' | sort >report-calls
+  join report-time report-calls | awk '$2 != "0.00" || $3 != 0' >report-listed
+  compare "gcc $pie: the flat profile read from gprof's report" theirs report-listed
   # gprof -q: the child lines (self children N/TOTAL name [index]) after each function's own
   # line ([index] ... name [index]): N calls from it; ours: the calls on the stacks' leaf frames
   # summed by (parent, leaf). Recursive calls (N without /TOTAL) are gprof's "+N", not ours.

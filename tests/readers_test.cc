@@ -46,6 +46,7 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
       {"instruments",
        {{"golden/instruments/inputs/time-profile.txt", ""},
         {"golden/instruments/inputs/allocations.txt", ""}}},
+      {"gprof-report", {{"golden/gprof/inputs/report.txt", ""}}},
       {"dhat",
        {{"golden/valgrind/inputs/dhat.json", ""}, {"golden/valgrind/inputs/dhat-copy.json", ""}}},
       {"folded",
@@ -210,7 +211,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
             "prof, pprof, perf, perf-data, rprof, sqlite, folded, cpuprofile, chrome-trace, "
-            "heapprofile, speedscope, callgrind, jfr, firefox, pstats, massif, dhat, instruments");
+            "heapprofile, speedscope, callgrind, jfr, firefox, pstats, massif, dhat, instruments, gprof-report");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_EQ(FindReader("sqlite"), &ReaderNamed("sqlite"));  // databases are read, not advised of

@@ -8,6 +8,7 @@
 #include "common/chrome/trace_codec.h"
 #include "common/firefox/firefox_codec.h"
 #include "common/folded/folded_reader.h"
+#include "common/gprof/gprof_report.h"
 #include "common/instruments/instruments_codec.h"
 #include "common/jfr/jfr_codec.h"
 #include "common/load/known_formats.h"
@@ -45,6 +46,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kMassifReader,        // valgrind massif's output
       &kDhatReader,          // valgrind DHAT's output (JSON)
       &kInstrumentsReader,   // Xcode Instruments' deep copy of a call tree (text)
+      &kGprofReportReader,   // gprof's text report
       &kKnownFormatsReader,  // recognised, not read yet: refused with what to do instead
   };
   return kReaders;

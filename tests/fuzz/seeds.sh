@@ -95,6 +95,9 @@ case $name in
     for f in golden/instruments/inputs/*.txt; do
       for b in 18 255; do seed $b "$f"; done
     done
+    for f in golden/gprof/inputs/report*.txt; do
+      for b in 19 255; do seed $b "$f"; done
+    done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   gprof)
     # The first byte picks the address size (fuzz_gprof.cc): 64-bit, then 32-bit.
