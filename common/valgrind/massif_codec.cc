@@ -9,7 +9,7 @@
 
 #include "common/base/diagnostics.h"
 #include "common/base/strings.h"
-#include "common/io/whole_input.h"
+#include "common/io/mapped_input.h"
 #include "common/model/interner.h"
 #include "common/valgrind/massif_file.h"
 #include "common/valgrind/valgrind_frames.h"
@@ -25,9 +25,10 @@ std::string SnapshotMeta(const MassifSnapshot& s, const std::string& time_unit) 
 }
 
 void ReadMassifInput(Input& input, const ReadContext& context, ProfileSink* sink) {
-  WholeInput data;
-  ReadWholeInput(input, context.max_input_size, "massif output", &data);
-  const MassifFile file = ParseMassif(data.view(), input.name);
+  // Mapped, not copied: a file is read where it is (a pipe or gzip spooled first), twice.
+  MappedInput data(input, context.max_spool_size);
+
+  const MassifFile file = ParseMassif(data.bytes(), input.name);
 
   std::vector<const MassifSnapshot*> detailed;
   const MassifSnapshot* peak = nullptr;
@@ -124,7 +125,7 @@ int SniffMassif(std::string_view head, bool text) {
 }  // namespace
 
 const ReaderSpec kMassifReader = {
-    "massif",        "valgrind massif's output", ReaderShape::kWholeInput, nullptr, SniffMassif,
+    "massif",        "valgrind massif's output", ReaderShape::kTwoPasses, nullptr, SniffMassif,
     ReadMassifInput,
 };
 

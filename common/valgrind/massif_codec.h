@@ -19,8 +19,8 @@
 
 namespace proftools {
 
-// The registry's entry: name "massif", the whole input in memory (a type per detailed snapshot
-// is known only at the end).
+// The registry's entry: name "massif", two passes over the input mapped (a type per detailed
+// snapshot is known only at the end; a pipe is spooled first).
 extern const ReaderSpec kMassifReader;
 
 }  // namespace proftools
