@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/base/diagnostics.h"
+#include "common/base/saturating.h"
 #include "common/base/units.h"
 #include "common/model/producer_kit.h"
 #include "common/sqlite/rsprof_reader.h"
@@ -69,12 +70,6 @@ std::string IsoTime(int64_t nanos) {
     result += tail;
   }
   return result + "Z";
-}
-
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
-  if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
-  return a + b;
 }
 
 }  // namespace
@@ -180,9 +175,9 @@ void RsprofWriter::OnSample(const Sample& sample) {
   }
   Sums& sums = sums_[{checkpoint, addr->second}];
   const auto value = [&](int type) { return type < 0 ? 0 : sample.values[type]; };
-  sums.count = SaturatingAdd(sums.count, value(cpu_type_));
-  sums.alloc = SaturatingAdd(sums.alloc, value(alloc_type_));
-  sums.free = SaturatingAdd(sums.free, value(free_type_));
+  AddSaturating(&sums.count, value(cpu_type_));
+  AddSaturating(&sums.alloc, value(alloc_type_));
+  AddSaturating(&sums.free, value(free_type_));
 }
 
 void RsprofWriter::OnEnd() {
