@@ -223,6 +223,21 @@ TEST(PerfSymbolTest, Demangling) {
   EXPECT_EQ(rust.name, "core::fmt::Write<T>::write_fmt");
 }
 
+// perf.data's frames are named as `perf script` names them: parameters and return type left out,
+// and a PLT entry's symbol demangled before its `@plt` (a sample in `std::thread::join@plt` once
+// failed tests/interop-perf-data.sh, where it lands by chance).
+TEST(PerfSymbolTest, DemangledAsPerfScriptShowsThem) {
+  PerfSymbol cxx = DemangleAsPerf("_ZN3app4work8dispatchEj");
+  EXPECT_EQ(cxx.name, "app::work::dispatch");
+  PerfSymbol plt = DemangleAsPerf("_ZNSt6thread4joinEv@plt");
+  EXPECT_EQ(plt.name, "std::thread::join@plt");
+  EXPECT_EQ(plt.system_name, "_ZNSt6thread4joinEv@plt");
+  PerfSymbol c_plt = DemangleAsPerf("malloc@plt");
+  EXPECT_EQ(c_plt.name, "malloc@plt");
+  EXPECT_EQ(c_plt.system_name, "");
+  EXPECT_EQ(DemangleAsPerf("@plt").name, "@plt");
+}
+
 // Symbols are input: escapes and hashes cut anywhere must neither throw nor read out of range.
 TEST(PerfSymbolTest, HostileSymbolsDemangleWithoutThrowing) {
   // `_$` one byte in: the check for a preceding `::` once looked at position -1.

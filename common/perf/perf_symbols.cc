@@ -143,6 +143,15 @@ std::string_view WithoutReturnType(std::string_view name) {
 }
 
 PerfSymbol DemangleAsPerf(std::string_view symbol) {
+  // A PLT entry's name (`_ZNSt6thread4joinEv@plt`): perf demangles the symbol and keeps the
+  // suffix (`std::thread::join@plt`); the system name is the whole entry's.
+  constexpr std::string_view kPlt = "@plt";
+  if (symbol.size() > kPlt.size() && symbol.substr(symbol.size() - kPlt.size()) == kPlt) {
+    PerfSymbol out = DemangleAsPerf(symbol.substr(0, symbol.size() - kPlt.size()));
+    out.name.append(kPlt);
+    if (!out.system_name.empty()) out.system_name.assign(symbol.data(), symbol.size());
+    return out;
+  }
   PerfSymbol out = DemanglePerfSymbol(symbol);
   if (!out.system_name.empty() && symbol.substr(0, 2) == "_Z") {
     // A clone's ` [clone .constprop.0]` goes too: perf shows the function's name alone (the
