@@ -47,6 +47,13 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
        {{"golden/instruments/inputs/time-profile.txt", ""},
         {"golden/instruments/inputs/allocations.txt", ""}}},
       {"gprof-report", {{"golden/gprof/inputs/report.txt", ""}}},
+      {"perfetto",
+       {{"golden/perfetto/inputs/android-perf.pftrace", ""},
+        {"golden/perfetto/inputs/heapprofd.pftrace", ""},
+        {"golden/perfetto/inputs/chrome-streaming.pftrace", ""},
+        {"golden/perfetto/inputs/sdk-slices.pftrace", ""},
+        {"golden/perfetto/inputs/compressed.pftrace", ""},
+        {"golden/perfetto/inputs/chromium-v8.pftrace.gz", ""}}},
       {"dhat",
        {{"golden/valgrind/inputs/dhat.json", ""}, {"golden/valgrind/inputs/dhat-copy.json", ""}}},
       {"folded",
@@ -211,7 +218,8 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   for (const ReaderSpec* reader : Readers()) EXPECT_EQ(++seen[reader->name], 1) << reader->name;
   EXPECT_EQ(ReaderNames(),
             "prof, pprof, perf, perf-data, rprof, sqlite, folded, cpuprofile, chrome-trace, "
-            "heapprofile, speedscope, callgrind, jfr, firefox, pstats, massif, dhat, instruments, gprof-report");
+            "heapprofile, speedscope, callgrind, jfr, firefox, pstats, massif, dhat, instruments, "
+            "gprof-report, perfetto");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_EQ(FindReader("sqlite"), &ReaderNamed("sqlite"));  // databases are read, not advised of

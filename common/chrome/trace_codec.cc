@@ -16,6 +16,7 @@
 #include "common/chrome/trace_spans.h"
 #include "common/chrome/v8_json.h"
 #include "common/chrome/v8_profile.h"
+#include "common/chrome/v8_trace_profiles.h"
 #include "common/json/json_document.h"
 #include "common/model/interner.h"
 #include "common/model/producer_kit.h"
@@ -23,25 +24,10 @@
 namespace proftools {
 namespace {
 
-// One V8 profile of the trace: a Profile event and its chunks, or one CpuProfile event.
-struct TraceProfile {
-  explicit TraceProfile(const std::string& name) : profile(name) {}
-  struct Chunk {
-    int64_t ts = 0;  // the chunk event's time: chunks are taken in this order
-    std::vector<uint64_t> samples;
-    std::vector<int64_t> deltas_ns;
-    uint64_t byte = 0;
-  };
-  int64_t pid = 0;
-  std::optional<int64_t> tid;  // of the Profile event: the profiled thread
-  V8Profile profile;
-  std::vector<Chunk> chunks;
-  std::optional<int64_t> start_ns, end_ns;
-};
-
 class TraceReader {
  public:
-  TraceReader(JsonDocument* json, const ReadContext& context) : json_(*json), context_(context) {}
+  TraceReader(JsonDocument* json, const ReadContext& context)
+      : json_(*json), context_(context), profiles_(json->name()) {}
 
   void ReadEvents(ondemand::array events);
   // The sampled form's top-level stackFrames and samples.
@@ -65,20 +51,17 @@ class TraceReader {
   // Calls `on_args` with the event's args object, walking the event again from its start.
   template <typename F>
   void WithArgs(ondemand::object& event, F&& on_args);
-  TraceProfile& ProfileFor(int64_t pid, const std::string& id);
   // args.data of a Profile, ProfileChunk or CpuProfile event.
   void ReadData(ondemand::object args, V8Profile* profile, V8ProfileFields* fields);
   void ReadSpan(const EventFields& event, char ph, uint64_t byte);
 
   JsonDocument& json_;
   const ReadContext& context_;
-  std::map<std::pair<int64_t, std::string>, size_t> index_;
-  std::vector<std::unique_ptr<TraceProfile>> profiles_;  // in order of first appearance
+  V8TraceProfiles profiles_;
   std::map<std::pair<int64_t, int64_t>, std::string> thread_names_;
   // Duration events by thread, threads in order of first appearance.
   std::map<std::pair<int64_t, int64_t>, size_t> span_index_;
   std::vector<std::pair<std::pair<int64_t, int64_t>, ThreadSpans>> spans_;
-  int cpu_profile_events_ = 0;
   StackFrameSamples stack_samples_;
   bool prefer_spans_ = false;  // prof2chrome's output: its X events, not its sampled form
   bool node_trace_ = false;    // an event of node's own categories was read
@@ -130,33 +113,12 @@ void TraceReader::WithArgs(ondemand::object& event, F&& on_args) {
   });
 }
 
-TraceProfile& TraceReader::ProfileFor(int64_t pid, const std::string& id) {
-  const auto inserted = index_.emplace(std::make_pair(pid, id), profiles_.size());
-  if (inserted.second) {
-    profiles_.push_back(std::make_unique<TraceProfile>(json_.name()));
-    profiles_.back()->pid = pid;
-  }
-  return *profiles_[inserted.first->second];
-}
-
 void TraceReader::ReadData(ondemand::object args, V8Profile* profile, V8ProfileFields* fields) {
   bool has_data = false;
   ForEachField(json_, args, "the event's args", [&](std::string_view arg, JsonValue data_value) {
     if (arg != "data") return;
     has_data = true;
-    ondemand::object data = json_.Object(std::move(data_value), "args.data");
-    ForEachField(json_, data, "args.data", [&](std::string_view key, JsonValue value) {
-      if (key == "cpuProfile") {
-        ReadV8ProfileObject(json_, json_.Object(value, "args.data.cpuProfile"), profile, fields);
-      } else if (key == "timeDeltas") {
-        fields->deltas_ns = ReadDeltas(json_, value, "args.data.timeDeltas",
-                                       fields->samples ? fields->samples->size() : 0);
-      } else if (key == "startTime") {
-        fields->start_ns = json_.Microseconds(value, "args.data.startTime");
-      } else if (key == "endTime") {
-        fields->end_ns = json_.Microseconds(value, "args.data.endTime");
-      }
-    });
+    ReadV8EventData(json_, json_.Object(std::move(data_value), "args.data"), profile, fields);
   });
   if (!has_data) json_.Fail("the event's args have no data");
 }
@@ -214,27 +176,10 @@ void TraceReader::ReadEvent(ondemand::object event, uint64_t byte) {
   V8ProfileFields data;
   if (!fields.has_args) json_.Fail("the event has no args", byte);
   WithArgs(event, [&](ondemand::object args) { ReadData(args, &nodes, &data); });
-  std::string id;
-  if (name == "CpuProfile") {
-    id = "CpuProfile#" + std::to_string(++cpu_profile_events_);  // a profile of its own
-  } else {
-    if (!fields.id) json_.Fail("a " + name + " event without an id (its profile's id)", byte);
-    id = *fields.id;
+  if (name != "CpuProfile" && !fields.id) {
+    json_.Fail("a " + name + " event without an id (its profile's id)", byte);
   }
-  TraceProfile& profile = ProfileFor(pid, id);
-  profile.profile.TakeNodes(&nodes);
-  if (name != "ProfileChunk") profile.tid = fields.tid;  // chunks carry the sampler thread's tid
-  if (data.start_ns) profile.start_ns = data.start_ns;
-  if (data.end_ns) profile.end_ns = data.end_ns;
-  if (data.samples || data.deltas_ns) {
-    TraceProfile::Chunk chunk;
-    chunk.ts = ts;
-    chunk.byte = data.samples ? data.samples_byte : byte;
-    if (data.samples) chunk.samples = std::move(*data.samples);
-    if (data.deltas_ns) chunk.deltas_ns = std::move(*data.deltas_ns);
-    if (!profile.start_ns && profile.chunks.empty()) profile.start_ns = ts;
-    profile.chunks.push_back(std::move(chunk));
-  }
+  profiles_.Add(name, pid, fields.tid, fields.id.value_or(""), ts, &nodes, &data, byte);
 }
 
 void TraceReader::ReadEvents(ondemand::array events) {
@@ -245,20 +190,7 @@ void TraceReader::ReadEvents(ondemand::array events) {
 }
 
 void TraceReader::Emit(ProfileSink* sink) {
-  uint64_t samples = 0;
-  for (auto& p : profiles_) {
-    TraceProfile& profile = *p;
-    // Chunks in time order (a trace buffer may flush them out of order), equal times as given.
-    std::stable_sort(
-        profile.chunks.begin(), profile.chunks.end(),
-        [](const TraceProfile::Chunk& a, const TraceProfile::Chunk& b) { return a.ts < b.ts; });
-    for (TraceProfile::Chunk& chunk : profile.chunks) {
-      profile.profile.AddSamples(std::move(chunk.samples), std::move(chunk.deltas_ns), chunk.byte);
-    }
-    if (profile.start_ns) profile.profile.SetStart(*profile.start_ns);
-    if (profile.end_ns) profile.profile.SetEnd(*profile.end_ns);
-    samples += profile.profile.sample_count();
-  }
+  const uint64_t samples = profiles_.Finish();
   // V8's samples, the sampled form's samples and the duration events cover the same time: one
   // of them is the profile, in this order of preference (a DevTools trace always has duration
   // events too: no warning).
@@ -335,7 +267,7 @@ void TraceReader::Emit(ProfileSink* sink) {
                                       " never closed by an E, left out");
     }
   } else {
-    for (auto& p : profiles_) p->profile.Convert(&interner, 1, labels_of(p->pid, p->tid), sink);
+    profiles_.Convert(&interner, 1, labels_of, sink);
   }
   sink->OnEnd();
 }

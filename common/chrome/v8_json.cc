@@ -81,4 +81,20 @@ void ReadV8ProfileObject(JsonDocument& json, ondemand::object object, V8Profile*
   });
 }
 
+void ReadV8EventData(JsonDocument& json, ondemand::object data, V8Profile* profile,
+                     V8ProfileFields* fields) {
+  ForEachField(json, data, "args.data", [&](std::string_view key, JsonValue value) {
+    if (key == "cpuProfile") {
+      ReadV8ProfileObject(json, json.Object(value, "args.data.cpuProfile"), profile, fields);
+    } else if (key == "timeDeltas") {
+      fields->deltas_ns = ReadDeltas(json, value, "args.data.timeDeltas",
+                                     fields->samples ? fields->samples->size() : 0);
+    } else if (key == "startTime") {
+      fields->start_ns = json.Microseconds(value, "args.data.startTime");
+    } else if (key == "endTime") {
+      fields->end_ns = json.Microseconds(value, "args.data.endTime");
+    }
+  });
+}
+
 }  // namespace proftools

@@ -27,6 +27,11 @@ struct V8ProfileFields {
 void ReadV8ProfileObject(JsonDocument& json, ondemand::object object, V8Profile* profile,
                          V8ProfileFields* fields);
 
+// A trace event's args.data (Profile, ProfileChunk, CpuProfile): cpuProfile's nodes into
+// `profile`, its samples, timeDeltas, startTime and endTime into `fields`. Throws ProfError.
+void ReadV8EventData(JsonDocument& json, ondemand::object data, V8Profile* profile,
+                     V8ProfileFields* fields);
+
 // A node's callFrame: functionName, url, lineNumber, columnNumber (other keys skipped).
 void ReadV8CallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame);
 

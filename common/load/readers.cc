@@ -5,6 +5,7 @@
 #include "common/callgrind/callgrind_codec.h"
 #include "common/chrome/cpuprofile_codec.h"
 #include "common/chrome/heapprofile_codec.h"
+#include "common/chrome/perfetto/perfetto_codec.h"
 #include "common/chrome/trace_codec.h"
 #include "common/firefox/firefox_codec.h"
 #include "common/folded/folded_reader.h"
@@ -47,6 +48,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kDhatReader,          // valgrind DHAT's output (JSON)
       &kInstrumentsReader,   // Xcode Instruments' deep copy of a call tree (text)
       &kGprofReportReader,   // gprof's text report
+      &kPerfettoReader,      // Perfetto's protobuf traces (Chrome, Android)
       &kKnownFormatsReader,  // recognised, not read yet: refused with what to do instead
   };
   return kReaders;

@@ -98,6 +98,10 @@ case $name in
     for f in golden/gprof/inputs/report*.txt; do
       for b in 19 255; do seed $b "$f"; done
     done
+    for f in golden/perfetto/inputs/*.pftrace; do
+      for b in 20 255; do seed $b "$f"; done
+    done
+    for b in 20 255; do seed $b golden/perfetto/inputs/chromium-v8.pftrace.gz zcat; done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   gprof)
     # The first byte picks the address size (fuzz_gprof.cc): 64-bit, then 32-bit.

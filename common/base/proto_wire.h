@@ -1,0 +1,114 @@
+// Protocol Buffers' wire format read field by field, without a schema or a generated parser: for
+// formats that are protobuf messages read by field number (Perfetto's traces), where a message
+// is decoded in place (strings and sub-messages are views into the input) and a field the reader
+// does not know is skipped. Every length and varint is checked against the bytes there are: a
+// malformed message throws ProtoWireError with the offset of the field where it went wrong.
+#ifndef PROFTOOLS_COMMON_BASE_PROTO_WIRE_H_
+#define PROFTOOLS_COMMON_BASE_PROTO_WIRE_H_
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace proftools {
+
+// A malformed message: what is wrong, and the offset (in the outermost input) of the field.
+class ProtoWireError : public std::runtime_error {
+ public:
+  ProtoWireError(uint64_t offset, const std::string& message)
+      : std::runtime_error(message), offset_(offset) {}
+  uint64_t offset() const { return offset_; }
+
+ private:
+  uint64_t offset_;
+};
+
+enum class WireType : uint8_t { kVarint = 0, kFixed64 = 1, kBytes = 2, kFixed32 = 5 };
+
+struct ProtoField {
+  uint32_t number = 0;
+  WireType type = WireType::kVarint;
+  uint64_t value = 0;           // a varint's value, or a fixed32/fixed64's bits
+  std::string_view bytes;       // a length-delimited field's content
+  uint64_t offset = 0;          // where the field's tag is, in the outermost input
+  uint64_t content_offset = 0;  // where a length-delimited field's content is
+  int64_t Signed() const { return static_cast<int64_t>(value); }  // int32/int64 (not sint)
+  // A fixed64 field's bits as a double.
+  double Double() const;
+};
+
+class ProtoReader {
+ public:
+  // Reads the fields of the message `bytes`, which starts at `offset` of the outermost input.
+  explicit ProtoReader(std::string_view bytes, uint64_t offset = 0) : data_(bytes), base_(offset) {}
+  // A reader of a length-delimited field's content as a message.
+  explicit ProtoReader(const ProtoField& field) : data_(field.bytes), base_(field.content_offset) {}
+
+  // The next field, or false at the message's end. Throws ProtoWireError for a varint past 10
+  // bytes, a length past the end, a field number 0, or a wire type the format no longer uses
+  // (groups). (Inline: a trace's millions of packets go through it several fields each.)
+  bool Next(ProtoField* field) {
+    if (pos_ >= data_.size()) return false;
+    field->offset = base_ + pos_;
+    const uint64_t tag = ReadVarint(data_, &pos_, base_);
+    const uint64_t number = tag >> 3;
+    if (number == 0 || number > 0x1fffffff) BadNumber(field->offset, number);
+    field->number = static_cast<uint32_t>(number);
+    switch (tag & 7) {
+      case 0:
+        field->type = WireType::kVarint;
+        field->value = ReadVarint(data_, &pos_, base_);
+        return true;
+      case 2: {
+        field->type = WireType::kBytes;
+        const uint64_t length = ReadVarint(data_, &pos_, base_);
+        if (length > data_.size() - pos_) PastTheEnd(*field, "the length", length);
+        field->content_offset = base_ + pos_;
+        field->bytes = data_.substr(pos_, length);
+        pos_ += length;
+        return true;
+      }
+      default:
+        return NextFixed(field, tag);
+    }
+  }
+
+  // Calls `each(uint64_t)` for every value of a repeated varint field, packed (one
+  // length-delimited field) or not (this one field).
+  template <typename F>
+  static void ForEachVarint(const ProtoField& field, F&& each) {
+    if (field.type == WireType::kVarint) {
+      each(field.value);
+      return;
+    }
+    if (field.type != WireType::kBytes) return;
+    size_t i = 0;
+    while (i < field.bytes.size()) {
+      each(ReadVarint(field.bytes, &i, field.content_offset));
+    }
+  }
+
+  // A varint at data[*i], *i moved past it; `offset` locates errors. (One byte inline: most
+  // tags and many values.)
+  static uint64_t ReadVarint(std::string_view data, size_t* i, uint64_t offset) {
+    if (*i < data.size() && static_cast<uint8_t>(data[*i]) < 0x80) {
+      return static_cast<uint8_t>(data[(*i)++]);
+    }
+    return ReadLongVarint(data, i, offset);
+  }
+  static uint64_t ReadLongVarint(std::string_view data, size_t* i, uint64_t offset);
+
+ private:
+  bool NextFixed(ProtoField* field, uint64_t tag);
+  [[noreturn]] static void BadNumber(uint64_t offset, uint64_t number);
+  [[noreturn]] void PastTheEnd(const ProtoField& field, const char* what, uint64_t need) const;
+
+  std::string_view data_;
+  uint64_t base_;
+  size_t pos_ = 0;
+};
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_BASE_PROTO_WIRE_H_
