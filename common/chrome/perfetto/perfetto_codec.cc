@@ -949,7 +949,7 @@ void PerfettoReader::Warnings() const {
 }
 
 void ReadPerfettoInput(Input& input, const ReadContext& context, ProfileSink* sink) {
-  if (input.text || (!input.head.empty() && input.head[0] != 0x0a)) {
+  if (!input.head.empty() && (input.text || input.head[0] != 0x0a)) {
     // A Trace message holds its packets only (field 1, length-delimited: the byte 0x0a).
     throw ProfError(input.name, "byte 0: not a Perfetto trace (" +
                                     std::string(input.text ? "text" : "binary data") +
