@@ -14,6 +14,7 @@
 #include "common/jfr/jfr_codec.h"
 #include "common/load/known_formats.h"
 #include "common/perf/perf_codec.h"
+#include "common/perf/simpleperf/simpleperf_codec.h"
 #include "common/pprof/pprof_codec.h"
 #include "common/pstats/pstats_codec.h"
 #include "common/rprof/rprof_codec.h"
@@ -49,6 +50,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kInstrumentsReader,   // Xcode Instruments' deep copy of a call tree (text)
       &kGprofReportReader,   // gprof's text report
       &kPerfettoReader,      // Perfetto's protobuf traces (Chrome, Android)
+      &kSimpleperfReader,    // Android's simpleperf report-sample --protobuf
       &kKnownFormatsReader,  // recognised, not read yet: refused with what to do instead
   };
   return kReaders;

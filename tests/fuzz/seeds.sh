@@ -102,6 +102,9 @@ case $name in
       for b in 20 255; do seed $b "$f"; done
     done
     for b in 20 255; do seed $b golden/perfetto/inputs/chromium-v8.pftrace.gz zcat; done
+    for f in golden/simpleperf/inputs/*.trace; do
+      for b in 21 255; do seed $b "$f"; done
+    done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   gprof)
     # The first byte picks the address size (fuzz_gprof.cc): 64-bit, then 32-bit.
