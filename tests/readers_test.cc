@@ -55,6 +55,9 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
         {"golden/perfetto/inputs/compressed.pftrace", ""},
         {"golden/perfetto/inputs/chromium-v8.pftrace.gz", ""}}},
       {"simpleperf", {{"golden/simpleperf/inputs/report_sample.trace", ""}}},
+      {"art-trace",
+       {{"golden/android/inputs/app-regular.trace", ""},
+        {"golden/android/inputs/app-streaming.trace", ""}}},
       {"dhat",
        {{"golden/valgrind/inputs/dhat.json", ""}, {"golden/valgrind/inputs/dhat-copy.json", ""}}},
       {"folded",
@@ -220,7 +223,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   EXPECT_EQ(ReaderNames(),
             "prof, pprof, perf, perf-data, rprof, sqlite, folded, cpuprofile, chrome-trace, "
             "heapprofile, speedscope, callgrind, jfr, firefox, pstats, massif, dhat, instruments, "
-            "gprof-report, perfetto, simpleperf");
+            "gprof-report, perfetto, simpleperf, art-trace");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_EQ(FindReader("sqlite"), &ReaderNamed("sqlite"));  // databases are read, not advised of

@@ -1,5 +1,6 @@
 #include "common/load/readers.h"
 
+#include "common/android/art_trace_codec.h"
 #include "common/base/diagnostics.h"
 #include "common/base/text_syntax.h"
 #include "common/callgrind/callgrind_codec.h"
@@ -51,6 +52,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kGprofReportReader,   // gprof's text report
       &kPerfettoReader,      // Perfetto's protobuf traces (Chrome, Android)
       &kSimpleperfReader,    // Android's simpleperf report-sample --protobuf
+      &kArtTraceReader,      // Android's ART method traces (.trace)
       &kKnownFormatsReader,  // recognised, not read yet: refused with what to do instead
   };
   return kReaders;
