@@ -60,6 +60,9 @@ class ArtTraceReader {
   // The summary's lines after `*version` up to the next `*` line, which it returns.
   std::string_view ReadSummary(std::string_view text, size_t* at);
   void AddMethod(std::string_view line, uint64_t byte);
+  // Calls each(line, byte) for the lines of a text section; returns the `*` line after them.
+  template <typename F>
+  std::string_view ReadSection(size_t* at, F&& each);
   template <typename T>
   T Get(size_t at, const char* what) const {
     if (at > data_.size() || data_.size() - at < sizeof(T)) {
@@ -168,19 +171,23 @@ size_t ArtTraceReader::ReadHeader(size_t at, bool streaming) {
   return at + header_size;
 }
 
+template <typename F>
+std::string_view ArtTraceReader::ReadSection(size_t* at, F&& each) {
+  while (true) {
+    const size_t line_at = *at;
+    if (*at >= data_.size()) Fail(*at, "the text part ends before *end");
+    const std::string_view line = Line(at);
+    if (!line.empty() && line[0] == '*') return line;
+    each(line, line_at);
+  }
+}
+
 void ArtTraceReader::Parse() {
   if (data_.substr(0, 9) == "*version\n") {
     size_t at = 0;
     std::string_view section = ReadSummary(data_, &at);
     if (section != "*threads") Fail(at, "no *threads section after the summary");
-    while (true) {
-      const size_t line_at = at;
-      if (at >= data_.size()) Fail(at, "the text part ends before *end");
-      const std::string_view line = Line(&at);
-      if (!line.empty() && line[0] == '*') {
-        section = line;
-        break;
-      }
+    section = ReadSection(&at, [&](std::string_view line, size_t line_at) {
       const size_t tab = line.find('\t');
       uint64_t tid = 0;
       if (tab == std::string_view::npos || !ParseArtNumber(line.substr(0, tab), &tid) ||
@@ -188,18 +195,10 @@ void ArtTraceReader::Parse() {
         Fail(line_at, "a thread line that is not TID<TAB>NAME");
       }
       threads_[static_cast<uint32_t>(tid)] = std::string(line.substr(tab + 1));
-    }
+    });
     if (section != "*methods") Fail(at, "no *methods section after *threads");
-    while (true) {
-      const size_t line_at = at;
-      if (at >= data_.size()) Fail(at, "the text part ends before *end");
-      const std::string_view line = Line(&at);
-      if (!line.empty() && line[0] == '*') {
-        section = line;
-        break;
-      }
-      AddMethod(line, line_at);
-    }
+    section =
+        ReadSection(&at, [&](std::string_view line, size_t line_at) { AddMethod(line, line_at); });
     if (section != "*end") Fail(at, "no *end after *methods");
     records_from_ = ReadHeader(at, false);
     if (std::to_string(version_) != summary_["version"]) {
