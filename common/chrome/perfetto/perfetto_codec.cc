@@ -54,6 +54,8 @@ enum PacketField : uint32_t {
 constexpr uint64_t kSeqIncrementalStateCleared = 1;
 constexpr uint64_t kSeqNeedsIncrementalState = 2;
 constexpr int64_t kLegacyPhaseSample = 'P';
+// The most packet sequences a trace may have (each costs some memory).
+constexpr size_t kMaxSequences = size_t{1} << 16;
 // A compressed_packets field inflates to at most this (Perfetto writes 512 KiB at most).
 constexpr uint64_t kMaxInflated = uint64_t{64} << 20;
 
@@ -509,8 +511,7 @@ void PerfettoReader::ReadTrackEvent(const ProtoField& field, std::optional<uint6
     }
   }
   if (!name && name_iid != 0) {
-    const auto interned = sequence->event_names.find(name_iid);
-    if (interned != sequence->event_names.end()) name = interned->second;
+    if (const std::string* interned = sequence->EventName(name_iid)) name = *interned;
   }
   const Track* track = TrackOf(track_uuid, *sequence);
   std::optional<int64_t> pid = pid_override, tid = tid_override;
@@ -527,8 +528,7 @@ void PerfettoReader::ReadTrackEvent(const ProtoField& field, std::optional<uint6
       std::optional<ProtoField> json;
       while (a.Next(&g)) {
         if (g.number == 1) {
-          const auto interned = sequence->annotation_names.find(g.value);
-          if (interned != sequence->annotation_names.end()) key = interned->second;
+          if (const std::string* interned = sequence->AnnotationName(g.value)) key = *interned;
         }
         if (g.number == 10 && g.type == WireType::kBytes) key = std::string(g.bytes);
         if (g.number == 9 && g.type == WireType::kBytes) json = g;
@@ -780,6 +780,12 @@ void PerfettoReader::ReadPacket(const ProtoField& packet) {
   }
   // Packets come in runs of one sequence: the last one's state is at hand.
   if (last_sequence_ == nullptr || sequence_id != last_sequence_id_) {
+    // A trace has a sequence per writer (thousands at most): many more is no trace to hold.
+    if (sequences_.size() >= kMaxSequences && sequences_.count(sequence_id) == 0) {
+      Fail(packet.offset, "more than " + std::to_string(kMaxSequences) +
+                              " packet sequences (trusted_packet_sequence_id): not a trace this "
+                              "reader holds");
+    }
     last_sequence_ = &sequences_[sequence_id];  // (an unordered_map's entries never move)
     last_sequence_id_ = sequence_id;
   }

@@ -21,21 +21,14 @@ void ReadInternedString(const ProtoField& field, std::unordered_map<uint64_t, st
 }
 
 void PerfettoSequence::Clear() {
-  event_names.clear();
-  annotation_names.clear();
-  function_names.clear();
-  mapping_paths.clear();
-  build_ids.clear();
-  source_paths.clear();
-  mappings.clear();
-  frames.clear();
-  callstacks.clear();
-  stack_ids.clear();
-  stack_ids_dense.clear();
-  location_ids.clear();
-  mapping_ids.clear();
+  tables.reset();
   default_track.reset();
   valid = true;
+}
+
+PerfettoSequence::Tables& PerfettoSequence::Made() {
+  if (!tables) tables = std::make_unique<Tables>();
+  return *tables;
 }
 
 void PerfettoSequence::ReadMapping(const ProtoField& field,
@@ -126,36 +119,37 @@ void PerfettoSequence::ReadCallstack(const ProtoField& field,
 
 void PerfettoSequence::Intern(const ProtoField& interned_data) {
   if (interned_data.type != WireType::kBytes) return;
+  Tables& t = Made();
   ProtoReader reader(interned_data);
   ProtoField f;
   while (reader.Next(&f)) {
     switch (f.number) {
       case 2:
-        ReadInternedString(f, &event_names);
+        ReadInternedString(f, &t.event_names);
         break;
       case 3:
-        ReadInternedString(f, &annotation_names);
+        ReadInternedString(f, &t.annotation_names);
         break;
       case 5:
-        ReadInternedString(f, &function_names);
+        ReadInternedString(f, &t.function_names);
         break;
       case 6:
-        ReadFrame(f, &frames);
+        ReadFrame(f, &t.frames);
         break;
       case 7:
-        ReadCallstack(f, &callstacks);
+        ReadCallstack(f, &t.callstacks);
         break;
       case 16:
-        ReadInternedString(f, &build_ids);
+        ReadInternedString(f, &t.build_ids);
         break;
       case 17:
-        ReadInternedString(f, &mapping_paths);
+        ReadInternedString(f, &t.mapping_paths);
         break;
       case 18:
-        ReadInternedString(f, &source_paths);
+        ReadInternedString(f, &t.source_paths);
         break;
       case 19:
-        ReadMapping(f, &mappings);
+        ReadMapping(f, &t.mappings);
         break;
       default:
         break;
@@ -165,22 +159,27 @@ void PerfettoSequence::Intern(const ProtoField& interned_data) {
 
 void PerfettoSequence::InternProfileTables(const ProtoField& profile_packet) {
   ProtoReader reader(profile_packet);
+  Tables* tables_made = nullptr;
+  const auto t = [&]() -> Tables& {
+    if (tables_made == nullptr) tables_made = &Made();
+    return *tables_made;
+  };
   ProtoField f;
   while (reader.Next(&f)) {
     switch (f.number) {
       case 1:  // strings: function names and mapping paths alike
-        ReadInternedString(f, &function_names);
-        ReadInternedString(f, &mapping_paths);
-        ReadInternedString(f, &build_ids);
+        ReadInternedString(f, &t().function_names);
+        ReadInternedString(f, &t().mapping_paths);
+        ReadInternedString(f, &t().build_ids);
         break;
       case 2:
-        ReadFrame(f, &frames);
+        ReadFrame(f, &t().frames);
         break;
       case 3:
-        ReadCallstack(f, &callstacks);
+        ReadCallstack(f, &t().callstacks);
         break;
       case 4:
-        ReadMapping(f, &mappings);
+        ReadMapping(f, &t().mappings);
         break;
       default:
         break;
@@ -190,22 +189,22 @@ void PerfettoSequence::InternProfileTables(const ProtoField& profile_packet) {
 
 uint64_t PerfettoSequence::MappingOf(uint64_t mapping_iid, const MappingEntry& entry,
                                      Interner* interner) {
-  const auto cached = mapping_ids.find(mapping_iid);
-  if (cached != mapping_ids.end()) return cached->second;
+  const auto cached = tables->mapping_ids.find(mapping_iid);
+  if (cached != tables->mapping_ids.end()) return cached->second;
   Mapping mapping;
   mapping.start = entry.start;
   mapping.limit = std::max(entry.end, entry.start);
   mapping.offset = entry.exact_offset;
   for (const uint64_t id : entry.path_ids) {
-    const auto part = mapping_paths.find(id);
-    if (part == mapping_paths.end()) continue;
+    const auto part = tables->mapping_paths.find(id);
+    if (part == tables->mapping_paths.end()) continue;
     // Android writes the parts of a path (["system", "lib64", "libc.so"]); others one whole path
     // ("/usr/lib/libc.so.6", "[kernel.kallsyms]").
     if (entry.path_ids.size() > 1) mapping.file += '/';
     mapping.file += part->second;
   }
-  const auto build_id = build_ids.find(entry.build_id);
-  if (build_id != build_ids.end()) {
+  const auto build_id = tables->build_ids.find(entry.build_id);
+  if (build_id != tables->build_ids.end()) {
     // Binary (the note's bytes) in newer traces, hex in older ones: shown as hex either way.
     const std::string& raw = build_id->second;
     const bool hex = !raw.empty() && std::all_of(raw.begin(), raw.end(), [](char c) {
@@ -222,20 +221,20 @@ uint64_t PerfettoSequence::MappingOf(uint64_t mapping_iid, const MappingEntry& e
     }
   }
   const uint64_t id = interner->Mapping(mapping);
-  mapping_ids.emplace(mapping_iid, id);
+  tables->mapping_ids.emplace(mapping_iid, id);
   return id;
 }
 
 std::optional<uint64_t> PerfettoSequence::LocationOf(uint64_t frame_iid, Interner* interner) {
-  const auto cached = location_ids.find(frame_iid);
-  if (cached != location_ids.end()) return cached->second;
-  const auto frame = frames.find(frame_iid);
-  if (frame == frames.end()) return std::nullopt;
+  const auto cached = tables->location_ids.find(frame_iid);
+  if (cached != tables->location_ids.end()) return cached->second;
+  const auto frame = tables->frames.find(frame_iid);
+  if (frame == tables->frames.end()) return std::nullopt;
   const FrameEntry& entry = frame->second;
   Location location;
   if (entry.mapping != 0) {
-    const auto mapping = mappings.find(entry.mapping);
-    if (mapping == mappings.end()) return std::nullopt;
+    const auto mapping = tables->mappings.find(entry.mapping);
+    if (mapping == tables->mappings.end()) return std::nullopt;
     location.mapping_id = MappingOf(entry.mapping, mapping->second, interner);
     // rel_pc counts from where the file's first mapping starts (start_offset); the mapping
     // starts at exact_offset of the file.
@@ -243,28 +242,30 @@ std::optional<uint64_t> PerfettoSequence::LocationOf(uint64_t frame_iid, Interne
     const uint64_t before = m.exact_offset >= m.start_offset ? m.exact_offset - m.start_offset : 0;
     location.address = m.start - std::min(before, m.start) + entry.rel_pc;
   }
-  const auto name = function_names.find(entry.function_name);
-  if (name != function_names.end() && !name->second.empty()) {
+  const auto name = tables->function_names.find(entry.function_name);
+  if (name != tables->function_names.end() && !name->second.empty()) {
     Function function;
     function.name = name->second;
-    const auto file = source_paths.find(entry.source_path);
-    if (file != source_paths.end()) function.file = file->second;
+    const auto file = tables->source_paths.find(entry.source_path);
+    if (file != tables->source_paths.end()) function.file = file->second;
     location.lines.push_back(Line{interner->Function(function), entry.line, 0});
   }
   const uint64_t id = interner->Location(location);
-  location_ids.emplace(frame_iid, id);
+  tables->location_ids.emplace(frame_iid, id);
   return id;
 }
 
 std::optional<uint64_t> PerfettoSequence::Stack(uint64_t iid, Interner* interner) {
+  if (!tables) return std::nullopt;
   constexpr uint64_t kDense = uint64_t{1} << 20;
-  if (iid < stack_ids_dense.size() && stack_ids_dense[iid] != 0) return stack_ids_dense[iid];
+  if (iid < tables->stack_ids_dense.size() && tables->stack_ids_dense[iid] != 0)
+    return tables->stack_ids_dense[iid];
   if (iid >= kDense) {
-    const auto cached = stack_ids.find(iid);
-    if (cached != stack_ids.end()) return cached->second;
+    const auto cached = tables->stack_ids.find(iid);
+    if (cached != tables->stack_ids.end()) return cached->second;
   }
-  const auto callstack = callstacks.find(iid);
-  if (callstack == callstacks.end()) return std::nullopt;
+  const auto callstack = tables->callstacks.find(iid);
+  if (callstack == tables->callstacks.end()) return std::nullopt;
   std::vector<uint64_t> locations;
   locations.reserve(callstack->second.size());
   // Outermost first in the trace, leaf first here.
@@ -275,10 +276,10 @@ std::optional<uint64_t> PerfettoSequence::Stack(uint64_t iid, Interner* interner
   }
   const uint64_t id = interner->Stack(locations);
   if (iid < kDense) {
-    if (iid >= stack_ids_dense.size()) stack_ids_dense.resize(iid + 1, 0);
-    stack_ids_dense[iid] = id;
+    if (iid >= tables->stack_ids_dense.size()) tables->stack_ids_dense.resize(iid + 1, 0);
+    tables->stack_ids_dense[iid] = id;
   } else {
-    stack_ids.emplace(iid, id);
+    tables->stack_ids.emplace(iid, id);
   }
   return id;
 }

@@ -7,6 +7,7 @@
 #define PROFTOOLS_COMMON_CHROME_PERFETTO_PERFETTO_SEQUENCE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -29,15 +30,27 @@ struct PerfettoSequence {
   };
 
   bool valid = false;  // incremental state cleared since the start or the last loss
-  std::unordered_map<uint64_t, std::string> event_names, annotation_names, function_names,
-      mapping_paths, build_ids, source_paths;
-  std::unordered_map<uint64_t, MappingEntry> mappings;
-  std::unordered_map<uint64_t, FrameEntry> frames;
-  std::unordered_map<uint64_t, std::vector<uint64_t>> callstacks;  // frame iids, outermost first
-  // Our ids, for what was interned already; stacks (one a sample) by iid in a vector while
-  // iids are small, as writers count them.
-  std::vector<uint64_t> stack_ids_dense;
-  std::unordered_map<uint64_t, uint64_t> stack_ids, location_ids, mapping_ids;
+
+  // The interned data, made when a sequence first interns something (a trace may have many
+  // sequences that intern nothing: each costs a few words then).
+  struct Tables {
+    std::unordered_map<uint64_t, std::string> event_names, annotation_names, function_names,
+        mapping_paths, build_ids, source_paths;
+    std::unordered_map<uint64_t, MappingEntry> mappings;
+    std::unordered_map<uint64_t, FrameEntry> frames;
+    std::unordered_map<uint64_t, std::vector<uint64_t>> callstacks;  // frame iids, outermost first
+    // Our ids, for what was interned already; stacks (one a sample) by iid in a vector while
+    // iids are small, as writers count them.
+    std::vector<uint64_t> stack_ids_dense;
+    std::unordered_map<uint64_t, uint64_t> stack_ids, location_ids, mapping_ids;
+  };
+  std::unique_ptr<Tables> tables;
+
+  // An interned event or debug annotation name, or null.
+  const std::string* EventName(uint64_t iid) const { return Find(&Tables::event_names, iid); }
+  const std::string* AnnotationName(uint64_t iid) const {
+    return Find(&Tables::annotation_names, iid);
+  }
 
   std::optional<uint64_t> default_track;  // TracePacketDefaults' track_event_defaults.track_uuid
   // An older writer's ThreadDescriptor: its thread, and the time its events' deltas add to.
@@ -56,6 +69,13 @@ struct PerfettoSequence {
   std::optional<uint64_t> Stack(uint64_t iid, Interner* interner);
 
  private:
+  using StringTable = std::unordered_map<uint64_t, std::string> Tables::*;
+  const std::string* Find(StringTable table, uint64_t iid) const {
+    if (!tables) return nullptr;
+    const auto found = (tables.get()->*table).find(iid);
+    return found == (tables.get()->*table).end() ? nullptr : &found->second;
+  }
+  Tables& Made();
   std::optional<uint64_t> LocationOf(uint64_t frame_iid, Interner* interner);
   uint64_t MappingOf(uint64_t mapping_iid, const MappingEntry& entry, Interner* interner);
   static void ReadMapping(const ProtoField& field, std::unordered_map<uint64_t, MappingEntry>* to);
