@@ -161,6 +161,12 @@ size_t ArtTraceReader::ReadHeader(size_t at, bool streaming) {
   version_ = version;
   const uint16_t header_size = Get<uint16_t>(at + 6, "the header");
   start_us_ = Get<uint64_t>(at + 8, "the header");
+  // Every record's time (a 32-bit count of microseconds after the start) must fit in 64-bit
+  // nanoseconds.
+  if (start_us_ > static_cast<uint64_t>(INT64_MAX) / 1000 - UINT32_MAX) {
+    Fail(at + 8, "a start time of " + std::to_string(start_us_) +
+                     " microseconds, beyond what 64-bit nanoseconds hold");
+  }
   record_size_ = version == 1 ? 9 : version == 2 ? 10 : Get<uint16_t>(at + 16, "the header");
   const size_t minimum = (version == 1 ? 1 : 2) + 4 + 4;
   if (record_size_ < minimum) {

@@ -184,7 +184,9 @@ class PerfettoReader {
   // The native samples' label sets by (pid, tid, cpu), numbered; forgotten when a name changes.
   struct LabelKeyHash {
     size_t operator()(const std::array<int64_t, 3>& k) const {
-      return std::hash<int64_t>()(k[0] * 1000003 ^ k[1] * 10007 ^ k[2]);
+      // Unsigned: the ids are input, and signed overflow is undefined.
+      const auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
+      return std::hash<uint64_t>()(u(k[0]) * 1000003 ^ u(k[1]) * 10007 ^ u(k[2]));
     }
   };
   std::unordered_map<std::array<int64_t, 3>, Sample, LabelKeyHash> label_sets_;

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -290,11 +291,19 @@ void SimpleperfReader::Read(ProfileSink* sink) {
   // clock events, whose counts are times).
   const std::vector<std::string> events =
       event_types_.empty() ? std::vector<std::string>{"event"} : event_types_;
+  // (A type's name must be unique: an event named twice, or "x" beside "x_samples", is told
+  // apart by a number.)
+  std::set<std::string> names;
+  const auto unique = [&](std::string name) {
+    const std::string base = name;
+    for (int n = 2; !names.insert(name).second; ++n) name = base + "#" + std::to_string(n);
+    return name;
+  };
   for (const std::string& event : events) {
-    header.types.push_back({event + "_samples", "count"});
     const std::string_view base = SplitPerfEvent(event).base;
-    header.types.push_back(
-        {event, base == "cpu-clock" || base == "task-clock" ? "nanoseconds" : "count"});
+    const char* unit = base == "cpu-clock" || base == "task-clock" ? "nanoseconds" : "count";
+    header.types.push_back({unique(event + "_samples"), "count"});
+    header.types.push_back({unique(event), unit});
   }
   header.default_type = header.types[1].type;
   sink->OnHeader(header);
