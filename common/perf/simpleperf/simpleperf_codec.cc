@@ -184,7 +184,9 @@ uint64_t SimpleperfReader::LocationOf(uint32_t file_id, int64_t symbol_id, uint6
       f.mapping_id = interner->Mapping(mapping);
     }
     location.mapping_id = f.mapping_id;
-    if (symbol_id >= 0 && static_cast<uint64_t>(symbol_id) < f.symbols.size()) {
+    // (An empty symbol is no name: the address alone, as for symbol_id -1.)
+    if (symbol_id >= 0 && static_cast<uint64_t>(symbol_id) < f.symbols.size() &&
+        !f.symbols[symbol_id].empty()) {
       Function function;
       function.name = f.symbols[symbol_id];
       if (static_cast<uint64_t>(symbol_id) < f.mangled.size() &&
