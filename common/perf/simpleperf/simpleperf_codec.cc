@@ -301,7 +301,8 @@ void SimpleperfReader::Read(ProfileSink* sink) {
     for (int n = 2; !names.insert(name).second; ++n) name = base + "#" + std::to_string(n);
     return name;
   };
-  for (const std::string& event : events) {
+  for (const std::string& named : events) {
+    const std::string event = named.empty() ? "event" : named;  // a type needs a name
     const std::string_view base = SplitPerfEvent(event).base;
     const char* unit = base == "cpu-clock" || base == "task-clock" ? "nanoseconds" : "count";
     header.types.push_back({unique(event + "_samples"), "count"});
