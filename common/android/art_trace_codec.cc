@@ -283,7 +283,8 @@ uint64_t ArtTraceReader::LocationOf(uint32_t method_id, Interner* interner) {
 
 void ArtTraceReader::Emit(ProfileSink* sink) {
   const std::string clock = summary_.count("clock") ? summary_["clock"] : "thread-cpu";
-  const bool has_wall = clock == "wall" || clock == "dual";
+  const bool dual = clock == "dual";  // (asked once, not per record)
+  const bool has_wall = clock == "wall" || dual;
   const bool has_cpu = clock != "wall";
   ProfileHeader header;
   header.sources.push_back(Source{1, "art-trace", context_.uri, std::nullopt});
@@ -308,8 +309,7 @@ void ArtTraceReader::Emit(ProfileSink* sink) {
     const size_t after_tid = version_ == 1 ? 1 : 2;
     const uint32_t method_and_action = Get<uint32_t>(at + after_tid, "a record");
     const uint32_t first_time = Get<uint32_t>(at + after_tid + 4, "a record");
-    const uint32_t wall =
-        clock == "dual" ? Get<uint32_t>(at + after_tid + 8, "a record") : first_time;
+    const uint32_t wall = dual ? Get<uint32_t>(at + after_tid + 8, "a record") : first_time;
     const uint32_t cpu = first_time;  // wall-only traces have no cpu column (not emitted)
     const uint32_t action = method_and_action & 3;
     if (action > 2) Fail(at + after_tid, "a method action of 3 (0 enter, 1 exit, 2 unwind)");

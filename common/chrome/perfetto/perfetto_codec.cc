@@ -80,7 +80,7 @@ struct Track {
 
 // The kinds of data a trace holds, from the first pass.
 struct Kinds {
-  bool v8 = false, native = false, heap = false, spans = false;
+  bool v8 = false, native = false, heap = false;
 };
 
 // The sink V8's and the spans' conversions write samples to: their values placed in the
@@ -291,19 +291,15 @@ void PerfettoReader::ScanPacket(const ProtoField& packet) {
         if (field.type != WireType::kBytes) break;
         ProtoReader event(field);
         ProtoField f;
+        // (Slices need no scan: they are read whenever the trace has no samples.)
         while (event.Next(&f)) {
-          if (f.number == 9 && f.type == WireType::kVarint && f.value >= 1 && f.value <= 3) {
-            kinds_.spans = true;
-          }
           if (f.number != 6 || f.type != WireType::kBytes) continue;
           ProtoReader legacy(f);
           ProtoField l;
           while (legacy.Next(&l)) {
-            if (l.number != 2 || l.type != WireType::kVarint) continue;
-            if (static_cast<int64_t>(l.value) == kLegacyPhaseSample) kinds_.v8 = true;
-            const char phase = static_cast<char>(l.value);
-            if (phase == 'B' || phase == 'E' || phase == 'X' || phase == 'I' || phase == 'i') {
-              kinds_.spans = true;
+            if (l.number == 2 && l.type == WireType::kVarint &&
+                static_cast<int64_t>(l.value) == kLegacyPhaseSample) {
+              kinds_.v8 = true;
             }
           }
         }
