@@ -47,6 +47,27 @@ TEST(ProtoWire, ReadsEveryWireTypeWithOffsets) {
   EXPECT_FALSE(reader.Next(&f));
 }
 
+TEST(ProtoWire, VarintsOfEveryLengthWhereverTheyEnd) {
+  // Every length from 1 to 10 bytes (the value with all its bits set, and one with only its top
+  // bit), followed by 0 to 9 bytes: read by the word at a time and byte at a time paths alike.
+  for (int bits = 1; bits <= 64; ++bits) {
+    const uint64_t all = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    for (const uint64_t value : {all, uint64_t{1} << (bits - 1)}) {
+      std::string encoded;
+      for (uint64_t v = value;; v >>= 7) {
+        encoded += static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+        if (v < 0x80) break;
+      }
+      for (size_t after = 0; after < 10; ++after) {
+        const std::string data = "\x01" + encoded + std::string(after, '\xff');
+        size_t i = 1;
+        EXPECT_EQ(ProtoReader::ReadVarint(data, &i, 0), value) << bits << " bits, " << after;
+        EXPECT_EQ(i, 1 + encoded.size()) << bits << " bits, " << after;
+      }
+    }
+  }
+}
+
 TEST(ProtoWire, RepeatedVarintsPackedOrNot) {
   std::vector<uint64_t> values;
   ProtoField unpacked;

@@ -65,7 +65,7 @@ class ProtoReader {
         const uint64_t length = ReadVarint(data_, &pos_, base_);
         if (length > data_.size() - pos_) PastTheEnd(*field, "the length", length);
         field->content_offset = base_ + pos_;
-        field->bytes = data_.substr(pos_, length);
+        field->bytes = std::string_view(data_.data() + pos_, length);  // (checked above)
         pos_ += length;
         return true;
       }
@@ -94,6 +94,12 @@ class ProtoReader {
   static uint64_t ReadVarint(std::string_view data, size_t* i, uint64_t offset) {
     if (*i < data.size() && static_cast<uint8_t>(data[*i]) < 0x80) {
       return static_cast<uint8_t>(data[(*i)++]);
+    }
+    if (*i + 1 < data.size() && static_cast<uint8_t>(data[*i + 1]) < 0x80) {
+      const uint64_t value = (static_cast<uint8_t>(data[*i]) & 0x7f) |
+                             uint64_t{static_cast<uint8_t>(data[*i + 1])} << 7;
+      *i += 2;
+      return value;
     }
     return ReadLongVarint(data, i, offset);
   }

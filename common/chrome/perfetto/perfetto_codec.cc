@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -143,6 +144,8 @@ class PerfettoReader {
   std::string Inflate(const ProtoField& field) const;
 
   void ScanPacket(const ProtoField& packet);
+  bool SkimPacket(const ProtoField& packet);
+  void ScanPacketExactly(const ProtoField& packet);
   void ReadPacket(const ProtoField& packet);
   void ReadTrackDescriptor(const ProtoField& field);
   void ReadProcessTree(const ProtoField& field);
@@ -190,6 +193,16 @@ class PerfettoReader {
     }
   };
   std::unordered_map<std::array<int64_t, 3>, Sample, LabelKeyHash> label_sets_;
+  // The last label sets found, by a cheap hash of their key: most samples find theirs here.
+  struct LabelSetSeen {
+    std::array<int64_t, 3> key;
+    Sample* sample = nullptr;
+  };
+  std::array<LabelSetSeen, 256> label_sets_seen_{};
+  void ForgetLabelSets() {
+    label_sets_.clear();
+    label_sets_seen_.fill(LabelSetSeen{});
+  }
   uint64_t label_set_ids_ = 0;
   V8TraceProfiles v8_;
   std::map<uint64_t, ThreadSpans> spans_;  // by track
@@ -270,7 +283,118 @@ std::string PerfettoReader::Inflate(const ProtoField& field) const {
 
 // --- the first pass ---------------------------------------------------------------------------
 
+// A varint at *p, before `end`, *p moved past it; false for one cut short or past 64 bits.
+inline bool SkimVarint(const uint8_t** p, const uint8_t* end, uint64_t* value) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64 && *p < end; shift += 7) {
+    const uint8_t byte = *(*p)++;
+    v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if (byte < 0x80) {
+      *value = v;
+      return byte <= 1 || shift < 63;
+    }
+  }
+  return false;
+}
+
+// Past a varint whose value is not needed: up to eight bytes (times, ids) found in one word.
+inline bool SkipVarint(const uint8_t** p, const uint8_t* end) {
+  if (end - *p >= 8) {
+    uint64_t word;
+    std::memcpy(&word, *p, 8);
+    const uint64_t ends = ~word & 0x8080808080808080u;  // the bytes without their top bit
+    if (ends != 0) {
+      *p += (__builtin_ctzll(ends) + 1) / 8;
+      return true;
+    }
+  }
+  uint64_t value;
+  return SkimVarint(p, end, &value);
+}
+
+// One field at *p, before `end`, *p moved past it: its tag, and its content when it is
+// length-delimited (else empty); a varint's value in *value when `value` is given (else it is
+// only passed). False when malformed.
+inline bool SkimField(const uint8_t** p, const uint8_t* end, uint64_t* tag, const uint8_t** content,
+                      uint64_t* length, uint64_t* value) {
+  *length = 0;
+  if (!SkimVarint(p, end, tag) || (*tag >> 3) == 0 || (*tag >> 3) > 0x1fffffff) return false;
+  switch (*tag & 7) {
+    case 0:
+      return value != nullptr ? SkimVarint(p, end, value) : SkipVarint(p, end);
+    case 1:
+    case 5: {
+      const ptrdiff_t size = (*tag & 7) == 1 ? 8 : 4;
+      if (end - *p < size) return false;
+      *p += size;
+      return true;
+    }
+    case 2:
+      if (!SkimVarint(p, end, length) || *length > static_cast<uint64_t>(end - *p)) return false;
+      *content = *p;
+      *p += *length;
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A track event's fields: whether one is a legacy event (6) of phase (2) 'P', V8's samples.
+bool SkimTrackEvent(const uint8_t* p, const uint8_t* end, bool* v8) {
+  while (p < end) {
+    uint64_t tag, length;
+    const uint8_t* content = nullptr;
+    if (!SkimField(&p, end, &tag, &content, &length, nullptr)) return false;
+    if (tag != (6 << 3 | 2)) continue;
+    const uint8_t* const legacy_end = content + length;
+    while (content < legacy_end) {
+      uint64_t legacy_tag, legacy_length, value = 0;
+      const uint8_t* legacy_content = nullptr;
+      if (!SkimField(&content, legacy_end, &legacy_tag, &legacy_content, &legacy_length, &value)) {
+        return false;
+      }
+      if (legacy_tag == (2 << 3) && static_cast<int64_t>(value) == kLegacyPhaseSample) *v8 = true;
+    }
+  }
+  return true;
+}
+
+// The first pass's reading of a packet, fast: the field numbers only, no values decoded. False
+// when something in it is malformed: then ScanPacketExactly says what, and where.
+bool PerfettoReader::SkimPacket(const ProtoField& packet) {
+  const auto* begin = reinterpret_cast<const uint8_t*>(packet.bytes.data());
+  const uint8_t* p = begin;
+  const uint8_t* const end = p + packet.bytes.size();
+  while (p < end) {
+    const uint8_t* const field_start = p;
+    uint64_t tag, length;
+    const uint8_t* content = nullptr;
+    if (!SkimField(&p, end, &tag, &content, &length, nullptr)) return false;
+    const uint64_t number = tag >> 3;
+    if (number == kStreamingProfilePacket || number == kPerfSample) kinds_.native = true;
+    if (number == kProfilePacket) kinds_.heap = true;
+    if ((tag & 7) != 2) continue;
+    if (number == kTrackEvent && !kinds_.v8 && !SkimTrackEvent(content, p, &kinds_.v8)) {
+      return false;
+    }
+    if (number == kCompressedPackets) {
+      ProtoField compressed;
+      compressed.number = kCompressedPackets;
+      compressed.type = WireType::kBytes;
+      compressed.offset = packet.content_offset + (field_start - begin);
+      compressed.content_offset = packet.content_offset + (content - begin);
+      compressed.bytes = std::string_view(reinterpret_cast<const char*>(content), length);
+      ForEachCompressedPacket(compressed, [&](const ProtoField& inner) { ScanPacket(inner); });
+    }
+  }
+  return true;
+}
+
 void PerfettoReader::ScanPacket(const ProtoField& packet) {
+  if (!SkimPacket(packet)) ScanPacketExactly(packet);
+}
+
+void PerfettoReader::ScanPacketExactly(const ProtoField& packet) {
   ProtoReader reader(packet);
   ProtoField field;
   while (reader.Next(&field)) {
@@ -322,7 +446,7 @@ void PerfettoReader::Scan() {
 // --- the second pass --------------------------------------------------------------------------
 
 void PerfettoReader::ReadTrackDescriptor(const ProtoField& field) {
-  label_sets_.clear();  // names may change
+  ForgetLabelSets();  // names may change
   ProtoReader reader(field);
   ProtoField f;
   uint64_t uuid = 0;
@@ -362,7 +486,7 @@ void PerfettoReader::ReadTrackDescriptor(const ProtoField& field) {
 }
 
 void PerfettoReader::ReadProcessTree(const ProtoField& field) {
-  label_sets_.clear();  // names may change
+  ForgetLabelSets();  // names may change
   ProtoReader reader(field);
   ProtoField f;
   while (reader.Next(&f)) {
@@ -389,7 +513,7 @@ void PerfettoReader::ReadProcessTree(const ProtoField& field) {
 }
 
 void PerfettoReader::ReadThreadDescriptor(const ProtoField& field, PerfettoSequence* sequence) {
-  label_sets_.clear();  // names may change
+  ForgetLabelSets();  // names may change
   ProtoReader reader(field);
   ProtoField f;
   std::string name;
@@ -574,18 +698,25 @@ void PerfettoReader::EmitNative(uint64_t stack, std::optional<int64_t> ns,
   constexpr int64_t kNone = INT64_MIN;
   const std::array<int64_t, 3> key = {pid.value_or(kNone), tid.value_or(kNone),
                                       cpu.value_or(kNone)};
-  auto set = label_sets_.find(key);
-  if (set == label_sets_.end()) {
-    Sample sample;
-    sample.source_id = 1;
-    sample.values.assign(columns_, 0);
-    sample.values[samples_column_] = 1;
-    sample.labels = Labels(pid, tid);
-    if (cpu) sample.labels.push_back(Label::Number("cpu", *cpu));
-    sample.labels_id = ++label_set_ids_;
-    set = label_sets_.emplace(key, std::move(sample)).first;
+  const auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
+  constexpr uint64_t kMix = 0x9e3779b97f4a7c15u;  // odd, bits spread: the top eight bits index
+  LabelSetSeen& seen =
+      label_sets_seen_[((u(key[0]) * kMix + u(key[1])) * kMix + u(key[2])) * kMix >> 56];
+  if (seen.sample == nullptr || seen.key != key) {
+    auto set = label_sets_.find(key);
+    if (set == label_sets_.end()) {
+      Sample sample;
+      sample.source_id = 1;
+      sample.values.assign(columns_, 0);
+      sample.values[samples_column_] = 1;
+      sample.labels = Labels(pid, tid);
+      if (cpu) sample.labels.push_back(Label::Number("cpu", *cpu));
+      sample.labels_id = ++label_set_ids_;
+      set = label_sets_.emplace(key, std::move(sample)).first;
+    }
+    seen = LabelSetSeen{key, &set->second};  // (an unordered_map's entries never move)
   }
-  Sample& sample = set->second;
+  Sample& sample = *seen.sample;
   sample.stack_id = stack;
   sample.time_nanos = ns;
   sink_->OnSample(sample);
