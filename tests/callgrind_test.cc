@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "common/model/call_graph.h"
 #include "common/callgrind/callgrind_codec.h"
 #include "common/io/byte_stream.h"
 #include "common/io/input.h"
 #include "common/load/read_profile.h"
+#include "common/model/call_graph.h"
 #include "common/model/checker.h"
 #include "tests/chrome_test_util.h"
 
@@ -231,6 +231,23 @@ TEST(CallgrindReader, Sniffer) {
   EXPECT_EQ(SniffCallgrind("# callgrind format\n", false), kNotMine);
 }
 
+// The samples' first values summed, and their stacks' longest and frames in all.
+struct StackSums {
+  int64_t first_values = 0;
+  size_t longest = 0;
+  uint64_t frames = 0;
+};
+StackSums SumStacks(const Profile& profile) {
+  StackSums sums;
+  for (const Sample& sample : profile.samples) {
+    sums.first_values += sample.values[0];
+    const size_t depth = profile.defs.stacks.Find(sample.stack_id)->location_ids.size();
+    sums.longest = std::max(sums.longest, depth);
+    sums.frames += depth;
+  }
+  return sums;
+}
+
 // A deep chain and a wide fan: the tree stays within its bounds and every cost is kept.
 TEST(CallgrindReader, ExpansionIsBounded) {
   std::string deep = "events: Ir\n";
@@ -244,17 +261,44 @@ TEST(CallgrindReader, ExpansionIsBounded) {
   }
   Warnings warnings;
   const Profile profile = ReadBytes(deep, &warnings);
-  int64_t sum = 0;
-  size_t longest = 0;
-  for (const Sample& sample : profile.samples) {
-    sum += sample.values[0];
-    longest = std::max(longest, profile.defs.stacks.Find(sample.stack_id)->location_ids.size());
-  }
-  EXPECT_EQ(sum, kDepth);
-  EXPECT_EQ(longest, CallGraph::kMaxDepth);
+  const StackSums sums = SumStacks(profile);
+  EXPECT_EQ(sums.first_values, kDepth);
+  EXPECT_EQ(sums.longest, CallGraph::kMaxDepth);
   EXPECT_EQ(Flat(profile, 0).size(), static_cast<size_t>(kDepth));
   ASSERT_EQ(warnings.messages.size(), 1u);
   EXPECT_NE(warnings.messages[0].find("was cut at 256 frames"), std::string::npos);
+}
+
+// A ladder: 300 layers of two functions, each calling both of the next layer, 2^299 paths. The
+// tree stops at negligible shares and at its frames in all, well inside the interner's limit
+// (which its 200,000 nodes, most of them 256 deep, passed before: the file was refused), and
+// every cost is still kept.
+TEST(CallgrindReader, DenseGraphsStayWithinTheFramesBound) {
+  std::string ladder = "events: Ir\n";
+  const int kLayers = 300;
+  const int64_t kCost = int64_t{1} << 40;
+  const auto name = [](int layer, int side) {
+    return "f" + std::to_string(layer) + (side == 0 ? "a" : "b");
+  };
+  for (int layer = 0; layer < kLayers; ++layer) {
+    for (int side = 0; side < 2; ++side) {
+      // Costs large enough to be spread over every place of a function.
+      ladder += "fn=" + name(layer, side) + "\n1 " + std::to_string(kCost) + "\n";
+      for (int next = 0; layer + 1 < kLayers && next < 2; ++next) {
+        ladder += "cfn=" + name(layer + 1, next) + "\ncalls=1000000 1\n1 " +
+                  std::to_string(kCost * (kLayers - layer - 1)) + "\n";
+      }
+    }
+  }
+  Warnings warnings;
+  const Profile profile = ReadBytes(ladder, &warnings);
+  const StackSums sums = SumStacks(profile);
+  EXPECT_EQ(sums.first_values, 2 * kLayers * kCost);
+  // The tree's frames, and a root of one frame for each function it did not reach.
+  EXPECT_LE(sums.frames, CallGraph::kMaxFrames + 2 * kLayers);
+  EXPECT_EQ(Flat(profile, 0).size(), static_cast<size_t>(2 * kLayers));
+  ASSERT_EQ(warnings.messages.size(), 1u);
+  EXPECT_NE(warnings.messages[0].find("4194304 frames in all"), std::string::npos);
 }
 
 }  // namespace

@@ -89,8 +89,8 @@ class ProtoReader {
     }
   }
 
-  // A varint at data[*i], *i moved past it; `offset` locates errors. (One byte inline: most
-  // tags and many values.)
+  // A varint at data[*i], *i moved past it; `offset` locates errors. (One or two bytes inline:
+  // most tags and many values.)
   static uint64_t ReadVarint(std::string_view data, size_t* i, uint64_t offset) {
     if (*i < data.size() && static_cast<uint8_t>(data[*i]) < 0x80) {
       return static_cast<uint8_t>(data[(*i)++]);

@@ -81,9 +81,9 @@ uint32_t CallGraph::Function(const std::string& object, const std::string& name,
 
 std::string CallGraph::CutWarning(const std::string& built_from, const std::string& kept) {
   return "the call tree built from the " + built_from + " was cut at " + std::to_string(kMaxDepth) +
-         " frames or " + std::to_string(kMaxNodes) + " nodes (or " + std::to_string(kMaxWork) +
-         " edges looked at): each function's " + kept +
-         " is kept, spread over the stacks the tree reached";
+         " frames deep, " + std::to_string(kMaxNodes) + " nodes or " + std::to_string(kMaxFrames) +
+         " frames in all (or " + std::to_string(kMaxWork) + " edges looked at): each function's " +
+         kept + " is kept, spread over the stacks the tree reached";
 }
 
 uint32_t CallGraph::FunctionAt(const std::string& name, const std::string& file,
@@ -184,7 +184,42 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   };
   std::vector<Open> path;
   std::vector<long double> weight(e_count);
-  uint64_t work = 0;
+  uint64_t work = 0, frames = 0;
+  bool full = false;  // no more nodes or frames: no root is begun
+  // Each event's total, for what is negligible (0 when nothing has a self cost).
+  std::vector<int64_t> self_total = self_totals_;
+  self_total.resize(e_count, 0);
+  // The largest share of an event's total any edge of a function carries: a place whose
+  // ratios make even that negligible has only negligible children, and its edges are not
+  // looked at (the dense graphs that need the bound are those with the most edges).
+  std::vector<long double> largest_out(n, 0);
+  for (uint32_t f = 0; f < n; ++f) {
+    for (const Edge& edge : functions_[f].edges) {
+      for (size_t e = 0; e < e_count; ++e) {
+        largest_out[f] =
+            std::max(largest_out[f], std::fabs(static_cast<long double>(edge.inclusive[e])) /
+                                         std::max<long double>(std::fabs(self_total[e]), 1));
+      }
+    }
+  }
+  // The edge to look at first in the node just made: none when all its children would be
+  // negligible (calls too: an edge's calls there are its calls times the first ratio).
+  auto first_edge = [&](size_t node) -> size_t {
+    const uint32_t f = tree.function[node];
+    long double largest_ratio = 0, calls_ratio = 0;
+    bool first = true;
+    for (size_t e = 0; e < e_count; ++e) {
+      const long double r = tree.ratio[node * e_count + e];
+      largest_ratio = std::max(largest_ratio, r);
+      if (first && total[f * e_count + e] > 0) {
+        calls_ratio = r;
+        first = false;
+      }
+    }
+    const bool negligible =
+        calls_ratio <= kNegligible && largest_ratio * largest_out[f] <= kNegligible;
+    return negligible ? functions_[f].edges.size() : 0;
+  };
   for (uint32_t root = 0; root < n; ++root) {
     bool any = false;
     for (size_t e = 0; e < e_count; ++e) {
@@ -193,14 +228,15 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
       any = any || weight[e] > 0;
     }
     if (!any) continue;
-    if (tree.function.size() >= kMaxNodes) {
+    if (full || tree.function.size() >= kMaxNodes || frames >= kMaxFrames) {
       cut = true;
       break;
     }
     if (work > kMaxWork) break;
+    ++frames;
     add_node(root, -1, weight, 0);
     path.clear();
-    path.push_back({tree.function.size() - 1, 0});
+    path.push_back({tree.function.size() - 1, first_edge(tree.function.size() - 1)});
     ++on_stack[root];
     while (!path.empty()) {
       Open& open = path.back();
@@ -230,8 +266,14 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
         }
       }
       if (!carries && calls <= 0) continue;
-      if (tree.function.size() >= kMaxNodes) {
-        cut = true;
+      bool negligible = calls <= kNegligible * static_cast<long double>(edge.calls);
+      for (size_t e = 0; e < e_count && negligible; ++e) {
+        negligible = std::fabs(weight[e]) <=
+                     kNegligible * std::max<long double>(std::fabs(self_total[e]), 1);
+      }
+      if (negligible) continue;
+      if (tree.function.size() >= kMaxNodes || frames + path.size() + 1 > kMaxFrames) {
+        cut = full = true;
         break;
       }
       if (path.size() >= kMaxDepth) {
@@ -239,8 +281,9 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
         continue;
       }
       const size_t parent = open.node;  // `open` dangles once path grows
+      frames += path.size() + 1;
       add_node(edge.callee, static_cast<int64_t>(parent), weight, calls);
-      path.push_back({tree.function.size() - 1, 0});
+      path.push_back({tree.function.size() - 1, first_edge(tree.function.size() - 1)});
       ++on_stack[edge.callee];
     }
   }

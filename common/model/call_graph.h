@@ -9,8 +9,9 @@
 // ratio of its edges, down the call tree the edges describe. That is an approximation wherever a
 // function has several callers (the split of its callees' costs between them is not recorded);
 // it is bounded: a callee already on the stack (indirect recursion) is not expanded again, a
-// function's calls to itself are folded into it, and the tree stops growing at kMaxDepth frames
-// or kMaxNodes nodes (or after kMaxWork edges looked at). What stays exact: each function's self
+// function's calls to itself are folded into it, a node of negligible share (kNegligible) is
+// not made, and the tree stops growing at kMaxDepth frames deep, kMaxNodes nodes or kMaxFrames
+// frames in all (or after kMaxWork edges looked at). What stays exact: each function's self
 // cost per event (each function's cost apportioned among its places in the tree by largest
 // remainders, so the flat sums are the file's) and each edge's call count (the value type `calls`,
 // on the callee's frames under that caller), so `prof-text --top` gives callgrind_annotate's self
@@ -34,6 +35,12 @@ class CallGraph {
   static constexpr size_t kMaxDepth = 256;
   static constexpr size_t kMaxNodes = 200000;
   static constexpr uint64_t kMaxWork = 50000000;  // edges looked at while building the tree
+  // The frames of all the tree's stacks together (each node's depth, summed): what the stacks
+  // cost to hold, well inside the interner's default limit.
+  static constexpr uint64_t kMaxFrames = uint64_t{1} << 22;
+  // A node that would carry less than this share of every event's total (and of its edge's
+  // calls) is not made: in a dense graph paths multiply past any bound as their shares vanish.
+  static constexpr long double kNegligible = 1e-9L;
 
   explicit CallGraph(size_t events) : events_(events) {}
 
@@ -54,7 +61,7 @@ class CallGraph {
 
   // Emits the stacks and samples (definitions through `interner`, samples to `sink`): values
   // are the events, then the call count when `with_calls`. `labels` go on every sample. Returns
-  // whether the tree was cut at kMaxDepth or kMaxNodes (the caller warns).
+  // whether the tree was cut at kMaxDepth, kMaxNodes or kMaxFrames (the caller warns).
   bool Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, bool with_calls,
             const std::vector<Label>& labels) const;
   // The warning for a tree Emit cut: "the call tree built from the BUILT_FROM was cut at ...:

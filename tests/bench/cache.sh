@@ -5,7 +5,7 @@
 #
 #   cached_input VAR NAME GENERATOR [ARG...]
 #
-# runs `GENERATOR FILE ARG...` (it must write FILE) unless the cache already holds NAME for
+# runs `GENERATOR FILE ARG...` (it must write FILE, a file or a directory) unless the cache already holds NAME for
 # this key, then sets VAR to the cached file and cached_input_reused to true or false. A
 # failed run caches nothing. Copies of NAME under other keys are removed: they are large.
 cached_input() {
@@ -18,8 +18,8 @@ cached_input() {
   if [ ! -s "$file" ]; then
     cached_input_reused=false
     mkdir -p "$dir" || return 1
-    rm -f "$dir/$name".*
-    "$generator" "$file.tmp" "$@" || { rm -f "$file.tmp"; return 1; }
+    rm -rf "$dir/$name".*
+    "$generator" "$file.tmp" "$@" || { rm -rf "$file.tmp"; return 1; }
     mv -f "$file.tmp" "$file" || return 1
   fi
   printf -v "$var" '%s' "$file"
