@@ -223,6 +223,7 @@ class SvgWriter {
     };
     std::vector<Pending> stack = {{0, 0}};
     const double chars_per_pixel = 1 / (options_.font_size * options_.font_width);
+    const std::string frame_height = std::to_string(options_.frame_height - 1);
     while (!stack.empty()) {
       const Pending at = stack.back();
       stack.pop_back();
@@ -237,24 +238,37 @@ class SvgWriter {
       const std::string color =
           options_.differential ? DiffColor(node.value, node.base, max_change_)
                                 : FrameColor(options_.palette, tree_.name(node.name), node.kind);
-      text_ += "<g class=\"f\" data-v=\"" + std::to_string(node.value) + "\"><title>" +
-               EscapeXml(Details(node, name)) + "</title><rect x=\"" + FormatFixed(x, 2) +
-               "\" y=\"" + FormatFixed(y, 1) + "\" width=\"" + FormatFixed(width, 2) +
-               "\" height=\"" + std::to_string(options_.frame_height - 1) + "\" fill=\"" + color +
-               "\" rx=\"2\" ry=\"2\"/><text x=\"" + FormatFixed(x + 3, 2) + "\" y=\"" +
-               FormatFixed(y + options_.frame_height / 2.0 + options_.font_size / 3 + 1, 1) +
-               "\">" +
-               EscapeXml(FitFrameLabel(name, static_cast<size_t>(width * chars_per_pixel))) +
-               "</text></g>\n";
+      // Appended piece by piece: a million frames' worth of temporary strings otherwise.
+      text_ += "<g class=\"f\" data-v=\"";
+      text_ += std::to_string(node.value);
+      text_ += "\"><title>";
+      text_ += EscapeXml(Details(node, name));
+      text_ += "</title><rect x=\"";
+      text_ += FormatFixed(x, 2);
+      text_ += "\" y=\"";
+      text_ += FormatFixed(y, 1);
+      text_ += "\" width=\"";
+      text_ += FormatFixed(width, 2);
+      text_ += "\" height=\"";
+      text_ += frame_height;
+      text_ += "\" fill=\"";
+      text_ += color;
+      text_ += "\" rx=\"2\" ry=\"2\"/><text x=\"";
+      text_ += FormatFixed(x + 3, 2);
+      text_ += "\" y=\"";
+      text_ += FormatFixed(y + options_.frame_height / 2.0 + options_.font_size / 3 + 1, 1);
+      text_ += "\">";
+      text_ += EscapeXml(FitFrameLabel(name, static_cast<size_t>(width * chars_per_pixel)));
+      text_ += "</text></g>\n";
       WriteWhenLarge(&text_, out_);
-      // Pushed in reverse so that they come off the stack in name order.
-      int64_t child_start = at.start;
-      std::vector<Pending> children;
-      for (uint32_t child : node.children) {
-        children.push_back({child, child_start});
-        child_start += tree_.nodes()[child].value;
+      // Pushed in reverse so that they come off the stack in name order: each child starts
+      // where the ones before it end.
+      int64_t child_end = at.start;
+      for (uint32_t child : node.children) child_end += tree_.nodes()[child].value;
+      for (auto child = node.children.rbegin(); child != node.children.rend(); ++child) {
+        child_end -= tree_.nodes()[*child].value;
+        stack.push_back({*child, child_end});
       }
-      stack.insert(stack.end(), children.rbegin(), children.rend());
     }
   }
 
