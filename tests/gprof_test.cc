@@ -94,11 +94,44 @@ TEST(Gprof, BinsAreCreditedByOverlapAndCallsCountedWithoutRecursion) {
   EXPECT_EQ(calls.count("f") == 0 || calls.at("f") == 0, true);  // called from outside
 }
 
+TEST(Gprof, SeveralFilesAreSummedAtOneRate) {
+  const std::string bins = Little(2, 2) + Little(2, 2) + Little(0, 2) + Little(4, 2);
+  const std::string one = Gmon(bins, Arc(0x1002, 0x1006, 3));
+  const std::string two = Gmon(Little(1, 2) + std::string(6, '\0'), Arc(0x1002, 0x1006, 4));
+  Input first = OpenInputStream(std::make_unique<MemoryStream>(one), "run1/gmon.out");
+  Input second = OpenInputStream(std::make_unique<MemoryStream>(two), "run2/gmon.out");
+  ProfileBuilder builder;
+  DiagnosticHandler refuse;
+  CheckingSink checked(&builder, &refuse, "run1/gmon.out");
+  ReadGprof({&first, &second}, ReadContext{}, Table(), "app", &checked);
+  const Profile profile = builder.Take();
+  EXPECT_EQ(Flat(profile, 0).at("f"), 40000000);  // 3 samples, and 1 more from the second
+  EXPECT_EQ(Flat(profile, 0).at("g"), 50000000);
+  EXPECT_EQ(Flat(profile, 1).at("g"), 7);  // 3 calls and 4
+  ASSERT_EQ(profile.header.meta.size(), 2u);
+  EXPECT_EQ(profile.header.meta[1].key, "gprof.files");
+  EXPECT_EQ(profile.header.meta[1].value, "2");
+
+  // Another rate in the second file: refused, naming it.
+  std::string other_rate = two;
+  other_rate.replace(20 + 1 + 8 + 8 + 4, 4, Little(1000, 4));
+  Input again = OpenInputStream(std::make_unique<MemoryStream>(one), "run1/gmon.out");
+  Input faster = OpenInputStream(std::make_unique<MemoryStream>(other_rate), "run2/gmon.out");
+  ProfileBuilder discarded;
+  CheckingSink checked_again(&discarded, &refuse, "run1/gmon.out");
+  try {
+    ReadGprof({&again, &faster}, ReadContext{}, Table(), "app", &checked_again);
+    ADD_FAILURE() << "two rates read";
+  } catch (const ProfError& e) {
+    EXPECT_EQ(e.diagnostic().Format(),
+              "run2/gmon.out: byte 20: histograms of two rates (100 and 1000 a second)");
+  }
+}
+
 TEST(Gprof, BrokenFilesAreRefusedAtTheirByte) {
   const std::string bins = Little(1, 2) + Little(0, 2) + Little(0, 2) + Little(0, 2);
   const std::string good = Gmon(bins, "");
-  EXPECT_EQ(Refusal(good.substr(0, 40)),
-            "gmon.out: byte 37: the file ends in hist_size");
+  EXPECT_EQ(Refusal(good.substr(0, 40)), "gmon.out: byte 37: the file ends in hist_size");
   EXPECT_EQ(Refusal(good + "\x07"),
             "gmon.out: byte 69: record tag 7 (0 histogram, 1 arc, 2 basic blocks)");
   EXPECT_EQ(Refusal(good + Arc(1, 2, 3).substr(0, 10)),

@@ -4,7 +4,8 @@
 # `gprof -b -p` are prof-text's flat time (in seconds, to gprof's two decimals) and flat calls
 # (gprof's: recursive calls not counted); gprof -q's calls per caller and callee are the calls
 # on our stacks' edges, and its "% time" of each function our cumulative percentage (functions
-# outside cycles: gprof makes a cycle one node, we do not).
+# outside cycles: gprof makes a cycle one node, we do not); two gmon.out files summed as gprof
+# sums them.
 name=interop-gprof
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$root/bin:$PATH" LC_ALL=C
@@ -43,6 +44,19 @@ for pie in -pie -no-pie; do
   awk '$2 != "0.00" || $3 != 0' "gprof$pie" >theirs
   awk '$2 != "0.00" || $3 != 0' ours >ours-listed
   compare "gcc $pie: self seconds and calls per function" theirs ours-listed
+  # Two gmon.out files (the same run twice) summed as gprof sums them.
+  gprof -b -p "workload$pie" "gmon$pie.out" "gmon$pie.out" | awk '
+    /^ *%/ { on = 1; next }
+    on && $1 == "time" { next }
+    on && NF >= 4 { if (NF >= 7) print $7, $3, $4; else print $NF, $3, 0 }' | sort |
+    awk '$2 != "0.00" || $3 != 0' >summed-theirs
+  gprof2prof -o "summed$pie.prof" "workload$pie" "gmon$pie.out" "gmon$pie.out"
+  prof-text --raw-values --nodecount 0 "summed$pie.prof" |
+    awk '/^ *flat/ { on = 1; next } on { printf "%s %.2f\n", $6, $1 / 1e9 }' | sort >summed-time
+  prof-text --raw-values --nodecount 0 --value calls "summed$pie.prof" |
+    awk '/^ *flat/ { on = 1; next } on { print $6, $1 }' | sort >summed-calls
+  join summed-time summed-calls | awk '$2 != "0.00" || $3 != 0' >summed-ours
+  compare "gcc $pie: two gmon.out summed, self seconds and calls" summed-theirs summed-ours
   # gprof's full report, read by every program, gives the same flat profile.
   gprof "workload$pie" "gmon$pie.out" >"report$pie.txt" 2>/dev/null
   prof-text --raw-values --nodecount 0 "report$pie.txt" |

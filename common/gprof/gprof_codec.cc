@@ -216,63 +216,71 @@ class Propagation {
 
 void ReadGprof(Input& gmon, const ReadContext& context, const ElfFunctionTable& table,
                const std::string& executable, ProfileSink* sink) {
-  WholeInput data;
-  ReadWholeInput(gmon, context.max_input_size, "gmon.out", &data);
-  const GmonFile file =
-      ParseGmon(data.view(), table.is_64bit ? 8 : 4, table.little_endian, gmon.name);
-  const size_t n = table.functions.size();
+  ReadGprof(std::vector<Input*>{&gmon}, context, table, executable, sink);
+}
 
-  // Self time.
-  std::vector<double> credit(n, 0);
-  double lost = 0;
+void ReadGprof(const std::vector<Input*>& gmons, const ReadContext& context,
+               const ElfFunctionTable& table, const std::string& executable, ProfileSink* sink) {
+  const size_t n = table.functions.size();
+  std::vector<double> credit(n, 0);                    // self samples
+  std::map<std::pair<size_t, size_t>, uint64_t> arcs;  // (caller, callee): calls
+  const size_t kSpontaneous = n;
   uint32_t rate = 0;
-  bool seconds = true;
-  for (const GmonHistogram& histogram : file.histograms) {
-    if (rate != 0 && histogram.rate != rate) {
-      throw ProfError(gmon.name, "byte " + std::to_string(histogram.byte) +
-                                     ": histograms of two rates (" + std::to_string(rate) +
-                                     " and " + std::to_string(histogram.rate) + " a second)");
+  bool seconds = true, any_histogram = false;
+  for (Input* gmon : gmons) {
+    WholeInput data;
+    ReadWholeInput(*gmon, context.max_input_size, "gmon.out", &data);
+    const GmonFile file =
+        ParseGmon(data.view(), table.is_64bit ? 8 : 4, table.little_endian, gmon->name);
+    // Self time.
+    double lost = 0;
+    for (const GmonHistogram& histogram : file.histograms) {
+      if (rate != 0 && histogram.rate != rate) {
+        throw ProfError(gmon->name, "byte " + std::to_string(histogram.byte) +
+                                        ": histograms of two rates (" + std::to_string(rate) +
+                                        " and " + std::to_string(histogram.rate) + " a second)");
+      }
+      rate = histogram.rate;
+      seconds = seconds && histogram.dimension == "seconds";
+      lost += CreditHistogram(histogram, table, &credit);
+      any_histogram = true;
     }
-    rate = histogram.rate;
-    seconds = seconds && histogram.dimension == "seconds";
-    lost += CreditHistogram(histogram, table, &credit);
+    // Calls.
+    uint64_t lost_arcs = 0;
+    for (const GmonArc& arc : file.arcs) {
+      const ElfFunction* callee = table.Find(arc.self_pc);
+      if (callee == nullptr) {
+        lost_arcs += arc.count;
+        continue;
+      }
+      const ElfFunction* caller = table.Find(arc.from_pc);
+      const size_t to = static_cast<size_t>(callee - table.functions.data());
+      const size_t from =
+          caller == nullptr ? kSpontaneous : static_cast<size_t>(caller - table.functions.data());
+      arcs[{from, to}] += arc.count;  // (uint32 counts: no sum of them reaches 2^64)
+    }
+    if (lost >= 0.5) {
+      context.Warn(gmon->name, std::to_string(std::llround(lost)) +
+                                   " samples fall in no function of " + executable +
+                                   " (a shared library's, or the wrong executable?): left out");
+    }
+    if (lost_arcs > 0) {
+      context.Warn(gmon->name, std::to_string(lost_arcs) + " calls go to no function of " +
+                                   executable + ": left out");
+    }
+    if (file.basic_block_records > 0) {
+      context.Warn(gmon->name, "basic-block counts (gcc -a) are not read");
+    }
+  }
+  if (!any_histogram && arcs.empty() && !context.allow_empty) {
+    throw ProfError(gmons.front()->name, gmons.size() == 1
+                                             ? "a gmon.out without a histogram or call arcs"
+                                             : "gmon.out files without a histogram or call arcs");
   }
   // In nanoseconds (rounded) when the histogram counts time, else in samples.
   const double scale = seconds && rate != 0 ? 1e9 / rate : 1;
   std::vector<int64_t> self(n);
   for (size_t i = 0; i < n; ++i) self[i] = std::llround(credit[i] * scale);
-
-  // Calls.
-  std::map<std::pair<size_t, size_t>, uint64_t> arcs;  // (caller, callee): calls
-  const size_t kSpontaneous = n;
-  uint64_t lost_arcs = 0;
-  for (const GmonArc& arc : file.arcs) {
-    const ElfFunction* callee = table.Find(arc.self_pc);
-    if (callee == nullptr) {
-      lost_arcs += arc.count;
-      continue;
-    }
-    const ElfFunction* caller = table.Find(arc.from_pc);
-    const size_t to = static_cast<size_t>(callee - table.functions.data());
-    const size_t from =
-        caller == nullptr ? kSpontaneous : static_cast<size_t>(caller - table.functions.data());
-    arcs[{from, to}] += arc.count;
-  }
-  if (file.histograms.empty() && arcs.empty() && !context.allow_empty) {
-    throw ProfError(gmon.name, "a gmon.out without a histogram or call arcs");
-  }
-  if (lost >= 0.5) {
-    context.Warn(gmon.name, std::to_string(std::llround(lost)) +
-                                " samples fall in no function of " + executable +
-                                " (a shared library's, or the wrong executable?): left out");
-  }
-  if (lost_arcs > 0) {
-    context.Warn(gmon.name, std::to_string(lost_arcs) + " calls go to no function of " +
-                                executable + ": left out");
-  }
-  if (file.basic_block_records > 0) {
-    context.Warn(gmon.name, "basic-block counts (gcc -a) are not read");
-  }
 
   CallGraph graph(1);
   std::vector<uint32_t> ids(n, UINT32_MAX);
@@ -301,6 +309,7 @@ void ReadGprof(Input& gmon, const ReadContext& context, const ElfFunctionTable& 
   ProfileHeader header;
   header.sources.push_back(Source{1, "gprof", context.uri, std::nullopt});
   header.meta.push_back({"gprof.executable", executable});
+  if (gmons.size() > 1) header.meta.push_back({"gprof.files", std::to_string(gmons.size())});
   header.types.push_back(seconds ? ValueType{"time", "nanoseconds"}
                                  : ValueType{"samples", "count"});
   const bool with_calls = !arcs.empty();
@@ -311,9 +320,9 @@ void ReadGprof(Input& gmon, const ReadContext& context, const ElfFunctionTable& 
   }
   sink->OnHeader(header);
   Interner interner(sink);
-  interner.LimitFrames(context.max_implied_frames(), gmon.name);
+  interner.LimitFrames(context.max_implied_frames(), gmons.front()->name);
   if (graph.Emit(&interner, sink, 1, with_calls, {})) {
-    context.Warn(gmon.name, CallGraph::CutWarning("call arcs", "time and call count"));
+    context.Warn(gmons.front()->name, CallGraph::CutWarning("call arcs", "time and call count"));
   }
   sink->OnEnd();
 }

@@ -18,6 +18,7 @@
 #define PROFTOOLS_COMMON_GPROF_GPROF_CODEC_H_
 
 #include <string>
+#include <vector>
 
 #include "common/elf/elf_function_symbols.h"
 #include "common/model/reader_spec.h"
@@ -28,6 +29,11 @@ namespace proftools {
 // `executable`) into `sink`. Throws ProfError.
 void ReadGprof(Input& gmon, const ReadContext& context, const ElfFunctionTable& functions,
                const std::string& executable, ProfileSink* sink);
+// The same for several gmon.out files of one executable (several runs), summed as gprof sums
+// them (their histograms' samples and their arcs' calls; one rate for all): one profile, its
+// source the first file's, meta gprof.files their number.
+void ReadGprof(const std::vector<Input*>& gmons, const ReadContext& context,
+               const ElfFunctionTable& functions, const std::string& executable, ProfileSink* sink);
 
 }  // namespace proftools
 
