@@ -36,6 +36,18 @@ V8Node ReadNode(JsonDocument& json, JsonValue value) {
                    ReadV8CallFrame(json, v, &node.frame);
                  } else if (key == "children") {
                    node.children = ReadNodeIds(json, v, "a node's children");
+                 } else if (key == "positionTicks") {
+                   for (auto element : json.Array(v, "a node's positionTicks")) {
+                     V8PositionTicks at;
+                     ForEachField(json, json.Object(element, "positionTicks[]"),
+                                  "a positionTicks entry", [&](std::string_view k, JsonValue t) {
+                                    if (k == "line") at.line = json.Signed(t, "positionTicks.line");
+                                    if (k == "ticks") {
+                                      at.ticks = json.Unsigned(t, "positionTicks.ticks");
+                                    }
+                                  });
+                     node.position_ticks.push_back(at);
+                   }
                  }
                });
   if (!has_id) json.Fail("a node without an id", node.byte);

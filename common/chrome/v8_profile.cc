@@ -29,15 +29,19 @@ std::string V8FunctionName(const V8CallFrame& frame) {
   return name + ")";
 }
 
-uint64_t V8Location(Interner* interner, const V8CallFrame& frame) {
+uint64_t V8Location(Interner* interner, const V8CallFrame& frame, int64_t at_line) {
   if (frame.function_name == kRoot) return ParentLinkedStacks::kNoLocation;
   Function function;
   function.name = V8FunctionName(frame);
   function.file = frame.url;
   function.start_line = frame.line >= 0 ? frame.line + 1 : 0;
   Location location;
-  location.lines.push_back(Line{interner->Function(function), function.start_line,
-                                frame.line >= 0 && frame.column >= 0 ? frame.column + 1 : 0});
+  if (at_line > 0) {
+    location.lines.push_back(Line{interner->Function(function), at_line, 0});
+  } else {
+    location.lines.push_back(Line{interner->Function(function), function.start_line,
+                                  frame.line >= 0 && frame.column >= 0 ? frame.column + 1 : 0});
+  }
   return interner->Location(location);
 }
 
@@ -107,6 +111,29 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
     stacks.Add(node.id, node.parent ? *node.parent : ParentLinkedStacks::kNoParent,
                V8Location(interner, node.frame));
   }
+  // The lines of positionTicks: a node of its own for each, beside the node (the same parent),
+  // numbered after every id the input has. first_line[i]: node i's first in `lines`.
+  struct TickLine {
+    uint64_t node;  // in `stacks`
+    uint64_t ticks;
+  };
+  std::vector<TickLine> lines;
+  std::vector<size_t> first_line(nodes_.size() + 1, 0);
+  uint64_t next_id = 0;
+  for (const V8Node& node : nodes_) next_id = std::max(next_id, node.id);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    first_line[i] = lines.size();
+    const V8Node& node = nodes_[i];
+    if (node.frame.function_name == kRoot) continue;  // no frame to give a line
+    for (const V8PositionTicks& at : node.position_ticks) {
+      if (at.line <= 0 || at.ticks == 0 || next_id == UINT64_MAX) continue;
+      stacks.Add(++next_id, node.parent ? *node.parent : ParentLinkedStacks::kNoParent,
+                 V8Location(interner, node.frame, at.line));
+      lines.push_back({next_id, at.ticks});
+    }
+  }
+  first_line[nodes_.size()] = lines.size();
+  std::vector<uint64_t> seen(lines.empty() ? 0 : nodes_.size(), 0);  // samples so far, by node
 
   // Times: the start plus the running sum of the deltas; then in time order.
   const size_t n = sample_nodes_.size();
@@ -152,6 +179,18 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
       last_node = node;
       last_index = it->second;
       idle = nodes_[last_index].frame.function_name == kIdle;
+    }
+    if (first_line[last_index] != first_line[last_index + 1]) {
+      // The line of this sample: the node's samples go to its lines' ticks in turn.
+      uint64_t before = seen[last_index]++;
+      sample.stack_id = stacks.StackOf(last_node);
+      for (size_t l = first_line[last_index]; l < first_line[last_index + 1]; ++l) {
+        if (before < lines[l].ticks) {
+          sample.stack_id = stacks.StackOf(lines[l].node);
+          break;
+        }
+        before -= lines[l].ticks;
+      }
     }
     // The interval until the next sample; the last one's until the end, when there is one.
     int64_t interval = 0;

@@ -10,7 +10,10 @@
 // the interval until the NEXT sample (the last one: until endTime, or nothing without one). That
 // interval is its DURATION and its wall time; its cpu time too, except for "(idle)" samples: V8
 // was waiting, not running. "(root)" is no frame; "(program)", "(idle)" and "(garbage collector)"
-// are frames of their own, so that --ignore '(idle)' drops the idle samples.
+// are frames of their own, so that --ignore '(idle)' drops the idle samples. A node's
+// positionTicks (samples per line of its function) give its samples their lines, in the order
+// the list has them (V8 does not say which sample was at which line: the lines' totals are
+// exact, their order in time is not); samples past the ticks keep the function's line.
 #ifndef PROFTOOLS_COMMON_CHROME_V8_PROFILE_H_
 #define PROFTOOLS_COMMON_CHROME_V8_PROFILE_H_
 
@@ -32,11 +35,18 @@ struct V8CallFrame {
   int64_t column = -1;  // 0-based, -1: unknown
 };
 
+// How many of a node's samples were at a line of its function (positionTicks: `line` 1-based).
+struct V8PositionTicks {
+  int64_t line = 0;
+  uint64_t ticks = 0;
+};
+
 struct V8Node {
   uint64_t id = 0;
   std::optional<uint64_t> parent;
   std::vector<uint64_t> children;
   V8CallFrame frame;
+  std::vector<V8PositionTicks> position_ticks;
   uint64_t byte = 0;  // where it is in the input, for messages
 };
 
@@ -50,8 +60,9 @@ std::string V8FunctionName(const V8CallFrame& frame);
 
 // The location of `frame` interned through `interner` (its function named by V8FunctionName, its
 // 0-based line and column 1-based), or ParentLinkedStacks::kNoLocation for "(root)", which is no
-// frame. Shared by the CPU and the heap profiles.
-uint64_t V8Location(Interner* interner, const V8CallFrame& frame);
+// frame. Shared by the CPU and the heap profiles. With `at_line` (1-based), the location is that
+// line of the frame's function (its column unknown): a line positionTicks names.
+uint64_t V8Location(Interner* interner, const V8CallFrame& frame, int64_t at_line = 0);
 
 class V8Profile {
  public:
