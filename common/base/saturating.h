@@ -27,6 +27,14 @@ inline void AddMagnitudeSaturating(int64_t* sum, int64_t value) {
   AddSaturating(sum, value < 0 ? -value : value);
 }
 
+// *value * factor, held at the int64 limits instead of overflowing; false when it was held.
+inline bool MultiplySaturating(int64_t* value, int64_t factor) {
+  const bool positive = (*value < 0) == (factor < 0);
+  if (!__builtin_mul_overflow(*value, factor, value)) return true;
+  *value = positive ? INT64_MAX : INT64_MIN;
+  return false;
+}
+
 // |value| as an unsigned number, exact for INT64_MIN too: for ordering by magnitude.
 inline uint64_t Magnitude(int64_t value) {
   return value < 0 ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);

@@ -19,7 +19,7 @@ std::string Costs(const std::vector<int64_t>& costs) {
 }
 
 // totals: must be the sum of the cost lines; summary: at least that (callgrind's summary also
-// counts what no cost line shows).
+// counts what no cost line shows), but in Xdebug's files.
 void CheckTotals(const CallgrindFile& file, const std::string& name, const ReadContext& context) {
   const std::vector<int64_t>& sums = file.graph->self_totals();
   auto sum = [&](size_t i) { return i < sums.size() ? sums[i] : 0; };
@@ -35,7 +35,8 @@ void CheckTotals(const CallgrindFile& file, const std::string& name, const ReadC
                              Costs(got) + " (the values read are the cost lines')");
     }
   }
-  if (!file.summary.empty()) {
+  // Xdebug's summary is the time since its profiler started and the peak memory, not sums.
+  if (!file.summary.empty() && file.creator.rfind("xdebug", 0) != 0) {
     bool below = file.summary.size() > file.events.size();
     for (size_t i = 0; !below && i < file.summary.size(); ++i) below = file.summary[i] < sum(i);
     if (below) {
@@ -44,6 +45,45 @@ void CheckTotals(const CallgrindFile& file, const std::string& name, const ReadC
                              "cost lines')");
     }
   }
+}
+
+// An event's value type. pprof -callgrind (and prof2callgrind) write a type with a unit as
+// TYPE(UNIT), Xdebug as TYPE_(UNIT): Time_(10ns), Memory_(bytes). A time unit is spelt out
+// (ns: nanoseconds), and one of several (10ns) scales the costs into it.
+struct EventType {
+  std::string name, unit = "count";
+  int64_t factor = 1;
+};
+EventType ParseEventType(const std::string& event) {
+  EventType type;
+  type.name = event;
+  const size_t open = event.find('(');
+  if (open == std::string::npos || open == 0 || event.back() != ')' || open + 2 >= event.size()) {
+    return type;
+  }
+  type.name = event.substr(0, open);
+  if (type.name.size() > 1 && type.name.back() == '_') type.name.pop_back();
+  type.unit = event.substr(open + 1, event.size() - open - 2);
+  // A multiple of a time unit: digits (at most 9: the factor stays an int64), then the unit.
+  size_t digits = 0;
+  while (digits < type.unit.size() && digits < 10 && type.unit[digits] >= '0' &&
+         type.unit[digits] <= '9') {
+    ++digits;
+  }
+  static const std::pair<const char*, const char*> kTimeUnits[] = {{"ns", "nanoseconds"},
+                                                                   {"us", "microseconds"},
+                                                                   {"\u00b5s", "microseconds"},
+                                                                   {"ms", "milliseconds"},
+                                                                   {"s", "seconds"}};
+  for (const auto& [short_name, long_name] : kTimeUnits) {
+    if (type.unit.compare(digits, std::string::npos, short_name) != 0) continue;
+    const int64_t factor = digits == 0 ? 1 : std::stoll(type.unit.substr(0, digits));
+    if (digits > 9 || factor == 0) break;  // no scale to take: the unit as written
+    type.unit = long_name;
+    type.factor = factor;
+    break;
+  }
+  return type;
 }
 
 void ReadCallgrindInput(Input& input, const ReadContext& context, ProfileSink* sink) {
@@ -65,15 +105,10 @@ void ReadCallgrindInput(Input& input, const ReadContext& context, ProfileSink* s
   ProfileHeader header;
   header.sources.push_back(Source{1, "callgrind", context.uri, std::nullopt});
   UniqueTypeNames names;
-  for (const std::string& event : file.events) {
-    // pprof -callgrind (and prof2callgrind) write a type with a unit as TYPE(UNIT).
-    const size_t open = event.find('(');
-    if (open != std::string::npos && open > 0 && event.back() == ')' && open + 2 < event.size()) {
-      header.types.push_back(
-          {names.Take(event.substr(0, open)), event.substr(open + 1, event.size() - open - 2)});
-    } else {
-      header.types.push_back({names.Take(event), "count"});
-    }
+  for (size_t e = 0; e < file.events.size(); ++e) {
+    const EventType type = ParseEventType(file.events[e]);
+    header.types.push_back({names.Take(type.name), type.unit});
+    if (type.factor != 1) file.graph->Scale(e, type.factor);
   }
   const bool with_calls = file.graph->has_calls();
   if (with_calls) header.types.push_back({names.Take("calls"), "count"});

@@ -303,7 +303,14 @@ class Parser {
     }
     uint64_t target[2];
     Positions(words, 1, target);  // checked; the target does not move the last position
-    if (words.size() > 1 + PositionCount()) Fail("calls=: more numbers than positions");
+    // Numbers past the target's positions are left, as KCachegrind leaves them (Xdebug writes
+    // `calls=1 0 0` with `positions: line`).
+    for (size_t i = 1 + PositionCount(); i < words.size(); ++i) {
+      uint64_t ignored;
+      if (!ParseNumber(words[i], &ignored)) {
+        Fail("calls=: " + Printable(std::string(words[i])) + " is not a number");
+      }
+    }
     callee_ = file_.graph->Function(call_object_ ? *call_object_ : object_, *call_function_,
                                     call_file_ ? *call_file_ : file_name_);
     pending_call_ = true;

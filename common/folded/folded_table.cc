@@ -17,16 +17,6 @@ void AppendBytes(std::string* key, const T& value) {
   key->append(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
-// `*value` times `factor`, saturating; false when it saturated.
-bool MultiplySaturating(int64_t* value, int64_t factor) {
-  if (*value > std::numeric_limits<int64_t>::max() / factor) {
-    *value = std::numeric_limits<int64_t>::max();
-    return false;
-  }
-  *value *= factor;
-  return true;
-}
-
 bool LabelLess(const Label& a, const Label& b) {
   if (a.key != b.key) return a.key < b.key;
   if (a.is_num != b.is_num) return a.is_num < b.is_num;

@@ -79,6 +79,17 @@ uint32_t CallGraph::Function(const std::string& object, const std::string& name,
   return it->second;
 }
 
+void CallGraph::Scale(size_t event, int64_t factor) {
+  if (event >= events_) return;
+  for (Node& node : functions_) {
+    if (event < node.self.size()) MultiplySaturating(&node.self[event], factor);
+    for (Edge& edge : node.edges) {
+      if (event < edge.inclusive.size()) MultiplySaturating(&edge.inclusive[event], factor);
+    }
+  }
+  if (event < self_totals_.size()) MultiplySaturating(&self_totals_[event], factor);
+}
+
 std::string CallGraph::CutWarning(const std::string& built_from, const std::string& kept) {
   return "the call tree built from the " + built_from + " was cut at " + std::to_string(kMaxDepth) +
          " frames deep, " + std::to_string(kMaxNodes) + " nodes or " + std::to_string(kMaxFrames) +

@@ -54,6 +54,9 @@ class CallGraph {
   // `costs` has events() values.
   void AddSelf(uint32_t function, const std::vector<int64_t>& costs);
   void AddCall(uint32_t caller, uint32_t callee, uint64_t count, const std::vector<int64_t>& costs);
+  // Multiplies every cost of `event` by `factor` (saturating): costs written in units of
+  // several (Xdebug's Time_(10ns)) become costs in the unit.
+  void Scale(size_t event, int64_t factor);
   // The sum of every self cost per event (what `totals:` must equal).
   const std::vector<int64_t>& self_totals() const { return self_totals_; }
   size_t function_count() const { return functions_.size(); }
