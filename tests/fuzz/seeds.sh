@@ -73,6 +73,7 @@ case $name in
     for f in golden/callgrind/inputs/*.gz; do
       for b in 12 255; do seed $b "$f" zcat; done
     done
+    for b in 12 255; do seed $b golden/callgrind/inputs/cachegrind.out.xdebug; done
     for f in golden/jfr/inputs/*.jfr golden/jfr/inputs/*.jfr.gz; do
       [ -f "$f" ] || continue
       case $f in *.gz) z=zcat ;; *) z= ;; esac
