@@ -6,7 +6,9 @@
 #ifndef PROFTOOLS_COMMON_BASE_PROTO_WIRE_H_
 #define PROFTOOLS_COMMON_BASE_PROTO_WIRE_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -114,6 +116,67 @@ class ProtoReader {
   uint64_t base_;
   size_t pos_ = 0;
 };
+
+// Skimming: the same wire format read by pointer, without ProtoField, offsets or exceptions, for
+// a pass that needs only field numbers (a reader's first pass over millions of messages). A
+// false return means malformed; the caller reads the message again with ProtoReader to say what
+// and where.
+
+// A varint at *p, before `end`, *p moved past it; false for one cut short or past 64 bits.
+inline bool SkimVarint(const uint8_t** p, const uint8_t* end, uint64_t* value) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64 && *p < end; shift += 7) {
+    const uint8_t byte = *(*p)++;
+    v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if (byte < 0x80) {
+      *value = v;
+      return byte <= 1 || shift < 63;
+    }
+  }
+  return false;
+}
+
+// Past a varint whose value is not needed: up to eight bytes (times, ids) found in one word.
+inline bool SkipVarint(const uint8_t** p, const uint8_t* end) {
+  if (end - *p >= 8) {
+    uint64_t word;
+    std::memcpy(&word, *p, 8);
+    const uint64_t ends = ~word & 0x8080808080808080u;  // the bytes without their top bit
+    if (ends != 0) {
+      *p += (__builtin_ctzll(ends) + 1) / 8;
+      return true;
+    }
+  }
+  uint64_t value;
+  return SkimVarint(p, end, &value);
+}
+
+// One field at *p, before `end`, *p moved past it: its tag, and its content when it is
+// length-delimited (else empty); a varint's value in *value when `value` is given (else it is
+// only passed). False when malformed.
+inline bool SkimField(const uint8_t** p, const uint8_t* end, uint64_t* tag, const uint8_t** content,
+                      uint64_t* length, uint64_t* value) {
+  *length = 0;
+  if (!SkimVarint(p, end, tag) || (*tag >> 3) == 0 || (*tag >> 3) > 0x1fffffff) return false;
+  switch (*tag & 7) {
+    case 0:
+      return value != nullptr ? SkimVarint(p, end, value) : SkipVarint(p, end);
+    case 1:
+    case 5: {
+      const ptrdiff_t size = (*tag & 7) == 1 ? 8 : 4;
+      if (end - *p < size) return false;
+      *p += size;
+      return true;
+    }
+    case 2:
+      if (!SkimVarint(p, end, length) || *length > static_cast<uint64_t>(end - *p)) return false;
+      *content = *p;
+      *p += *length;
+      return true;
+    default:
+      return false;
+  }
+}
 
 }  // namespace proftools
 

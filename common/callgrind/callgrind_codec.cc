@@ -1,10 +1,13 @@
 #include "common/callgrind/callgrind_codec.h"
 
+#include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/base/counted.h"
 #include "common/base/strings.h"
+#include "common/base/units.h"
 #include "common/callgrind/callgrind_reader.h"
 #include "common/model/interner.h"
 #include "common/model/producer_kit.h"
@@ -70,18 +73,23 @@ EventType ParseEventType(const std::string& event) {
          type.unit[digits] <= '9') {
     ++digits;
   }
-  static const std::pair<const char*, const char*> kTimeUnits[] = {{"ns", "nanoseconds"},
-                                                                   {"us", "microseconds"},
-                                                                   {"\u00b5s", "microseconds"},
-                                                                   {"ms", "milliseconds"},
-                                                                   {"s", "seconds"}};
-  for (const auto& [short_name, long_name] : kTimeUnits) {
-    if (type.unit.compare(digits, std::string::npos, short_name) != 0) continue;
-    const int64_t factor = digits == 0 ? 1 : std::stoll(type.unit.substr(0, digits));
-    if (digits > 9 || factor == 0) break;  // no scale to take: the unit as written
-    type.unit = long_name;
+  // The unit after the digits, as common/base/units knows it (µs as us): a time of one of the
+  // four sizes is spelt out, its multiple taken as the factor.
+  std::string unit = type.unit.substr(digits);
+  if (unit == "\u00b5s") unit = "us";
+  const KnownUnit known = LookUpUnit(unit);
+  if (known.dimension == nullptr || std::strcmp(known.dimension, "time") != 0 || digits > 9) {
+    return type;
+  }
+  static const std::pair<int64_t, const char*> kSpelt[] = {{1, "nanoseconds"},
+                                                           {1000, "microseconds"},
+                                                           {1000000, "milliseconds"},
+                                                           {1000000000, "seconds"}};
+  const int64_t factor = digits == 0 ? 1 : std::stoll(type.unit.substr(0, digits));
+  for (const auto& [size, spelt] : kSpelt) {
+    if (known.factor != size || factor == 0) continue;
+    type.unit = spelt;
     type.factor = factor;
-    break;
   }
   return type;
 }

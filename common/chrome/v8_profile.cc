@@ -160,7 +160,8 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
   sample.source_id = source_id;
   sample.labels = labels;
   sample.values.resize(3);
-  uint64_t last_node = 0;  // consecutive samples often share a node: its lookup is reused
+  uint64_t last_node = 0;   // consecutive samples often share a node: its lookup is reused
+  uint64_t node_stack = 0;  // last_node's stack
   size_t last_index = SIZE_MAX;
   bool idle = false;
   for (size_t k = 0; k < n; ++k) {
@@ -172,7 +173,7 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
         FailSample(i, "node " + std::to_string(node) + " is not among the nodes");
       }
       try {
-        sample.stack_id = stacks.StackOf(node);
+        node_stack = stacks.StackOf(node);
       } catch (const ProfError& e) {
         Fail(nodes_[it->second].byte, e.diagnostic().message);
       }
@@ -180,10 +181,10 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
       last_index = it->second;
       idle = nodes_[last_index].frame.function_name == kIdle;
     }
+    sample.stack_id = node_stack;
     if (first_line[last_index] != first_line[last_index + 1]) {
       // The line of this sample: the node's samples go to its lines' ticks in turn.
       uint64_t before = seen[last_index]++;
-      sample.stack_id = stacks.StackOf(last_node);
       for (size_t l = first_line[last_index]; l < first_line[last_index + 1]; ++l) {
         if (before < lines[l].ticks) {
           sample.stack_id = stacks.StackOf(lines[l].node);
