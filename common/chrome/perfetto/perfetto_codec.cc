@@ -317,7 +317,9 @@ bool PerfettoReader::SkimPacket(const ProtoField& packet) {
     if (number == kStreamingProfilePacket || number == kPerfSample) kinds_.native = true;
     if (number == kProfilePacket) kinds_.heap = true;
     if ((tag & 7) != 2) continue;
-    if (number == kTrackEvent && !kinds_.v8 && !SkimTrackEvent(content, p, &kinds_.v8)) {
+    // Every track event, even once V8's samples are known: a malformed one is refused at its
+    // byte here, where the second pass may not read it (a packet it skips).
+    if (number == kTrackEvent && !SkimTrackEvent(content, p, &kinds_.v8)) {
       return false;
     }
     if (number == kCompressedPackets) {
