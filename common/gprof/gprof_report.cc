@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/base/diagnostics.h"
+#include "common/base/saturating.h"
 #include "common/base/strings.h"
 #include "common/base/text_syntax.h"
 #include "common/io/whole_input.h"
@@ -38,6 +39,12 @@ bool Number(std::string_view word, double* value) {
   *value = std::strtod(text.c_str(), &end);
   return end == text.c_str() + text.size() && std::isfinite(*value) && *value >= 0 &&
          (text[0] >= '0' && text[0] <= '9');
+}
+
+// Seconds in nanoseconds; past what 64 bits hold (292 years) is no gprof report's.
+constexpr double kMaxSeconds = 9.2e9;
+int64_t Nanoseconds(double seconds) {
+  return seconds * 1e9 >= 9.2e18 ? INT64_MAX : std::llround(seconds * 1e9);
 }
 
 bool Integer(std::string_view word, uint64_t* value) {
@@ -136,8 +143,13 @@ class ReportReader {
           }
           const std::string_view callee = NameFrom(line, words, 3);
           if (callee == primary) continue;
-          arcs_.push_back(Arc{std::string(primary), std::string(callee), calls,
-                              std::llround((self + children) * 1e9)});
+          if (self + children >= kMaxSeconds) {
+            throw ProfError(Diagnostic{Rule::kInput, name_, line_number,
+                                       "a call graph line of more seconds than 64-bit "
+                                       "nanoseconds hold"});
+          }
+          arcs_.push_back(
+              Arc{std::string(primary), std::string(callee), calls, Nanoseconds(self + children)});
         }
       }
     }
@@ -163,7 +175,7 @@ class ReportReader {
       header.default_type = "time";
     }
     if (sample_seconds_ > 0) {
-      header.period = Period{{"cpu", "nanoseconds"}, std::llround(sample_seconds_ * 1e9)};
+      header.period = Period{{"cpu", "nanoseconds"}, Nanoseconds(sample_seconds_)};
     }
     sink->OnHeader(header);
     Interner interner(sink);
@@ -212,7 +224,11 @@ class ReportReader {
       throw ProfError(
           Diagnostic{Rule::kInput, name_, line_number, "a flat profile row without a name"});
     }
-    functions_[name] += std::llround(self * 1e9);
+    if (self >= kMaxSeconds) {
+      throw ProfError(Diagnostic{Rule::kInput, name_, line_number,
+                                 "self seconds past what 64-bit nanoseconds hold"});
+    }
+    AddSaturating(&functions_[name], Nanoseconds(self));
   }
 
   // The calls within cycles join the arcs, weighed as gprof2prof weighs them (gprof_codec.cc):
@@ -271,10 +287,10 @@ class ReportReader {
     for (size_t i = 0; i < cycle_arcs_.size(); ++i) {
       Arc arc = cycle_arcs_[i];
       const uint64_t calls = inside_calls[arc.callee];
-      arc.time =
-          back[i] || calls == 0
-              ? 0
-              : std::llround(outside_time[arc.callee] * static_cast<double>(arc.calls) / calls);
+      arc.time = back[i] || calls == 0
+                     ? 0
+                     : Nanoseconds(outside_time[arc.callee] / 1e9 * static_cast<double>(arc.calls) /
+                                   static_cast<double>(calls));
       arcs_.push_back(std::move(arc));
     }
   }
