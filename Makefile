@@ -70,6 +70,7 @@ TEST_DEBS += python3-jsonschema
 # (tests/interop-callgrind.sh), and massif and DHAT recordings whose numbers ms_print and DHAT's
 # summary give (tests/interop-valgrind.sh).
 TEST_DEBS += valgrind
+TEST_DEBS += ruby ruby-stackprof
 # The JDK's own JFR reader (`jfr print --json`) against jfr2prof, and java to record (tests/interop-jfr.sh).
 TEST_DEBS += openjdk-17-jdk-headless
 # Graphviz's `dot` renders every golden prof-text --dot output (tests/dot-valid.sh).

@@ -14,15 +14,7 @@ for tool in gprof gcc; do
   command -v "$tool" >/dev/null 2>&1 || skip_installable "$tool (Debian's binutils, gcc) is missing"
 done
 source "$root/tests/interop/scratch.sh"
-compare() {  # WHAT THEIRS OURS
-  checks=$((checks + 1))
-  if [ ! -s "$2" ]; then
-    problem "$1: nothing to compare (gprof printed no rows)"
-  elif ! cmp -s "$2" "$3"; then
-    problem "$1 differ (gprof, then ours):"
-    diff "$2" "$3" | head -10
-  fi
-}
+compare() { same_rows gprof "$@"; }  # WHAT THEIRS OURS
 cd "$T"
 for pie in -pie -no-pie; do
   gcc -O0 -g -pg "$pie" -o "workload$pie" "$root/tests/gprof/workload.c"

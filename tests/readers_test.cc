@@ -58,6 +58,10 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
       {"art-trace",
        {{"golden/android/inputs/app-regular.trace", ""},
         {"golden/android/inputs/app-streaming.trace", ""}}},
+      {"stackprof",
+       {{"golden/stackprof/inputs/cpu.dump", ""},
+        {"golden/stackprof/inputs/cpu.json", ""},
+        {"golden/stackprof/inputs/aggregate.dump", ""}}},
       {"dhat",
        {{"golden/valgrind/inputs/dhat.json", ""}, {"golden/valgrind/inputs/dhat-copy.json", ""}}},
       {"folded",
@@ -223,7 +227,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   EXPECT_EQ(ReaderNames(),
             "prof, pprof, perf, perf-data, rprof, sqlite, folded, cpuprofile, chrome-trace, "
             "heapprofile, speedscope, callgrind, jfr, firefox, pstats, massif, dhat, instruments, "
-            "gprof-report, perfetto, simpleperf, art-trace");
+            "gprof-report, perfetto, simpleperf, art-trace, stackprof");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_EQ(FindReader("sqlite"), &ReaderNamed("sqlite"));  // databases are read, not advised of

@@ -21,6 +21,7 @@
 #include "common/rprof/rprof_codec.h"
 #include "common/speedscope/speedscope_codec.h"
 #include "common/sqlite/sqlite_codec.h"
+#include "common/stackprof/stackprof_codec.h"
 #include "common/text/text_codec.h"
 #include "common/valgrind/dhat_codec.h"
 #include "common/valgrind/massif_codec.h"
@@ -53,6 +54,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kPerfettoReader,      // Perfetto's protobuf traces (Chrome, Android)
       &kSimpleperfReader,    // Android's simpleperf report-sample --protobuf
       &kArtTraceReader,      // Android's ART method traces (.trace)
+      &kStackprofReader,     // Ruby's stackprof results (Marshal .dump, or JSON)
       &kKnownFormatsReader,  // recognised, not read yet: refused with what to do instead
   };
   return kReaders;

@@ -109,6 +109,9 @@ case $name in
     for f in golden/android/inputs/*.trace; do
       for b in 22 255; do seed $b "$f"; done
     done
+    for f in golden/stackprof/inputs/*; do
+      for b in 23 255; do seed $b "$f"; done
+    done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   gprof)
     # The first byte picks the address size (fuzz_gprof.cc): 64-bit, then 32-bit.

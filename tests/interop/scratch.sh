@@ -9,3 +9,14 @@ problem() {
   echo "$name: FAIL: $*"
   fail=$((fail + 1))
 }
+# same_rows PEER WHAT THEIRS OURS: counts a check; a problem when THEIRS (what PEER printed,
+# made into rows) is empty or differs from OURS.
+same_rows() {
+  checks=$((checks + 1))
+  if [ ! -s "$3" ]; then
+    problem "$2: nothing to compare ($1 printed no rows)"
+  elif ! cmp -s "$3" "$4"; then
+    problem "$2 differ ($1, then ours):"
+    diff "$3" "$4" | head -10
+  fi
+}
