@@ -139,6 +139,14 @@ class StackprofConverter {
                                ": frames are placed at their methods' first lines");
     }
     const bool lines = with_lines && r_.raw_lines.size() == raw.size();
+    if (lines) {
+      for (size_t i = 0; i < raw.size(); ++i) {
+        if (r_.raw_lines[i] > INT32_MAX) {
+          throw ProfError(name_, "raw_lines[" + std::to_string(i) + "]: line " +
+                                     std::to_string(r_.raw_lines[i]) + " is past 2^31 - 1");
+        }
+      }
+    }
     // The samples raw holds, to know whether the timestamps are theirs.
     uint64_t total = 0;
     for (size_t i = 0; i < raw.size();) {

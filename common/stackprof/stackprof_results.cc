@@ -37,6 +37,12 @@ uint64_t FrameKey(JsonDocument& json, std::string_view key) {
   return id;
 }
 
+// A line: from 1 on (0: none), as Ruby numbers them.
+int64_t Line(JsonDocument& json, int64_t line) {
+  if (line < 0) json.Fail("a frame's line is " + std::to_string(line));
+  return line;
+}
+
 bool IsNull(JsonValue& value) {
   ondemand::json_type type;
   return value.type().get(type) == simdjson::SUCCESS && type == ondemand::json_type::null;
@@ -79,7 +85,8 @@ void ReadJsonFrame(JsonDocument& json, StackprofResults* results, uint64_t id, J
                  } else if (key == "file") {
                    if (!IsNull(field)) frame->file = json.String(std::move(field), "file");
                  } else if (key == "line") {
-                   if (!IsNull(field)) frame->line = json.Signed(std::move(field), "line");
+                   if (!IsNull(field))
+                     frame->line = Line(json, json.Signed(std::move(field), "line"));
                  } else if (key == "samples") {
                    frame->samples = json.Unsigned(std::move(field), "samples");
                  } else if (key == "edges") {
@@ -231,7 +238,7 @@ class MarshalResults {
       } else if (name == "file") {
         frame->file = OptionalText(field, "a frame's file");
       } else if (name == "line") {
-        if (field.kind != RubyValue::Kind::kNil) frame->line = Integer(field, "a frame's line");
+        if (field.kind != RubyValue::Kind::kNil) frame->line = Count(field, "a frame's line");
       } else if (name == "samples") {
         frame->samples = Count(field, "a frame's samples");
       } else if (name == "edges") {
