@@ -71,6 +71,7 @@ TEST_DEBS += python3-jsonschema
 # summary give (tests/interop-valgrind.sh).
 TEST_DEBS += valgrind
 TEST_DEBS += ruby ruby-stackprof
+TEST_DEBS += nodejs
 # The JDK's own JFR reader (`jfr print --json`) against jfr2prof, and java to record (tests/interop-jfr.sh).
 TEST_DEBS += openjdk-17-jdk-headless
 # Graphviz's `dot` renders every golden prof-text --dot output (tests/dot-valid.sh).

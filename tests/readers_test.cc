@@ -39,9 +39,7 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
        {{"golden/perf-data/inputs/tiny.data", ""}, {"golden/perf-data/inputs/tiny-pipe.data", ""}}},
       {"rprof", {{"golden/format/rprof-input-read/Rprof.out", ""}}},
       {"sqlite", {{"golden/inputs/rsprof-recording.db", ""}}},
-      {"known-formats",
-       {{"", "v8-version,11,3,244,8,-node.38,0\nv8-platform,linux,linux\n"},
-        {"", std::string("gmon\x01\0\0\0\0\0\0\0", 12)}}},
+      {"known-formats", {{"", std::string("gmon\x01\0\0\0\0\0\0\0", 12)}}},
       {"massif", {{"golden/valgrind/inputs/massif.out", ""}}},
       {"instruments",
        {{"golden/instruments/inputs/time-profile.txt", ""},
@@ -58,6 +56,11 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
       {"art-trace",
        {{"golden/android/inputs/app-regular.trace", ""},
         {"golden/android/inputs/app-streaming.trace", ""}}},
+      {"v8-log",
+       {{"golden/v8log/inputs/workload.v8.log.gz", ""},
+        {"", "v8-version,11,3,244,8,-node.38,0\nprofiler,begin,1000\n"
+             "code-creation,JS,10,5,0x1000,64,f /a.js:1:1,0x9,~\n"
+             "tick,0x1010,7,0,0x0,0,0x1020\n"}}},
       {"stackprof",
        {{"golden/stackprof/inputs/cpu.dump", ""},
         {"golden/stackprof/inputs/cpu.json", ""},
@@ -227,7 +230,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   EXPECT_EQ(ReaderNames(),
             "prof, pprof, perf, perf-data, rprof, sqlite, folded, cpuprofile, chrome-trace, "
             "heapprofile, speedscope, callgrind, jfr, firefox, pstats, massif, dhat, instruments, "
-            "gprof-report, perfetto, simpleperf, art-trace, stackprof");
+            "gprof-report, perfetto, simpleperf, art-trace, stackprof, v8-log");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_EQ(FindReader("sqlite"), &ReaderNamed("sqlite"));  // databases are read, not advised of

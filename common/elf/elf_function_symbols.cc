@@ -80,6 +80,7 @@ ElfFunctionTable ReadElfFunctions(const std::string& path) {
   ElfFunctionTable table;
   table.is_64bit = elf_header.e_ident[EI_CLASS] == ELFCLASS64;
   table.little_endian = elf_header.e_ident[EI_DATA] == ELFDATA2LSB;
+  table.position_independent = elf_header.e_type == ET_DYN;
   std::vector<Candidate> candidates;
   for (const Elf64_Word wanted : {SHT_SYMTAB, SHT_DYNSYM}) {
     for (Elf_Scn* section = elf_nextscn(elf, nullptr); section != nullptr;

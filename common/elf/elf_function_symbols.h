@@ -22,6 +22,7 @@ struct ElfFunctionTable {
   std::vector<ElfFunction> functions;  // by start, not overlapping
   bool is_64bit = true;
   bool little_endian = true;
+  bool position_independent = false;  // ET_DYN: a shared library or PIE, its addresses from 0
   // The function containing `address`, or null.
   const ElfFunction* Find(uint64_t address) const;
 };

@@ -9,24 +9,16 @@ namespace proftools {
 namespace {
 
 struct KnownFormat {
-  const char* what;    // "a V8 tick log (node --prof)"
+  const char* what;    // "gprof's gmon.out"
   const char* advice;  // what to run instead, after "is WHAT: "
   bool (*looks_like)(std::string_view head, bool text);
 };
-
-bool V8TickLog(std::string_view head, bool text) {
-  return text && StartsWith(head, "v8-version,");
-}
 
 bool GmonOut(std::string_view head, bool) {
   return StartsWith(head, std::string_view("gmon", 4));
 }
 
 const KnownFormat kKnownFormats[] = {
-    {"a V8 tick log (node --prof, isolate-*-v8.log)",
-     "not read yet; record a CPU profile with node --cpu-prof (a .cpuprofile, which every program reads), or "
-     "run node --prof-process on the log for V8's own report",
-     V8TickLog},
     {"gprof's gmon.out", "it is read with its executable: gprof2prof PROGRAM gmon.out", GmonOut},
 };
 
@@ -40,9 +32,8 @@ int SniffKnownFormats(std::string_view head, bool text) {
 [[noreturn]] void RefuseKnownFormat(Input& input, const ReadContext&, ProfileSink*) {
   for (const KnownFormat& format : kKnownFormats) {
     if (format.looks_like(input.head, input.text)) {
-      throw ProfError(
-          Diagnostic{Rule::kInput, input.name, input.text ? 1u : 0u,
-                     std::string("is ") + format.what + ": " + format.advice});
+      throw ProfError(Diagnostic{Rule::kInput, input.name, input.text ? 1u : 0u,
+                                 std::string("is ") + format.what + ": " + format.advice});
     }
   }
   throw ProfError(input.name, "no format proftools reads");

@@ -8,6 +8,7 @@
 #include "common/chrome/heapprofile_codec.h"
 #include "common/chrome/perfetto/perfetto_codec.h"
 #include "common/chrome/trace_codec.h"
+#include "common/chrome/v8log/v8_log_codec.h"
 #include "common/firefox/firefox_codec.h"
 #include "common/folded/folded_reader.h"
 #include "common/gprof/gprof_report.h"
@@ -55,6 +56,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kSimpleperfReader,    // Android's simpleperf report-sample --protobuf
       &kArtTraceReader,      // Android's ART method traces (.trace)
       &kStackprofReader,     // Ruby's stackprof results (Marshal .dump, or JSON)
+      &kV8LogReader,         // V8's tick log (node --prof)
       &kKnownFormatsReader,  // recognised, not read yet: refused with what to do instead
   };
   return kReaders;

@@ -112,6 +112,16 @@ case $name in
     for f in golden/stackprof/inputs/*; do
       for b in 23 255; do seed $b "$f"; done
     done
+    for b in 24 255; do seed $b golden/v8log/inputs/workload.v8.log.gz zcat; done
+    # The log's first 8 KiB are builtins: a seed of its JS code and ticks besides.
+    for b in 24 255; do
+      { printf "\\$(printf '%03o' $b)"
+        zcat golden/v8log/inputs/workload.v8.log.gz |
+          grep -E '^(v8-version|shared-library,|profiler,|code-creation,JS,|code-move|tick,)' |
+          awk '/^tick/ { if (++ticks > 40) next } { print }' | head -c 8000
+      } >"$dir/seed-readers-$b-v8-log-excerpt"
+      n=$((n + 1))
+    done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   gprof)
     # The first byte picks the address size (fuzz_gprof.cc): 64-bit, then 32-bit.
