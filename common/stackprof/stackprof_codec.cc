@@ -50,9 +50,7 @@ class StackprofConverter {
     if (timed_mode) MultiplySaturating(&weight_, 1000);
 
     if (!r_.has_raw && r_.frames.empty() && !context_.allow_empty) {
-      throw ProfError(name_,
-                      "stackprof results without samples (--allow-empty reads them as a profile "
-                      "without samples)");
+      throw ProfError(name_, "stackprof results without samples or frames");
     }
 
     ProfileHeader header;
