@@ -14,7 +14,7 @@ cd "$root"
 ranks='0 base
 1 io
 2 model json elf
-3 text pprof perf rprof sqlite folded chrome speedscope callgrind jfr firefox pstats valgrind gprof instruments android stackprof
+3 text pprof perf rprof sqlite folded chrome speedscope callgrind jfr firefox pstats valgrind gprof instruments android stackprof ghc
 4 load sqlite_load
 5 merge filter
 6 report

@@ -58,9 +58,14 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
         {"golden/android/inputs/app-streaming.trace", ""}}},
       {"v8-log",
        {{"golden/v8log/inputs/workload.v8.log.gz", ""},
-        {"", "v8-version,11,3,244,8,-node.38,0\nprofiler,begin,1000\n"
-             "code-creation,JS,10,5,0x1000,64,f /a.js:1:1,0x9,~\n"
-             "tick,0x1010,7,0,0x0,0,0x1020\n"}}},
+        {"",
+         "v8-version,11,3,244,8,-node.38,0\nprofiler,begin,1000\n"
+         "code-creation,JS,10,5,0x1000,64,f /a.js:1:1,0x9,~\n"
+         "tick,0x1010,7,0,0x0,0,0x1020\n"}}},
+      {"ghc-prof",
+       {{"golden/ghc/inputs/work-P.prof", ""},
+        {"golden/ghc/inputs/work-p.prof", ""},
+        {"golden/ghc/inputs/work.json.prof", ""}}},
       {"stackprof",
        {{"golden/stackprof/inputs/cpu.dump", ""},
         {"golden/stackprof/inputs/cpu.json", ""},
@@ -230,7 +235,7 @@ TEST(Registry, NamesAreUniqueAndListedForInputFormat) {
   EXPECT_EQ(ReaderNames(),
             "prof, pprof, perf, perf-data, rprof, sqlite, folded, cpuprofile, chrome-trace, "
             "heapprofile, speedscope, callgrind, jfr, firefox, pstats, massif, dhat, instruments, "
-            "gprof-report, perfetto, simpleperf, art-trace, stackprof, v8-log");
+            "gprof-report, perfetto, simpleperf, art-trace, stackprof, v8-log, ghc-prof");
   EXPECT_EQ(FindReader("perf"), &ReaderNamed("perf"));
   EXPECT_THROW(ReaderNamed("nope"), UsageError);
   EXPECT_EQ(FindReader("sqlite"), &ReaderNamed("sqlite"));  // databases are read, not advised of

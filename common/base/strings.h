@@ -20,6 +20,13 @@ inline bool Contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }
 
+// `s` without the spaces, tabs and carriage returns at its ends.
+inline std::string_view Trim(std::string_view s) {
+  const size_t first = s.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
 // `bytes` as lower-case hexadecimal, two digits a byte: how build ids are written.
 inline std::string LowerHex(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";

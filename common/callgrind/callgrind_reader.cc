@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "common/base/diagnostics.h"
+#include "common/base/strings.h"
 #include "common/base/text_syntax.h"
 
 namespace proftools {
@@ -13,12 +14,6 @@ constexpr size_t kMaxEvents = 256;
 
 bool IsBlank(char c) {
   return c == ' ' || c == '\t';
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (IsBlank(s.front()) || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (IsBlank(s.back()) || s.back() == '\r')) s.remove_suffix(1);
-  return s;
 }
 
 std::vector<std::string_view> Words(std::string_view s) {

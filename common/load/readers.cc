@@ -11,6 +11,7 @@
 #include "common/chrome/v8log/v8_log_codec.h"
 #include "common/firefox/firefox_codec.h"
 #include "common/folded/folded_reader.h"
+#include "common/ghc/ghc_prof_codec.h"
 #include "common/gprof/gprof_report.h"
 #include "common/instruments/instruments_codec.h"
 #include "common/jfr/jfr_codec.h"
@@ -57,6 +58,7 @@ const std::vector<const ReaderSpec*>& Readers() {
       &kArtTraceReader,      // Android's ART method traces (.trace)
       &kStackprofReader,     // Ruby's stackprof results (Marshal .dump, or JSON)
       &kV8LogReader,         // V8's tick log (node --prof)
+      &kGhcProfReader,       // GHC's cost-centre profiles (.prof: text and JSON)
       &kKnownFormatsReader,  // recognised, not read yet: refused with what to do instead
   };
   return kReaders;

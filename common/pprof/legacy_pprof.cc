@@ -32,7 +32,7 @@ std::string BinaryCpuProfile(std::string_view head) {
   return "";
 }
 
-std::string_view Trim(std::string_view s) {
+std::string_view TrimSpace(std::string_view s) {  // isspace: form feeds too
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return s;
@@ -50,7 +50,7 @@ std::string_view FirstLine(std::string_view head) {
 std::string_view FirstContentLine(std::string_view head) {
   while (!head.empty()) {
     const std::string_view line = FirstLine(head);
-    const std::string_view trimmed = Trim(line);
+    const std::string_view trimmed = TrimSpace(line);
     if (!trimmed.empty() && trimmed.front() != '#') return line;
     const size_t newline = head.find('\n');
     if (newline == std::string_view::npos) break;
@@ -108,8 +108,9 @@ std::string ThreadProfile(std::string_view line) {
 }
 
 std::string JavaHeapProfile(std::string_view line) {
-  return Trim(line) == "--- heapz 1 ---" ? "a Java heap profile (pprof's legacy heapz text format)"
-                                         : "";
+  return TrimSpace(line) == "--- heapz 1 ---"
+             ? "a Java heap profile (pprof's legacy heapz text format)"
+             : "";
 }
 
 }  // namespace

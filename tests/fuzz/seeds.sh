@@ -122,6 +122,9 @@ case $name in
       } >"$dir/seed-readers-$b-v8-log-excerpt"
       n=$((n + 1))
     done
+    for f in golden/ghc/inputs/*.prof; do
+      for b in 25 255; do seed $b "$f"; done
+    done
     seed 255 golden/format/legacy-pprof/gobench.heap ;;
   gprof)
     # The first byte picks the address size (fuzz_gprof.cc): 64-bit, then 32-bit.

@@ -3,15 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/base/strings.h"
+
 namespace proftools {
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 bool ParseNumber(std::string_view text, uint64_t* value) {
   text = Trim(text);
