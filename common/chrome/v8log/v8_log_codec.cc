@@ -125,14 +125,15 @@ class V8LogReader {
       } else if (event == "profiler" && fields.size() >= 3 && fields[1] == "begin") {
         interval_us_ = Decimal(fields[2]);
         if (interval_us_ == 0) Fail("profiler,begin with a sampling interval of 0");
-      } else if (event == "v8-version" && !header_sent_) {
+      } else if (event == "v8-version" && !header_sent_ && !HasMeta("v8.version")) {
         std::string version;
         for (size_t i = 1; i + 1 < fields.size() && i <= 4; ++i) {
           version += (i > 1 ? "." : "") + std::string(fields[i]);
         }
         if (fields.size() > 5) version += std::string(fields[5]);  // "-node.38"
         meta_.push_back({"v8.version", version});
-      } else if (event == "v8-platform" && !header_sent_ && fields.size() >= 2) {
+      } else if (event == "v8-platform" && !header_sent_ && fields.size() >= 2 &&
+                 !HasMeta("v8.platform")) {
         meta_.push_back({"v8.platform", Unescape(fields[1])});
       }
     }
@@ -152,6 +153,15 @@ class V8LogReader {
   }
 
  private:
+  // Whether the log gave this meta entry already (a log of several isolates, or appended to,
+  // repeats its first lines: the first is kept).
+  bool HasMeta(const char* key) const {
+    for (const MetaEntry& entry : meta_) {
+      if (entry.key == key) return true;
+    }
+    return false;
+  }
+
   [[noreturn]] void Fail(const std::string& what) const {
     throw ProfError(Diagnostic{Rule::kInput, input_.name, line_, what});
   }
