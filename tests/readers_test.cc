@@ -58,6 +58,7 @@ const std::map<std::string, std::vector<Sample>>& Samples() {
         {"golden/android/inputs/app-streaming.trace", ""}}},
       {"v8-log",
        {{"golden/v8log/inputs/workload.v8.log.gz", ""},
+        {"golden/v8log/inputs/workload.preprocessed.json.gz", ""},
         {"",
          "v8-version,11,3,244,8,-node.38,0\nprofiler,begin,1000\n"
          "code-creation,JS,10,5,0x1000,64,f /a.js:1:1,0x9,~\n"

@@ -112,7 +112,9 @@ case $name in
     for f in golden/stackprof/inputs/*; do
       for b in 23 255; do seed $b "$f"; done
     done
-    for b in 24 255; do seed $b golden/v8log/inputs/workload.v8.log.gz zcat; done
+    for f in golden/v8log/inputs/*.gz; do
+      for b in 24 255; do seed $b "$f" zcat; done
+    done
     # The log's first 8 KiB are builtins: a seed of its JS code and ticks besides.
     for b in 24 255; do
       { printf "\\$(printf '%03o' $b)"

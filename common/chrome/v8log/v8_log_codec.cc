@@ -20,8 +20,11 @@
 #include "common/base/strings.h"
 #include "common/base/text_syntax.h"
 #include "common/base/utf8.h"
+#include "common/chrome/v8log/v8_code_names.h"
+#include "common/chrome/v8log/v8_preprocessed.h"
 #include "common/elf/elf_function_symbols.h"
 #include "common/io/byte_stream.h"
+#include "common/json/json_document.h"
 #include "common/model/interner.h"
 
 namespace proftools {
@@ -268,36 +271,10 @@ class V8LogReader {
   }
 
   uint64_t CodeLocation(Code* code) {
-    if (code->location != 0) return code->location;
-    Function function;
-    Line line;
-    if (code->js) {
-      // "name script:line:column"; the name may be empty, the script hold colons.
-      std::string_view text = code->name;
-      const size_t space = text.rfind(' ');
-      std::string_view where = space == std::string_view::npos ? text : text.substr(space + 1);
-      const size_t last = where.rfind(':');
-      const size_t before = last == std::string_view::npos || last == 0
-                                ? std::string_view::npos
-                                : where.rfind(':', last - 1);
-      int64_t line_number = 0, column = 0;
-      if (before != std::string_view::npos &&
-          ParseInt(where.substr(before + 1, last - before - 1), &line_number) &&
-          ParseInt(where.substr(last + 1), &column) && line_number >= 0 && column >= 0) {
-        function.file = std::string(where.substr(0, before));
-        function.start_line = line_number;
-        line.line = line_number;
-        line.column = column;
-        text = space == std::string_view::npos ? std::string_view() : text.substr(0, space);
-      }
-      function.name = text.empty() ? "(anonymous)" : std::string(text);
-    } else {
-      function.name = code->type + ": " + code->name;
+    if (code->location == 0) {
+      code->location = code->js ? JsLocation(&interner_, code->name)
+                                : NamedLocation(&interner_, code->type + ": " + code->name);
     }
-    line.function_id = interner_.Function(function);
-    Location location;
-    location.lines.push_back(line);
-    code->location = interner_.Location(location);
     return code->location;
   }
 
@@ -428,11 +405,17 @@ class V8LogReader {
 };
 
 void ReadV8LogInput(Input& input, const ReadContext& context, ProfileSink* sink) {
+  if (LooksV8Preprocessed(input.head)) {
+    JsonDocument json(input, context.max_input_size, "JSON");
+    ReadV8Preprocessed(json, context, sink);
+    return;
+  }
   V8LogReader(input, context, sink).Read();
 }
 
 int SniffV8Log(std::string_view head, bool text) {
-  return text && StartsWith(head, "v8-version,") ? kCertain : kNotMine;
+  if (!text) return kNotMine;
+  return StartsWith(head, "v8-version,") || LooksV8Preprocessed(head) ? kCertain : kNotMine;
 }
 
 }  // namespace

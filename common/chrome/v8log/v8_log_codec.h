@@ -18,7 +18,8 @@
 //   code by its kind and name, as the tick processor names it (`Builtin: ArrayMap`,
 //   `BytecodeHandler: Ldar`); a library's function demangled, with its mapping; an address in a
 //   library without a symbol, as the address in its mapping.
-// Libraries that could not be read are named in one warning.
+// Libraries that could not be read are named in one warning. The tick processor's JSON
+// (`node --prof-process --preprocess`) reads too (v8_preprocessed.h), whole.
 #ifndef PROFTOOLS_COMMON_CHROME_V8LOG_V8_LOG_CODEC_H_
 #define PROFTOOLS_COMMON_CHROME_V8LOG_V8_LOG_CODEC_H_
 

@@ -1,0 +1,23 @@
+// V8's names of code, as its log and its tick processor's JSON give them, made locations: a JS
+// function's "name script:line:column", and V8's own code known by a name.
+#ifndef PROFTOOLS_COMMON_CHROME_V8LOG_V8_CODE_NAMES_H_
+#define PROFTOOLS_COMMON_CHROME_V8LOG_V8_CODE_NAMES_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/model/interner.h"
+
+namespace proftools {
+
+// "spin /app/a.js:8:14": the function spin of /app/a.js, first line 8, at line 8 column 14; an
+// empty name is "(anonymous)"; text without a position is a name alone.
+uint64_t JsLocation(Interner* interner, std::string_view text);
+
+// A function known by its name only ("Builtin: ArrayMap", "_IO_fwrite").
+uint64_t NamedLocation(Interner* interner, std::string name);
+
+}  // namespace proftools
+
+#endif  // PROFTOOLS_COMMON_CHROME_V8LOG_V8_CODE_NAMES_H_
