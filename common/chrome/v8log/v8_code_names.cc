@@ -1,5 +1,7 @@
 #include "common/chrome/v8log/v8_code_names.h"
 
+#include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include "common/base/text_syntax.h"
@@ -37,6 +39,14 @@ uint64_t NamedLocation(Interner* interner, std::string name) {
   Location location;
   location.lines.push_back(Line{interner->Function(function), 0, 0});
   return interner->Location(location);
+}
+
+Label VmStateLabel(uint64_t state) {
+  static constexpr const char* kStates[] = {"JS",       "GC",     "PARSER",   "BYTECODE_COMPILER",
+                                            "COMPILER", "OTHER",  "EXTERNAL", "ATOMICS_WAIT",
+                                            "IDLE",     "LOGGING"};
+  if (state < std::size(kStates)) return Label::String("vm_state", kStates[state]);
+  return Label::Number("vm_state", static_cast<int64_t>(std::min<uint64_t>(state, INT64_MAX)));
 }
 
 }  // namespace proftools

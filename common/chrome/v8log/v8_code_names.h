@@ -1,5 +1,5 @@
 // V8's names of code, as its log and its tick processor's JSON give them, made locations: a JS
-// function's "name script:line:column", and V8's own code known by a name.
+// function's "name script:line:column", and V8's own code known by a name; its VM states.
 #ifndef PROFTOOLS_COMMON_CHROME_V8LOG_V8_CODE_NAMES_H_
 #define PROFTOOLS_COMMON_CHROME_V8LOG_V8_CODE_NAMES_H_
 
@@ -17,6 +17,10 @@ uint64_t JsLocation(Interner* interner, std::string_view text);
 
 // A function known by its name only ("Builtin: ArrayMap", "_IO_fwrite").
 uint64_t NamedLocation(Interner* interner, std::string name);
+
+// The label vm_state of a tick in V8's state `state` (its StateTag: JS, GC, ... LOGGING; a
+// number past them as a number).
+Label VmStateLabel(uint64_t state);
 
 }  // namespace proftools
 

@@ -30,11 +30,6 @@
 namespace proftools {
 namespace {
 
-// V8's StateTag, as the tick processor numbers them.
-constexpr const char* kVmStates[] = {"JS",       "GC",     "PARSER",   "BYTECODE_COMPILER",
-                                     "COMPILER", "OTHER",  "EXTERNAL", "ATOMICS_WAIT",
-                                     "IDLE",     "LOGGING"};
-
 // A field as V8's log writes it (log-utils.cc): commas as \x2C, backslashes doubled, newlines
 // as \n, other unprintable bytes as \xHH, two-byte characters as \uHHHH.
 std::string Unescape(std::string_view field) {
@@ -380,12 +375,7 @@ class V8LogReader {
     if (time_us > static_cast<uint64_t>(INT64_MAX / 1000)) Fail("a tick's time is past 2^63 ns");
     sample.time_nanos = static_cast<int64_t>(time_us) * 1000;
     sample.values = {1, static_cast<int64_t>(interval_us_)};
-    if (state < std::size(kVmStates)) {
-      sample.labels.push_back(Label::String("vm_state", kVmStates[state]));
-    } else {
-      sample.labels.push_back(
-          Label::Number("vm_state", static_cast<int64_t>(std::min<uint64_t>(state, INT64_MAX))));
-    }
+    sample.labels.push_back(VmStateLabel(state));
     sink_->OnSample(sample);
   }
 

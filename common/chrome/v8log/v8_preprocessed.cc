@@ -15,10 +15,6 @@
 namespace proftools {
 namespace {
 
-constexpr const char* kStates[] = {"JS",       "GC",     "PARSER",   "BYTECODE_COMPILER",
-                                   "COMPILER", "OTHER",  "EXTERNAL", "ATOMICS_WAIT",
-                                   "IDLE",     "LOGGING"};
-
 struct CodeEntry {
   std::string type, name, kind;
   int64_t func = -1;
@@ -189,12 +185,7 @@ class Preprocessed {
       sample.time_nanos = static_cast<int64_t>(tick.time_us) * 1000;
       sample.values = {1, 1000};
       sample.labels.clear();
-      if (tick.state < std::size(kStates)) {
-        sample.labels.push_back(Label::String("vm_state", kStates[tick.state]));
-      } else {
-        sample.labels.push_back(Label::Number(
-            "vm_state", static_cast<int64_t>(std::min<uint64_t>(tick.state, INT64_MAX))));
-      }
+      sample.labels.push_back(VmStateLabel(tick.state));
       sink_->OnSample(sample);
     }
     sink_->OnEnd();
