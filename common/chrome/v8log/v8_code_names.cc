@@ -8,23 +8,33 @@
 
 namespace proftools {
 
-uint64_t JsLocation(Interner* interner, std::string_view text) {
+uint64_t JsLocation(Interner* interner, std::string_view text,
+                    const std::unordered_set<std::string>& scripts) {
   Function function;
   Line line;
-  const size_t space = text.rfind(' ');
-  const std::string_view where = space == std::string_view::npos ? text : text.substr(space + 1);
-  const size_t last = where.rfind(':');
+  // ":line:column" at the end, then the script before it.
+  const size_t last = text.rfind(':');
   const size_t before = last == std::string_view::npos || last == 0 ? std::string_view::npos
-                                                                    : where.rfind(':', last - 1);
+                                                                    : text.rfind(':', last - 1);
   int64_t line_number = 0, column = 0;
   if (before != std::string_view::npos &&
-      ParseInt(where.substr(before + 1, last - before - 1), &line_number) &&
-      ParseInt(where.substr(last + 1), &column) && line_number >= 0 && column >= 0) {
-    function.file = std::string(where.substr(0, before));
+      ParseInt(text.substr(before + 1, last - before - 1), &line_number) &&
+      ParseInt(text.substr(last + 1), &column) && line_number >= 0 && column >= 0) {
+    const std::string_view head = text.substr(0, before);  // "name script"
+    size_t split = std::string_view::npos;                 // the space before the script
+    for (size_t space = head.find(' '); space != std::string_view::npos && !scripts.empty();
+         space = head.find(' ', space + 1)) {
+      if (scripts.count(std::string(head.substr(space + 1))) != 0) {
+        split = space;
+        break;
+      }
+    }
+    if (split == std::string_view::npos) split = head.rfind(' ');
+    function.file = std::string(split == std::string_view::npos ? head : head.substr(split + 1));
     function.start_line = line_number;
     line.line = line_number;
     line.column = column;
-    text = space == std::string_view::npos ? std::string_view() : text.substr(0, space);
+    text = split == std::string_view::npos ? std::string_view() : head.substr(0, split);
   }
   function.name = text.empty() ? "(anonymous)" : std::string(text);
   line.function_id = interner->Function(function);

@@ -6,14 +6,18 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "common/model/interner.h"
 
 namespace proftools {
 
 // "spin /app/a.js:8:14": the function spin of /app/a.js, first line 8, at line 8 column 14; an
-// empty name is "(anonymous)"; text without a position is a name alone.
-uint64_t JsLocation(Interner* interner, std::string_view text);
+// empty name is "(anonymous)"; text without a position is a name alone. Names and scripts may
+// both hold spaces: the script is the longest of `scripts` (the log's script names) that ends
+// the text, else what follows the last space.
+uint64_t JsLocation(Interner* interner, std::string_view text,
+                    const std::unordered_set<std::string>& scripts);
 
 // A function known by its name only ("Builtin: ArrayMap", "_IO_fwrite").
 uint64_t NamedLocation(Interner* interner, std::string name);

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -118,6 +119,8 @@ class V8LogReader {
       } else if (event == "code-delete") {
         Need(fields, 2);
         code_.erase(Hex(fields[1]));
+      } else if ((event == "script-source" || event == "script-details") && fields.size() >= 3) {
+        scripts_.insert(Unescape(fields[2]));
       } else if (event == "shared-library") {
         SharedLibrary(fields);
       } else if (event == "profiler" && fields.size() >= 3 && fields[1] == "begin") {
@@ -213,8 +216,14 @@ class V8LogReader {
     code.type = Unescape(fields[1]);
     const uint64_t start = Hex(fields[4]);
     code.size = Decimal(fields[5]);
-    code.name = Unescape(fields[6]);
-    code.js = fields.size() >= 9;
+    // A JS function's code ends with its SharedFunctionInfo's address and its tier mark; the
+    // name before them may hold commas V8 left unescaped ("weird name, with comma").
+    const size_t n = fields.size();
+    code.js = n >= 9 && StartsWith(fields[n - 2], "0x") && fields[n - 1].size() <= 1;
+    const size_t name_end = code.js ? n - 2 : n;
+    std::string name(fields[6]);
+    for (size_t i = 7; i < name_end; ++i) name += "," + std::string(fields[i]);
+    code.name = Unescape(name);
     // New code at an address replaces what was there (V8 reuses freed space).
     auto it = code_.lower_bound(start);
     while (it != code_.end() && it->first < start + code.size) it = code_.erase(it);
@@ -267,7 +276,7 @@ class V8LogReader {
 
   uint64_t CodeLocation(Code* code) {
     if (code->location == 0) {
-      code->location = code->js ? JsLocation(&interner_, code->name)
+      code->location = code->js ? JsLocation(&interner_, code->name, scripts_)
                                 : NamedLocation(&interner_, code->type + ": " + code->name);
     }
     return code->location;
@@ -388,7 +397,8 @@ class V8LogReader {
   uint64_t interval_us_ = 1000;  // V8's --prof_sampling_interval default
   bool header_sent_ = false;
   std::vector<MetaEntry> meta_;
-  std::map<uint64_t, Code> code_;  // by start address
+  std::map<uint64_t, Code> code_;            // by start address
+  std::unordered_set<std::string> scripts_;  // the scripts' names (script-source)
   std::vector<Library> libraries_;
   std::string unreadable_;
   std::vector<uint64_t> stack_;

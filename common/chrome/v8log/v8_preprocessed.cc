@@ -4,6 +4,7 @@
 #include <iterator>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -64,6 +65,19 @@ class Preprocessed {
                            name = std::string(json_.String(std::move(v), "name"));
                        });
           functions_.push_back(std::move(name));
+        }
+      } else if (key == "scripts") {
+        for (auto element : json_.Array(std::move(value), "scripts")) {
+          ondemand::json_type type;
+          if (element.type().get(type) != simdjson::SUCCESS ||
+              type != ondemand::json_type::object) {
+            continue;  // null for a script without a source
+          }
+          ForEachField(json_, json_.Object(std::move(element), "scripts[]"), "scripts[]",
+                       [&](std::string_view field, JsonValue v) {
+                         if (field == "url")
+                           scripts_.insert(std::string(json_.String(std::move(v), "url")));
+                       });
         }
       } else if (key == "ticks") {
         has_ticks = true;
@@ -134,7 +148,7 @@ class Preprocessed {
                        std::to_string(code.func) + ", of " + std::to_string(functions_.size()),
                    tick.byte);
       }
-      code.location = JsLocation(&interner_, functions_[static_cast<size_t>(code.func)]);
+      code.location = JsLocation(&interner_, functions_[static_cast<size_t>(code.func)], scripts_);
     } else if (code.type == "CODE") {
       code.location =
           NamedLocation(&interner_, (code.kind.empty() ? "Code" : code.kind) + ": " + code.name);
@@ -197,6 +211,7 @@ class Preprocessed {
   Interner interner_;
   std::vector<CodeEntry> code_;
   std::vector<std::string> functions_;
+  std::unordered_set<std::string> scripts_;  // their urls
   std::vector<int64_t> frames_;
   std::vector<Tick> ticks_;
 };
