@@ -103,7 +103,7 @@ ElfFunctionTable ReadElfFunctions(const std::string& path) {
     if (i > 0 && candidates[i].start == candidates[i - 1].start) continue;
     table.functions.push_back(ElfFunction{candidates[i].start,
                                           candidates[i].start + candidates[i].size,
-                                          std::move(candidates[i].name)});
+                                          std::move(candidates[i].name), candidates[i].size});
   }
   for (size_t i = 0; i + 1 < table.functions.size(); ++i) {
     table.functions[i].end = table.functions[i + 1].start;

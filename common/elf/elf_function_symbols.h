@@ -14,8 +14,9 @@ namespace proftools {
 
 struct ElfFunction {
   uint64_t start = 0;
-  uint64_t end = 0;  // the next function's start, or the last one's start + size
-  std::string name;  // as the symbol table has it (mangled when it is)
+  uint64_t end = 0;   // the next function's start, or the last one's start + size
+  std::string name;   // as the symbol table has it (mangled when it is)
+  uint64_t size = 0;  // the symbol's own size (0: not given)
 };
 
 struct ElfFunctionTable {

@@ -305,7 +305,14 @@ class V8LogReader {
     if (library->functions != nullptr) {
       const uint64_t base =
           library->functions->position_independent ? library->start : library->slide;
-      if (const ElfFunction* function = library->functions->Find(address - base)) {
+      // Within the symbol's own size, as the tick processor takes nm's sizes: past it (padding,
+      // code the table does not describe) is the library's.
+      const ElfFunction* function = library->functions->Find(address - base);
+      if (function != nullptr && function->size != 0 &&
+          address - base >= function->start + function->size) {
+        function = nullptr;
+      }
+      if (function != nullptr) {
         const size_t index = static_cast<size_t>(function - library->functions->functions.data());
         const auto it = library->function_locations.find(index);
         if (it != library->function_locations.end()) return it->second;
