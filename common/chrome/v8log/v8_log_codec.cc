@@ -224,9 +224,19 @@ class V8LogReader {
     std::string name(fields[6]);
     for (size_t i = 7; i < name_end; ++i) name += "," + std::string(fields[i]);
     code.name = Unescape(name);
-    // New code at an address replaces what was there (V8 reuses freed space).
+    Place(start, std::move(code));
+  }
+
+  // Code at `start` replaces every code it overlaps (V8 reuses freed space), as the tick
+  // processor's CodeMap.addCode deletes the nodes it covers.
+  void Place(uint64_t start, Code code) {
+    const uint64_t end = start + code.size < start ? UINT64_MAX : start + code.size;
     auto it = code_.lower_bound(start);
-    while (it != code_.end() && it->first < start + code.size) it = code_.erase(it);
+    if (it != code_.begin()) {
+      auto before = std::prev(it);
+      if (before->first + before->second.size > start) code_.erase(before);
+    }
+    while (it != code_.end() && it->first < end) it = code_.erase(it);
     code_[start] = std::move(code);
   }
 
@@ -235,9 +245,7 @@ class V8LogReader {
     if (it == code_.end()) return;  // code the log never created (before the profiler began)
     Code code = std::move(it->second);
     code_.erase(it);
-    auto at = code_.lower_bound(to);
-    while (at != code_.end() && at->first < to + code.size) at = code_.erase(at);
-    code_[to] = std::move(code);
+    Place(to, std::move(code));
   }
 
   // shared-library,PATH,START,END,ASLR_SLIDE
