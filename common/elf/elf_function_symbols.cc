@@ -60,7 +60,7 @@ const ElfFunction* ElfFunctionTable::Find(uint64_t address) const {
   return address < function.end ? &function : nullptr;
 }
 
-ElfFunctionTable ReadElfFunctions(const std::string& path) {
+ElfFunctionTable ReadElfFunctions(const std::string& path, AliasChoice aliases) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw ProfError(path, std::string("cannot open: ") + std::strerror(errno));
   elf_version(EV_CURRENT);
@@ -95,9 +95,11 @@ ElfFunctionTable ReadElfFunctions(const std::string& path) {
   if (candidates.empty()) {
     throw ProfError(path, "has no function symbols (stripped?): gprof needs them too");
   }
+  const bool by_name = aliases == AliasChoice::kFirstByName;
   std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Candidate& a, const Candidate& b) {
-                     return a.start != b.start ? a.start < b.start : a.rank < b.rank;
+                   [by_name](const Candidate& a, const Candidate& b) {
+                     if (a.start != b.start) return a.start < b.start;
+                     return by_name ? a.name < b.name : a.rank < b.rank;
                    });
   for (size_t i = 0; i < candidates.size(); ++i) {
     if (i > 0 && candidates[i].start == candidates[i - 1].start) continue;

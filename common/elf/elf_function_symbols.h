@@ -28,9 +28,15 @@ struct ElfFunctionTable {
   const ElfFunction* Find(uint64_t address) const;
 };
 
+// Which name a function of several symbols at one address (glibc's malloc and __libc_malloc)
+// takes: gprof's choice, a global symbol before a weak one before a local one, else the first
+// in the table; or nm -n's, the first by name (byte order), which V8's tick processor keeps.
+enum class AliasChoice { kGlobalFirst, kFirstByName };
+
 // Reads the executable at `path`. Throws ProfError naming it when it cannot be read, is not ELF,
 // or has no function symbols (stripped).
-ElfFunctionTable ReadElfFunctions(const std::string& path);
+ElfFunctionTable ReadElfFunctions(const std::string& path,
+                                  AliasChoice aliases = AliasChoice::kGlobalFirst);
 
 }  // namespace proftools
 

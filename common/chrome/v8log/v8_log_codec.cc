@@ -294,8 +294,8 @@ class V8LogReader {
     if (!library->loaded) {
       library->loaded = true;
       try {
-        library->functions =
-            std::make_unique<ElfFunctionTable>(ReadElfFunctions(symfs_ + library->path));
+        library->functions = std::make_unique<ElfFunctionTable>(
+            ReadElfFunctions(symfs_ + library->path, AliasChoice::kFirstByName));
       } catch (const ProfError&) {
         if (!library->path.empty() && library->path[0] != '[') {  // [vdso] has no file
           unreadable_ += (unreadable_.empty() ? "" : ", ") + library->path;
