@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "common/base/diagnostics.h"
+#include "common/elf/regular_file.h"
 
 namespace proftools {
 namespace {
@@ -61,8 +62,12 @@ const ElfFunction* ElfFunctionTable::Find(uint64_t address) const {
 }
 
 ElfFunctionTable ReadElfFunctions(const std::string& path, AliasChoice aliases) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw ProfError(path, std::string("cannot open: ") + std::strerror(errno));
+  errno = 0;
+  const int fd = OpenRegularFile(path);
+  if (fd < 0) {
+    throw ProfError(path, errno != 0 ? std::string("cannot open: ") + std::strerror(errno)
+                                     : std::string("not a regular file"));
+  }
   elf_version(EV_CURRENT);
   Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
   struct Closer {

@@ -20,22 +20,10 @@
 #include <unordered_map>
 
 #include "common/base/strings.h"
+#include "common/elf/regular_file.h"
 
 namespace proftools {
 namespace {
-
-// Opens `path` for reading only when it is a regular file: a FIFO or a device named by a
-// recording must not block or be read. -1 otherwise.
-int OpenRegularFile(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) return -1;
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return -1;
-  }
-  return fd;
-}
 
 // `directory/file`, with the `./` a compiler writes before a relative file left out.
 std::string JoinPath(const std::string& directory, std::string_view file) {

@@ -145,10 +145,13 @@ class V8LogReader {
       SendHeader();
     }
     if (!unreadable_.empty()) {
-      context_.Warn(input_.name,
-                    "libraries the log names that could not be read from this machine (their "
-                    "frames stay addresses in their mappings): " +
-                        unreadable_);
+      context_.Warn(
+          input_.name,
+          "libraries the log names that could not be read from this machine (their "
+          "frames stay addresses in their mappings): " +
+              unreadable_ +
+              (unreadable_count_ > 10 ? " and " + std::to_string(unreadable_count_ - 10) + " more"
+                                      : ""));
     }
     sink_->OnEnd();
   }
@@ -259,7 +262,12 @@ class V8LogReader {
       library.slide = StartsWith(fields[4], "0x") ? Hex(fields[4]) : Decimal(fields[4]);
     }
     if (library.end <= library.start) return;
-    libraries_.push_back(std::move(library));
+    // node logs its binary once a mapping, from one start: the widest is kept. Libraries are
+    // found by start (a log can name many: lookups must not scan them all).
+    const auto [it, added] = libraries_.emplace(library.start, Library());
+    if (added || (!it->second.loaded && library.end > it->second.end)) {
+      it->second = std::move(library);
+    }
   }
 
   // The code containing `address`, or null.
@@ -270,16 +278,12 @@ class V8LogReader {
     return address - it->first < it->second.size ? &it->second : nullptr;
   }
 
-  // The library containing `address` (the widest of those logged for it), or null.
+  // The library containing `address`: the one starting last at or before it, or null.
   Library* FindLibrary(uint64_t address) {
-    Library* found = nullptr;
-    for (Library& library : libraries_) {
-      if (address >= library.start && address < library.end &&
-          (found == nullptr || library.end - library.start > found->end - found->start)) {
-        found = &library;
-      }
-    }
-    return found;
+    auto it = libraries_.upper_bound(address);
+    if (it == libraries_.begin()) return nullptr;
+    --it;
+    return address < it->second.end ? &it->second : nullptr;
   }
 
   uint64_t CodeLocation(Code* code) {
@@ -298,7 +302,9 @@ class V8LogReader {
             ReadElfFunctions(symfs_ + library->path, AliasChoice::kFirstByName));
       } catch (const ProfError&) {
         if (!library->path.empty() && library->path[0] != '[') {  // [vdso] has no file
-          unreadable_ += (unreadable_.empty() ? "" : ", ") + library->path;
+          if (++unreadable_count_ <= 10) {
+            unreadable_ += (unreadable_.empty() ? "" : ", ") + library->path;
+          }
         }
       }
       Mapping mapping;
@@ -414,8 +420,9 @@ class V8LogReader {
   std::vector<MetaEntry> meta_;
   std::map<uint64_t, Code> code_;            // by start address
   std::unordered_set<std::string> scripts_;  // the scripts' names (script-source)
-  std::vector<Library> libraries_;
-  std::string unreadable_;
+  std::map<uint64_t, Library> libraries_;    // by start
+  std::string unreadable_;                   // the first ten
+  uint64_t unreadable_count_ = 0;
   std::vector<uint64_t> stack_;
 };
 
