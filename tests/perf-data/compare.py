@@ -22,8 +22,9 @@ text cannot say is not held against the reader, and is counted in the line print
   - "plt0": the stub before a PLT's first entry (lazy binding's resolver), which no symbol
     covers: perf names it after the symbol before it (`_init`), the reader leaves it unnamed;
   - "ends": perf's libdw unwinder ends some stacks with a frame at address -1 (a return address
-    of 0, less one) where it gave up: that frame is left out, and the reader's stack may go on
-    past where perf's stopped (perf's must be the start of it);
+    of 0, less one), or with a frame in the `[stack]` mapping (a word of the stack copy taken
+    for a return address), where it gave up: that frame is left out, and the reader's stack may
+    go on past where perf's stopped (perf's must be the start of it);
   - "resolver": the reader's DWARF unwinding stops in the dynamic loader's lazy-binding resolver
     (_dl_runtime_resolve, which realigns the stack for its xsave area) where perf's goes on to
     the caller: the reader's stack must be the start of perf's and end in ld-linux (a known
@@ -130,7 +131,8 @@ def same_frames(ours, perf, counts):
         counts["empty"] += 1
         return True
     ours, perf = collapse(ours), collapse(perf)
-    gave_up = bool(perf) and perf[-1][0] == "" and perf[-1][1] == (1 << 64) - 1
+    gave_up = bool(perf) and ((perf[-1][0] == "" and perf[-1][1] == (1 << 64) - 1) or
+                              perf[-1][0] == "[stack]")
     if gave_up:
         counts["ends"] += 1
         perf = perf[:-1]
