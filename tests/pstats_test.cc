@@ -57,7 +57,7 @@ std::string Ref(const std::string& object) {  // FLAG_REF on its type code
 
 std::string MarshalError(const std::string& bytes) {
   try {
-    ReadMarshal(bytes, "in.pstats");
+    PythonMarshal marshal(bytes, "in.pstats");
   } catch (const ProfError& e) {
     return e.diagnostic().Format();
   }
@@ -65,26 +65,56 @@ std::string MarshalError(const std::string& bytes) {
 }
 
 TEST(Marshal, ReadsTheObjectsOfPstatsFiles) {
-  const auto v = ReadMarshal(Tuple({Int(-7), Float(0.25), Str("f"), "N", "T",
-                                    "l" + I32(-3) + std::string("\x01\x00\x02\x00\x03\x00", 6)}),
-                             "x");
-  ASSERT_EQ(v->kind, MarshalValue::Kind::kTuple);
-  ASSERT_EQ(v->items.size(), 6u);
-  EXPECT_EQ(v->items[0]->i, -7);
-  EXPECT_EQ(v->items[1]->f, 0.25);
-  EXPECT_EQ(v->items[2]->s, "f");
-  EXPECT_EQ(v->items[3]->kind, MarshalValue::Kind::kNone);
-  EXPECT_EQ(v->items[4]->i, 1);
+  const std::string bytes =
+      Tuple({Int(-7), Float(0.25), Str("f"), "N", "T",
+             "l" + I32(-3) + std::string("\x01\x00\x02\x00\x03\x00", 6), Dict({{Int(1), "F"}})});
+  const PythonMarshal m(bytes, "x");
+  const MarshalValue& v = m.root();
+  ASSERT_EQ(v.kind, MarshalValue::Kind::kTuple);
+  ASSERT_EQ(v.count, 7u);
+  EXPECT_EQ(m.item(v, 0).i, -7);
+  EXPECT_EQ(m.item(v, 1).f, 0.25);
+  EXPECT_EQ(m.Text(m.item(v, 2)), "f");
+  EXPECT_EQ(m.item(v, 3).kind, MarshalValue::Kind::kNone);
+  EXPECT_EQ(m.item(v, 4).i, 1);
   // A long: digits of 15 bits, least significant first, the sign on the count.
-  EXPECT_EQ(v->items[5]->i, -(1 + (2 << 15) + (int64_t{3} << 30)));
-  EXPECT_FALSE(v->items[5]->big);
+  EXPECT_EQ(m.item(v, 5).i, -(1 + (2 << 15) + (int64_t{3} << 30)));
+  EXPECT_FALSE(m.item(v, 5).big);
+  // A dict's key and value, after a nested container's items.
+  const MarshalValue& dict = m.item(v, 6);
+  ASSERT_EQ(dict.count, 2u);
+  EXPECT_EQ(m.item(dict, 0).i, 1);
+  EXPECT_EQ(m.item(dict, 1).kind, MarshalValue::Kind::kBool);
+  EXPECT_EQ(m.item(dict, 1).i, 0);
+  EXPECT_EQ(m.end(), bytes.size());
+}
+
+TEST(Marshal, NestedContainersKeepTheirOwnItems) {
+  // A dict whose values are tuples holding dicts: each container's items are its own.
+  const std::string bytes = Dict(
+      {{Str("a"), Tuple({Int(1), Dict({{Str("b"), Int(2)}}), Int(3)})}, {Str("c"), Tuple({})}});
+  const PythonMarshal m(bytes, "x");
+  const MarshalValue& v = m.root();
+  ASSERT_EQ(v.count, 4u);
+  EXPECT_EQ(m.Text(m.item(v, 0)), "a");
+  const MarshalValue& a = m.item(v, 1);
+  ASSERT_EQ(a.count, 3u);
+  EXPECT_EQ(m.item(a, 0).i, 1);
+  EXPECT_EQ(m.Text(m.item(m.item(a, 1), 0)), "b");
+  EXPECT_EQ(m.item(m.item(a, 1), 1).i, 2);
+  EXPECT_EQ(m.item(a, 2).i, 3);
+  EXPECT_EQ(m.Text(m.item(v, 2)), "c");
+  EXPECT_EQ(m.item(v, 3).count, 0u);
 }
 
 TEST(Marshal, AReferenceIsTheObjectItNames) {
   // The first string numbered 0 (FLAG_REF), then named twice by 'r'.
-  const auto v = ReadMarshal(Tuple({Ref(Str("leaf")), "r" + I32(0), "r" + I32(0)}), "x");
-  EXPECT_EQ(v->items[1]->s, "leaf");
-  EXPECT_EQ(v->items[1].get(), v->items[2].get());  // shared, not copied
+  const std::string bytes = Tuple({Ref(Str("leaf")), "r" + I32(0), "r" + I32(0)});
+  const PythonMarshal m(bytes, "x");
+  EXPECT_EQ(m.Text(m.item(m.root(), 1)), "leaf");
+  // Shared, not copied: one object, one number.
+  EXPECT_EQ(m.NumberOf(m.item(m.root(), 1)), m.NumberOf(m.item(m.root(), 2)));
+  EXPECT_EQ(m.NumberOf(m.item(m.root(), 0)), m.NumberOf(m.item(m.root(), 2)));
 }
 
 TEST(Marshal, HostileInputIsRefusedAtItsByte) {

@@ -83,9 +83,7 @@ void CallGraph::Scale(size_t event, int64_t factor) {
   if (event >= events_) return;
   for (Node& node : functions_) {
     if (event < node.self.size()) MultiplySaturating(&node.self[event], factor);
-    for (Edge& edge : node.edges) {
-      if (event < edge.inclusive.size()) MultiplySaturating(&edge.inclusive[event], factor);
-    }
+    for (Edge& edge : node.edges) MultiplySaturating(&edge_costs_[edge.costs + event], factor);
   }
   if (event < self_totals_.size()) MultiplySaturating(&self_totals_[event], factor);
 }
@@ -133,11 +131,17 @@ void CallGraph::AddCall(uint32_t caller, uint32_t callee, uint64_t count,
     node.self_calls = node.self_calls + count < count ? UINT64_MAX : node.self_calls + count;
     return;
   }
-  const auto [it, added] = node.edge_of.emplace(callee, static_cast<uint32_t>(node.edges.size()));
-  if (added) node.edges.push_back(Edge{callee, 0, std::vector<int64_t>(events_, 0)});
+  const auto [it, added] =
+      edge_of_.emplace((uint64_t{caller} << 32) | callee, static_cast<uint32_t>(node.edges.size()));
+  if (added) {
+    node.edges.push_back(Edge{callee, 0, edge_costs_.size()});
+    edge_costs_.resize(edge_costs_.size() + events_, 0);
+  }
   Edge& edge = node.edges[it->second];
   edge.calls = edge.calls + count < count ? UINT64_MAX : edge.calls + count;
-  AddAll(&edge.inclusive, costs);
+  for (size_t i = 0; i < costs.size() && i < events_; ++i) {
+    AddSaturating(&edge_costs_[edge.costs + i], costs[i]);
+  }
 }
 
 // The expanded call tree: nodes in depth-first order, each a function under its parent node.
@@ -160,8 +164,8 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     for (size_t e = 0; e < e_count; ++e) total[f * e_count + e] += functions_[f].self[e];
     for (const Edge& edge : functions_[f].edges) {
       for (size_t e = 0; e < e_count; ++e) {
-        total[f * e_count + e] += edge.inclusive[e];
-        incoming[edge.callee * e_count + e] += edge.inclusive[e];
+        total[f * e_count + e] += inclusive(edge)[e];
+        incoming[edge.callee * e_count + e] += inclusive(edge)[e];
       }
     }
   }
@@ -208,7 +212,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     for (const Edge& edge : functions_[f].edges) {
       for (size_t e = 0; e < e_count; ++e) {
         largest_out[f] =
-            std::max(largest_out[f], std::fabs(static_cast<long double>(edge.inclusive[e])) /
+            std::max(largest_out[f], std::fabs(static_cast<long double>(inclusive(edge)[e])) /
                                          std::max<long double>(std::fabs(self_total[e]), 1));
       }
     }
@@ -269,7 +273,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
       bool first = true;
       for (size_t e = 0; e < e_count; ++e) {
         const long double r = tree.ratio[open.node * e_count + e];
-        weight[e] = edge.inclusive[e] * r;
+        weight[e] = inclusive(edge)[e] * r;
         carries = carries || weight[e] > 0;
         if (first && total[f * e_count + e] > 0) {
           calls = static_cast<long double>(edge.calls) * r;
@@ -299,39 +303,17 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     }
   }
 
-  // Each function's places in the tree, and the calls of each edge by the nodes it made.
-  std::vector<std::vector<size_t>> places(n);
-  for (size_t i = 0; i < tree.function.size(); ++i) places[tree.function[i]].push_back(i);
   // A function the tree never reached that has a cost or calls gets a root of its own.
+  std::vector<bool> placed(n, false);
+  for (uint32_t f : tree.function) placed[f] = true;
   auto ensure_place = [&](uint32_t f) {
-    if (!places[f].empty()) return;
+    if (placed[f]) return;
+    placed[f] = true;
     tree.function.push_back(f);
     tree.parent.push_back(-1);
     tree.ratio.insert(tree.ratio.end(), e_count, 0);
     tree.calls_share.push_back(0);
     tree.flow.push_back(0);
-    places[f].push_back(tree.function.size() - 1);
-  };
-  const size_t values = e_count + (with_calls ? 1 : 0);
-  std::vector<int64_t> assigned;
-  auto give = [&](const std::vector<size_t>& nodes, std::vector<long double> shares, int64_t amount,
-                  size_t column) {
-    long double sum = 0;
-    for (long double& s : shares) {
-      if (!(s > 0) || !std::isfinite(s)) s = 0;  // NaN, infinite or negative: no share
-      sum += s;
-    }
-    if (!(sum > 0) || !std::isfinite(sum)) {  // no share at all: the first place takes it
-      AddSaturating(&assigned[nodes[0] * values + column], amount);
-      return;
-    }
-    // A negative cost (a difference of profiles, as pprof writes it) is split as its magnitude.
-    const bool negative = amount < 0;
-    const int64_t magnitude = negative ? (amount == INT64_MIN ? INT64_MAX : -amount) : amount;
-    const std::vector<int64_t> parts = Apportion(magnitude, shares);
-    for (size_t k = 0; k < nodes.size(); ++k) {
-      AddSaturating(&assigned[nodes[k] * values + column], negative ? -parts[k] : parts[k]);
-    }
   };
   for (uint32_t f = 0; f < n; ++f) {
     const Node& node = functions_[f];
@@ -342,48 +324,94 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
       if (edge.calls != 0) ensure_place(edge.callee);
     }
   }
-  assigned.assign(tree.function.size() * values, 0);
+  // Each function's places in the tree, in tree order: places_of[place_start[f] ...
+  // place_start[f + 1]) (one array, not a vector a function).
+  std::vector<size_t> place_start(n + 1, 0), places_of(tree.function.size());
+  for (uint32_t f : tree.function) ++place_start[f + 1];
+  for (size_t f = 0; f < n; ++f) place_start[f + 1] += place_start[f];
+  {
+    std::vector<size_t> next(place_start.begin(), place_start.end() - 1);
+    for (size_t i = 0; i < tree.function.size(); ++i) places_of[next[tree.function[i]]++] = i;
+  }
+  struct Places {
+    const size_t* first;
+    size_t count;
+  };
+  auto places = [&](uint32_t f) {
+    return Places{places_of.data() + place_start[f], place_start[f + 1] - place_start[f]};
+  };
+  const size_t values = e_count + (with_calls ? 1 : 0);
+  std::vector<int64_t> assigned(tree.function.size() * values, 0);
   std::vector<long double> shares;
+  auto give = [&](Places nodes, int64_t amount, size_t column) {
+    if (nodes.count == 1) {  // one place: it takes it all, whatever its share
+      AddSaturating(&assigned[nodes.first[0] * values + column], amount);
+      return;
+    }
+    long double sum = 0;
+    for (long double& s : shares) {
+      if (!(s > 0) || !std::isfinite(s)) s = 0;  // NaN, infinite or negative: no share
+      sum += s;
+    }
+    if (!(sum > 0) || !std::isfinite(sum)) {  // no share at all: the first place takes it
+      AddSaturating(&assigned[nodes.first[0] * values + column], amount);
+      return;
+    }
+    // A negative cost (a difference of profiles, as pprof writes it) is split as its magnitude.
+    const bool negative = amount < 0;
+    const int64_t magnitude = negative ? (amount == INT64_MIN ? INT64_MAX : -amount) : amount;
+    const std::vector<int64_t> parts = Apportion(magnitude, shares);
+    for (size_t k = 0; k < nodes.count; ++k) {
+      AddSaturating(&assigned[nodes.first[k] * values + column], negative ? -parts[k] : parts[k]);
+    }
+  };
   for (uint32_t f = 0; f < n; ++f) {
     const Node& node = functions_[f];
-    const std::vector<size_t>& at = places[f];
+    const Places at = places(f);
     for (size_t e = 0; e < e_count; ++e) {
       if (node.self[e] == 0) continue;
       shares.clear();
-      for (size_t i : at) shares.push_back(std::fabs(tree.ratio[i * e_count + e]));
-      give(at, shares, node.self[e], e);
+      for (size_t k = 0; k < at.count; ++k) {
+        shares.push_back(std::fabs(tree.ratio[at.first[k] * e_count + e]));
+      }
+      give(at, node.self[e], e);
     }
     if (!with_calls) continue;
     if (node.self_calls != 0) {
       shares.clear();
-      for (size_t i : at) shares.push_back(tree.flow[i]);
-      give(at, shares, static_cast<int64_t>(std::min<uint64_t>(node.self_calls, INT64_MAX)),
-           e_count);
+      for (size_t k = 0; k < at.count; ++k) shares.push_back(tree.flow[at.first[k]]);
+      give(at, static_cast<int64_t>(std::min<uint64_t>(node.self_calls, INT64_MAX)), e_count);
     }
   }
   if (with_calls) {
-    // An edge's calls: on the nodes it made, else (a cycle, a cut) on the callee's places.
-    std::unordered_map<uint64_t, std::vector<size_t>> made;
+    // An edge's calls: on the nodes it made, else (a cycle, a cut) on the callee's places. The
+    // nodes an edge made: sorted by (caller, callee), then in tree order.
+    std::vector<std::pair<uint64_t, size_t>> made;
     for (size_t i = 0; i < tree.function.size(); ++i) {
       if (tree.parent[i] < 0) continue;
-      const uint64_t key = (uint64_t{tree.function[tree.parent[i]]} << 32) | tree.function[i];
-      made[key].push_back(i);
+      made.push_back({(uint64_t{tree.function[tree.parent[i]]} << 32) | tree.function[i], i});
     }
+    std::sort(made.begin(), made.end());
     std::vector<size_t> nodes;
     for (uint32_t f = 0; f < n; ++f) {
       for (const Edge& edge : functions_[f].edges) {
         if (edge.calls == 0) continue;
-        const auto it = made.find((uint64_t{f} << 32) | edge.callee);
+        const uint64_t key = (uint64_t{f} << 32) | edge.callee;
+        auto it = std::lower_bound(made.begin(), made.end(), std::make_pair(key, size_t{0}));
         shares.clear();
-        if (it != made.end()) {
-          nodes = it->second;
-          for (size_t i : nodes) shares.push_back(tree.calls_share[i]);
+        Places to;
+        if (it != made.end() && it->first == key) {
+          nodes.clear();
+          for (; it != made.end() && it->first == key; ++it) {
+            nodes.push_back(it->second);
+            shares.push_back(tree.calls_share[it->second]);
+          }
+          to = Places{nodes.data(), nodes.size()};
         } else {
-          nodes = places[edge.callee];
-          for (size_t i : nodes) shares.push_back(tree.flow[i]);
+          to = places(edge.callee);
+          for (size_t k = 0; k < to.count; ++k) shares.push_back(tree.flow[to.first[k]]);
         }
-        give(nodes, shares, static_cast<int64_t>(std::min<uint64_t>(edge.calls, INT64_MAX)),
-             e_count);
+        give(to, static_cast<int64_t>(std::min<uint64_t>(edge.calls, INT64_MAX)), e_count);
       }
     }
   }

@@ -75,7 +75,7 @@ class CallGraph {
   struct Edge {
     uint32_t callee = 0;
     uint64_t calls = 0;
-    std::vector<int64_t> inclusive;
+    size_t costs = 0;  // its inclusive costs: events() values at edge_costs_[costs]
   };
   struct Node {
     std::string object, name, file;
@@ -83,13 +83,17 @@ class CallGraph {
     std::vector<int64_t> self;
     uint64_t self_calls = 0;  // calls of the function to itself (recursion), folded into it
     std::vector<Edge> edges;  // in order of first appearance
-    std::unordered_map<uint32_t, uint32_t> edge_of;  // callee -> index in edges
   };
   struct Tree;
 
   size_t events_;
   std::vector<Node> functions_;
   std::unordered_map<std::string, uint32_t> function_of_;  // object \0 name, or FunctionAt's key
+  // One map and one array for every edge, not one each: a Python program's graph has hundreds
+  // of thousands.
+  std::unordered_map<uint64_t, uint32_t> edge_of_;  // caller << 32 | callee -> index in edges
+  std::vector<int64_t> edge_costs_;
+  const int64_t* inclusive(const Edge& edge) const { return &edge_costs_[edge.costs]; }
   std::vector<int64_t> self_totals_;
   bool has_calls_ = false;
 };

@@ -1,5 +1,6 @@
 #include "common/pstats/marshal.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -8,14 +9,19 @@
 namespace proftools {
 namespace {
 
-constexpr int kMaxDepth = 200;  // pstats nests four deep; Python's own limit is 2000
 constexpr unsigned char kFlagRef = 0x80;
+// None, False and True are one node each: a byte of input must not cost a node.
+constexpr uint32_t kNoneNode = 0, kFalseNode = 1, kTrueNode = 2;
+constexpr uint32_t kBeingRead = std::numeric_limits<uint32_t>::max();
 
-class MarshalReader {
- public:
-  MarshalReader(std::string_view bytes, const std::string& name) : bytes_(bytes), name_(name) {}
+}  // namespace
 
-  std::shared_ptr<const MarshalValue> Object(int depth);
+struct PythonMarshal::Reader {
+  Reader(std::string_view bytes, const std::string& name, std::vector<MarshalValue>* nodes,
+         std::vector<uint32_t>* items)
+      : bytes_(bytes), name_(name), nodes_(*nodes), items_(*items) {}
+
+  uint32_t Object(int depth);
   size_t position() const { return at_; }
 
  private:
@@ -47,16 +53,6 @@ class MarshalReader {
   uint8_t NextCode() const {
     return at_ < bytes_.size() ? static_cast<uint8_t>(bytes_[at_]) & ~kFlagRef : 0;
   }
-  // A container or code object with FLAG_REF is numbered before its contents, as Python numbers
-  // it: its slot, filled by Numbered once it is complete (null until then).
-  size_t Reserve(bool ref) {
-    const size_t slot = refs_.size();
-    if (ref) refs_.push_back(nullptr);
-    return slot;
-  }
-  void Numbered(bool ref, size_t slot, std::shared_ptr<const MarshalValue> value) {
-    if (ref) refs_[slot] = std::move(value);
-  }
   // A count of things each taking at least `each` bytes: never more than the bytes left allow.
   size_t Count(int64_t n, size_t each, size_t object_at, const char* what) const {
     if (n < 0)
@@ -68,36 +64,42 @@ class MarshalReader {
     }
     return static_cast<size_t>(n);
   }
-  std::string Text(size_t n) {
-    std::string s(bytes_.substr(at_, n));
-    at_ += n;
-    return s;
+  uint32_t Add(MarshalValue::Kind kind) {
+    nodes_.emplace_back();
+    nodes_.back().kind = kind;
+    return static_cast<uint32_t>(nodes_.size() - 1);
   }
-  std::shared_ptr<MarshalValue> Long(size_t object_at);
-  std::shared_ptr<const MarshalValue> Container(uint8_t code, bool ref, size_t object_at,
-                                                int depth);
-  std::shared_ptr<const MarshalValue> Code(bool ref, size_t object_at, int depth);
+  // A container or code object with FLAG_REF is numbered before its contents, as Python numbers
+  // it: its slot holds kBeingRead until it is complete.
+  size_t Reserve(bool ref) {
+    const size_t slot = refs_.size();
+    if (ref) refs_.push_back(kBeingRead);
+    return slot;
+  }
+  void Numbered(bool ref, size_t slot, uint32_t node) {
+    if (ref) refs_[slot] = node;
+  }
+  uint32_t Long(size_t object_at);
+  uint32_t Container(uint8_t code, bool ref, size_t object_at, int depth);
+  uint32_t Code(bool ref, size_t object_at, int depth);
 
   std::string_view bytes_;
   const std::string& name_;
+  std::vector<MarshalValue>& nodes_;
+  std::vector<uint32_t>& items_;
   size_t at_ = 0;
-  // FLAG_REF objects in the order Python numbers them; null while a container is being read.
-  std::vector<std::shared_ptr<const MarshalValue>> refs_;
+  // FLAG_REF objects in the order Python numbers them.
+  std::vector<uint32_t> refs_;
+  // The items of the containers being read, innermost last; a container's move to items_
+  // when it is complete, so that each container's items are one range there.
+  std::vector<uint32_t> pending_;
 };
 
-std::shared_ptr<const MarshalValue> Bool(bool value) {
-  auto v = std::make_shared<MarshalValue>();
-  v->kind = MarshalValue::Kind::kBool;
-  v->i = value;
-  return v;
-}
-
-std::shared_ptr<MarshalValue> MarshalReader::Long(size_t object_at) {
+uint32_t PythonMarshal::Reader::Long(size_t object_at) {
   const int32_t n = Int32(object_at, "a long");
   if (n == std::numeric_limits<int32_t>::min()) Fail(object_at, "a long of a size out of range");
   const size_t digits = Count(n < 0 ? -static_cast<int64_t>(n) : n, 2, object_at, "a long");
-  auto v = std::make_shared<MarshalValue>();
-  v->kind = MarshalValue::Kind::kInt;
+  bool big = false;
   unsigned __int128 magnitude = 0;
   for (size_t k = 0; k < digits; ++k) {
     const uint32_t d = static_cast<uint8_t>(bytes_[at_]) | static_cast<uint8_t>(bytes_[at_ + 1])
@@ -106,54 +108,62 @@ std::shared_ptr<MarshalValue> MarshalReader::Long(size_t object_at) {
     if (d >= (1u << 15))
       Fail(object_at, "a long with a digit out of range (" + std::to_string(d) + ")");
     if (k * 15 < 127) magnitude |= static_cast<unsigned __int128>(d) << (k * 15);
-    if (d != 0 && k * 15 + 15 > 64) v->big = true;
+    if (d != 0 && k * 15 + 15 > 64) big = true;
   }
-  if (magnitude > static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max()))
-    v->big = true;
-  if (v->big) {
-    v->i = n < 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+  if (magnitude > static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max())) big = true;
+  const uint32_t node = Add(MarshalValue::Kind::kInt);
+  MarshalValue& v = nodes_[node];
+  v.big = big;
+  if (big) {
+    v.i = n < 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
   } else {
-    v->i = n < 0 ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+    v.i = n < 0 ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
   }
-  return v;
+  return node;
 }
 
-std::shared_ptr<const MarshalValue> MarshalReader::Container(uint8_t code, bool ref,
-                                                             size_t object_at, int depth) {
-  auto v = std::make_shared<MarshalValue>();
-  const size_t slot = Reserve(ref);
+uint32_t PythonMarshal::Reader::Container(uint8_t code, bool ref, size_t object_at, int depth) {
   using Kind = MarshalValue::Kind;
-  if (code == '{') {
-    v->kind = Kind::kDict;
+  const Kind kind = code == '{'                  ? Kind::kDict
+                    : code == '(' || code == ')' ? Kind::kTuple
+                    : code == '['                ? Kind::kList
+                                                 : Kind::kSet;
+  const uint32_t node = Add(kind);
+  const size_t slot = Reserve(ref);
+  const size_t mark = pending_.size();
+  if (kind == Kind::kDict) {
     for (;;) {
       if (NextCode() == '0') {
         ++at_;
         break;
       }
-      auto key = Object(depth + 1);
-      auto value = Object(depth + 1);
-      v->dict.emplace_back(std::move(key), std::move(value));
+      const uint32_t key = Object(depth + 1);
+      pending_.push_back(key);
+      const uint32_t value = Object(depth + 1);
+      pending_.push_back(value);
     }
   } else {
-    size_t n = 0;
-    const char* what = code == '(' || code == ')' ? "a tuple" : code == '[' ? "a list" : "a set";
-    if (code == ')') {
-      n = Byte(object_at, what);
-    } else {
-      n = Count(Int32(object_at, what), 1, object_at, what);
-    }
+    const char* what = kind == Kind::kTuple ? "a tuple" : kind == Kind::kList ? "a list" : "a set";
+    const size_t n =
+        code == ')' ? Byte(object_at, what) : Count(Int32(object_at, what), 1, object_at, what);
     Need(n, object_at, what);  // every item takes a byte at least
-    v->kind = code == '(' || code == ')' ? Kind::kTuple : code == '[' ? Kind::kList : Kind::kSet;
-    v->items.reserve(n);
-    for (size_t k = 0; k < n; ++k) v->items.push_back(Object(depth + 1));
+    for (size_t k = 0; k < n; ++k) {
+      const uint32_t item = Object(depth + 1);
+      pending_.push_back(item);
+    }
   }
-  Numbered(ref, slot, v);
-  return v;
+  const size_t n = pending_.size() - mark;
+  if (n > std::numeric_limits<uint32_t>::max()) Fail(object_at, "a container of too many items");
+  nodes_[node].first = items_.size();
+  nodes_[node].count = static_cast<uint32_t>(n);
+  items_.insert(items_.end(), pending_.begin() + mark, pending_.end());
+  pending_.resize(mark);
+  Numbered(ref, slot, node);
+  return node;
 }
 
-std::shared_ptr<const MarshalValue> MarshalReader::Code(bool ref, size_t object_at, int depth) {
-  auto v = std::make_shared<MarshalValue>();
-  v->kind = MarshalValue::Kind::kCode;
+uint32_t PythonMarshal::Reader::Code(bool ref, size_t object_at, int depth) {
+  const uint32_t node = Add(MarshalValue::Kind::kCode);
   const size_t slot = Reserve(ref);
   // Python 3.11 to 3.13: five int32 (argcount, posonlyargcount, kwonlyargcount, stacksize,
   // flags), then the bytecode (bytes); 3.8 to 3.10: six (nlocals too).
@@ -164,21 +174,23 @@ std::shared_ptr<const MarshalValue> MarshalReader::Code(bool ref, size_t object_
   // localspluskinds (3.11+) or varnames, freevars and cellvars (3.8-3.10).
   const int before_file = wide ? 6 : 5;
   for (int k = 0; k < before_file; ++k) Object(depth + 1);
-  const auto file = Object(depth + 1);
-  const auto name = Object(depth + 1);
+  const uint32_t file = Object(depth + 1);
+  const uint32_t name = Object(depth + 1);
   if (!wide) Object(depth + 1);       // co_qualname
   Int32(object_at, "a code object");  // co_firstlineno
   Object(depth + 1);                  // line table
   if (!wide) Object(depth + 1);       // exception table
-  if (file->kind != MarshalValue::Kind::kString || name->kind != MarshalValue::Kind::kString) {
+  if (nodes_[file].kind != MarshalValue::Kind::kString ||
+      nodes_[name].kind != MarshalValue::Kind::kString) {
     Fail(object_at, "a code object whose file or name is not a string (a Python before 3.8?)");
   }
-  v->s = name->s;
-  Numbered(ref, slot, v);
-  return v;
+  nodes_[node].first = nodes_[name].first;
+  nodes_[node].count = nodes_[name].count;
+  Numbered(ref, slot, node);
+  return node;
 }
 
-std::shared_ptr<const MarshalValue> MarshalReader::Object(int depth) {
+uint32_t PythonMarshal::Reader::Object(int depth) {
   const size_t object_at = at_;
   if (depth > kMaxDepth)
     Fail(object_at, "objects nested more than " + std::to_string(kMaxDepth) + " deep");
@@ -186,7 +198,7 @@ std::shared_ptr<const MarshalValue> MarshalReader::Object(int depth) {
   const uint8_t code = byte & ~kFlagRef;
   const bool ref = (byte & kFlagRef) != 0;
   using Kind = MarshalValue::Kind;
-  std::shared_ptr<MarshalValue> v;
+  uint32_t node = 0;
   switch (code) {
     case '(':
     case ')':
@@ -201,50 +213,47 @@ std::shared_ptr<const MarshalValue> MarshalReader::Object(int depth) {
         Fail(object_at, "a reference to object " + std::to_string(index) + " of " +
                             std::to_string(refs_.size()) + " read so far");
       }
-      if (refs_[index] == nullptr) {
+      if (refs_[index] == kBeingRead) {
         Fail(object_at, "a reference to object " + std::to_string(index) +
                             ", which is still being read (a container in itself)");
       }
       return refs_[index];
     }
     case 'N':
+      node = kNoneNode;
+      break;
     case 'F':
-    case 'T': {
-      // One object each, shared: a byte of input must not cost an object's memory.
-      static const auto kNone = std::make_shared<const MarshalValue>();
-      static const auto kFalse = Bool(false), kTrue = Bool(true);
-      const auto& shared = code == 'N' ? kNone : code == 'T' ? kTrue : kFalse;
-      if (ref) refs_.push_back(shared);
-      return shared;
-    }
+      node = kFalseNode;
+      break;
+    case 'T':
+      node = kTrueNode;
+      break;
     case 'i':
-      v = std::make_shared<MarshalValue>();
-      v->kind = Kind::kInt;
-      v->i = Int32(object_at, "an int");
+      node = Add(Kind::kInt);
+      nodes_[node].i = Int32(object_at, "an int");
       break;
     case 'I':  // marshal version 0's 64-bit int
-      v = std::make_shared<MarshalValue>();
-      v->kind = Kind::kInt;
-      v->i = Fixed<int64_t>(object_at, "an int");
+      node = Add(Kind::kInt);
+      nodes_[node].i = Fixed<int64_t>(object_at, "an int");
       break;
     case 'l':
-      v = Long(object_at);
+      node = Long(object_at);
       break;
     case 'g':
-      v = std::make_shared<MarshalValue>();
-      v->kind = Kind::kFloat;
-      v->f = Fixed<double>(object_at, "a float");
+      node = Add(Kind::kFloat);
+      nodes_[node].f = Fixed<double>(object_at, "a float");
       break;
     case 'f': {
       const size_t n = Byte(object_at, "a float");
       Need(n, object_at, "a float");
-      const std::string text = Text(n);
+      const std::string text(bytes_.substr(at_, n));
+      at_ += n;
       char* end = nullptr;
-      v = std::make_shared<MarshalValue>();
-      v->kind = Kind::kFloat;
-      v->f = std::strtod(text.c_str(), &end);
+      const double value = std::strtod(text.c_str(), &end);
       if (text.empty() || end != text.c_str() + text.size())
         Fail(object_at, "a float that is not a number");
+      node = Add(Kind::kFloat);
+      nodes_[node].f = value;
       break;
     }
     case 's':
@@ -258,24 +267,23 @@ std::shared_ptr<const MarshalValue> MarshalReader::Object(int depth) {
       const size_t n = short_text ? Byte(object_at, "a string")
                                   : Count(Int32(object_at, "a string"), 1, object_at, "a string");
       Need(n, object_at, "a string");
-      v = std::make_shared<MarshalValue>();
-      v->kind = Kind::kString;
-      v->is_bytes = code == 's';
-      v->s = Text(n);
+      node = Add(Kind::kString);
+      nodes_[node].is_bytes = code == 's';
+      nodes_[node].first = at_;
+      nodes_[node].count = static_cast<uint32_t>(n);  // under 2^31: an int32 size
+      at_ += n;
       break;
     }
     case 'c':
       return Code(ref, object_at, depth);
     case 'S':
     case '.':
-      v = std::make_shared<MarshalValue>();
-      v->kind = Kind::kOther;
+      node = Add(Kind::kOther);
       break;
     case 'y':  // two binary doubles
       Need(16, object_at, "a complex number");
       at_ += 16;
-      v = std::make_shared<MarshalValue>();
-      v->kind = Kind::kOther;
+      node = Add(Kind::kOther);
       break;
     case 'x':  // two floats as text
       for (int part = 0; part < 2; ++part) {
@@ -283,8 +291,7 @@ std::shared_ptr<const MarshalValue> MarshalReader::Object(int depth) {
         Need(n, object_at, "a complex number");
         at_ += n;
       }
-      v = std::make_shared<MarshalValue>();
-      v->kind = Kind::kOther;
+      node = Add(Kind::kOther);
       break;
     case '0':
       Fail(object_at, "a NULL where an object belongs");
@@ -294,18 +301,22 @@ std::shared_ptr<const MarshalValue> MarshalReader::Object(int depth) {
       Fail(object_at, std::string("an unknown type code ") + hex);
     }
   }
-  if (ref) refs_.push_back(v);
-  return v;
+  if (ref) refs_.push_back(node);
+  return node;
 }
 
-}  // namespace
-
-std::shared_ptr<const MarshalValue> ReadMarshal(std::string_view bytes, const std::string& name,
-                                                size_t* end) {
-  MarshalReader reader(bytes, name);
-  auto value = reader.Object(0);
-  if (end != nullptr) *end = reader.position();
-  return value;
+PythonMarshal::PythonMarshal(std::string_view bytes, const std::string& name) : bytes_(bytes) {
+  // A pstats file's objects take 5 to 9 bytes each (ints, floats, references): room for them
+  // at once rather than by doubling (copies and page faults), bounded for a file of one string.
+  const size_t expected = std::min<size_t>(bytes.size() / 6, size_t{1} << 24);
+  nodes_.reserve(expected + 3);
+  items_.reserve(expected);
+  nodes_.resize(3);
+  nodes_[kFalseNode].kind = nodes_[kTrueNode].kind = MarshalValue::Kind::kBool;
+  nodes_[kTrueNode].i = 1;
+  Reader reader(bytes, name, &nodes_, &items_);
+  root_ = reader.Object(0);
+  end_ = reader.position();
 }
 
 const char* MarshalKindName(MarshalValue::Kind kind) {

@@ -1,8 +1,8 @@
 #include "common/pstats/pstats_codec.h"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "common/base/diagnostics.h"
@@ -14,7 +14,6 @@
 namespace proftools {
 namespace {
 
-using Value = std::shared_ptr<const MarshalValue>;
 using Kind = MarshalValue::Kind;
 
 [[noreturn]] void Fail(const std::string& name, const std::string& what) {
@@ -44,42 +43,46 @@ uint64_t Calls(const MarshalValue& count, const std::string& name, const Where& 
   return static_cast<uint64_t>(count.i);
 }
 
-// A function's name; the profile module keys its entry by the code object it ran:
-// ('profile', 0, <code object <module> ...>).
-std::string NameOf(const MarshalValue& function) {
-  return function.kind == Kind::kCode ? "<code object " + function.s + ">" : function.s;
-}
-
-// "file:line(function)", as pstats prints a function, for messages.
-std::string Printed(const MarshalValue& key) {
-  if (key.kind != Kind::kTuple || key.items.size() != 3) return "a function";
-  const MarshalValue &file = *key.items[0], &line = *key.items[1], &function = *key.items[2];
-  return file.s + ":" + std::to_string(line.i) + "(" + NameOf(function) + ")";
-}
-
 class PstatsConverter {
  public:
-  explicit PstatsConverter(const std::string& name) : name_(name), graph_(1) {}
+  PstatsConverter(const std::string& name, const PythonMarshal& data)
+      : name_(name), data_(data), graph_(1), function_of_(data.size(), kUnknown) {}
+
+  // A function's name; the profile module keys its entry by the code object it ran:
+  // ('profile', 0, <code object <module> ...>).
+  std::string NameOf(const MarshalValue& function) const {
+    const std::string_view text = data_.Text(function);
+    return function.kind == Kind::kCode ? "<code object " + std::string(text) + ">"
+                                        : std::string(text);
+  }
+
+  // "file:line(function)", as pstats prints a function, for messages.
+  std::string Printed(const MarshalValue& key) const {
+    if (key.kind != Kind::kTuple || key.count != 3) return "a function";
+    const MarshalValue &file = data_.item(key, 0), &line = data_.item(key, 1),
+                       &function = data_.item(key, 2);
+    return std::string(data_.Text(file)) + ":" + std::to_string(line.i) + "(" + NameOf(function) +
+           ")";
+  }
 
   uint32_t FunctionOf(const MarshalValue& key) {
     // marshal writes a key met before as a reference to it: the same object, looked up once.
-    const auto [known, added] = functions_.try_emplace(&key, 0);
-    if (!added) return known->second;
-    if (key.kind != Kind::kTuple || key.items.size() != 3 || key.items[0]->kind != Kind::kString ||
-        key.items[1]->kind != Kind::kInt ||
-        (key.items[2]->kind != Kind::kString && key.items[2]->kind != Kind::kCode)) {
+    uint32_t& known = function_of_[data_.NumberOf(key)];
+    if (known != kUnknown) return known;
+    if (key.kind != Kind::kTuple || key.count != 3 || data_.item(key, 0).kind != Kind::kString ||
+        data_.item(key, 1).kind != Kind::kInt ||
+        (data_.item(key, 2).kind != Kind::kString && data_.item(key, 2).kind != Kind::kCode)) {
       Fail(name_, std::string("a function's key is ") + MarshalKindName(key.kind) +
                       ", not a tuple (file, line, function)");
     }
-    if (key.items[1]->i < 0 || key.items[1]->big) {
-      Fail(name_, Printed(key) + ": a line number out of range");
-    }
-    const std::string& file = key.items[0]->s;
-    const std::string name = NameOf(*key.items[2]);
+    const MarshalValue& line = data_.item(key, 1);
+    if (line.i < 0 || line.big) Fail(name_, Printed(key) + ": a line number out of range");
+    const std::string_view file = data_.Text(data_.item(key, 0));
+    const std::string name = NameOf(data_.item(key, 2));
     // Built-ins: ('~', 0, '<built-in method time.sleep>'), and ('', 0, 'exec') in profile's.
-    known->second = file == "~" ? graph_.FunctionAt(name, "", 0)
-                                : graph_.FunctionAt(name, file, key.items[1]->i);
-    return known->second;
+    known = file == "~" ? graph_.FunctionAt(name, "", 0)
+                        : graph_.FunctionAt(name, std::string(file), line.i);
+    return known;
   }
 
   void Read(const MarshalValue& stats) {
@@ -87,48 +90,50 @@ class PstatsConverter {
       Fail(name_,
            std::string("the data is ") + MarshalKindName(stats.kind) + ", not a dict of functions");
     }
-    for (const auto& [key, value] : stats.dict) {
-      const uint32_t callee = FunctionOf(*key);
-      const MarshalValue& callee_key = *key;  // (a structured binding cannot be captured)
+    for (uint32_t entry = 0; entry < stats.count / 2; ++entry) {
+      const MarshalValue& callee_key = data_.item(stats, 2 * entry);
+      const MarshalValue& value = data_.item(stats, 2 * entry + 1);
+      const uint32_t callee = FunctionOf(callee_key);
       const auto at = [&](const char* what) {
-        return [&callee_key, what] { return Printed(callee_key) + ": " + what; };
+        return [this, &callee_key, what] { return Printed(callee_key) + ": " + what; };
       };
-      if (value->kind != Kind::kTuple || value->items.size() != 5) {
-        Fail(name_, Printed(*key) + ": " + MarshalKindName(value->kind) +
+      if (value.kind != Kind::kTuple || value.count != 5) {
+        Fail(name_, Printed(callee_key) + ": " + MarshalKindName(value.kind) +
                         " where (primitive calls, calls, self, cumulative, callers) belongs");
       }
-      const std::vector<Value>& v = value->items;
-      Calls(*v[0], name_, at("primitive calls"));
-      const uint64_t calls = Calls(*v[1], name_, at("calls"));
-      graph_.AddSelf(callee, {Nanos(*v[2], name_, at("self time"))});
-      const int64_t cumulative = Nanos(*v[3], name_, at("cumulative time"));
-      if (v[4]->kind != Kind::kDict) {
-        Fail(name_, at("callers are")() + " " + MarshalKindName(v[4]->kind) + ", not a dict");
+      Calls(data_.item(value, 0), name_, at("primitive calls"));
+      const uint64_t calls = Calls(data_.item(value, 1), name_, at("calls"));
+      graph_.AddSelf(callee, {Nanos(data_.item(value, 2), name_, at("self time"))});
+      const int64_t cumulative = Nanos(data_.item(value, 3), name_, at("cumulative time"));
+      const MarshalValue& callers = data_.item(value, 4);
+      if (callers.kind != Kind::kDict) {
+        Fail(name_, at("callers are")() + " " + MarshalKindName(callers.kind) + ", not a dict");
       }
-      for (const auto& [caller_key, edge] : v[4]->dict) {
-        const uint32_t caller = FunctionOf(*caller_key);
-        const MarshalValue& from = *caller_key;
+      for (uint32_t k = 0; k < callers.count / 2; ++k) {
+        const MarshalValue& from = data_.item(callers, 2 * k);
+        const MarshalValue& edge = data_.item(callers, 2 * k + 1);
+        const uint32_t caller = FunctionOf(from);
         const auto edge_at = [&](const char* what) {
-          return [&callee_key, &from, what] {
+          return [this, &callee_key, &from, what] {
             return Printed(callee_key) + ": from " + Printed(from) + ": " + what;
           };
         };
-        if (edge->kind == Kind::kTuple && edge->items.size() == 4) {
+        if (edge.kind == Kind::kTuple && edge.count == 4) {
           // cProfile: (calls, primitive calls, self, cumulative) of the calls from this caller.
-          const uint64_t edge_calls = Calls(*edge->items[0], name_, edge_at("calls"));
-          Calls(*edge->items[1], name_, edge_at("primitive calls"));
-          Nanos(*edge->items[2], name_, edge_at("self time"));
+          const uint64_t edge_calls = Calls(data_.item(edge, 0), name_, edge_at("calls"));
+          Calls(data_.item(edge, 1), name_, edge_at("primitive calls"));
+          Nanos(data_.item(edge, 2), name_, edge_at("self time"));
           graph_.AddCall(caller, callee, edge_calls,
-                         {Nanos(*edge->items[3], name_, edge_at("cumulative time"))});
-        } else if (edge->kind == Kind::kInt) {
+                         {Nanos(data_.item(edge, 3), name_, edge_at("cumulative time"))});
+        } else if (edge.kind == Kind::kInt) {
           // The profile module: a count only; the edge's share of the cumulative time by calls.
-          const uint64_t edge_calls = Calls(*edge, name_, edge_at("calls"));
+          const uint64_t edge_calls = Calls(edge, name_, edge_at("calls"));
           const double share = calls == 0 ? 0 : static_cast<double>(edge_calls) / calls;
           graph_.AddCall(caller, callee, edge_calls,
                          {static_cast<int64_t>(std::llround(share * cumulative))});
           shared_by_calls_ = true;
         } else {
-          Fail(name_, edge_at("")() + MarshalKindName(edge->kind) +
+          Fail(name_, edge_at("")() + MarshalKindName(edge.kind) +
                           " where (calls, primitive calls, self, cumulative) belongs");
         }
       }
@@ -139,24 +144,26 @@ class PstatsConverter {
   bool shared_by_calls() const { return shared_by_calls_; }
 
  private:
+  static constexpr uint32_t kUnknown = UINT32_MAX;
   const std::string& name_;
+  const PythonMarshal& data_;
   CallGraph graph_;
-  std::unordered_map<const MarshalValue*, uint32_t> functions_;  // by key object
+  std::vector<uint32_t> function_of_;  // by the key's object number
   bool shared_by_calls_ = false;
 };
 
 void ReadPstatsInput(Input& input, const ReadContext& context, ProfileSink* sink) {
   WholeInput data;
   ReadWholeInput(input, context.max_input_size, "pstats data", &data);
-  size_t end = 0;
-  const Value stats = ReadMarshal(data.view(), input.name, &end);
+  const PythonMarshal stats(data.view(), input.name);
+  const size_t end = stats.end();
   if (end != data.size()) {
     throw ProfError(input.name, "byte " + std::to_string(end) + ": " +
                                     std::to_string(data.size() - end) +
                                     " bytes after the statistics");
   }
-  PstatsConverter converter(input.name);
-  converter.Read(*stats);
+  PstatsConverter converter(input.name, stats);
+  converter.Read(stats.root());
   if (converter.graph().function_count() == 0 && !context.allow_empty) {
     throw ProfError(input.name,
                     "pstats data without functions (--allow-empty reads it as a profile "
