@@ -211,15 +211,15 @@ TEST(PerfFrameTest, InlinedTag) {
 }
 
 TEST(PerfSymbolTest, Demangling) {
-  PerfSymbol cxx = DemanglePerfSymbol("_ZN3app4work8dispatchEj");
+  SymbolName cxx = DemangleSymbol("_ZN3app4work8dispatchEj");
   EXPECT_EQ(cxx.name, "app::work::dispatch(unsigned int)");
   EXPECT_EQ(cxx.system_name, "_ZN3app4work8dispatchEj");
-  PerfSymbol plain = DemanglePerfSymbol("app::work::dispatch");
+  SymbolName plain = DemangleSymbol("app::work::dispatch");
   EXPECT_EQ(plain.name, "app::work::dispatch");
   EXPECT_EQ(plain.system_name, "");
-  PerfSymbol bad = DemanglePerfSymbol("_Znot_mangled");
+  SymbolName bad = DemangleSymbol("_Znot_mangled");
   EXPECT_EQ(bad.name, "_Znot_mangled");
-  PerfSymbol rust = DemanglePerfSymbol("core..fmt..Write$LT$T$GT$::write_fmt::h0123456789abcdef");
+  SymbolName rust = DemangleSymbol("core..fmt..Write$LT$T$GT$::write_fmt::h0123456789abcdef");
   EXPECT_EQ(rust.name, "core::fmt::Write<T>::write_fmt");
 }
 
@@ -227,12 +227,12 @@ TEST(PerfSymbolTest, Demangling) {
 // and a PLT entry's symbol demangled before its `@plt` (a sample in `std::thread::join@plt` once
 // failed tests/interop-perf-data.sh, where it lands by chance).
 TEST(PerfSymbolTest, DemangledAsPerfScriptShowsThem) {
-  PerfSymbol cxx = DemangleAsPerf("_ZN3app4work8dispatchEj");
+  SymbolName cxx = DemangleAsPerf("_ZN3app4work8dispatchEj");
   EXPECT_EQ(cxx.name, "app::work::dispatch");
-  PerfSymbol plt = DemangleAsPerf("_ZNSt6thread4joinEv@plt");
+  SymbolName plt = DemangleAsPerf("_ZNSt6thread4joinEv@plt");
   EXPECT_EQ(plt.name, "std::thread::join@plt");
   EXPECT_EQ(plt.system_name, "_ZNSt6thread4joinEv@plt");
-  PerfSymbol c_plt = DemangleAsPerf("malloc@plt");
+  SymbolName c_plt = DemangleAsPerf("malloc@plt");
   EXPECT_EQ(c_plt.name, "malloc@plt");
   EXPECT_EQ(c_plt.system_name, "");
   EXPECT_EQ(DemangleAsPerf("@plt").name, "@plt");
@@ -241,18 +241,18 @@ TEST(PerfSymbolTest, DemangledAsPerfScriptShowsThem) {
 // Symbols are input: escapes and hashes cut anywhere must neither throw nor read out of range.
 TEST(PerfSymbolTest, HostileSymbolsDemangleWithoutThrowing) {
   // `_$` one byte in: the check for a preceding `::` once looked at position -1.
-  EXPECT_EQ(DemanglePerfSymbol("x_$::h0123456789abcdef").name, "x_$");
-  EXPECT_EQ(DemanglePerfSymbol("_$::h0123456789abcdef").name, "$");
-  EXPECT_EQ(DemanglePerfSymbol("a::_$LT$::h0123456789abcdef").name, "a::<");
-  EXPECT_EQ(DemanglePerfSymbol("$LT::h0123456789abcdef").name, "$LT");
-  EXPECT_EQ(DemanglePerfSymbol("$::h0123456789abcdef").name, "$");
-  EXPECT_EQ(DemanglePerfSymbol(".::h0123456789abcdef").name, ".");
-  EXPECT_EQ(DemanglePerfSymbol("x::h0123456789abcdeg").name, "x::h0123456789abcdeg");  // not hex
-  EXPECT_EQ(DemanglePerfSymbol("::h0123456789abcdef").name, "::h0123456789abcdef");    // no path
+  EXPECT_EQ(DemangleSymbol("x_$::h0123456789abcdef").name, "x_$");
+  EXPECT_EQ(DemangleSymbol("_$::h0123456789abcdef").name, "$");
+  EXPECT_EQ(DemangleSymbol("a::_$LT$::h0123456789abcdef").name, "a::<");
+  EXPECT_EQ(DemangleSymbol("$LT::h0123456789abcdef").name, "$LT");
+  EXPECT_EQ(DemangleSymbol("$::h0123456789abcdef").name, "$");
+  EXPECT_EQ(DemangleSymbol(".::h0123456789abcdef").name, ".");
+  EXPECT_EQ(DemangleSymbol("x::h0123456789abcdeg").name, "x::h0123456789abcdeg");  // not hex
+  EXPECT_EQ(DemangleSymbol("::h0123456789abcdef").name, "::h0123456789abcdef");    // no path
   for (const std::string& symbol :
        {std::string("_Z"), std::string("_Z\0", 3), std::string("_ZN") + std::string(5000, 'N'),
         std::string("_$"), std::string("$"), std::string(""), std::string("_$_$_$::h") + "0"}) {
-    EXPECT_NO_THROW(DemanglePerfSymbol(symbol)) << symbol;
+    EXPECT_NO_THROW(DemangleSymbol(symbol)) << symbol;
   }
 }
 

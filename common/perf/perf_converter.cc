@@ -481,7 +481,7 @@ uint64_t PerfConverter::FrameLocation(const FrameView* frames, size_t count, boo
                                                     : std::vector<std::string_view>{frame.symbol};
     for (size_t i = parts.size(); i-- > 0;) {  // innermost first
       const bool innermost = i + 1 == parts.size();
-      PerfSymbol names = DemanglePerfSymbol(parts[i]);
+      SymbolName names = DemangleSymbol(parts[i]);
       Function function;
       function.name = std::move(names.name);
       function.system_name = std::move(names.system_name);

@@ -1,8 +1,6 @@
-// Function names from perf's symbols: the offset is already gone (perf_script.h); here a
-// mangled symbol (`perf script --no-demangle`, or a perf built without a demangler) is
-// demangled with the C++ ABI demangler, and a Rust legacy symbol that perf demangled only
-// partly (`Foo$LT$T$GT$::bar::h0123456789abcdef`) is finished; the raw form is kept as the
-// system name.
+// Function names from perf's symbols: the offset is already gone (perf_script.h); a mangled
+// symbol (`perf script --no-demangle`, or a perf built without a demangler) is demangled by
+// DemangleSymbol (common/elf/symbol_names.h), and here named as perf names it.
 #ifndef PROFTOOLS_COMMON_PERF_PERF_SYMBOLS_H_
 #define PROFTOOLS_COMMON_PERF_PERF_SYMBOLS_H_
 
@@ -10,22 +8,15 @@
 #include <string_view>
 #include <vector>
 
+#include "common/elf/symbol_names.h"
+
 namespace proftools {
-
-struct PerfSymbol {
-  std::string name;         // what people read: demangled when it was mangled
-  std::string system_name;  // the mangled form, or empty when perf printed it demangled
-};
-
-// Demangles `symbol` when it is an Itanium C++ ABI name (`_Z...`, which includes Rust's legacy
-// mangling) or a partly demangled Rust legacy name; otherwise the name is the symbol unchanged.
-PerfSymbol DemanglePerfSymbol(std::string_view symbol);
 
 // As perf names a function it demangled itself (perf script and perf report without -v): the
 // demangled name without its parameter list and what follows it (`ns::Class::f(int) const` is
 // `ns::Class::f`; a clone's `[clone .cold]` goes too; template arguments stay). The mangled
 // form is the system name.
-PerfSymbol DemangleAsPerf(std::string_view symbol);
+SymbolName DemangleAsPerf(std::string_view symbol);
 
 // The frames of a JIT map's symbol, outermost first: perf-map-agent writes inlined Java frames
 // as `outer->inner->innermost`; elsewhere `->` is part of a name (`operator->`), so call this

@@ -145,14 +145,16 @@ class StackprofConverter {
         }
       }
     }
-    // The samples raw holds, to know whether the timestamps are theirs.
+    // The samples raw holds, to know whether the timestamps are theirs; each frame's index in
+    // frames, looked up once (at raw's places of frames).
     uint64_t total = 0;
+    std::vector<uint32_t> frame_index(raw.size(), 0);
     for (size_t i = 0; i < raw.size();) {
       const uint64_t depth = raw[i];
       if (depth > raw.size() - i - 1 || raw.size() - i - 1 - depth < 1) {
         FailRaw(i, "a stack of " + std::to_string(depth) + " frames runs past the end of raw");
       }
-      for (size_t j = i + 1; j <= i + depth; ++j) FrameIndex(raw[j], j);
+      for (size_t j = i + 1; j <= i + depth; ++j) frame_index[j] = FrameIndex(raw[j], j);
       i += depth + 1;
       total = total + raw[i] < total ? UINT64_MAX : total + raw[i];
       ++i;
@@ -179,7 +181,7 @@ class StackprofConverter {
       const size_t frames = i + 1;
       stack.clear();
       for (size_t j = depth; j-- > 0;) {  // raw is outermost first; stacks are leaf first
-        const uint32_t index = FrameIndex(raw[frames + j], frames + j);
+        const uint32_t index = frame_index[frames + j];
         const int64_t line =
             lines ? static_cast<int64_t>(r_.raw_lines[frames + j]) : r_.frames[index].line;
         stack.push_back(LocationOf(interner, index, line));

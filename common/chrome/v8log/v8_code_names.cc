@@ -59,4 +59,15 @@ Label VmStateLabel(uint64_t state) {
   return Label::Number("vm_state", static_cast<int64_t>(std::min<uint64_t>(state, INT64_MAX)));
 }
 
+ProfileHeader V8TicksHeader(const std::string& uri, int64_t interval_us,
+                            std::vector<MetaEntry> meta) {
+  ProfileHeader header;
+  header.meta = std::move(meta);
+  header.sources.push_back(Source{1, "v8-log", uri, std::nullopt});
+  header.types = {{"samples", "count"}, {"cpu", "microseconds"}};
+  header.default_type = "cpu";
+  header.period = Period{{"cpu", "microseconds"}, interval_us};
+  return header;
+}
+
 }  // namespace proftools

@@ -1,5 +1,6 @@
 // V8's names of code, as its log and its tick processor's JSON give them, made locations: a JS
-// function's "name script:line:column", and V8's own code known by a name; its VM states.
+// function's "name script:line:column", and V8's own code known by a name; its VM states; the
+// header of a profile of its ticks.
 #ifndef PROFTOOLS_COMMON_CHROME_V8LOG_V8_CODE_NAMES_H_
 #define PROFTOOLS_COMMON_CHROME_V8LOG_V8_CODE_NAMES_H_
 
@@ -7,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <vector>
 
 #include "common/model/interner.h"
 
@@ -25,6 +27,11 @@ uint64_t NamedLocation(Interner* interner, std::string name);
 // The label vm_state of a tick in V8's state `state` (its StateTag: JS, GC, ... LOGGING; a
 // number past them as a number).
 Label VmStateLabel(uint64_t state);
+
+// The header of a profile of V8's ticks (source 1, `v8-log`, from `uri`): samples, and cpu
+// microseconds by default, at `interval_us` a tick.
+ProfileHeader V8TicksHeader(const std::string& uri, int64_t interval_us,
+                            std::vector<MetaEntry> meta);
 
 }  // namespace proftools
 

@@ -1,11 +1,8 @@
 #include "common/chrome/v8log/v8_log_codec.h"
 
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
-#include <cstdlib>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -24,6 +21,7 @@
 #include "common/chrome/v8log/v8_code_names.h"
 #include "common/chrome/v8log/v8_preprocessed.h"
 #include "common/elf/elf_function_symbols.h"
+#include "common/elf/symbol_names.h"
 #include "common/io/byte_stream.h"
 #include "common/json/json_document.h"
 #include "common/model/interner.h"
@@ -62,15 +60,6 @@ std::string Unescape(std::string_view field) {
     }
   }
   return out;
-}
-
-std::string Demangle(const std::string& symbol) {
-  if (symbol.size() < 2 || symbol[0] != '_' || symbol[1] != 'Z') return symbol;
-  int status = 0;
-  char* text = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
-  std::string name = status == 0 && text != nullptr ? std::string(text) : symbol;
-  std::free(text);
-  return name;
 }
 
 // What code-creation says of a piece of code.
@@ -202,13 +191,7 @@ class V8LogReader {
   }
 
   void SendHeader() {
-    ProfileHeader header;
-    header.meta = meta_;
-    header.sources.push_back(Source{1, "v8-log", context_.uri, std::nullopt});
-    header.types = {{"samples", "count"}, {"cpu", "microseconds"}};
-    header.default_type = "cpu";
-    header.period = Period{{"cpu", "microseconds"}, static_cast<int64_t>(interval_us_)};
-    sink_->OnHeader(header);
+    sink_->OnHeader(V8TicksHeader(context_.uri, static_cast<int64_t>(interval_us_), meta_));
     header_sent_ = true;
   }
 
@@ -330,9 +313,10 @@ class V8LogReader {
         const size_t index = static_cast<size_t>(function - library->functions->functions.data());
         const auto it = library->function_locations.find(index);
         if (it != library->function_locations.end()) return it->second;
+        SymbolName names = DemangleSymbol(function->name);
         Function f;
-        f.name = Demangle(function->name);
-        if (f.name != function->name) f.system_name = function->name;
+        f.name = std::move(names.name);
+        f.system_name = std::move(names.system_name);
         Location location;
         location.mapping_id = library->mapping;
         location.address = function->start + base;
@@ -389,7 +373,10 @@ class V8LogReader {
       uint64_t address = 0;
       if (!frame.empty() && (frame[0] == '+' || frame[0] == '-')) {
         // An offset from the frame before (older V8s).
-        const uint64_t offset = Hex("0x" + std::string(frame.substr(1)));
+        uint64_t offset = 0;
+        if (!ParseHexDigits(frame.substr(1), &offset)) {
+          Fail("not a hexadecimal offset: " + Printable(frame.substr(0, 40)));
+        }
         address = frame[0] == '+' ? previous + offset : previous - offset;
       } else if (!frame.empty() && frame[0] == 'o') {
         continue;  // "overflow": the stack was cut

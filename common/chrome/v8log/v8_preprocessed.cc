@@ -159,13 +159,8 @@ class Preprocessed {
   }
 
   void Emit() {
-    ProfileHeader header;
-    header.sources.push_back(Source{1, "v8-log", context_.uri, std::nullopt});
-    header.types = {{"samples", "count"}, {"cpu", "microseconds"}};
-    header.default_type = "cpu";
     // The JSON does not say the interval: V8's default.
-    header.period = Period{{"cpu", "microseconds"}, 1000};
-    sink_->OnHeader(header);
+    sink_->OnHeader(V8TicksHeader(context_.uri, 1000, {}));
     context_.Warn(json_.name(),
                   "the tick processor's JSON does not give the sampling interval: each tick is "
                   "taken as 1 ms, V8's default (the log itself says it)");

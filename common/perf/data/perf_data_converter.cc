@@ -680,7 +680,7 @@ uint64_t PerfDataConverter::MappingOf(PerfMap* map, bool kernel) {
 
 void PerfDataConverter::AddFunction(const std::string& raw, const std::string& file, int64_t line,
                                     Location* location) {
-  PerfSymbol names = DemangleAsPerf(raw);
+  SymbolName names = DemangleAsPerf(raw);
   Function function;
   function.name = std::move(names.name);
   function.system_name = std::move(names.system_name);
@@ -696,7 +696,7 @@ void PerfDataConverter::SymbolizeUser(PerfMap* map, uint64_t ip, Location* locat
     // perf-map-agent's inlined frames (`outer->inner`), innermost first, as perf2prof's.
     const std::vector<std::string_view> parts = SplitJitInlineChain(name);
     for (size_t i = parts.size(); i-- > 0;) {
-      PerfSymbol names = DemanglePerfSymbol(parts[i]);
+      SymbolName names = DemangleSymbol(parts[i]);
       Function function;
       function.name = std::move(names.name);
       function.system_name = std::move(names.system_name);
