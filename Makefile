@@ -112,7 +112,11 @@ PKG_LIBS = $(eval PKG_LIBS := $$(shell pkg-config --libs $(PKGS)))$(PKG_LIBS)
 # the C library's parts (libm, libpthread, libdl) stay shared. gold links in 0.6 s what ld.bfd
 # links in 0.9 s (binutils ships both).
 STATIC_PKGS := protobuf-lite re2 zlib libdeflate libdw sqlite3
-SHARED_PKGS := $(filter-out $(STATIC_PKGS) cxxopts,$(PKGS))
+# Graphviz's libraries are not linked: common/report/graph/graphviz_library.h loads them when a
+# graph is laid out (they were a third of a start's cost), by the soname of the libgvc found here.
+SHARED_PKGS := $(filter-out $(STATIC_PKGS) cxxopts libgvc,$(PKGS))
+GVC_SONAME = $(eval GVC_SONAME := $$(shell objdump -p "$$$$(pkg-config --variable=libdir libgvc)/libgvc.so" \
+  2>/dev/null | sed -n 's/^ *SONAME *//p'))$(GVC_SONAME)
 LINK_LIBS = $(eval LINK_LIBS := -Wl,-Bstatic $$(filter-out -lpthread -lm -ldl,$$(shell pkg-config \
   --static --libs-only-l $(STATIC_PKGS))) -Wl,-Bdynamic $$(shell pkg-config --libs $(SHARED_PKGS)) \
   -pthread -lm -ldl)$(LINK_LIBS)
@@ -121,7 +125,8 @@ GTEST_CFLAGS = $(eval GTEST_CFLAGS := $$(call pkg_config,--cflags,gtest gmock,$(
 GTEST_LIBS = $(eval GTEST_LIBS := $$(shell pkg-config --libs gtest gmock gtest_main))$(GTEST_LIBS)
 
 CXXFLAGS_ALL = -std=c++17 $(OPTFLAGS) -Wall -Wextra -Werror -I. -isystem $(BUILD)/gen \
-               $(PKG_CFLAGS) -MMD -MP $(CXXFLAGS)
+               $(PKG_CFLAGS) $(if $(GVC_SONAME),-DPROFTOOLS_GVC_SONAME='"$(GVC_SONAME)"') -MMD -MP \
+               $(CXXFLAGS)
 
 # A layer folder may have rooms, one level down (common/report/flame/): same layer, its own files.
 LIB_SRCS := $(wildcard common/*/*.cc common/*/*/*.cc)

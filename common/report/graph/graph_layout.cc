@@ -1,12 +1,11 @@
 #include "common/report/graph/graph_layout.h"
 
-#include <graphviz/gvc.h>
-
 #include <map>
 #include <memory>
 #include <utility>
 
 #include "common/base/diagnostics.h"
+#include "common/report/graph/graphviz_library.h"
 
 namespace proftools {
 namespace {
@@ -25,13 +24,14 @@ int CollectMessage(char* text) {
 class CapturedMessages {
  public:
   explicit CapturedMessages(std::string* messages)
-      : previous_function_(agseterrf(CollectMessage)), previous_level_(agseterr(AGWARN)) {
+      : previous_function_(Graphviz().seterrf(CollectMessage)),
+        previous_level_(Graphviz().seterr(AGWARN)) {
     g_messages = messages;
   }
   ~CapturedMessages() {
     g_messages = nullptr;
-    agseterrf(previous_function_);
-    agseterr(previous_level_);
+    Graphviz().seterrf(previous_function_);
+    Graphviz().seterr(previous_level_);
   }
   CapturedMessages(const CapturedMessages&) = delete;
   CapturedMessages& operator=(const CapturedMessages&) = delete;
@@ -85,10 +85,10 @@ std::string WithoutLinks(const std::string& svg) {
 }
 
 struct ContextDeleter {
-  void operator()(GVC_t* context) const { gvFreeContext(context); }
+  void operator()(GVC_t* context) const { Graphviz().free_context(context); }
 };
 struct GraphDeleter {
-  void operator()(Agraph_t* graph) const { agclose(graph); }
+  void operator()(Agraph_t* graph) const { Graphviz().close(graph); }
 };
 
 }  // namespace
@@ -113,17 +113,18 @@ GraphLayout LayoutDotToSvg(const std::string& dot, size_t max_nodes) {
   std::string messages;
   GraphLayout layout;
   {
+    const GraphvizLibrary& gv = Graphviz();
     CapturedMessages capture(&messages);
     // With Graphviz's installed plugins (the dot layout, the SVG renderer, its text layout), as
     // the `dot` program uses them.
-    std::unique_ptr<GVC_t, ContextDeleter> context(gvContext());
+    std::unique_ptr<GVC_t, ContextDeleter> context(gv.context());
     if (!context) throw GraphvizError("cannot start", messages);
-    std::unique_ptr<Agraph_t, GraphDeleter> graph(agmemread(dot.c_str()));
+    std::unique_ptr<Agraph_t, GraphDeleter> graph(gv.memread(dot.c_str()));
     if (!graph) throw GraphvizError("the DOT was rejected", messages);
-    layout.nodes = static_cast<size_t>(agnnodes(graph.get()));
+    layout.nodes = static_cast<size_t>(gv.nnodes(graph.get()));
     // Edges too: dot's time grows faster than the edges' count (measured on a dense generated
     // graph: 954 edges 0.55 s, 1764 edges 14.5 s, 4000 edges over 20 minutes).
-    const size_t edges = static_cast<size_t>(agnedges(graph.get()));
+    const size_t edges = static_cast<size_t>(gv.nedges(graph.get()));
     if (edges > max_nodes) {
       throw UsageError("the graph has " + std::to_string(edges) + " edges, more than the " +
                        std::to_string(max_nodes) +
@@ -136,17 +137,17 @@ GraphLayout LayoutDotToSvg(const std::string& dot, size_t max_nodes) {
                        " that are laid out (it would take minutes and be unreadable): keep fewer "
                        "with --nodecount or --min-percent");
     }
-    if (gvLayout(context.get(), graph.get(), "dot") != 0) {
+    if (gv.layout(context.get(), graph.get(), "dot") != 0) {
       throw GraphvizError("the dot layout failed", messages);
     }
     char* data = nullptr;
     unsigned int length = 0;
-    const int rendered = gvRenderData(context.get(), graph.get(), "svg", &data, &length);
+    const int rendered = gv.render_data(context.get(), graph.get(), "svg", &data, &length);
     if (data != nullptr) {
       layout.svg = WithoutLinks(std::string(data, length));
-      gvFreeRenderData(data);
+      gv.free_render_data(data);
     }
-    gvFreeLayout(context.get(), graph.get());
+    gv.free_layout(context.get(), graph.get());
     if (rendered != 0 || layout.svg.empty()) {
       throw GraphvizError("rendering to SVG failed", messages);
     }

@@ -1,7 +1,8 @@
 // A graph in Graphviz DOT laid out by Graphviz's own library (libgvc: the dot layout engine and
-// its SVG renderer, what `dot -Tsvg` runs) in memory. The only file that includes Graphviz's
-// headers. Graphviz's messages (it writes them to stderr by default) are captured: errors become
-// the exception, warnings are returned for the program to show as its own.
+// its SVG renderer, what `dot -Tsvg` runs) in memory, loaded when first needed
+// (graphviz_library.h: with it, the only files that include Graphviz's headers). Graphviz's
+// messages (it writes them to stderr by default) are captured: errors become the exception,
+// warnings are returned for the program to show as its own.
 #ifndef PROFTOOLS_COMMON_REPORT_GRAPH_GRAPH_LAYOUT_H_
 #define PROFTOOLS_COMMON_REPORT_GRAPH_GRAPH_LAYOUT_H_
 
