@@ -52,7 +52,7 @@ StackTotals Totals(const std::string& text) {
 
 const FlameTree::Node* Child(const FlameTree& tree, const FlameTree::Node& node,
                              const std::string& name) {
-  for (uint32_t child : node.children) {
+  for (uint32_t child : tree.children(node)) {
     if (tree.name(tree.nodes()[child].name) == name) return &tree.nodes()[child];
   }
   return nullptr;
@@ -62,12 +62,12 @@ TEST(FlameTree, MergesFromTheRootSortsByNameAndLeavesOutNonPositiveStacks) {
   const StackTotals totals = Totals(kProfile);
   const FlameTree tree(totals, FlameTreeOptions{});
   EXPECT_EQ(tree.root().value, 110);  // 30 + 50 + 20 + 10; the empty stack and -7 not drawn
-  ASSERT_EQ(tree.root().children.size(), 1u);
-  const FlameTree::Node& main = tree.nodes()[tree.root().children[0]];
+  ASSERT_EQ(tree.children(tree.root()).size(), 1u);
+  const FlameTree::Node& main = tree.nodes()[tree.children(tree.root())[0]];
   EXPECT_EQ(tree.name(main.name), "main");
   EXPECT_EQ(tree.name(main.source), "main.c:3");  // the function's start line
   std::vector<std::string> names;
-  for (uint32_t child : main.children) names.push_back(tree.name(tree.nodes()[child].name));
+  for (uint32_t child : tree.children(main)) names.push_back(tree.name(tree.nodes()[child].name));
   EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "z"}));
   EXPECT_EQ(Child(tree, main, "b")->value, 40);
   EXPECT_EQ(Child(tree, *Child(tree, main, "a"), "b")->value, 50);
@@ -133,12 +133,13 @@ TEST(FlameTree, ChildrenNeverExceedTheirParentOnRandomProfiles) {
     EXPECT_EQ(tree.root().value, positive) << "seed " << seed;
     for (const FlameTree::Node& node : tree.nodes()) {
       int64_t sum = 0;
-      for (size_t i = 0; i < node.children.size(); ++i) {
-        const FlameTree::Node& child = tree.nodes()[node.children[i]];
+      const FlameTree::Children children = tree.children(node);
+      for (size_t i = 0; i < children.size(); ++i) {
+        const FlameTree::Node& child = tree.nodes()[children[i]];
         AddSaturating(&sum, child.value);
         EXPECT_EQ(child.depth, node.depth + 1);
         if (i > 0) {
-          EXPECT_LT(tree.name(tree.nodes()[node.children[i - 1]].name), tree.name(child.name));
+          EXPECT_LT(tree.name(tree.nodes()[children[i - 1]].name), tree.name(child.name));
         }
       }
       EXPECT_LE(sum, node.value) << "seed " << seed;

@@ -1,5 +1,7 @@
 #include "common/report/value_format.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -44,9 +46,9 @@ std::string Scaled(double base_value, const Scale* scales, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     if (magnitude >= scales[i].factor) pick = i;
   }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f", base_value / scales[pick].factor);
-  std::string text = buf;
+  // As printf's "%.2f" writes it (FormatFixed, below: printf's digits without printf).
+  const double scaled = base_value / scales[pick].factor;
+  std::string text = (scaled < 0 ? "-" : "") + FormatFixed(std::fabs(scaled), 2);
   if (text.size() > 3 && text.compare(text.size() - 3, 3, ".00") == 0) text.resize(text.size() - 3);
   if (text == "-0") text = "0";
   return text + scales[pick].suffix;
@@ -76,7 +78,7 @@ std::string FormatValue(int64_t value, const std::string& unit, bool raw) {
 // time in printf's exact decimal conversion): the value scaled to an integer and written, except
 // where printf's exact rounding could differ (a scaled value within a millionth of a half, a
 // negative or a large one), left to printf. Checked equal to printf on 20 million values.
-std::string FormatFixed(double value, int decimals) {
+void AppendFixed(std::string* out, double value, int decimals) {
   static constexpr double kScale[] = {1, 10, 100, 1000, 10000};
   if (decimals >= 0 && decimals <= 4 && value >= 0 && value < 1e12) {
     const double scaled = value * kScale[decimals];
@@ -85,19 +87,29 @@ std::string FormatFixed(double value, int decimals) {
     if (std::fabs(fraction - 0.5) > 1e-6) {
       const auto n = static_cast<uint64_t>(whole) + (fraction > 0.5 ? 1 : 0);
       const auto unit = static_cast<uint64_t>(kScale[decimals]);
-      std::string out = std::to_string(n / unit);
+      // Into a buffer, appended once: no string made a number (a million frames' worth).
+      char buf[32];
+      char* end = std::to_chars(buf, buf + sizeof buf, n / unit).ptr;
       if (decimals > 0) {
-        std::string digits = std::to_string(n % unit);
-        out += '.';
-        out.append(static_cast<size_t>(decimals) - digits.size(), '0');
-        out += digits;
+        *end++ = '.';
+        char digits[8];
+        const char* digits_end = std::to_chars(digits, digits + sizeof digits, n % unit).ptr;
+        for (auto k = digits_end - digits; k < decimals; ++k) *end++ = '0';
+        for (const char* d = digits; d < digits_end; ++d) *end++ = *d;
       }
-      return out;
+      out->append(buf, static_cast<size_t>(end - buf));
+      return;
     }
   }
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
+  const int length = std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  if (length > 0) out->append(buf, std::min(static_cast<size_t>(length), sizeof buf - 1));
+}
+
+std::string FormatFixed(double value, int decimals) {
+  std::string out;
+  AppendFixed(&out, value, decimals);
+  return out;
 }
 
 std::string FormatPercent(int64_t value, int64_t total) {

@@ -15,6 +15,8 @@ std::string FormatValue(int64_t value, const std::string& unit, bool raw);
 
 // printf's "%.*f" of `value`, byte for byte (0 to 4 decimals fast; others through printf).
 std::string FormatFixed(double value, int decimals);
+// The same appended to `out`.
+void AppendFixed(std::string* out, double value, int decimals);
 
 // "12.34%" of `total`; "-" when the total is 0.
 std::string FormatPercent(int64_t value, int64_t total);

@@ -1,5 +1,7 @@
 #include "common/rprof/rprof_syntax.h"
 
+#include <algorithm>
+
 #include <cstring>
 #include <limits>
 
@@ -162,6 +164,11 @@ void RprofStackText::Clear() {
 void ParseRprofStack(std::string_view text, RprofStackText* out) {
   out->Clear();
   const size_t n = text.size();
+  // Every frame takes 3 bytes at least ("f" and a space): a long line's frames get their room
+  // at once (a line of a million frames grew the vector twenty times).
+  if (n / 3 > out->frames.capacity() && n > 4096) {
+    out->frames.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '"')) / 2);
+  }
   size_t pos = 0;
   RprofSrcref pending;       // a srcref waiting for the frame it belongs to
   size_t pending_start = 0;  // where that srcref's text starts

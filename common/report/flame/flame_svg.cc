@@ -244,19 +244,19 @@ class SvgWriter {
       text_ += "\"><title>";
       text_ += EscapeXml(Details(node, name));
       text_ += "</title><rect x=\"";
-      text_ += FormatFixed(x, 2);
+      AppendFixed(&text_, x, 2);
       text_ += "\" y=\"";
-      text_ += FormatFixed(y, 1);
+      AppendFixed(&text_, y, 1);
       text_ += "\" width=\"";
-      text_ += FormatFixed(width, 2);
+      AppendFixed(&text_, width, 2);
       text_ += "\" height=\"";
       text_ += frame_height;
       text_ += "\" fill=\"";
       text_ += color;
       text_ += "\" rx=\"2\" ry=\"2\"/><text x=\"";
-      text_ += FormatFixed(x + 3, 2);
+      AppendFixed(&text_, x + 3, 2);
       text_ += "\" y=\"";
-      text_ += FormatFixed(y + options_.frame_height / 2.0 + options_.font_size / 3 + 1, 1);
+      AppendFixed(&text_, y + options_.frame_height / 2.0 + options_.font_size / 3 + 1, 1);
       text_ += "\">";
       text_ += EscapeXml(FitFrameLabel(name, static_cast<size_t>(width * chars_per_pixel)));
       text_ += "</text></g>\n";
@@ -264,8 +264,9 @@ class SvgWriter {
       // Pushed in reverse so that they come off the stack in name order: each child starts
       // where the ones before it end.
       int64_t child_end = at.start;
-      for (uint32_t child : node.children) child_end += tree_.nodes()[child].value;
-      for (auto child = node.children.rbegin(); child != node.children.rend(); ++child) {
+      const FlameTree::Children children = tree_.children(at.node);
+      for (uint32_t child : children) child_end += tree_.nodes()[child].value;
+      for (auto child = children.rbegin(); child != children.rend(); ++child) {
         child_end -= tree_.nodes()[*child].value;
         stack.push_back({*child, child_end});
       }

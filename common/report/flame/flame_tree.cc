@@ -82,6 +82,9 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
         [&](uint32_t x, uint32_t y) { return rank[x] < rank[y]; });
   });
 
+  // At most a node a frame: room for them at once (a deep stack of a million frames moved its
+  // nodes twenty times as they grew; pages not used are never touched).
+  nodes_.reserve(nodes_.size() + paths.frames.size());
   std::vector<uint32_t> chain = {0};  // the nodes of the previous path, root first
   size_t previous = SIZE_MAX;
   for (size_t p : order) {
@@ -103,14 +106,23 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
       child.source = intern(frame->source);
       child.kind = frame->kind;
       child.depth = static_cast<uint32_t>(d + 1);
+      child.parent = chain.back();
       max_depth_ = std::max(max_depth_, child.depth);
       const uint32_t index = static_cast<uint32_t>(nodes_.size());
-      nodes_[chain.back()].children.push_back(index);
-      nodes_.push_back(std::move(child));
+      nodes_.push_back(child);
       chain.push_back(index);
     }
     for (uint32_t node : chain) AddSaturating(&nodes_[node].value, paths.values[p]);
     previous = p;
+  }
+  // Children by parent; a parent's in the order they were made, which is their names' order.
+  child_start_.assign(nodes_.size() + 1, 0);
+  for (size_t i = 1; i < nodes_.size(); ++i) ++child_start_[nodes_[i].parent + 1];
+  for (size_t i = 0; i < nodes_.size(); ++i) child_start_[i + 1] += child_start_[i];
+  child_list_.resize(nodes_.size() - 1);
+  std::vector<uint32_t> next(child_start_.begin(), child_start_.end() - 1);
+  for (size_t i = 1; i < nodes_.size(); ++i) {
+    child_list_[next[nodes_[i].parent]++] = static_cast<uint32_t>(i);
   }
   if (base != nullptr) AddBase(*base, base_value_index, options);
 }
@@ -133,7 +145,7 @@ void FlameTree::AddBase(const StackTotals& base, int value_index, const FlameTre
     uint32_t node = 0;
     AddSaturating(&nodes_[0].base, value);
     for (const Frame* frame : frames) {
-      const std::vector<uint32_t>& children = nodes_[node].children;
+      const Children children = this->children(node);
       auto it = std::lower_bound(children.begin(), children.end(), frame->name,
                                  [&](uint32_t child, const std::string& name) {
                                    return names_[nodes_[child].name] < name;

@@ -6,6 +6,7 @@
 #define PROFTOOLS_COMMON_REPORT_FLAME_FLAME_TREE_H_
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,25 @@ class FlameTree {
     uint32_t name = 0;    // index in names()
     uint32_t source = 0;  // index in names(): "FILE:LINE" of the first frame merged here, or ""
     FrameKind kind = FrameKind::kUser;
-    uint32_t depth = 0;              // the root ("all") is 0
-    int64_t value = 0;               // this node and everything above it
-    int64_t base = 0;                // the same sum in a base profile (differential graphs)
-    std::vector<uint32_t> children;  // sorted by name, bytewise
+    uint32_t depth = 0;   // the root ("all") is 0
+    int64_t value = 0;    // this node and everything above it
+    int64_t base = 0;     // the same sum in a base profile (differential graphs)
+    uint32_t parent = 0;  // the root's is itself
+  };
+  // A node's children, sorted by name, bytewise.
+  struct Children {
+    const uint32_t* first;
+    const uint32_t* last;
+    const uint32_t* begin() const { return first; }
+    const uint32_t* end() const { return last; }
+    size_t size() const { return static_cast<size_t>(last - first); }
+    uint32_t operator[](size_t i) const { return first[i]; }
+    std::reverse_iterator<const uint32_t*> rbegin() const {
+      return std::reverse_iterator<const uint32_t*>(last);
+    }
+    std::reverse_iterator<const uint32_t*> rend() const {
+      return std::reverse_iterator<const uint32_t*>(first);
+    }
   };
 
   // Stacks with a value ≤ 0 for the chosen type are not drawn (a width cannot be negative);
@@ -42,6 +58,12 @@ class FlameTree {
 
   const std::vector<Node>& nodes() const { return nodes_; }
   const Node& root() const { return nodes_[0]; }
+  Children children(const Node& node) const {
+    return children(static_cast<uint32_t>(&node - nodes_.data()));
+  }
+  Children children(uint32_t node) const {
+    return {child_list_.data() + child_start_[node], child_list_.data() + child_start_[node + 1]};
+  }
   const std::string& name(uint32_t index) const { return names_[index]; }
   uint32_t max_depth() const { return max_depth_; }
 
@@ -50,6 +72,9 @@ class FlameTree {
   uint32_t Intern(const std::string& text);
 
   std::vector<Node> nodes_;
+  // Each node's children, node by node: child_list_[child_start_[n] .. child_start_[n + 1]) (one
+  // array for the tree, not a vector a node: a stack a million frames deep has a million nodes).
+  std::vector<uint32_t> child_start_, child_list_;
   std::vector<std::string> names_;
   uint32_t max_depth_ = 0;
 };
