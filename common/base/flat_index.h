@@ -12,7 +12,19 @@
 
 namespace proftools {
 
-// Key is uint64_t or, for half the memory where keys fit, uint32_t.
+// The slot a key starts from: Fibonacci hashing of the key (a pair's halves mixed first).
+inline uint64_t FlatHash(uint64_t key) {
+  return key * 0x9E3779B97F4A7C15ULL;
+}
+inline uint64_t FlatHash(uint32_t key) {
+  return FlatHash(uint64_t{key});
+}
+inline uint64_t FlatHash(const std::pair<uint64_t, uint64_t>& key) {
+  return (key.first * 0x9E3779B97F4A7C15ULL ^ key.second) * 0xC2B2AE3D27D4EB4FULL;
+}
+
+// Key is uint64_t, or uint32_t for half the memory where keys fit, or a pair of uint64_t (an
+// entry keyed by two numbers: a stack and its labels).
 template <typename Key>
 class BasicFlatIndex {
  public:
@@ -53,12 +65,12 @@ class BasicFlatIndex {
   }
 
  private:
-  static size_t Home(Key key, size_t mask) {
-    return static_cast<size_t>((static_cast<uint64_t>(key) * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+  static size_t Home(const Key& key, size_t mask) {
+    return static_cast<size_t>(FlatHash(key) >> 20) & mask;
   }
   void Grow() {
     std::vector<std::pair<Key, uint32_t>> old = std::move(slots_);
-    slots_.assign(std::max<size_t>(64, old.size() * 2), {0, kAbsent});
+    slots_.assign(std::max<size_t>(64, old.size() * 2), {Key{}, kAbsent});
     const size_t mask = slots_.size() - 1;
     for (const auto& slot : old) {
       if (slot.second == kAbsent) continue;

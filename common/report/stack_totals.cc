@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "common/base/diagnostics.h"
 #include "common/base/saturating.h"
 #include "common/report/reports.h"
 #include "common/report/value_format.h"
@@ -105,9 +106,10 @@ StackTotals::Entry& StackTotals::EntryOf(uint64_t stack_id, uint64_t label_id,
                                          const std::string& labels) {
   uint64_t index;
   if (keying_ != LabelKeying::kNone) {
-    auto [it, added] =
-        labeled_index_.try_emplace(std::make_pair(stack_id, label_id), entries_.size());
-    index = it->second;
+    if (entries_.size() >= UINT32_MAX) throw ProfError("", "more than 4 billion stacks");
+    bool added = false;
+    index = labeled_index_.FindOrAdd(std::make_pair(stack_id, label_id),
+                                     static_cast<uint32_t>(entries_.size()), &added);
     if (!added) return entries_[index];
   } else if (index_.Find(stack_id, &index)) {
     return entries_[index];

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/base/flat_index.h"
 #include "common/base/id_table.h"
 #include "common/model/sink.h"
 
@@ -84,14 +85,9 @@ class StackTotals : public DefinitionKeepingSink {
   std::vector<uint64_t> samples_with_value_;
   bool is_diff_ = false;
   LabelKeying keying_ = LabelKeying::kNone;
-  struct PairHash {
-    size_t operator()(const std::pair<uint64_t, uint64_t>& p) const {
-      return std::hash<uint64_t>()(p.first * 0x9e3779b97f4a7c15ULL ^ p.second);
-    }
-  };
   std::unordered_map<std::string, uint64_t> label_ids_;  // rendered labels -> a number
-  // (stack id, labels' number) -> entry
-  std::unordered_map<std::pair<uint64_t, uint64_t>, size_t, PairHash> labeled_index_;
+  // (stack id, labels' number) -> entry (open addressing: looked up once a sample)
+  BasicFlatIndex<std::pair<uint64_t, uint64_t>> labeled_index_;
   // The label sets seen last, rendered and numbered: samples mostly take turns between a few
   // threads' label sets, and rendering and hashing them per sample was a tenth of a report.
   struct RecentLabels {

@@ -1,7 +1,9 @@
 #include "common/report/html/sample_timeline.h"
 
 #include <algorithm>
+#include <utility>
 
+#include "common/base/diagnostics.h"
 #include "common/base/saturating.h"
 #include "common/filter/time_window.h"
 
@@ -63,13 +65,16 @@ uint32_t SampleTimeline::Row(const Sample& sample) {
 
 void SampleTimeline::Add(uint32_t row, uint32_t bin, const Sample& sample) {
   const size_t types = header().types.size();
-  const auto key = std::make_tuple(row, bin, sample.stack_id);
-  auto [it, added] = index_.try_emplace(key, static_cast<uint32_t>(keys_.size()));
+  if (keys_.size() >= UINT32_MAX - 1) throw ProfError("", "more than 4 billion timeline entries");
+  bool added = false;
+  const uint32_t entry =
+      index_.FindOrAdd(std::make_pair(uint64_t{row} << 32 | bin, sample.stack_id),
+                       static_cast<uint32_t>(keys_.size()), &added);
   if (added) {
-    keys_.push_back(key);
+    keys_.push_back(std::make_tuple(row, bin, sample.stack_id));
     values_.resize(values_.size() + types, 0);
   }
-  int64_t* values = values_.data() + size_t{it->second} * types;
+  int64_t* values = values_.data() + size_t{entry} * types;
   for (size_t i = 0; i < sample.values.size() && i < types; ++i) {
     AddSaturating(&values[i], sample.values[i]);
   }

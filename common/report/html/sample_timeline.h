@@ -12,9 +12,10 @@
 #include <set>
 #include <string>
 #include <tuple>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "common/base/flat_index.h"
 #include "common/report/stack_totals.h"
 
 namespace proftools {
@@ -59,13 +60,8 @@ class SampleTimeline : public StackTotals {
   std::set<uint64_t> sources_with_threads_;
   // (row, bin, stack) -> entry index; the entries' keys and values in flat arrays (values:
   // `types` per entry), so that an entry costs no allocation of its own.
-  struct KeyHash {
-    size_t operator()(const std::tuple<uint32_t, uint32_t, uint64_t>& key) const {
-      return (std::get<2>(key) * 0x9e3779b97f4a7c15ull) ^
-             (uint64_t{std::get<0>(key)} << 32 | std::get<1>(key));
-    }
-  };
-  std::unordered_map<std::tuple<uint32_t, uint32_t, uint64_t>, uint32_t, KeyHash> index_;
+  // Open addressing on (row << 32 | bin, stack): a lookup a sample, no allocation an entry.
+  BasicFlatIndex<std::pair<uint64_t, uint64_t>> index_;
   std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> keys_;
   std::vector<int64_t> values_;
   uint64_t timed_samples_ = 0;
