@@ -4,7 +4,9 @@
 # flamegraph.pl` (when flamegraph.pl is on PATH or FLAMEGRAPH names it: Debian 12 has no package
 # for it). The runs alternate between the commands; medians of 3 by CPU time. Then the size of
 # each output and how long Chromium takes to load and draw it (tests/browser/load_time.py).
-# Goals (issue 15): prof-svg and prof-html <= 3 s each; the HTML opens in under 3 s.
+# Goals (issue 15): prof-svg and prof-html <= 3 s each; the HTML opens in under 3 s. Issue 46:
+# prof-html <= 1.5x prof-svg's time (#15); and on one Rprof sample line of 1.5 million frames
+# (8.7 MB, a stack that deep), prof-svg <= 2x prof-text --top's time (#16: deep stacks linear).
 set -euo pipefail
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-pictures.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -33,15 +35,30 @@ for round in 1 2 3; do
     measure "${labels[$i]}" "$big" "${commands[$i]}" >>"$tmp/runs.$i"
   done
 done
-for i in "${!labels[@]}"; do
-  sort -t' ' -k1,1 "$tmp/runs.$i" | awk '
+# median_by_cpu FILE: the run of FILE (measure's lines) of median CPU time.
+median_by_cpu() {
+  awk '
     { line[NR] = $0; match($0, /cpu +[0-9.]+/); cpu[NR] = substr($0, RSTART + 4, RLENGTH - 4) + 0 }
     END {
       for (i = 1; i <= NR; i++) { below = 0
         for (j = 1; j <= NR; j++) if (cpu[j] < cpu[i] || (cpu[j] == cpu[i] && j < i)) below++
         if (below == int(NR / 2)) print line[i] }
-    }'
+    }' "$1"
+}
+for i in "${!labels[@]}"; do median_by_cpu "$tmp/runs.$i"; done
+
+# The deep stack: one sample line of 1,500,000 frames (f0 ... f49 over and over).
+awk 'BEGIN { print "sample.interval=20000"; for (i = 0; i < 1500000; i++) printf "\"f%d\" ", i % 50; print "" }' \
+  >"$tmp/deep.out"
+echo "input: an Rprof sample line of 1,500,000 frames"
+deep_labels=("prof-text --top (deep)" "prof-svg (deep)")
+deep_commands=("prof-text --top $tmp/deep.out >/dev/null 2>&1" "prof-svg $tmp/deep.out >/dev/null 2>&1")
+for round in 1 2 3; do
+  for i in "${!deep_labels[@]}"; do
+    measure "${deep_labels[$i]}" "$tmp/deep.out" "${deep_commands[$i]}" >>"$tmp/deep-runs.$i"
+  done
 done
+for i in "${!deep_labels[@]}"; do median_by_cpu "$tmp/deep-runs.$i"; done
 
 for file in "$tmp/big.svg" "$tmp/big.html"; do
   size=$(awk -v b="$(stat -c %s "$file")" 'BEGIN { printf "%.1f MB", b / 1e6 }')
