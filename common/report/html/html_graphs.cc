@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <system_error>
 #include <thread>
 
 #include "common/base/json_string.h"
@@ -36,7 +37,13 @@ std::string HtmlGraphsJson(const StackTotals& totals, const ReportOptions& optio
   std::vector<std::thread> helpers;
   const size_t threads =
       std::min<size_t>(types.size(), std::max(1u, std::thread::hardware_concurrency()));
-  for (size_t i = 1; i < threads; ++i) helpers.emplace_back(build);
+  for (size_t i = 1; i < threads; ++i) {
+    try {
+      helpers.emplace_back(build);
+    } catch (const std::system_error&) {
+      break;  // no thread to be had: this one builds the rest
+    }
+  }
   build();
   for (std::thread& helper : helpers) helper.join();
 
