@@ -88,16 +88,37 @@ new_case teardown-fails 'echo a'
 echo a >"$tree/teardown-fails/stdout"
 echo 'test -f "$T/never-made"' >"$tree/teardown-fails/teardown"
 
-for c in exact-right glob-right stderr-ignored status-right setup-teardown-right; do
-  expect pass "$c"
+# Every case in one run of the runner (a run starts hundreds of processes less than a run per
+# case): each must-fail case is named on a FAIL line, no must-pass case is, and the summary
+# counts them all.
+must_pass=(exact-right glob-right stderr-ignored status-right setup-teardown-right)
+must_fail=(exact-wrong exact-file-wrong exact-absent-means-empty glob-wrong-text glob-extra-line
+  glob-missing-line glob-star-within-a-line glob-brackets-are-literal
+  glob-question-mark-is-literal glob-dots-then-the-end glob-suffix-not-overlapping
+  stderr-unexpected stderr-ignore-keeps-stdout stderr-glob-wrong status-wrong two-expectations
+  setup-fails teardown-fails)
+GOLDEN_DIR=$tree "$root/tests/golden.sh" >"$tree/all.log" 2>&1
+all_status=$?
+all_log=$'\n'$(<"$tree/all.log")$'\n'
+for c in "${must_pass[@]}" "${must_fail[@]}"; do
+  want=pass
+  [[ " ${must_fail[*]} " == *" $c "* ]] && want=fail
+  got=pass
+  [[ $all_log == *$'\n'"FAIL $c"$'\n'* ]] && got=fail
+  says=${got/pass/passe}s
+  if [ "$got" = "$want" ]; then
+    echo "golden-selftest: $c: $says, as it must"
+  else
+    echo "golden-selftest: $c: $says, but it must $want"
+    surprises=$((surprises + 1))
+  fi
 done
-for c in exact-wrong exact-file-wrong exact-absent-means-empty glob-wrong-text glob-extra-line \
-  glob-missing-line glob-star-within-a-line glob-brackets-are-literal \
-  glob-question-mark-is-literal glob-dots-then-the-end glob-suffix-not-overlapping \
-  stderr-unexpected stderr-ignore-keeps-stdout stderr-glob-wrong status-wrong two-expectations \
-  setup-fails teardown-fails; do
-  expect fail "$c"
-done
+summary="golden: ${#must_pass[@]} passed, ${#must_fail[@]} failed"
+if ! grep -qx "$summary" "$tree/all.log" || [ "$all_status" = 0 ]; then
+  echo "golden-selftest: the run did not end with \"$summary\" and a failure status ($all_status):"
+  sed 's/^/  /' "$tree/all.log"
+  surprises=$((surprises + 1))
+fi
 
 # --- --update -----------------------------------------------------------------------------------
 # It rewrites the exact expectation (stdout.exact, the file the case has) and leaves the .glob

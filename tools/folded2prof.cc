@@ -14,6 +14,7 @@
 #include "common/text/text_writer.h"
 
 namespace proftools {
+namespace folded2prof {
 namespace {
 
 constexpr const char* kProgram = "folded2prof";
@@ -97,8 +98,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace folded2prof
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::folded2prof::kProgram,
+                               [&] { return proftools::folded2prof::Main(argc, argv); });
 }

@@ -14,6 +14,7 @@
 #include "common/text/text_writer.h"
 
 namespace proftools {
+namespace gprof2prof {
 namespace {
 
 constexpr const char* kProgram = "gprof2prof";
@@ -76,8 +77,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace gprof2prof
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::gprof2prof::kProgram,
+                               [&] { return proftools::gprof2prof::Main(argc, argv); });
 }

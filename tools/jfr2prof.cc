@@ -12,6 +12,7 @@
 #include "common/text/text_writer.h"
 
 namespace proftools {
+namespace jfr2prof {
 namespace {
 
 constexpr const char* kProgram = "jfr2prof";
@@ -80,8 +81,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace jfr2prof
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::jfr2prof::kProgram,
+                               [&] { return proftools::jfr2prof::Main(argc, argv); });
 }

@@ -13,6 +13,7 @@
 #include "common/text/text_writer.h"
 
 namespace proftools {
+namespace perf2prof {
 namespace {
 
 constexpr const char* kProgram = "perf2prof";
@@ -150,8 +151,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace perf2prof
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::perf2prof::kProgram,
+                               [&] { return proftools::perf2prof::Main(argc, argv); });
 }

@@ -12,6 +12,7 @@
 #include "common/text/text_writer.h"
 
 namespace proftools {
+namespace pprof2prof {
 namespace {
 
 constexpr const char* kProgram = "pprof2prof";
@@ -58,8 +59,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace pprof2prof
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::pprof2prof::kProgram,
+                               [&] { return proftools::pprof2prof::Main(argc, argv); });
 }

@@ -8,6 +8,7 @@
 #include "common/io/output.h"
 
 namespace proftools {
+namespace prof_filter {
 namespace {
 
 constexpr const char* kProgram = "prof-filter";
@@ -40,8 +41,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace prof_filter
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::prof_filter::kProgram,
+                               [&] { return proftools::prof_filter::Main(argc, argv); });
 }

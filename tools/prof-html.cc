@@ -8,6 +8,7 @@
 #include "common/io/output.h"
 
 namespace proftools {
+namespace prof_html {
 namespace {
 
 constexpr const char* kProgram = "prof-html";
@@ -42,8 +43,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace prof_html
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::prof_html::kProgram,
+                               [&] { return proftools::prof_html::Main(argc, argv); });
 }

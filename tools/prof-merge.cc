@@ -13,6 +13,7 @@
 #include "common/text/text_writer.h"
 
 namespace proftools {
+namespace prof_merge {
 namespace {
 
 constexpr const char* kProgram = "prof-merge";
@@ -95,8 +96,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace prof_merge
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::prof_merge::kProgram,
+                               [&] { return proftools::prof_merge::Main(argc, argv); });
 }

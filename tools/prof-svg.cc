@@ -8,6 +8,7 @@
 #include "common/io/output.h"
 
 namespace proftools {
+namespace prof_svg {
 namespace {
 
 constexpr const char* kProgram = "prof-svg";
@@ -42,8 +43,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace prof_svg
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::prof_svg::kProgram,
+                               [&] { return proftools::prof_svg::Main(argc, argv); });
 }

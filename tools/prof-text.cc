@@ -6,6 +6,7 @@
 #include "common/io/output.h"
 
 namespace proftools {
+namespace prof_text {
 namespace {
 
 constexpr const char* kProgram = "prof-text";
@@ -43,8 +44,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace prof_text
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::prof_text::kProgram,
+                               [&] { return proftools::prof_text::Main(argc, argv); });
 }

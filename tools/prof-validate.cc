@@ -10,6 +10,7 @@
 #include "common/model/sink.h"
 
 namespace proftools {
+namespace prof_validate {
 namespace {
 
 constexpr const char* kProgram = "prof-validate";
@@ -113,8 +114,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace prof_validate
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::prof_validate::kProgram,
+                               [&] { return proftools::prof_validate::Main(argc, argv); });
 }

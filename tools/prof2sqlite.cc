@@ -21,6 +21,7 @@
 #include "common/sqlite_load/database_input.h"
 
 namespace proftools {
+namespace prof2sqlite {
 namespace {
 
 constexpr const char* kProgram = "prof2sqlite";
@@ -134,8 +135,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace prof2sqlite
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::prof2sqlite::kProgram,
+                               [&] { return proftools::prof2sqlite::Main(argc, argv); });
 }

@@ -7,6 +7,7 @@
 #include "common/rprof/rprof_codec.h"
 
 namespace proftools {
+namespace rprof2prof {
 namespace {
 
 constexpr const char* kProgram = "rprof2prof";
@@ -51,8 +52,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace rprof2prof
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::rprof2prof::kProgram,
+                               [&] { return proftools::rprof2prof::Main(argc, argv); });
 }

@@ -13,6 +13,7 @@
 #include "common/text/text_writer.h"
 
 namespace proftools {
+namespace sqlite2prof {
 namespace {
 
 constexpr const char* kProgram = "sqlite2prof";
@@ -79,8 +80,10 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+}  // namespace sqlite2prof
 }  // namespace proftools
 
 int main(int argc, char** argv) {
-  return proftools::RunProgram(proftools::kProgram, [&] { return proftools::Main(argc, argv); });
+  return proftools::RunProgram(proftools::sqlite2prof::kProgram,
+                               [&] { return proftools::sqlite2prof::Main(argc, argv); });
 }

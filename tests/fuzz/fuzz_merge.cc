@@ -1,11 +1,11 @@
 // Fuzzes prof-merge: the input is two profiles (prof text or pprof) split at the first
-// kSeparator line (without one, the input is merged with itself). Whatever the merge accepts it
-// must write through its checker into canonical text that reads back to itself.
+// kMergeSeparator line (without one, the input is merged with itself). Whatever the merge
+// accepts it must write through its checker into canonical text that reads back to itself.
 #include "common/merge/merger.h"
 #include "tests/fuzz/fuzz_util.h"
 
 namespace {
-constexpr std::string_view kSeparator = "\n--- merge ---\n";
+constexpr std::string_view kMergeSeparator = "\n--- merge ---\n";
 constexpr const char* kMerged = "(merged profile)";
 }  // namespace
 
@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace proftools;
   using namespace proftools::fuzz;
   const TwoParts parts =
-      SplitAtLine(std::string_view(reinterpret_cast<const char*>(data), size), kSeparator);
+      SplitAtLine(std::string_view(reinterpret_cast<const char*>(data), size), kMergeSeparator);
   const std::string_view first = parts.first, second = parts.second;
   MergeOptions options;
   options.aggregate = size % 2 == 1;  // both ways, decided by the input

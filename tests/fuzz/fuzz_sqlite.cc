@@ -30,7 +30,7 @@
 
 namespace {
 
-constexpr std::string_view kSeparator = "\n--- sql ---\n";
+constexpr std::string_view kSqlSeparator = "\n--- sql ---\n";
 
 // A file of its own for each input, removed whatever happens.
 class ScratchFile {
@@ -124,7 +124,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace proftools;
   using namespace proftools::fuzz;
   const TwoParts parts =
-      SplitAtLine(std::string_view(reinterpret_cast<const char*>(data), size), kSeparator);
+      SplitAtLine(std::string_view(reinterpret_cast<const char*>(data), size), kSqlSeparator);
   ScratchFile file;
   if (!parts.found) {
     file.Write(parts.first);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Replays every file of tests/fuzz/regressions/NAME/ through the harness fuzz_NAME.cc built with
-# the ordinary compiler and tests/fuzz/replay_main.cc (build/fuzz-replay/NAME, no libFuzzer): a
-# fault the fuzzers found stays fixed. Usage: tests/fuzz/replay.sh NAME...
+# the ordinary compiler into the replay program (tests/fuzz/replay_main.cc: build/fuzz-replay/replay
+# NAME FILE..., no libFuzzer): a fault the fuzzers found stays fixed.
+# Usage: tests/fuzz/replay.sh NAME...
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 name=fuzz-regressions
@@ -15,8 +16,8 @@ for harness in "$@"; do
     echo "fuzz-regressions: $harness: no regression inputs (no finding yet)"
     continue
   fi
-  if ! "$root/build/fuzz-replay/$harness" "${files[@]}" >/dev/null; then
-    echo "fuzz-regressions: $harness: FAILED (run build/fuzz-replay/$harness on each file of $dir)"
+  if ! "$root/build/fuzz-replay/replay" "$harness" "${files[@]}" >/dev/null; then
+    echo "fuzz-regressions: $harness: FAILED (run build/fuzz-replay/replay $harness on each file of $dir)"
     failed=1
   else
     echo "fuzz-regressions: $harness: ${#files[@]} inputs pass"
