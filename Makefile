@@ -287,10 +287,27 @@ $(UNITY_SRCS): $(BUILD)/unity/%.cc: FORCE
 	  printf '#include "%s"\n' $(sort $(wildcard common/$*/*.cc common/$*/*/*.cc)); } >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
+# The standard headers the library's files include most, precompiled once and given to every
+# unit (UNITY=1) instead of being parsed by each: the library's units took 5% less CPU (198 s
+# against 208 s, two builds each, alternating; 2026-11-30). The UNITY=0 and fuzz builds compile
+# without it, so that each file still includes what it uses. (In a folder named after OPTFLAGS:
+# a header precompiled with other flags is refused.)
+LIB_PCH_HEADERS := algorithm charconv cmath cstddef cstdint cstdio cstdlib cstring deque \
+  functional limits map memory optional set stdexcept string string_view unordered_map \
+  unordered_set utility vector
+LIB_PCH := $(BUILD)/pch$(subst $() ,,$(OPTFLAGS))/library_pch.h
+$(LIB_PCH): FORCE
+	@mkdir -p $(dir $@)
+	@printf '#include <%s>\n' $(LIB_PCH_HEADERS) >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(LIB_PCH).gch: $(LIB_PCH)
+	$(CXX) $(CXXFLAGS_ALL) -x c++-header $< -o $@
+LIB_PCH_FLAGS = -include $(LIB_PCH) -Winvalid-pch
+
 # -Wno-subobject-linkage: g++ takes the included .cc files for headers, and warns of a class
 # there with a member of a type in the file's anonymous namespace (right in a .cc file).
-$(UNITY_SRCS:%.cc=%.o): %.o: %.cc | $(PROTO_SRCS)
-	$(CXX) $(CXXFLAGS_ALL) -Wno-subobject-linkage -c $< -o $@
+$(UNITY_SRCS:%.cc=%.o): %.o: %.cc $(LIB_PCH).gch | $(PROTO_SRCS)
+	$(CXX) $(CXXFLAGS_ALL) -Wno-subobject-linkage $(LIB_PCH_FLAGS) -c $< -o $@
 
 # The programs' mains compile as one unit too (UNITY=1): each is a short file, but the headers
 # and the templates they instantiate took 2 s of CPU a program (39 s for the 19; the unit, 4 s).
@@ -312,8 +329,8 @@ $(BUILD)/unity/main-%.cc: FORCE
 	  'int $(call main_function,$*)(int argc, char** argv);' \
 	  'int main(int argc, char** argv) { return $(call main_function,$*)(argc, argv); }' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
-$(BUILD)/unity/tools.o: $(BUILD)/unity/tools.cc | $(PROTO_SRCS)
-	$(CXX) $(CXXFLAGS_ALL) -c $< -o $@
+$(BUILD)/unity/tools.o: $(BUILD)/unity/tools.cc $(LIB_PCH).gch | $(PROTO_SRCS)
+	$(CXX) $(CXXFLAGS_ALL) $(LIB_PCH_FLAGS) -c $< -o $@
 $(BUILD)/unity/main-%.o: $(BUILD)/unity/main-%.cc
 	$(CXX) $(CXXFLAGS_ALL) -c $< -o $@
 $(TOOLS): $(BIN)/%: $(BUILD)/unity/main-%.o $(BUILD)/unity/tools.o $(LIB)
