@@ -70,6 +70,43 @@ TEST(SourceLines, ShownRangeHasTheMarginAndWhatTheTextLacks) {
   EXPECT_EQ(missing.beyond, (std::vector<int64_t>{3, 20, 40}));
 }
 
+TEST(SourceLines, JavaMethodsAreInTheirTopLevelClassFile) {
+  EXPECT_EQ(JavaSourceFile("Workload.spinA"), "Workload.java");
+  EXPECT_EQ(JavaSourceFile("java.lang.Thread.run"), "java/lang/Thread.java");
+  EXPECT_EQ(JavaSourceFile("a.b.Outer$Inner.m"), "a/b/Outer.java");
+  EXPECT_EQ(JavaSourceFile("Workload$$Lambda.run"), "Workload.java");
+  EXPECT_EQ(JavaSourceFile("Workload.lambda$main$0"), "Workload.java");
+  EXPECT_EQ(JavaSourceFile("p.Ünicode.m"), "p/Ünicode.java");
+  // Not dotted Java identifiers: no file.
+  for (const char* name : {"main", ".m", "C.", "a..b", "C.m()", "a/b.m", "p.$Gen.m", "<init>",
+                           "../../etc/passwd.x", "C m.x"}) {
+    EXPECT_EQ(JavaSourceFile(name), "") << name;
+  }
+}
+
+TEST(SourceLines, JfrFramesHaveTheirClassFileOthersNone) {
+  for (const char* type : {"jfr", "manual"}) {
+    const std::string profile = std::string("proftext 1.0\nsource 1 ") + type +
+                                " x -\ntype samples count\n"
+                                "function 1 p.C$1.run \"\" \"\" 0\n"
+                                "location 1 - 0x0 - 1:7\nstack 1 1\nsample 1 1 - - 3\n";
+    StackTotals totals;
+    MemoryStream stream(profile);
+    ReadText(&stream, "x", &totals);
+    SourceFiles files("/nonexistent", "");
+    const SourceLineValues values =
+        AttributeSourceLines(totals, 0, files, [](const std::string&) { return true; });
+    const std::vector<FunctionFile> found = FilesOf(values, "p.C$1.run");
+    if (std::string(type) == "jfr") {
+      ASSERT_EQ(found.size(), 1u);
+      EXPECT_EQ(found[0].file, "p/C.java");
+      EXPECT_EQ(found[0].lines.at(7).flat, 3);
+    } else {
+      EXPECT_TRUE(found.empty());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace source_lines_test
 }  // namespace proftools

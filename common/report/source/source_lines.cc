@@ -21,11 +21,40 @@ std::string DisplaySourceLine(std::string_view line) {
   return out + DisplayFrameName(line.substr(start));
 }
 
+std::string JavaSourceFile(std::string_view name) {
+  // Identifiers of Java's (letters, digits, '_', '$', any non-ASCII byte) joined by dots.
+  const size_t method_dot = name.rfind('.');
+  if (method_dot == std::string_view::npos || method_dot == 0 || method_dot + 1 == name.size()) {
+    return "";
+  }
+  bool after_dot = true;
+  for (const char c : name) {
+    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '_' || c == '$' || static_cast<unsigned char>(c) >= 0x80;
+    if (c == '.' ? after_dot : !word) return "";  // no empty part, no other character
+    after_dot = c == '.';
+  }
+  std::string_view type = name.substr(0, method_dot);
+  const size_t package_end = type.rfind('.');
+  const size_t simple = package_end == std::string_view::npos ? 0 : package_end + 1;
+  // A nested, anonymous or lambda class is in its top-level class's file (Outer$Inner, Outer$1).
+  const size_t nested = type.find('$', simple);
+  if (nested == simple) return "";  // a name that starts with '$' is no class a file is named for
+  if (nested != std::string_view::npos) type = type.substr(0, nested);
+  std::string file(type);
+  std::replace(file.begin(), file.end(), '.', '/');
+  return file + ".java";
+}
+
 SourceLineValues AttributeSourceLines(const StackTotals& totals, int value_index,
                                       const SourceFiles& sources,
                                       const std::function<bool(const std::string&)>& selected,
                                       bool skip_lineless) {
   const Definitions& defs = totals.defs();
+  // JFR names each frame's method and line, not its file: its frames are looked for in the file
+  // their class is usually in (JavaSourceFile).
+  bool from_jfr = false;
+  for (const Source& source : totals.header().sources) from_jfr |= source.type == "jfr";
   // Per function id: whether it is selected, its name and trimmed file.
   struct FunctionInfo {
     bool selected = false;
@@ -40,7 +69,12 @@ SourceLineValues AttributeSourceLines(const StackTotals& totals, int value_index
     if (const Function* f = defs.functions.Find(function_id)) {
       info.selected = selected(f->name);
       info.name = f->name;
-      if (!f->file.empty()) info.file = sources.Trim(f->file);
+      if (!f->file.empty()) {
+        info.file = sources.Trim(f->file);
+      } else if (from_jfr) {
+        const std::string java = JavaSourceFile(f->name);
+        if (!java.empty()) info.file = sources.Trim(java);
+      }
     }
     return functions.emplace(function_id, std::move(info)).first->second;
   };

@@ -31,10 +31,17 @@ struct SourceLineValues {
   std::set<std::string> names;
 };
 
+// The file a Java method's class is usually in, as a Java stack trace names it: `pkg/Class.java`
+// for `pkg.Class.method`, `pkg.Class$Inner.method` or `pkg.Class$$Lambda.run` (the top-level
+// class's file); "" for a name that is not dotted Java identifiers. (A class may be in a file
+// of another name, or be Kotlin's or Scala's: then no file is found, and --list says so.)
+std::string JavaSourceFile(std::string_view name);
+
 // The flat and cum values of value type `value_index` at each line of the functions whose name
 // `selected` accepts: flat the leaf's (when the leaf line is a selected function's), cum once per
 // stack for each (function, file, line) on it (recursion counts once). Files are trimmed by
-// `sources` (SourceFiles::Trim); functions without a file have a name but no lines. With
+// `sources` (SourceFiles::Trim); functions without a file have a name but no lines, except in a
+// profile with a JFR source, whose methods have the file of JavaSourceFile. With
 // `skip_lineless`, as --granularity filelines: entries without a line number are no frames, so
 // flat goes to the innermost frame with a line (R's summaryRprof(lines = "show") self time).
 SourceLineValues AttributeSourceLines(const StackTotals& totals, int value_index,
