@@ -151,13 +151,16 @@ void ReadWholeInput(Input& input, uint64_t cap, const char* what, WholeInput* da
         break;
     }
   }
-  // Reads go into the room left while there is a fair amount of it: asking for a whole kRead of
-  // room before each read doubled the buffer for the read that finds the end. glibc grows it
-  // with mremap, but AddressSanitizer's realloc copies, and its page faults were most of the
-  // pprof fuzz harness's time (436 a small input, 80% of its CPU in the kernel).
-  constexpr size_t kRead = size_t{1} << 20, kLeastRoom = size_t{64} << 10;
+  // Reads go into the room left while there is any: asking for a whole read's worth of room
+  // before each read doubled the buffer for the read that finds the end. glibc grows it with
+  // mremap, but AddressSanitizer's realloc copies, and its page faults were most of the pprof
+  // fuzz harness's time (436 a small input, 80% of its CPU in the kernel). The buffer starts at
+  // 64 KiB and doubles: a first 1 MiB for every input was a fresh mapping under
+  // AddressSanitizer, and two thirds of the pstats and DHAT harnesses' CPU time (the kernel's,
+  // mapping it and its shadow at each small input).
+  constexpr size_t kFirstRead = size_t{64} << 10;
   while (true) {
-    const size_t want = data->room() >= kLeastRoom ? data->room() : kRead;
+    const size_t want = data->room() > 0 ? data->room() : std::max(kFirstRead, data->size());
     const size_t got = input.stream->Read(data->Reserve(want), want);
     if (got == 0) break;
     if (cap != 0 && data->size() + got > cap) TooLarge(input, cap, what);
