@@ -1,9 +1,13 @@
 #include "common/report/flame/flame_svg.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "common/base/diagnostics.h"
 #include "common/base/saturating.h"
@@ -69,6 +73,12 @@ std::string FitFrameLabel(const std::string& name, size_t chars) {
 }
 
 namespace {
+
+void AppendInteger(std::string* out, int64_t value) {
+  char digits[24];
+  const std::to_chars_result end = std::to_chars(digits, digits + sizeof digits, value);
+  out->append(digits, static_cast<size_t>(end.ptr - digits));
+}
 
 class SvgWriter {
  public:
@@ -200,19 +210,45 @@ class SvgWriter {
     return FormatValue(value, options_.unit, false);
   }
 
-  // The tooltip: name, value and share, the change for a differential graph, the source.
-  std::string Details(const FlameTree::Node& node, const std::string& name) const {
+  // A frame name as shown: its display form, that escaped for XML, and its colour.
+  struct Named {
+    bool made = false;
+    FrameKind kind = FrameKind::kUser;
+    std::string display, escaped, color;
+  };
+  const Named& NamedAs(uint32_t name, FrameKind kind) {
+    if (name >= named_.size()) named_.resize(name + 1);
+    Named& named = named_[name];
+    if (!named.made || named.kind != kind) {
+      named.made = true;
+      named.kind = kind;
+      named.display = DisplayFrameName(tree_.name(name));
+      named.escaped.clear();
+      AppendEscapedXml(&named.escaped, named.display);
+      if (!options_.differential)
+        named.color = FrameColor(options_.palette, tree_.name(name), kind);
+    }
+    return named;
+  }
+
+  // The tooltip, escaped for XML: name, value and share, the change for a differential graph,
+  // the source.
+  void AppendDetails(const FlameTree::Node& node, const Named& named) {
     const int64_t total = tree_.root().value;
-    std::string details =
-        name + "\n" + Value(node.value) + " (" + FormatPercent(node.value, total) + ")";
+    text_ += named.escaped;
+    text_ += '\n';
+    AppendEscapedXml(&text_, Value(node.value) + " (" + FormatPercent(node.value, total) + ")");
     if (options_.differential) {
       int64_t change = node.value;
       SubtractSaturating(&change, node.base);
-      details += ", was " + Value(node.base) + " (" + (change > 0 ? "+" : "") + Value(change) + ")";
+      AppendEscapedXml(&text_, ", was " + Value(node.base) + " (" + (change > 0 ? "+" : "") +
+                                   Value(change) + ")");
     }
     const std::string& source = tree_.name(node.source);
-    if (!source.empty()) details += "\n" + DisplayFrameName(source);
-    return details;
+    if (!source.empty()) {
+      text_ += '\n';
+      AppendEscapedXml(&text_, DisplayFrameName(source));
+    }
   }
 
   void Frames() {
@@ -234,15 +270,15 @@ class SvgWriter {
       const double y = options_.inverted
                            ? pad_top_ + node.depth * options_.frame_height
                            : height_ - pad_bottom_ - (node.depth + 1) * options_.frame_height;
-      const std::string name = DisplayFrameName(tree_.name(node.name));
-      const std::string color =
-          options_.differential ? DiffColor(node.value, node.base, max_change_)
-                                : FrameColor(options_.palette, tree_.name(node.name), node.kind);
+      // A name's display form and colour, made once a name: a deep stack repeats a few names
+      // a million times (the colour is the name's, and its kind's).
+      const Named& named = NamedAs(node.name, node.kind);
+      const std::string& name = named.display;
       // Appended piece by piece: a million frames' worth of temporary strings otherwise.
       text_ += "<g class=\"f\" data-v=\"";
-      text_ += std::to_string(node.value);
+      AppendInteger(&text_, node.value);
       text_ += "\"><title>";
-      text_ += EscapeXml(Details(node, name));
+      AppendDetails(node, named);
       text_ += "</title><rect x=\"";
       AppendFixed(&text_, x, 2);
       text_ += "\" y=\"";
@@ -252,13 +288,22 @@ class SvgWriter {
       text_ += "\" height=\"";
       text_ += frame_height;
       text_ += "\" fill=\"";
-      text_ += color;
+      if (options_.differential) {
+        text_ += DiffColor(node.value, node.base, max_change_);
+      } else {
+        text_ += named.color;
+      }
       text_ += "\" rx=\"2\" ry=\"2\"/><text x=\"";
       AppendFixed(&text_, x + 3, 2);
       text_ += "\" y=\"";
       AppendFixed(&text_, y + options_.frame_height / 2.0 + options_.font_size / 3 + 1, 1);
       text_ += "\">";
-      text_ += EscapeXml(FitFrameLabel(name, static_cast<size_t>(width * chars_per_pixel)));
+      const size_t label_chars = static_cast<size_t>(width * chars_per_pixel);
+      if (label_chars >= 3 && label_chars >= name.size()) {
+        text_ += named.escaped;  // the whole name fits (FitFrameLabel would give it whole)
+      } else {
+        AppendEscapedXml(&text_, FitFrameLabel(name, label_chars));
+      }
       text_ += "</text></g>\n";
       WriteWhenLarge(&text_, out_);
       // Pushed in reverse so that they come off the stack in name order: each child starts
@@ -277,36 +322,47 @@ class SvgWriter {
   const FlameSvgOptions& options_;
   ByteSink* out_;
   std::string text_;
+  std::vector<Named> named_;  // by name index
   double pad_top_ = 0, pad_bottom_ = 0, height_ = 0, scale_ = 0;
   double max_change_ = 0;
 };
 
 }  // namespace
 
+void AppendEscapedXml(std::string* out, std::string_view text) {
+  size_t plain = 0;  // runs without a character to escape are appended whole
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char* escaped = nullptr;
+    switch (text[i]) {
+      case '&':
+        escaped = "&amp;";
+        break;
+      case '<':
+        escaped = "&lt;";
+        break;
+      case '>':
+        escaped = "&gt;";
+        break;
+      case '"':
+        escaped = "&quot;";
+        break;
+      case '\'':
+        escaped = "&#39;";
+        break;
+      default:
+        continue;
+    }
+    out->append(text.data() + plain, i - plain);
+    *out += escaped;
+    plain = i + 1;
+  }
+  out->append(text.data() + plain, text.size() - plain);
+}
+
 std::string EscapeXml(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
+  AppendEscapedXml(&out, text);
   return out;
 }
 

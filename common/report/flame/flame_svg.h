@@ -7,6 +7,7 @@
 #define PROFTOOLS_COMMON_REPORT_FLAME_FLAME_SVG_H_
 
 #include <string>
+#include <string_view>
 
 #include "common/io/byte_stream.h"
 #include "common/report/flame/flame_palette.h"
@@ -47,6 +48,8 @@ std::string FitFrameLabel(const std::string& name, size_t chars);
 
 // `text` with &, <, >, " and ' escaped for XML and HTML.
 std::string EscapeXml(const std::string& text);
+// The same, appended to `out`.
+void AppendEscapedXml(std::string* out, std::string_view text);
 
 }  // namespace proftools
 
