@@ -237,7 +237,15 @@ class SvgWriter {
     const int64_t total = tree_.root().value;
     text_ += named.escaped;
     text_ += '\n';
-    AppendEscapedXml(&text_, Value(node.value) + " (" + FormatPercent(node.value, total) + ")");
+    // The value's text, kept for the next frame: a deep stack's frames have the same value.
+    if (!value_text_made_ || value_text_of_ != node.value) {
+      value_text_.clear();
+      AppendEscapedXml(&value_text_,
+                       Value(node.value) + " (" + FormatPercent(node.value, total) + ")");
+      value_text_of_ = node.value;
+      value_text_made_ = true;
+    }
+    text_ += value_text_;
     if (options_.differential) {
       int64_t change = node.value;
       SubtractSaturating(&change, node.base);
@@ -323,6 +331,9 @@ class SvgWriter {
   ByteSink* out_;
   std::string text_;
   std::vector<Named> named_;  // by name index
+  bool value_text_made_ = false;
+  int64_t value_text_of_ = 0;
+  std::string value_text_;  // the tooltip's value and share for value_text_of_, escaped
   double pad_top_ = 0, pad_bottom_ = 0, height_ = 0, scale_ = 0;
   double max_change_ = 0;
 };
