@@ -131,13 +131,14 @@ void CallGraph::AddCall(uint32_t caller, uint32_t callee, uint64_t count,
     node.self_calls = node.self_calls + count < count ? UINT64_MAX : node.self_calls + count;
     return;
   }
-  const auto [it, added] =
-      edge_of_.emplace((uint64_t{caller} << 32) | callee, static_cast<uint32_t>(node.edges.size()));
+  bool added = false;
+  const uint32_t index = edge_of_.FindOrAdd((uint64_t{caller} << 32) | callee,
+                                            static_cast<uint32_t>(node.edges.size()), &added);
   if (added) {
     node.edges.push_back(Edge{callee, 0, edge_costs_.size()});
     edge_costs_.resize(edge_costs_.size() + events_, 0);
   }
-  Edge& edge = node.edges[it->second];
+  Edge& edge = node.edges[index];
   edge.calls = edge.calls + count < count ? UINT64_MAX : edge.calls + count;
   for (size_t i = 0; i < costs.size() && i < events_; ++i) {
     AddSaturating(&edge_costs_[edge.costs + i], costs[i]);

@@ -25,6 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/base/flat_index.h"
 #include "common/model/interner.h"
 #include "common/model/model.h"
 
@@ -91,7 +92,7 @@ class CallGraph {
   std::unordered_map<std::string, uint32_t> function_of_;  // object \0 name, or FunctionAt's key
   // One map and one array for every edge, not one each: a Python program's graph has hundreds
   // of thousands.
-  std::unordered_map<uint64_t, uint32_t> edge_of_;  // caller << 32 | callee -> index in edges
+  FlatIndex edge_of_;  // caller << 32 | callee -> index in the caller's edges
   std::vector<int64_t> edge_costs_;
   const int64_t* inclusive(const Edge& edge) const { return &edge_costs_[edge.costs]; }
   std::vector<int64_t> self_totals_;
