@@ -310,7 +310,7 @@ $(UNITY_SRCS:%.cc=%.o): %.o: %.cc $(LIB_PCH).gch | $(PROTO_SRCS)
 	$(CXX) $(CXXFLAGS_ALL) -Wno-subobject-linkage $(LIB_PCH_FLAGS) -c $< -o $@
 
 # The programs' mains compile as one unit too (UNITY=1): each is a short file, but the headers
-# and the templates they instantiate took 2 s of CPU a program (39 s for the 19; the unit, 4 s).
+# and the templates they instantiate took 2 s of CPU a program (39 s for the 19; the unit, 11 s).
 # build/unity/tools.cc #includes every tools/NAME.cc with its `main` renamed
 # proftools_main_NAME (each program's code is in its own namespace, proftools::NAME), and
 # build/unity/main-NAME.cc is the program's `main`, which calls it. Every program then holds every

@@ -1,10 +1,10 @@
 #include "common/report/flame/flame_svg.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,12 +73,6 @@ std::string FitFrameLabel(const std::string& name, size_t chars) {
 }
 
 namespace {
-
-void AppendInteger(std::string* out, int64_t value) {
-  char digits[24];
-  const std::to_chars_result end = std::to_chars(digits, digits + sizeof digits, value);
-  out->append(digits, static_cast<size_t>(end.ptr - digits));
-}
 
 class SvgWriter {
  public:
@@ -223,8 +217,7 @@ class SvgWriter {
       named.made = true;
       named.kind = kind;
       named.display = DisplayFrameName(tree_.name(name));
-      named.escaped.clear();
-      AppendEscapedXml(&named.escaped, named.display);
+      named.escaped = EscapeXml(named.display);
       if (!options_.differential)
         named.color = FrameColor(options_.palette, tree_.name(name), kind);
     }
@@ -238,12 +231,9 @@ class SvgWriter {
     text_ += named.escaped;
     text_ += '\n';
     // The value's text, kept for the next frame: a deep stack's frames have the same value.
-    if (!value_text_made_ || value_text_of_ != node.value) {
-      value_text_.clear();
-      AppendEscapedXml(&value_text_,
-                       Value(node.value) + " (" + FormatPercent(node.value, total) + ")");
+    if (value_text_of_ != node.value) {
+      value_text_ = EscapeXml(Value(node.value) + " (" + FormatPercent(node.value, total) + ")");
       value_text_of_ = node.value;
-      value_text_made_ = true;
     }
     text_ += value_text_;
     if (options_.differential) {
@@ -284,7 +274,7 @@ class SvgWriter {
       const std::string& name = named.display;
       // Appended piece by piece: a million frames' worth of temporary strings otherwise.
       text_ += "<g class=\"f\" data-v=\"";
-      AppendInteger(&text_, node.value);
+      AppendInt(&text_, node.value);
       text_ += "\"><title>";
       AppendDetails(node, named);
       text_ += "</title><rect x=\"";
@@ -331,8 +321,7 @@ class SvgWriter {
   ByteSink* out_;
   std::string text_;
   std::vector<Named> named_;  // by name index
-  bool value_text_made_ = false;
-  int64_t value_text_of_ = 0;
+  std::optional<int64_t> value_text_of_;
   std::string value_text_;  // the tooltip's value and share for value_text_of_, escaped
   double pad_top_ = 0, pad_bottom_ = 0, height_ = 0, scale_ = 0;
   double max_change_ = 0;
