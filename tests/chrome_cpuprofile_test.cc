@@ -29,19 +29,21 @@ std::string Profile(const std::string& rest) {
   return "{" + std::string(kNodes) + "," + rest + "}";
 }
 
+// The first test's samples and functions (the legacy form's test reads the same).
+const std::vector<std::string> kFirstSamples = {
+    "sample 1 1 1010000 20000 1 20 20", "sample 1 2 1030000 30000 1 30 30",
+    "sample 1 3 1060000 15000 1 0 15", "sample 1 2 1075000 25000 1 25 25"};
+const std::vector<std::string> kFirstFunctions = {"function 1 main \"\" a.js 3",
+                                                  "function 2 \"(anonymous a.js:5:7)\" \"\" a.js 5",
+                                                  "function 3 (idle) \"\" \"\" 0"};
+
 TEST(ChromeCpuProfile, EachSampleWeighsTheIntervalToTheNextOneIdleIsNotCpu) {
   const std::string text = Read(Profile(R"j("startTime":1000,"endTime":1100,"samples":[2,3,4,3],)j"
                                         R"j("timeDeltas":[10,20,30,15])j"));
   // Times: 1010, 1030, 1060, 1075 us; intervals 20, 30, 15, then 25 to endTime.
-  EXPECT_EQ(Lines(text, "sample "),
-            (std::vector<std::string>{
-                "sample 1 1 1010000 20000 1 20 20", "sample 1 2 1030000 30000 1 30 30",
-                "sample 1 3 1060000 15000 1 0 15", "sample 1 2 1075000 25000 1 25 25"}));
+  EXPECT_EQ(Lines(text, "sample "), kFirstSamples);
   // (root) is no frame; lines 1-based; the anonymous function named where it is.
-  EXPECT_EQ(Lines(text, "function "),
-            (std::vector<std::string>{"function 1 main \"\" a.js 3",
-                                      "function 2 \"(anonymous a.js:5:7)\" \"\" a.js 5",
-                                      "function 3 (idle) \"\" \"\" 0"}));
+  EXPECT_EQ(Lines(text, "function "), kFirstFunctions);
   EXPECT_EQ(Lines(text, "location 2"), (std::vector<std::string>{"location 2 - 0x0 - 2:5:7"}));
   EXPECT_EQ(Lines(text, "stack "),
             (std::vector<std::string>{"stack 1 1", "stack 2 2 1", "stack 3 3"}));
@@ -93,6 +95,72 @@ void ExpectError(const std::string& json, const std::string& part) {
   const std::string message = Error(json, "cpuprofile");
   EXPECT_EQ(message.rfind("in.json: byte ", 0), 0u) << message;
   EXPECT_NE(message.find(part), std::string::npos) << message;
+}
+
+// The legacy form (V8 before 2016, Node <= 10's inspector exports): a tree nested under head,
+// 1-based lines in the nodes' own fields, ids after the children, startTime and endTime in
+// seconds, absolute `timestamps` in microseconds.
+const char* kLegacyHead =
+    R"j({"head":{"functionName":"(root)","url":"","lineNumber":0,"hitCount":0,"children":[)j"
+    R"j({"functionName":"main","url":"a.js","lineNumber":3,"columnNumber":1,"hitCount":1,)j"
+    R"j("children":[{"functionName":"","url":"a.js","lineNumber":5,"columnNumber":7,)j"
+    R"j("hitCount":2,"children":[],"id":3}],"id":2},)j"
+    R"j({"functionName":"(idle)","url":"","lineNumber":0,"hitCount":1,"children":[],"id":4}],)j"
+    R"j("id":1})j";
+
+TEST(ChromeCpuProfile, TheLegacyFormReadsAsTheCurrentOne) {
+  // The same profile as the first test's, in the legacy form: the same samples.
+  const std::string text = Read(std::string(kLegacyHead) +
+                                R"j(,"startTime":0.001,"endTime":0.0011,"samples":[2,3,4,3],)j"
+                                R"j("timestamps":[1010,1030,1060,1075]})j");
+  EXPECT_EQ(Lines(text, "sample "), kFirstSamples);
+  EXPECT_EQ(Lines(text, "function "), kFirstFunctions);
+  EXPECT_EQ(Lines(text, "stack "),
+            (std::vector<std::string>{"stack 1 1", "stack 2 2 1", "stack 3 3"}));
+}
+
+TEST(ChromeCpuProfile, LegacySamplesWithoutTimestampsAreSpreadEvenlyWithAWarning) {
+  chrome_test::Warnings warnings;
+  const std::string text =
+      Read(std::string(kLegacyHead) + R"j(,"startTime":1,"endTime":1.0004,"samples":[2,3,4,3]})j",
+           "", &warnings);
+  EXPECT_EQ(Lines(text, "sample "),
+            (std::vector<std::string>{
+                "sample 1 1 1000000000 100000 1 100 100", "sample 1 2 1000100000 100000 1 100 100",
+                "sample 1 3 1000200000 100000 1 0 100", "sample 1 2 1000300000 100000 1 100 100"}));
+  ASSERT_EQ(warnings.messages.size(), 1u);
+  EXPECT_NE(warnings.messages[0].find("spread evenly"), std::string::npos);
+}
+
+TEST(ChromeCpuProfile, LegacyFormErrors) {
+  const std::string head(kLegacyHead);
+  ExpectError(head + R"j(,"startTime":1,"samples":[2,3],"timestamps":[1]})j",
+              "2 samples but 1 timestamps");
+  ExpectError(head + R"j(,"samples":[2,3]})j", "no `timestamps` and no startTime");
+  ExpectError(head + R"j(,"startTime":1,"endTime":2})j", "without `samples`");
+  ExpectError(head + R"j(,"head":{"id":9},"samples":[],"timestamps":[]})j", "a second head");
+  ExpectError(R"j({"head":{"functionName":"f","children":[{"functionName":"g"}],"id":1},)j"
+              R"j("samples":[1],"timestamps":[1]})j",
+              "a node without an id");
+  // Seconds: 10^10 s fits in 64-bit nanoseconds, 10^11 s does not.
+  ExpectError(head + R"j(,"startTime":100000000000,"samples":[2],"timestamps":[1]})j",
+              "startTime: 100000000000 seconds (the legacy form's unit) is beyond");
+  // `timestamps` belong to the legacy form only.
+  ExpectError(Profile(R"j("startTime":1,"samples":[2],"timestamps":[1])j"), "only the legacy form");
+}
+
+TEST(ChromeCpuProfile, TimesAreExactDecimalsNotDoubles) {
+  // 0.1 s and 1700000000.123456789 s: a double would be 1 ns off in the second.
+  const std::string text =
+      Read(std::string(kLegacyHead) + R"j(,"startTime":1700000000.123456789,"samples":[2],)j"
+                                      R"j("timestamps":[1700000000123457]})j");
+  EXPECT_EQ(Lines(text, "sample "),
+            (std::vector<std::string>{"sample 1 1 1700000000123457000 0 1 0 0"}));
+  // Exponents (valid JSON numbers) read as doubles.
+  const std::string exponent =
+      Read(Profile(R"j("startTime":1.5e3,"endTime":2e3,"samples":[2],"timeDeltas":[0])j"));
+  EXPECT_EQ(Lines(exponent, "sample "),
+            (std::vector<std::string>{"sample 1 1 1500000 500000 1 500 500"}));
 }
 
 TEST(ChromeCpuProfile, BadInputIsAnErrorNamingTheByte) {

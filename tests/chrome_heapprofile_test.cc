@@ -106,6 +106,17 @@ void ExpectError(const std::string& json, const std::string& part) {
   EXPECT_NE(message.find(part), std::string::npos) << message;
 }
 
+TEST(ChromeHeapProfile, NodesWithoutIdsAreReadByTheirPlace) {
+  // V8 before it wrote samples (2018): no ids, selfSize only (issue 43).
+  const std::string text =
+      Read(R"j({"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"children":[)j"
+           R"j({"callFrame":{"functionName":"main"},"selfSize":7,"children":[)j"
+           R"j({"callFrame":{"functionName":"grow"},"selfSize":64}]}]}})j");
+  EXPECT_EQ(Lines(text, "sample "),
+            (std::vector<std::string>{"sample 1 1 - - 7", "sample 1 2 - - 64"}));
+  EXPECT_EQ(Lines(text, "stack "), (std::vector<std::string>{"stack 1 1", "stack 2 2 1"}));
+}
+
 TEST(ChromeHeapProfile, BadInputIsAnErrorNamingTheByte) {
   const std::string good = "{" + kHead + R"j(,"samples":[{"size":3,"nodeId":3,"ordinal":1}]})j";
   for (size_t cut : {size_t{1}, size_t{30}, good.size() / 2, good.size() - 1}) {
@@ -119,7 +130,6 @@ TEST(ChromeHeapProfile, BadInputIsAnErrorNamingTheByte) {
   ExpectError(
       R"j({"head":{"callFrame":{},"id":1,"selfSize":1,"children":[[[[[[[[[[{}]]]]]]]]]]}})j",
       "an array where an object belongs");
-  ExpectError(R"j({"head":{"callFrame":{},"selfSize":1,"children":[]}})j", "without an id");
   ExpectError(R"j({"head":{"callFrame":{},"id":1,"children":[{"callFrame":{},"id":1}]}})j",
               "node 1 is defined twice");
   ExpectError(R"j({"head":{"callFrame":{},"id":1,"selfSize":-4}})j", "selfSize");

@@ -113,22 +113,69 @@ TEST(ChromeTrace, DurationEventsAreSamplesWithTheirSelfTimeWhenThereIsNoCpuProfi
       R"j({"ph":"X","pid":1,"tid":3,"ts":40}])j";
   Warnings warnings;
   const std::string text = Read(trace, "", &warnings);
-  EXPECT_EQ(Lines(text, "sample "),
-            (std::vector<std::string>{"sample 1 1 10000 10000 1 6500 pid=1 tid=2 thread=main",
-                                      "sample 1 2 12000 3500 1 3500 pid=1 tid=2 thread=main",
-                                      "sample 1 3 31000 1000 1 1000 pid=1 tid=3",
-                                      "sample 1 4 31500 0 1 0 pid=1 tid=3",
-                                      "sample 1 5 40000 0 1 0 pid=1 tid=3"}));
+  // `never` is closed at its thread's last time (40, the nameless X's), around solo, mark
+  // (inside solo) and the nameless X at its very end.
+  EXPECT_EQ(
+      Lines(text, "sample "),
+      (std::vector<std::string>{
+          "sample 1 1 10000 10000 1 6500 pid=1 tid=2 thread=main",
+          "sample 1 2 12000 3500 1 3500 pid=1 tid=2 thread=main",
+          "sample 1 3 30000 10000 1 9000 pid=1 tid=3", "sample 1 4 31000 1000 1 1000 pid=1 tid=3",
+          "sample 1 5 31500 0 1 0 pid=1 tid=3", "sample 1 6 40000 0 1 0 pid=1 tid=3"}));
   EXPECT_EQ(Lines(text, "stack "),
             (std::vector<std::string>{"stack 1 1", "stack 2 2 1", "stack 3 3", "stack 4 4 3",
-                                      "stack 5 5"}));
-  EXPECT_EQ(Lines(text, "function 5"),
-            (std::vector<std::string>{"function 5 \"(no name)\" \"\" \"\" 0"}));
+                                      "stack 5 5 4 3", "stack 6 6 3"}));
+  EXPECT_EQ(Lines(text, "function 6"),
+            (std::vector<std::string>{"function 6 \"(no name)\" \"\" \"\" 0"}));
   // Each at the byte where its event starts.
   EXPECT_EQ(warnings.messages,
-            (std::vector<std::string>{
-                "in.json: byte 218: 1 E event with no B open on its thread, left out",
-                "in.json: byte 253: 1 B event never closed by an E, left out"}));
+            (std::vector<std::string>{"in.json: byte 218: 1 E event with no B open on its thread, "
+                                      "ignored",
+                                      "in.json: byte 253: 1 B event never closed by an E: each "
+                                      "closed at its thread's last time in the trace"}));
+}
+
+TEST(ChromeTrace, OverlappingSpansAreCutAtTheEndOfTheSpanAroundThem) {
+  // inner (5-15) runs past outer (0-10): cut at 10; the thread's total is its span, 10.
+  const std::string trace = R"j([{"ph":"X","name":"outer","pid":1,"tid":1,"ts":0,"dur":10},)j"
+                            R"j({"ph":"X","name":"inner","pid":1,"tid":1,"ts":5,"dur":10}])j";
+  Warnings warnings;
+  const std::string text = Read(trace, "", &warnings);
+  EXPECT_EQ(Lines(text, "sample "),
+            (std::vector<std::string>{"sample 1 1 0 10000 1 5000 pid=1 tid=1",
+                                      "sample 1 2 5000 5000 1 5000 pid=1 tid=1"}));
+  ASSERT_EQ(warnings.messages.size(), 1u);
+  EXPECT_NE(warnings.messages[0].find("cut at that end"), std::string::npos);
+}
+
+TEST(ChromeTrace, AtOneInstantEndsGoBeforeBeginsButASpanOfNoLengthStaysWhole) {
+  // At 5 the E of a is listed after b's B; x's B and E at 7 are a span of no length.
+  const std::string trace = R"j([{"ph":"B","name":"a","pid":1,"tid":1,"ts":0},)j"
+                            R"j({"ph":"B","name":"b","pid":1,"tid":1,"ts":5},)j"
+                            R"j({"ph":"E","pid":1,"tid":1,"ts":5},)j"
+                            R"j({"ph":"B","name":"x","pid":1,"tid":1,"ts":7},)j"
+                            R"j({"ph":"E","name":"x","pid":1,"tid":1,"ts":7},)j"
+                            R"j({"ph":"E","pid":1,"tid":1,"ts":9}])j";
+  Warnings warnings;
+  const std::string text = Read(trace, "", &warnings);
+  EXPECT_EQ(Lines(text, "sample "),
+            (std::vector<std::string>{"sample 1 1 0 5000 1 5000 pid=1 tid=1",
+                                      "sample 1 2 5000 4000 1 4000 pid=1 tid=1",
+                                      "sample 1 3 7000 0 1 0 pid=1 tid=1"}));
+  EXPECT_EQ(Lines(text, "stack "),
+            (std::vector<std::string>{"stack 1 1", "stack 2 2", "stack 3 3 2"}));
+  EXPECT_TRUE(warnings.messages.empty());
+}
+
+TEST(ChromeTrace, HermesStringTimesAndThreadDurations) {
+  const std::string trace = R"j([{"ph":"X","name":"s","pid":1,"tid":1,"ts":"1.5","dur":"2"},)j"
+                            R"j({"ph":"X","name":"t","pid":1,"tid":1,"ts":10,"tdur":3}])j";
+  EXPECT_EQ(Lines(Read(trace), "sample "),
+            (std::vector<std::string>{"sample 1 1 1500 2000 1 2000 pid=1 tid=1",
+                                      "sample 1 2 10000 3000 1 3000 pid=1 tid=1"}));
+  EXPECT_NE(Error(R"j([{"ph":"X","name":"s","pid":1,"tid":1,"ts":"soon","dur":1}])j")
+                .find("ts: 'soon' where a time in microseconds belongs"),
+            std::string::npos);
 }
 
 // The sampled form: stackFrames (parents by id, given after their children here) and samples.

@@ -46,17 +46,7 @@ class HeapProfileReader {
   void Emit(const ReadContext& context, ProfileSink* sink);
 
  private:
-  // A node whose fields are being read, with its children when inside them. On-Demand reads
-  // forward only: the nodes open around the current one are kept here, not on the call stack.
-  struct Open {
-    size_t node;
-    ondemand::object_iterator field, end;
-    ondemand::array_iterator child, child_end;
-    bool in_children = false;
-    bool child_taken = false;  // *child was read: step past it when back from it
-  };
   void ReadTree(JsonValue head);
-  void OpenNode(JsonValue value, size_t parent, std::vector<Open>* open);
   int64_t Size(JsonValue value, std::string_view what);
   void ReadSamples(JsonValue value);
 
@@ -75,73 +65,31 @@ int64_t HeapProfileReader::Size(JsonValue value, std::string_view what) {
   return static_cast<int64_t>(size);
 }
 
-void HeapProfileReader::OpenNode(JsonValue value, size_t parent, std::vector<Open>* open) {
-  ondemand::object object = json_.Object(value, "a node");
-  HeapNode node;
-  node.parent = parent;
-  node.byte = json_.Byte();
-  nodes_.push_back(std::move(node));
-  Open o;
-  o.node = nodes_.size() - 1;
-  if (const auto error = object.begin().get(o.field)) json_.Fail(error, "a node", "an object");
-  if (const auto error = object.end().get(o.end)) json_.Fail(error, "a node", "an object");
-  open->push_back(o);
-}
-
+// Nodes are known by their place in the tree; a node's id is what samples name it by (V8
+// before samples, 2018, wrote nodes without ids: only their selfSize counts then).
 void HeapProfileReader::ReadTree(JsonValue head) {
   has_head_ = true;
-  std::vector<Open> open;
-  OpenNode(std::move(head), kNoNode, &open);
-  while (!open.empty()) {
-    Open& o = open.back();
-    if (o.in_children) {
-      if (o.child_taken) {
-        ++o.child;
-        o.child_taken = false;
-      }
-      if (o.child != o.child_end) {
-        o.child_taken = true;
-        const size_t parent = o.node;
-        OpenNode(*o.child, parent, &open);  // `o` may move: not used after this
-        continue;
-      }
-      o.in_children = false;
-      ++o.field;
-      continue;
-    }
-    if (o.field == o.end) {
-      const HeapNode& node = nodes_[o.node];
-      if (!node.has_id) json_.Fail("a node without an id", node.byte);
-      open.pop_back();
-      continue;
-    }
-    ondemand::field field;
-    if (const auto error = (*o.field).get(field)) json_.Fail(error, "a node", "an object");
-    std::string_view key;
-    if (const auto error = field.unescaped_key().get(key)) json_.Fail(error, "a node", "a key");
-    JsonValue value(std::move(field).value());
-    HeapNode& node = nodes_[o.node];
-    if (key == "children") {
-      ondemand::array children = json_.Array(std::move(value), "a node's children");
-      if (const auto error = children.begin().get(o.child)) {
-        json_.Fail(error, "a node's children", "an array");
-      }
-      if (const auto error = children.end().get(o.child_end)) {
-        json_.Fail(error, "a node's children", "an array");
-      }
-      o.in_children = true;
-      continue;  // the field is stepped past once its children are read
-    }
-    if (key == "id") {
-      node.id = json_.Unsigned(std::move(value), "a node's id");
-      node.has_id = true;
-    } else if (key == "selfSize") {
-      node.self_size = Size(std::move(value), "a node's selfSize");
-    } else if (key == "callFrame") {
-      ReadV8CallFrame(json_, std::move(value), &node.frame);
-    }
-    ++o.field;
-  }
+  ReadNestedV8Tree(
+      json_, std::move(head),
+      [&](size_t parent) {
+        HeapNode node;
+        node.parent = parent == kNoV8Parent ? kNoNode : parent;
+        node.byte = json_.Byte();
+        nodes_.push_back(std::move(node));
+        return nodes_.size() - 1;
+      },
+      [&](size_t i, std::string_view key, JsonValue value) {
+        HeapNode& node = nodes_[i];
+        if (key == "id") {
+          node.id = json_.Unsigned(std::move(value), "a node's id");
+          node.has_id = true;
+        } else if (key == "selfSize") {
+          node.self_size = Size(std::move(value), "a node's selfSize");
+        } else if (key == "callFrame") {
+          ReadV8CallFrame(json_, std::move(value), &node.frame);
+        }
+      },
+      [](size_t) {});
 }
 
 void HeapProfileReader::ReadSamples(JsonValue value) {
@@ -190,7 +138,7 @@ void HeapProfileReader::Emit(const ReadContext& context, ProfileSink* sink) {
   std::unordered_map<uint64_t, size_t> index;
   index.reserve(nodes_.size());
   for (size_t i = 0; i < nodes_.size(); ++i) {
-    if (!index.emplace(nodes_[i].id, i).second) {
+    if (nodes_[i].has_id && !index.emplace(nodes_[i].id, i).second) {
       json_.Fail("node " + std::to_string(nodes_[i].id) + " is defined twice", nodes_[i].byte);
     }
   }

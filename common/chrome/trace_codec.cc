@@ -41,7 +41,7 @@ class TraceReader {
   struct EventFields {
     std::string name;
     std::optional<std::string> ph;
-    std::optional<int64_t> pid, tid, ts_ns, dur_ns;
+    std::optional<int64_t> pid, tid, ts_ns, dur_ns, tdur_ns;
     std::optional<std::string> id;
     bool has_args = false;
   };
@@ -85,9 +85,11 @@ TraceReader::EventFields TraceReader::ReadEventFields(ondemand::object& event) {
     } else if (key == "tid") {
       fields.tid = json_.Signed(value, "tid");
     } else if (key == "ts") {
-      fields.ts_ns = json_.Microseconds(value, "ts");
+      fields.ts_ns = json_.Microseconds(value, "ts", /*strings=*/true);
     } else if (key == "dur") {
-      fields.dur_ns = json_.Microseconds(value, "dur");
+      fields.dur_ns = json_.Microseconds(value, "dur", /*strings=*/true);
+    } else if (key == "tdur") {
+      fields.tdur_ns = json_.Microseconds(value, "tdur", /*strings=*/true);
     } else if (key == "id") {
       fields.id = json_.Token(value, "the event's id");
     } else if (key == "args") {
@@ -136,14 +138,16 @@ void TraceReader::ReadSpan(const EventFields& event, char ph, uint64_t byte) {
   if (ph == 'B') {
     spans.Begin(ts, name, byte);
   } else if (ph == 'E') {
-    spans.End(ts, byte);
+    spans.End(ts, name, byte);
   } else if (ph == 'I' || ph == 'i') {
-    spans.Complete(ts, 0, name);  // an instant: counted where it happened, no time of its own
+    spans.Complete(ts, 0, name, byte);  // an instant: counted where it happened, no time of its own
   } else {
-    const int64_t dur = event.dur_ns.value_or(0);
+    // (An X event with its thread time and no wall time: tdur stands for dur, as speedscope
+    // takes it.)
+    const int64_t dur = event.dur_ns ? *event.dur_ns : event.tdur_ns.value_or(0);
     if (dur < 0) json_.Fail("dur: a negative duration", byte);
     if (ts > INT64_MAX - dur) json_.Fail("ts + dur: beyond what 64-bit nanoseconds hold", byte);
-    spans.Complete(ts, dur, name);
+    spans.Complete(ts, dur, name, byte);
   }
 }
 
@@ -254,18 +258,23 @@ void TraceReader::Emit(ProfileSink* sink) {
       thread.second.Convert(&interner, 1, labels_of(thread.first.first, thread.first.second), sink,
                             &unmatched);
     }
-    if (unmatched.ends > 0) {
-      context_.Warn(json_.name(), "byte " + std::to_string(unmatched.first_end_byte) + ": " +
-                                      std::to_string(unmatched.ends) +
-                                      (unmatched.ends == 1 ? " E event" : " E events") +
-                                      " with no B open on its thread, left out");
-    }
-    if (unmatched.begins > 0) {
-      context_.Warn(json_.name(), "byte " + std::to_string(unmatched.first_begin_byte) + ": " +
-                                      std::to_string(unmatched.begins) +
-                                      (unmatched.begins == 1 ? " B event" : " B events") +
-                                      " never closed by an E, left out");
-    }
+    // "byte B: N things what", for each case that happened.
+    const auto warn = [&](uint64_t n, uint64_t byte, const char* one, const char* many,
+                          const char* what) {
+      if (n == 0) return;
+      context_.Warn(json_.name(), "byte " + std::to_string(byte) + ": " + std::to_string(n) +
+                                      (n == 1 ? one : many) + what);
+    };
+    warn(unmatched.ends, unmatched.first_end_byte, " E event", " E events",
+         " with no B open on its thread, ignored");
+    warn(unmatched.renamed, unmatched.first_renamed_byte, " E event names", " E events name",
+         " another span than the innermost B open on its thread: each closed that B, as Chrome's "
+         "trace viewer does");
+    warn(unmatched.begins, unmatched.first_begin_byte, " B event", " B events",
+         " never closed by an E: each closed at its thread's last time in the trace");
+    warn(unmatched.clipped, unmatched.first_clipped_byte, " span runs", " spans run",
+         " past the end of the span around it on its thread (overlapping X events): cut at that "
+         "end, so that no time is counted twice");
   } else {
     profiles_.Convert(&interner, 1, labels_of, sink);
   }

@@ -13,36 +13,71 @@ void ThreadSpans::Begin(int64_t ts_ns, std::string name, uint64_t byte) {
   marks_.push_back(Mark{ts_ns, true, std::move(name), byte});
 }
 
-void ThreadSpans::End(int64_t ts_ns, uint64_t byte) {
-  marks_.push_back(Mark{ts_ns, false, std::string(), byte});
+void ThreadSpans::End(int64_t ts_ns, std::string name, uint64_t byte) {
+  marks_.push_back(Mark{ts_ns, false, std::move(name), byte});
 }
 
-void ThreadSpans::Complete(int64_t ts_ns, int64_t dur_ns, std::string name) {
-  spans_.push_back(Span{ts_ns, dur_ns, std::move(name)});
+void ThreadSpans::Complete(int64_t ts_ns, int64_t dur_ns, std::string name, uint64_t byte) {
+  spans_.push_back(Span{ts_ns, dur_ns, std::move(name), byte});
 }
 
 void ThreadSpans::Convert(Interner* interner, uint64_t source_id, const std::vector<Label>& labels,
                           ProfileSink* sink, Unmatched* unmatched) {
-  // B and E paired in time order (equal times as the file gives them).
+  // The thread's last time: where a B never closed ends. (Complete's ts + dur is checked by
+  // the reader to fit.)
+  int64_t last = 0;
+  for (const Mark& mark : marks_) last = std::max(last, mark.ts);
+  for (const Span& span : spans_) last = std::max(last, span.ts + span.dur);
+
+  // B and E paired in time order; at one instant the ends first, but for a B and an E of one
+  // name (a span of no length), which go B first; otherwise as the file gives them.
   std::stable_sort(marks_.begin(), marks_.end(),
                    [](const Mark& a, const Mark& b) { return a.ts < b.ts; });
+  std::vector<const Mark*> ordered;
+  ordered.reserve(marks_.size());
+  for (size_t first = 0; first < marks_.size();) {
+    size_t end = first;
+    while (end < marks_.size() && marks_[end].ts == marks_[first].ts) ++end;
+    const auto ends_named = [&](const std::string& name) {
+      for (size_t i = first; i < end; ++i) {
+        if (!marks_[i].begin && marks_[i].name == name) return true;
+      }
+      return false;
+    };
+    for (size_t i = first; i < end; ++i) {  // begins of no length
+      if (marks_[i].begin && ends_named(marks_[i].name)) ordered.push_back(&marks_[i]);
+    }
+    for (size_t i = first; i < end; ++i) {
+      if (!marks_[i].begin) ordered.push_back(&marks_[i]);
+    }
+    for (size_t i = first; i < end; ++i) {
+      if (marks_[i].begin && !ends_named(marks_[i].name)) ordered.push_back(&marks_[i]);
+    }
+    first = end;
+  }
   std::vector<const Mark*> open;
-  for (const Mark& mark : marks_) {
-    if (mark.begin) {
-      open.push_back(&mark);
+  for (const Mark* mark : ordered) {
+    if (mark->begin) {
+      open.push_back(mark);
     } else if (open.empty()) {
-      if (unmatched->ends++ == 0) unmatched->first_end_byte = mark.byte;
+      if (unmatched->ends++ == 0) unmatched->first_end_byte = mark->byte;
     } else {
-      spans_.push_back(Span{open.back()->ts, mark.ts - open.back()->ts, open.back()->name});
+      const Mark& begin = *open.back();
+      if (!mark->name.empty() && mark->name != begin.name && unmatched->renamed++ == 0) {
+        unmatched->first_renamed_byte = mark->byte;
+      }
+      spans_.push_back(Span{begin.ts, mark->ts - begin.ts, begin.name, begin.byte});
       open.pop_back();
     }
   }
   for (const Mark* mark : open) {
     if (unmatched->begins++ == 0) unmatched->first_begin_byte = mark->byte;
+    spans_.push_back(Span{mark->ts, last - mark->ts, mark->name, mark->byte});
   }
 
-  // Nesting: spans by start, the longer first at equal starts; a span inside the one open
-  // before it is its child, and takes its duration out of that one's self time.
+  // Nesting: spans by start, the longer first at equal starts; a span that starts inside the
+  // one open before it is its child (one of no length at its very end too), cut at its end if
+  // it runs past it, and takes its duration out of that one's self time.
   std::stable_sort(spans_.begin(), spans_.end(), [](const Span& a, const Span& b) {
     return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
   });
@@ -51,12 +86,22 @@ void ThreadSpans::Convert(Interner* interner, uint64_t source_id, const std::vec
   std::vector<uint64_t> leaf_first;
   for (size_t i = 0; i < spans_.size(); ++i) {
     Span& span = spans_[i];
-    const int64_t end = span.ts + span.dur;
-    while (!nest.empty() && spans_[nest.back()].ts + spans_[nest.back()].dur < end) {
+    while (!nest.empty()) {
+      const Span& around = spans_[nest.back()];
+      const int64_t around_end = around.ts + around.dur;
+      if (around_end > span.ts || (around_end == span.ts && span.dur == 0)) break;
       nest.pop_back();
       locations.pop_back();
     }
-    if (!nest.empty()) spans_[nest.back()].self -= span.dur;
+    if (!nest.empty()) {
+      Span& around = spans_[nest.back()];
+      const int64_t around_end = around.ts + around.dur;
+      if (span.ts + span.dur > around_end) {
+        if (unmatched->clipped++ == 0) unmatched->first_clipped_byte = span.byte;
+        span.dur = around_end - span.ts;
+      }
+      around.self -= span.dur;
+    }
     span.self += span.dur;
     Function function;
     function.name = span.name.empty() ? "(no name)" : span.name;  // names may not be empty

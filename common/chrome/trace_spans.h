@@ -2,9 +2,16 @@
 // thread as samples: each span a sample with TIME (its start) and DURATION (its length), its
 // stack the names of the spans open around it (leaf first), its values a count and its self
 // time (its duration minus its children's), so that totals add up as the trace's flame chart
-// shows them. `E` closes the last `B` open on its thread, whatever its name (as Chrome's viewer
-// does); an `E` with nothing open and a `B` never closed are counted for a warning, and left out.
-// Instant events are spans of no duration: counted where they happened.
+// shows them. Where the format's rules are silent, as Catapult and speedscope apply them:
+// - B and E pair in time order; at one instant ends come before begins (a B and an E of the
+//   same name there are a span of no length: the B first), as speedscope orders them;
+// - `E` closes the innermost `B` open on its thread, whatever its name, as Chrome's viewer
+//   does (counted when its name is another); an `E` with nothing open is ignored;
+// - a `B` never closed ends at its thread's last time in the trace (its children stay its
+//   children);
+// - a span that runs past the end of the span around it (overlapping `X` events) is cut at
+//   that end: a thread's time is counted once, never more than its span.
+// Each of these is counted for one warning. Instant events are spans of no duration.
 #ifndef PROFTOOLS_COMMON_CHROME_TRACE_SPANS_H_
 #define PROFTOOLS_COMMON_CHROME_TRACE_SPANS_H_
 
@@ -25,13 +32,16 @@ inline constexpr const char* kSpanDefaultType = "wall";
 class ThreadSpans {
  public:
   void Begin(int64_t ts_ns, std::string name, uint64_t byte);
-  void End(int64_t ts_ns, uint64_t byte);
-  void Complete(int64_t ts_ns, int64_t dur_ns, std::string name);
+  void End(int64_t ts_ns, std::string name, uint64_t byte);
+  void Complete(int64_t ts_ns, int64_t dur_ns, std::string name, uint64_t byte = 0);
   bool empty() const { return marks_.empty() && spans_.empty(); }
 
   struct Unmatched {
     uint64_t ends = 0, begins = 0;  // E without B, B without E
-    uint64_t first_end_byte = 0, first_begin_byte = 0;
+    uint64_t renamed = 0;           // E of another name than the B it closed
+    uint64_t clipped = 0;           // spans cut at the end of the span around them
+    uint64_t first_end_byte = 0, first_begin_byte = 0, first_renamed_byte = 0;
+    uint64_t first_clipped_byte = 0;
   };
   // Emits one sample per span; adds what did not pair up to `unmatched`.
   void Convert(Interner* interner, uint64_t source_id, const std::vector<Label>& labels,
@@ -47,6 +57,7 @@ class ThreadSpans {
   struct Span {
     int64_t ts, dur;
     std::string name;
+    uint64_t byte = 0;
     int64_t self = 0;
     uint64_t stack = 0;
   };

@@ -3,8 +3,11 @@
 #ifndef PROFTOOLS_COMMON_CHROME_V8_JSON_H_
 #define PROFTOOLS_COMMON_CHROME_V8_JSON_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -20,6 +23,13 @@ struct V8ProfileFields {
   std::optional<std::vector<int64_t>> deltas_ns;
   uint64_t samples_byte = 0;  // where the samples array starts
   std::optional<int64_t> start_ns, end_ns;
+  // The legacy form (a tree under `head`, V8 before 2016 and Node <= 10's inspector exports):
+  // `timestamps` (absolute microseconds, in ns) instead of timeDeltas, and startTime and
+  // endTime in seconds (start_s_ns, end_s_ns: in ns).
+  bool legacy = false;
+  std::optional<std::vector<int64_t>> timestamps_ns;
+  std::optional<int64_t> start_s_ns, end_s_ns;
+  uint64_t head_byte = 0;
 };
 
 // Reads a Profiler.Profile object's fields: `nodes` into `profile`, the rest into `fields`;
@@ -31,6 +41,16 @@ void ReadV8ProfileObject(JsonDocument& json, ondemand::object object, V8Profile*
 // `profile`, its samples, timeDeltas, startTime and endTime into `fields`. Throws ProfError.
 void ReadV8EventData(JsonDocument& json, ondemand::object data, V8Profile* profile,
                      V8ProfileFields* fields);
+
+// Reads a tree of nodes nested in `children` arrays (a heap profile's `head`, a legacy CPU
+// profile's) forward only and without recursion (a tree may be deeper than the call stack):
+// `open(parent)` as a node starts, with what `open` returned for its parent (kNoV8Parent for
+// the head), returns the node's index; `field(node, key, value)` for each field but children;
+// `close(node)` as it ends. Throws ProfError.
+inline constexpr size_t kNoV8Parent = SIZE_MAX;
+void ReadNestedV8Tree(JsonDocument& json, JsonValue head, const std::function<size_t(size_t)>& open,
+                      const std::function<void(size_t, std::string_view, JsonValue)>& field,
+                      const std::function<void(size_t)>& close);
 
 // A node's callFrame: functionName, url, lineNumber, columnNumber (other keys skipped).
 void ReadV8CallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame);

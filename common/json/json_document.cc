@@ -1,9 +1,11 @@
 #include "common/json/json_document.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
 
 #include "common/base/diagnostics.h"
+#include "common/base/quantity.h"
 #include "common/base/text_syntax.h"
 
 namespace proftools {
@@ -165,7 +167,7 @@ int64_t JsonDocument::Signed(JsonValue value, std::string_view what) {
   return number;
 }
 
-int64_t JsonDocument::Microseconds(JsonValue value, std::string_view what) {
+int64_t JsonDocument::Microseconds(JsonValue value, std::string_view what, bool strings) {
   const auto beyond = [&]() {
     Fail(std::string(what) + ": beyond what 64-bit nanoseconds hold (2^63 ns, 292 years)");
   };
@@ -176,6 +178,9 @@ int64_t JsonDocument::Microseconds(JsonValue value, std::string_view what) {
   }
   ondemand::json_type type;
   if (value.type().get(type) == simdjson::SUCCESS && type != ondemand::json_type::number) {
+    if (strings && type == ondemand::json_type::string) {
+      return TimeText(String(value, what), what, 1000, "microseconds");
+    }
     Fail(std::string(what) + ": " + TypeName(type) + " where a time in microseconds belongs");
   }
   // (Not get_number(): simdjson 3.0.1's gives 0 for a fraction of 19 digits or more, such as
@@ -204,6 +209,58 @@ int64_t JsonDocument::Microseconds(JsonValue value, std::string_view what) {
       return static_cast<int64_t>(std::llround(ns));
     }
   }
+}
+
+std::string_view JsonDocument::NumberText(JsonValue value, std::string_view what, bool strings) {
+  ondemand::json_type type;
+  if (const auto error = value.type().get(type)) Fail(error, what, "a number");
+  if (type == ondemand::json_type::string && strings) return String(value, what);
+  if (type != ondemand::json_type::number) {
+    Fail(std::string(what) + ": " + TypeName(type) + " where a number belongs");
+  }
+  std::string_view raw = value.raw_json_token();
+  while (!raw.empty() &&
+         (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\r' || raw.back() == '\n')) {
+    raw.remove_suffix(1);
+  }
+  return raw;
+}
+
+int64_t JsonDocument::TimeText(std::string_view text, std::string_view what, int64_t ns_per_unit,
+                               std::string_view unit, uint64_t byte) {
+  const std::string shown(text.substr(0, 40));
+  const auto beyond = [&]() {
+    Fail(std::string(what) + ": " + shown + " " + std::string(unit) +
+             " is beyond what 64-bit nanoseconds hold (2^63 ns, 292 years)",
+         byte);
+  };
+  Decimal decimal;
+  if (ParseDecimal(text, &decimal)) {
+    // digits × ns_per_unit / 10^scale, rounded half away from zero, in 128 bits (30 digits
+    // times 10^9 would not fit: digits past what a nanosecond can show are rounded off first).
+    const unsigned __int128 most = ~static_cast<unsigned __int128>(0) / ns_per_unit;
+    while (decimal.digits > most && decimal.scale > 0) {
+      decimal.digits = (decimal.digits + 5) / 10;
+      --decimal.scale;
+    }
+    if (decimal.digits > most) beyond();
+    unsigned __int128 scaled = decimal.digits * static_cast<unsigned __int128>(ns_per_unit);
+    unsigned __int128 divisor = 1;
+    for (int i = 0; i < decimal.scale; ++i) divisor *= 10;
+    scaled = (scaled + divisor / 2) / divisor;
+    if (scaled > static_cast<unsigned __int128>(INT64_MAX)) beyond();
+    const auto ns = static_cast<int64_t>(scaled);
+    return decimal.negative ? -ns : ns;
+  }
+  double number = 0;  // with an exponent (1.7e9): as the double it is
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty()) {
+    Fail(std::string(what) + ": '" + shown + "' where a time in " + std::string(unit) + " belongs",
+         byte);
+  }
+  const double ns = number * static_cast<double>(ns_per_unit);
+  if (!std::isfinite(ns) || std::fabs(ns) >= 9.2e18) beyond();
+  return static_cast<int64_t>(std::llround(ns));
 }
 
 std::string JsonDocument::Token(JsonValue value, std::string_view what) {

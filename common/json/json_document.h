@@ -54,10 +54,20 @@ class JsonDocument {
   uint64_t Unsigned(JsonValue value, std::string_view what);
   int64_t Signed(JsonValue value, std::string_view what);
   // A time in microseconds (an integer or a fraction, as V8 and the Trace Event Format write
-  // them) in nanoseconds; beyond 64-bit nanoseconds is an error.
-  int64_t Microseconds(JsonValue value, std::string_view what);
+  // them; with `strings`, a string holding one too, as Hermes writes ts and dur) in
+  // nanoseconds; beyond 64-bit nanoseconds is an error.
+  int64_t Microseconds(JsonValue value, std::string_view what, bool strings = false);
   // A string, or a number as its JSON text (the Trace Event Format's ids are either).
   std::string Token(JsonValue value, std::string_view what);
+  // A number's JSON text, or with `strings` a string's content too (Hermes writes the Trace
+  // Event Format's ts and dur as strings); any other value is an error naming `what`.
+  std::string_view NumberText(JsonValue value, std::string_view what, bool strings);
+  // NumberText's time in units of `ns_per_unit` nanoseconds (1000: microseconds), exactly (the
+  // decimal digits scaled, not a double, unless it has an exponent), in nanoseconds, rounded;
+  // not a number or beyond 64-bit nanoseconds is an error naming `what` and `unit`, at `byte`
+  // when not 0.
+  int64_t TimeText(std::string_view text, std::string_view what, int64_t ns_per_unit,
+                   std::string_view unit, uint64_t byte = 0);
 
  private:
   std::string name_;

@@ -626,12 +626,14 @@ void PerfettoReader::ReadTrackEvent(const ProtoField& field, std::optional<uint6
   if (type == 1 || (type == 0 && legacy_phase == 'B')) {
     spans.Begin(ts_ns, name.value_or(""), field.offset);
   } else if (type == 2 || (type == 0 && legacy_phase == 'E')) {
-    spans.End(ts_ns, field.offset);
+    spans.End(ts_ns, "", field.offset);
   } else if (type == 3 || (type == 0 && (legacy_phase == 'I' || legacy_phase == 'i'))) {
-    spans.Complete(ts_ns, 0, name.value_or(""));
+    spans.Complete(ts_ns, 0, name.value_or(""), field.offset);
   } else if (type == 0 && legacy_phase == 'X' && duration_us >= 0) {
     const int64_t duration = MicrosToNanos(duration_us);
-    if (ts_ns <= INT64_MAX - duration) spans.Complete(ts_ns, duration, name.value_or(""));
+    if (ts_ns <= INT64_MAX - duration) {
+      spans.Complete(ts_ns, duration, name.value_or(""), field.offset);
+    }
   }
 }
 
@@ -984,13 +986,20 @@ void PerfettoReader::Read(ProfileSink* sink) {
       context_.Warn(name_, "byte " + std::to_string(unmatched.first_end_byte) + ": " +
                                std::to_string(unmatched.ends) +
                                (unmatched.ends == 1 ? " slice end" : " slice ends") +
-                               " with no slice open on the track, left out");
+                               " with no slice open on the track, ignored");
     }
     if (unmatched.begins > 0) {
       context_.Warn(name_, "byte " + std::to_string(unmatched.first_begin_byte) + ": " +
                                std::to_string(unmatched.begins) +
                                (unmatched.begins == 1 ? " slice" : " slices") +
-                               " never ended, left out");
+                               " never ended: each closed at its track's last time in the trace");
+    }
+    if (unmatched.clipped > 0) {
+      context_.Warn(name_, "byte " + std::to_string(unmatched.first_clipped_byte) + ": " +
+                               std::to_string(unmatched.clipped) +
+                               (unmatched.clipped == 1 ? " slice runs" : " slices run") +
+                               " past the end of the slice around it on its track: cut at that "
+                               "end, so that no time is counted twice");
     }
   }
   if (total == 0 && !context_.allow_empty) {
