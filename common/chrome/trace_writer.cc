@@ -1,9 +1,11 @@
 #include "common/chrome/trace_writer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -226,7 +228,9 @@ int64_t ChromeTraceWriter::ThreadId(int64_t pid, const std::optional<int64_t>& t
 
 void ChromeTraceWriter::WriteMetadata(const char* what, int64_t pid, int64_t tid,
                                       const std::string& name) {
-  std::string event = "{\"ph\":\"M\",\"name\":\"";
+  // Every event has a cat: Chrome DevTools' Performance panel reads it (its Bottom-up and Call
+  // tree tables stay empty without); metadata as Chrome writes it.
+  std::string event = "{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"";
   event += what;
   event += "\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
            ",\"args\":{\"name\":";
@@ -374,7 +378,7 @@ void ChromeTraceWriter::Write(Track& track, const Sample& sample, int64_t durati
   for (size_t i = path_.size(); i-- > 0;) {
     buffer_ += first_event_ ? "\n" : ",\n";
     first_event_ = false;
-    buffer_ += "{\"ph\":\"X\",\"name\":";
+    buffer_ += "{\"ph\":\"X\",\"cat\":\"proftools\",\"name\":";
     AppendJsonString(&buffer_,
                      path_[i] == 0 ? std::string("(no frames)") : nodes_[path_[i] - 1].name);
     buffer_ += common;
@@ -531,7 +535,46 @@ void ChromeTraceWriter::OnEnd() {
   }
 }
 
+// The importer speedscope picks by the file's name before it looks at the content, when that
+// is not the Trace Event Format's (its importers as of 1.25); nullptr when the name is neutral.
+const char* SpeedscopeImporterByName(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const auto ends = [&](const char* suffix) {
+    const size_t n = std::strlen(suffix);
+    return name.size() >= n && name.compare(name.size() - n, n, suffix) == 0;
+  };
+  const auto stamped = [&](const char* prefix) {  // PREFIX-YYYYMMDDTHHMMSS anywhere
+    for (size_t at = name.find(prefix); at != std::string::npos; at = name.find(prefix, at + 1)) {
+      const size_t d = at + std::strlen(prefix);
+      if (name.size() < d + 15) break;
+      bool digits = true;
+      for (size_t i = 0; i < 15; ++i) {
+        const char c = name[d + i];
+        digits = digits && (i == 8 ? c == 'T' : c >= '0' && c <= '9');
+      }
+      if (digits) return true;
+    }
+    return false;
+  };
+  if (ends(".speedscope.json")) return "its own format's";
+  if (stamped("Trace-")) return "Chrome's timeline object's";
+  if (ends(".chrome.json") || stamped("Profile-")) return "Chrome's timeline's";
+  if (ends(".stackprof.json")) return "stackprof's";
+  if (ends(".v8log.json")) return "node --prof-process's";
+  if (ends(".heapprofile")) return "V8 heap profiles'";
+  if (ends("-recording.json")) return "Safari's";
+  if (name.compare(0, 10, "callgrind.") == 0) return "callgrind's";
+  return nullptr;
+}
+
 void WriteChromeTrace(ProfileSource& profile, ByteSink* out, const WriteContext& context) {
+  if (const char* importer = SpeedscopeImporterByName(context.output_path)) {
+    context.Warn(profile.name(),
+                 "speedscope picks its importer by the file's name before its content: it reads " +
+                     context.output_path + " with " + importer +
+                     " importer and fails; name it *.json (trace.json) for speedscope");
+  }
   ChromeTraceOptions options;
   if (context.Has("value")) options.value = context.Get("value");
   if (context.Has("interval")) {

@@ -40,6 +40,7 @@ int WriteProgramMain(const WriterSpec& spec, const WriterProgramText& text, int 
     }
   }
   context.warnings = cli.warnings();
+  context.output_path = cli.OutputPath();
   OutputFormat format;
   format.binary = spec.binary;
   format.force = spec.binary && cli.Has("force");

@@ -42,6 +42,9 @@ struct WriteContext {
   std::map<std::string, std::string> options;
   // What the conversion cannot keep, as warnings naming the profile (nullptr: dropped).
   DiagnosticHandler* warnings = nullptr;
+  // The file the output goes to (-o), "" for standard output: a writer may warn of a name that
+  // misleads a viewer (speedscope picks its importer by the name first).
+  std::string output_path;
 
   bool Has(const std::string& option) const { return options.count(option) != 0; }
   const std::string& Get(const std::string& option) const { return options.at(option); }
