@@ -280,6 +280,29 @@ TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
             std::string::npos);
 }
 
+TEST(ChromeTrace, Prof2ChromesOwnOutputComesBackWithItsValuesAndLabels) {
+  // The innermost event of a column holds the sample's values and labels (a number, a number
+  // with its unit, a string, a key given twice) and its own time when it was moved.
+  const std::string trace =
+      R"j({"traceEvents":[)j"
+      R"j({"ph":"X","cat":"proftools","name":"main","pid":1,"tid":1,"ts":10,"dur":5},)j"
+      R"j({"ph":"X","cat":"proftools","name":"f","pid":1,"tid":1,"ts":10,"dur":5,"sf":2,)j"
+      R"j("args":{"time":8,"values":{"samples/count":3,"cpu/nanoseconds":7000},)j"
+      R"j("labels":{"n":4,"alloc":"64 bytes","op":"read","k":[1,"x"]}}}],)j"
+      R"j("otherData":{"producer":"proftools","weight":"cpu/nanoseconds"}})j";
+  const std::string text = Read(trace);
+  EXPECT_EQ(Lines(text, "type "),
+            (std::vector<std::string>{"type samples count", "type cpu nanoseconds"}));
+  EXPECT_EQ(Lines(text, "default_type "), (std::vector<std::string>{"default_type cpu"}));
+  EXPECT_EQ(Lines(text, "sample "),
+            (std::vector<std::string>{
+                "sample 1 1 8000 5000 3 7000 pid=1 tid=1 n=4 alloc=64:bytes op=read k=1 k=x"}));
+  // f (location 1, numbered by first use) inside main.
+  EXPECT_EQ(Lines(text, "stack "), (std::vector<std::string>{"stack 1 1 2"}));
+  EXPECT_EQ(Lines(text, "function "),
+            (std::vector<std::string>{"function 1 f \"\" \"\" 0", "function 2 main \"\" \"\" 0"}));
+}
+
 }  // namespace
 }  // namespace chrome_trace_test
 }  // namespace proftools

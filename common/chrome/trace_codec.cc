@@ -4,6 +4,7 @@
 #include "common/chrome/trace_codec.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <memory>
 #include <optional>
@@ -33,7 +34,12 @@ class TraceReader {
   // The sampled form's top-level stackFrames and samples.
   void ReadStackFrames(JsonValue value) { stack_samples_.ReadStackFrames(json_, std::move(value)); }
   void ReadStackSamples(JsonValue value) { stack_samples_.ReadSamples(json_, std::move(value)); }
-  void PreferDurationEvents() { prefer_spans_ = true; }
+  // prof2chrome's output (otherData.producer): its X events are the profile; `weight` is the
+  // type that weighed its samples array, the original's default type.
+  void PreferDurationEvents(std::string weight) {
+    prefer_spans_ = true;
+    weight_type_ = std::move(weight);
+  }
   void Emit(ProfileSink* sink);
 
  private:
@@ -53,7 +59,18 @@ class TraceReader {
   void WithArgs(ondemand::object& event, F&& on_args);
   // args.data of a Profile, ProfileChunk or CpuProfile event.
   void ReadData(ondemand::object args, V8Profile* profile, V8ProfileFields* fields);
-  void ReadSpan(const EventFields& event, char ph, uint64_t byte);
+  void ReadSpan(const EventFields& event, char ph, uint64_t byte,
+                std::unique_ptr<SpanValues> values = nullptr);
+  // args.values, args.labels and args.time of an X event, as prof2chrome writes a sample's
+  // innermost event; nullptr when it has no values.
+  std::unique_ptr<SpanValues> ReadSpanValues(ondemand::object& event);
+  void ReadLabelValues(std::string_view key, JsonValue value, std::vector<Label>* labels,
+                       bool in_array = false);
+  // The value types of prof2chrome's samples ("TYPE/UNIT" in the order its first sample lists
+  // them) and their index; empty when no X event carries values.
+  std::vector<std::string> value_types_;
+  std::map<std::string, size_t> value_index_;
+  std::string weight_type_;
 
   JsonDocument& json_;
   const ReadContext& context_;
@@ -64,6 +81,7 @@ class TraceReader {
   std::vector<std::pair<std::pair<int64_t, int64_t>, ThreadSpans>> spans_;
   StackFrameSamples stack_samples_;
   bool prefer_spans_ = false;  // prof2chrome's output: its X events, not its sampled form
+  bool span_values_ = false;   // an X event had args.values
   bool node_trace_ = false;    // an event of node's own categories was read
 };
 
@@ -125,7 +143,67 @@ void TraceReader::ReadData(ondemand::object args, V8Profile* profile, V8ProfileF
   if (!has_data) json_.Fail("the event's args have no data");
 }
 
-void TraceReader::ReadSpan(const EventFields& event, char ph, uint64_t byte) {
+std::unique_ptr<SpanValues> TraceReader::ReadSpanValues(ondemand::object& event) {
+  std::unique_ptr<SpanValues> values;
+  WithArgs(event, [&](ondemand::object args) {
+    ForEachField(json_, args, "the event's args", [&](std::string_view key, JsonValue value) {
+      if (key == "values") {
+        if (values == nullptr) values = std::make_unique<SpanValues>();
+        ForEachField(json_, json_.Object(std::move(value), "args.values"), "args.values",
+                     [&](std::string_view type, JsonValue v) {
+                       const auto inserted = value_index_.emplace(type, value_index_.size());
+                       if (inserted.second) value_types_.emplace_back(type);
+                       values->values.emplace_back(std::string(type),
+                                                   json_.Signed(std::move(v), "args.values"));
+                     });
+      } else if (key == "labels") {
+        if (values == nullptr) values = std::make_unique<SpanValues>();
+        ForEachField(json_, json_.Object(std::move(value), "args.labels"), "args.labels",
+                     [&](std::string_view label, JsonValue v) {
+                       ReadLabelValues(label, std::move(v), &values->labels);
+                     });
+      } else if (key == "time") {
+        if (values == nullptr) values = std::make_unique<SpanValues>();
+        values->time_ns = json_.Microseconds(std::move(value), "args.time");
+      }
+    });
+  });
+  if (values != nullptr && values->values.empty()) values.reset();  // labels alone: not ours
+  span_values_ = span_values_ || values != nullptr;
+  return values;
+}
+
+// A label of prof2chrome's args: a number, a string, "N UNIT" (a number with a unit), or an
+// array of those for a key given several times.
+void TraceReader::ReadLabelValues(std::string_view key, JsonValue value, std::vector<Label>* labels,
+                                  bool in_array) {
+  ondemand::json_type type;
+  if (const auto error = value.type().get(type)) json_.Fail(error, "args.labels", "a label");
+  if (type == ondemand::json_type::array && !in_array) {
+    for (JsonValue element : json_.Array(std::move(value), "args.labels")) {
+      ReadLabelValues(key, std::move(element), labels, /*in_array=*/true);
+    }
+    return;
+  }
+  if (type == ondemand::json_type::number) {
+    labels->push_back(
+        Label::Number(std::string(key), json_.Signed(std::move(value), "args.labels")));
+    return;
+  }
+  const std::string_view text = json_.String(std::move(value), "args.labels");
+  const size_t space = text.find(' ');
+  int64_t number = 0;
+  if (space != std::string_view::npos && space > 0 && space + 1 < text.size() &&
+      text.find(' ', space + 1) == std::string_view::npos &&
+      std::from_chars(text.data(), text.data() + space, number).ptr == text.data() + space) {
+    labels->push_back(Label::Number(std::string(key), number, std::string(text.substr(space + 1))));
+  } else {
+    labels->push_back(Label::String(std::string(key), std::string(text)));
+  }
+}
+
+void TraceReader::ReadSpan(const EventFields& event, char ph, uint64_t byte,
+                           std::unique_ptr<SpanValues> values) {
   const int64_t pid = event.pid.value_or(0);
   const int64_t tid = event.tid.value_or(0);
   if (!event.ts_ns) json_.Fail("a duration event without ts", byte);
@@ -147,7 +225,7 @@ void TraceReader::ReadSpan(const EventFields& event, char ph, uint64_t byte) {
     const int64_t dur = event.dur_ns ? *event.dur_ns : event.tdur_ns.value_or(0);
     if (dur < 0) json_.Fail("dur: a negative duration", byte);
     if (ts > INT64_MAX - dur) json_.Fail("ts + dur: beyond what 64-bit nanoseconds hold", byte);
-    spans.Complete(ts, dur, name, byte);
+    spans.Complete(ts, dur, name, byte, std::move(values));
   }
 }
 
@@ -159,7 +237,8 @@ void TraceReader::ReadEvent(ondemand::object event, uint64_t byte) {
   const bool v8_profile = name == "Profile" || name == "ProfileChunk" || name == "CpuProfile";
   // (The older CpuProfile event is an instant event: the name decides.)
   if (!v8_profile && (ph == "B" || ph == "E" || ph == "X" || ph == "I" || ph == "i")) {
-    ReadSpan(fields, ph[0], byte);
+    // (An X event's args may hold a sample's values, as prof2chrome writes them.)
+    ReadSpan(fields, ph[0], byte, ph == "X" && fields.has_args ? ReadSpanValues(event) : nullptr);
     return;
   }
   if (ph == "M" && name == "thread_name") {
@@ -207,14 +286,27 @@ void TraceReader::Emit(ProfileSink* sink) {
                     "record with the category disabled-by-default-v8.cpu_profiler), stack samples "
                     "(stackFrames and samples) or duration events (B/E, X)");
   }
+  // prof2chrome's own output: its samples, with the values and labels it wrote.
+  const bool use_values = use_spans && prefer_spans_ && span_values_;
   ProfileHeader header;
   header.sources.push_back(Source{1, "chrome-trace", context_.uri, std::nullopt});
-  header.types = use_spans           ? SpanValueTypes()
-                 : use_stack_samples ? StackSampleValueTypes()
-                                     : V8ValueTypes();
-  header.default_type = use_spans           ? kSpanDefaultType
-                        : use_stack_samples ? kStackSampleDefaultType
-                                            : kV8DefaultType;
+  if (use_values) {
+    for (const std::string& type : value_types_) {
+      const size_t slash = type.rfind('/');
+      header.types.push_back(slash == std::string::npos
+                                 ? ValueType{type, ""}
+                                 : ValueType{type.substr(0, slash), type.substr(slash + 1)});
+    }
+    const auto weight = value_index_.find(weight_type_);
+    header.default_type = header.types[weight == value_index_.end() ? 0 : weight->second].type;
+  } else {
+    header.types = use_spans           ? SpanValueTypes()
+                   : use_stack_samples ? StackSampleValueTypes()
+                                       : V8ValueTypes();
+    header.default_type = use_spans           ? kSpanDefaultType
+                          : use_stack_samples ? kStackSampleDefaultType
+                                              : kV8DefaultType;
+  }
   sink->OnHeader(header);
   Interner interner(sink);
   interner.LimitFrames(context_.max_implied_frames(), json_.name());
@@ -256,7 +348,7 @@ void TraceReader::Emit(ProfileSink* sink) {
     ThreadSpans::Unmatched unmatched;
     for (auto& thread : spans_) {
       thread.second.Convert(&interner, 1, labels_of(thread.first.first, thread.first.second), sink,
-                            &unmatched);
+                            &unmatched, use_values ? &value_index_ : nullptr);
     }
     // "byte B: N things what", for each case that happened.
     const auto warn = [&](uint64_t n, uint64_t byte, const char* one, const char* many,
@@ -323,11 +415,15 @@ void ReadChromeTrace(Input& input, const ReadContext& context, ProfileSink* sink
         // prof2chrome writes every sample twice, as X events (with durations and every value)
         // and in the sampled form (for speedscope), and says so here: its events are the profile.
         ondemand::object other;
-        std::string_view producer;
-        if (!value.get_object().get(other) && !other["producer"].get_string().get(producer) &&
-            producer == "proftools") {
-          reader.PreferDurationEvents();
-        }
+        if (value.get_object().get(other)) return;
+        std::string_view producer, weight;
+        ForEachField(json, other, "otherData", [&](std::string_view field, JsonValue v) {
+          ondemand::json_type kind;
+          if (v.type().get(kind) || kind != ondemand::json_type::string) return;
+          if (field == "producer") producer = json.String(std::move(v), "otherData.producer");
+          if (field == "weight") weight = json.String(std::move(v), "otherData.weight");
+        });
+        if (producer == "proftools") reader.PreferDurationEvents(std::string(weight));
       }
     });
     if (!has_events) json.Fail("no traceEvents: not a trace", 1);

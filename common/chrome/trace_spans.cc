@@ -17,12 +17,15 @@ void ThreadSpans::End(int64_t ts_ns, std::string name, uint64_t byte) {
   marks_.push_back(Mark{ts_ns, false, std::move(name), byte});
 }
 
-void ThreadSpans::Complete(int64_t ts_ns, int64_t dur_ns, std::string name, uint64_t byte) {
-  spans_.push_back(Span{ts_ns, dur_ns, std::move(name), byte});
+void ThreadSpans::Complete(int64_t ts_ns, int64_t dur_ns, std::string name, uint64_t byte,
+                           std::unique_ptr<SpanValues> values) {
+  has_values_ = has_values_ || values != nullptr;
+  spans_.push_back(Span{ts_ns, dur_ns, std::move(name), byte, std::move(values)});
 }
 
 void ThreadSpans::Convert(Interner* interner, uint64_t source_id, const std::vector<Label>& labels,
-                          ProfileSink* sink, Unmatched* unmatched) {
+                          ProfileSink* sink, Unmatched* unmatched,
+                          const std::map<std::string, size_t>* types) {
   // The thread's last time: where a B never closed ends. (Complete's ts + dur is checked by
   // the reader to fit.)
   int64_t last = 0;
@@ -66,13 +69,13 @@ void ThreadSpans::Convert(Interner* interner, uint64_t source_id, const std::vec
       if (!mark->name.empty() && mark->name != begin.name && unmatched->renamed++ == 0) {
         unmatched->first_renamed_byte = mark->byte;
       }
-      spans_.push_back(Span{begin.ts, mark->ts - begin.ts, begin.name, begin.byte});
+      spans_.push_back(Span{begin.ts, mark->ts - begin.ts, begin.name, begin.byte, nullptr});
       open.pop_back();
     }
   }
   for (const Mark* mark : open) {
     if (unmatched->begins++ == 0) unmatched->first_begin_byte = mark->byte;
-    spans_.push_back(Span{mark->ts, last - mark->ts, mark->name, mark->byte});
+    spans_.push_back(Span{mark->ts, last - mark->ts, mark->name, mark->byte, nullptr});
   }
 
   // Nesting: spans by start, the longer first at equal starts; a span that starts inside the
@@ -109,12 +112,32 @@ void ThreadSpans::Convert(Interner* interner, uint64_t source_id, const std::vec
     location.lines.push_back(Line{interner->Function(function), 0, 0});
     nest.push_back(i);
     locations.push_back(interner->Location(location));
-    leaf_first.assign(locations.rbegin(), locations.rend());
-    span.stack = interner->Stack(leaf_first);
+    if (types == nullptr || span.values != nullptr) {  // (the frames around a value: no sample)
+      leaf_first.assign(locations.rbegin(), locations.rend());
+      span.stack = interner->Stack(leaf_first);
+    }
   }
   Sample sample;
   sample.source_id = source_id;
   sample.labels = labels;
+  if (types != nullptr) {
+    for (const Span& span : spans_) {
+      if (span.values == nullptr) continue;
+      sample.stack_id = span.stack;
+      sample.time_nanos = span.values->time_ns ? *span.values->time_ns : span.ts;
+      sample.duration_nanos = span.dur;
+      sample.values.assign(types->size(), 0);
+      for (const auto& value : span.values->values) {
+        const auto type = types->find(value.first);
+        if (type != types->end()) sample.values[type->second] = value.second;
+      }
+      sample.labels = labels;
+      sample.labels.insert(sample.labels.end(), span.values->labels.begin(),
+                           span.values->labels.end());
+      sink->OnSample(sample);
+    }
+    return;
+  }
   for (const Span& span : spans_) {
     sample.stack_id = span.stack;
     sample.time_nanos = span.ts;

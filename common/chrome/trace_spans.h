@@ -16,7 +16,11 @@
 #define PROFTOOLS_COMMON_CHROME_TRACE_SPANS_H_
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/model/interner.h"
@@ -29,11 +33,21 @@ namespace proftools {
 std::vector<ValueType> SpanValueTypes();
 inline constexpr const char* kSpanDefaultType = "wall";
 
+// What prof2chrome writes in a sample's innermost X event (args): its values by "TYPE/UNIT", its
+// labels but those the track shows, and its own time when it was moved (args.time).
+struct SpanValues {
+  std::vector<std::pair<std::string, int64_t>> values;
+  std::vector<Label> labels;
+  std::optional<int64_t> time_ns;
+};
+
 class ThreadSpans {
  public:
   void Begin(int64_t ts_ns, std::string name, uint64_t byte);
   void End(int64_t ts_ns, std::string name, uint64_t byte);
-  void Complete(int64_t ts_ns, int64_t dur_ns, std::string name, uint64_t byte = 0);
+  void Complete(int64_t ts_ns, int64_t dur_ns, std::string name, uint64_t byte = 0,
+                std::unique_ptr<SpanValues> values = nullptr);
+  bool has_values() const { return has_values_; }
   bool empty() const { return marks_.empty() && spans_.empty(); }
 
   struct Unmatched {
@@ -43,9 +57,13 @@ class ThreadSpans {
     uint64_t first_end_byte = 0, first_begin_byte = 0, first_renamed_byte = 0;
     uint64_t first_clipped_byte = 0;
   };
-  // Emits one sample per span; adds what did not pair up to `unmatched`.
+  // Emits one sample per span; adds what did not pair up to `unmatched`. With `types` (a trace
+  // prof2chrome wrote: "TYPE/UNIT" -> its index among the header's types), only the spans that
+  // carry SpanValues are samples, with those values, labels and times: the other spans are the
+  // frames around them.
   void Convert(Interner* interner, uint64_t source_id, const std::vector<Label>& labels,
-               ProfileSink* sink, Unmatched* unmatched);
+               ProfileSink* sink, Unmatched* unmatched,
+               const std::map<std::string, size_t>* types = nullptr);
 
  private:
   struct Mark {  // a B or an E, paired in time order
@@ -58,11 +76,13 @@ class ThreadSpans {
     int64_t ts, dur;
     std::string name;
     uint64_t byte = 0;
+    std::unique_ptr<SpanValues> values;
     int64_t self = 0;
     uint64_t stack = 0;
   };
   std::vector<Mark> marks_;
   std::vector<Span> spans_;
+  bool has_values_ = false;
 };
 
 }  // namespace proftools

@@ -76,6 +76,13 @@ class ChromeTraceWriter : public ProfileSink {
     Sample sample;
     int64_t interval = 0;  // its duration when it has none
   };
+  // A sample written on a track that a later one may lie inside (a span around its children,
+  // as the Trace Event Format's readers give them): its interval and its frames, outermost
+  // first.
+  struct Enclosing {
+    int64_t start, end;
+    std::vector<uint64_t> path;
+  };
   struct Track {
     int64_t pid = 0, tid = 0;
     int64_t end = 0;        // where the last sample written on it ended
@@ -83,6 +90,10 @@ class ChromeTraceWriter : public ProfileSink {
     int64_t last_time = 0;  // the time that sample had in the profile
     int64_t clock = 0;      // the weights written to `samples` so far
     std::optional<Pending> pending;
+    // The samples around the next one's time, outermost first: the first open_depth of `open`
+    // (the rest keep their room for the next: no allocation a sample).
+    std::vector<Enclosing> open;
+    size_t open_depth = 0;
   };
 
   Track& TrackFor(const Sample& sample);
@@ -268,8 +279,10 @@ ChromeTraceWriter::Track& ChromeTraceWriter::TrackFor(const Sample& sample) {
     if (pid && *pid != track->pid) name += " (pid " + std::to_string(*pid) + ")";
     WriteMetadata("process_name", track->pid, track->tid, name);
   }
-  if (thread != nullptr || comm != nullptr || tid) {
-    std::string name = thread ? *thread : comm ? *comm : "thread";
+  // (A thread known only by its tid is not named: viewers show its tid, and a name made up
+  // here would come back as a thread label.)
+  if (thread != nullptr || comm != nullptr) {
+    std::string name = thread ? *thread : *comm;
     if (tid && *tid != track->tid) name += " (tid " + std::to_string(*tid) + ")";
     WriteMetadata("thread_name", track->pid, track->tid, name);
   }
@@ -346,6 +359,31 @@ void ChromeTraceWriter::AppendArgs(const Sample& sample, const std::optional<int
 
 void ChromeTraceWriter::Write(Track& track, const Sample& sample, int64_t duration) {
   ++samples_;
+  const auto leaf = stack_leaf_.find(sample.stack_id);
+  const uint64_t leaf_node = leaf == stack_leaf_.end() ? 0 : leaf->second;
+  path_.clear();  // leaf first
+  for (uint64_t node = leaf_node; node != 0; node = nodes_[node - 1].parent) path_.push_back(node);
+  const int64_t time = sample.time_nanos.value_or(0);
+  const int64_t end = time > INT64_MAX - duration ? INT64_MAX : time + duration;
+
+  // A sample inside one written before it on its track whose frames are the outer ones of its
+  // own (a span and its children, as duration events give them) is written inside it: only its
+  // own frames, at its own time. The trace then nests as the original did, and keeps its totals.
+  while (track.open_depth > 0 && track.open[track.open_depth - 1].end <= time &&
+         !(duration == 0 && track.open[track.open_depth - 1].end == time)) {
+    --track.open_depth;
+  }
+  size_t outer = 0;  // frames the enclosing sample has drawn already
+  if (sample.time_nanos && sample.duration_nanos && track.open_depth > 0) {
+    const Enclosing& around = track.open[track.open_depth - 1];
+    const std::vector<uint64_t>& shared = around.path;
+    bool inside = around.start <= time && end <= around.end && shared.size() < path_.size();
+    for (size_t i = 0; inside && i < shared.size(); ++i) {
+      inside = path_[path_.size() - 1 - i] == shared[i];
+    }
+    if (inside) outer = shared.size();
+  }
+
   // Its place on the track: its own time, unless that falls inside the previous sample.
   int64_t ts;
   std::optional<int64_t> moved_from;
@@ -353,7 +391,9 @@ void ChromeTraceWriter::Write(Track& track, const Sample& sample, int64_t durati
     ts = track.end;
   } else {
     ts = *sample.time_nanos;
-    if (track.has_last && ts < track.last_time) {
+    if (outer > 0) {
+      // in its enclosing sample: neither out of order nor moved
+    } else if (track.has_last && ts < track.last_time) {
       ++out_of_order_;
     } else if (track.has_last && ts < track.end) {
       ++moved_;
@@ -363,19 +403,23 @@ void ChromeTraceWriter::Write(Track& track, const Sample& sample, int64_t durati
     track.has_last = true;
     track.last_time = *sample.time_nanos;
   }
+  if (outer == 0) track.open_depth = 0;
+  if (sample.time_nanos && sample.duration_nanos && !moved_from) {
+    if (track.open_depth == track.open.size()) track.open.emplace_back();
+    Enclosing& written = track.open[track.open_depth++];
+    written.start = ts;
+    written.end = end;
+    written.path.assign(path_.rbegin(), path_.rend());
+  }
   track.end = std::max(track.end, ts > INT64_MAX - duration ? INT64_MAX : ts + duration);
 
-  const auto leaf = stack_leaf_.find(sample.stack_id);
-  const uint64_t leaf_node = leaf == stack_leaf_.end() ? 0 : leaf->second;
-  path_.clear();
-  for (uint64_t node = leaf_node; node != 0; node = nodes_[node - 1].parent) path_.push_back(node);
   std::string common = ",\"pid\":" + std::to_string(track.pid) +
                        ",\"tid\":" + std::to_string(track.tid) + ",\"ts\":";
   AppendMicros(&common, ts);
   common += ",\"dur\":";
   AppendMicros(&common, duration);
   if (path_.empty()) path_.push_back(0);  // an empty stack: one event, "(no frames)"
-  for (size_t i = path_.size(); i-- > 0;) {
+  for (size_t i = path_.size() - outer; i-- > 0;) {
     buffer_ += first_event_ ? "\n" : ",\n";
     first_event_ = false;
     buffer_ += "{\"ph\":\"X\",\"cat\":\"proftools\",\"name\":";
