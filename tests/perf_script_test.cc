@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/io/byte_stream.h"
+#include "common/perf/perf_codec.h"
 #include "common/perf/perf_reader.h"
 #include "common/perf/perf_symbols.h"
 
@@ -275,6 +276,19 @@ TEST(PerfReaderTest, ContextDecides) {
   while (reader.Next()) kinds.push_back(reader.kind());
   EXPECT_EQ(kinds, (std::vector<K>{K::kComment, K::kHeader, K::kFrame, K::kSrcline, K::kFrame,
                                    K::kUnknown, K::kBlank, K::kUnknown, K::kHeader, K::kSrcline}));
+}
+
+TEST(PerfScriptSniffer, PerfsStackLinesAndSimpleperfsReportSampleText) {
+  // perf script: a tab, then the address and a space.
+  EXPECT_TRUE(LooksLikePerfScript("app 12 [000] 1.0: 1 cpu-clock:\n\t    401000 main (/a)\n"));
+  // simpleperf's report_sample.py: the address right-aligned in spaces, then a tab (issue 43).
+  EXPECT_TRUE(LooksLikePerfScript(
+      "app\t1234/1235 [001] 100.000100: 1000000 cpu-clock:\n      7f00001000\tfib (/l.so)\n"));
+  // Indented numbers followed by a space, with no tab at all, are not stack lines (a gprof
+  // report's columns); neither is a line of leading tabs and spaces alone (no hang either).
+  EXPECT_FALSE(LooksLikePerfScript("header\n        1000 fib [2]\n"));
+  EXPECT_FALSE(LooksLikePerfScript("x\n\t \t \t"));
+  EXPECT_FALSE(LooksLikePerfScript(std::string(4096, '\t')));
 }
 
 }  // namespace

@@ -31,17 +31,24 @@ void ReadPerfDataInput(Input& input, const ReadContext& context, ProfileSink* si
 
 bool LooksLikePerfScript(std::string_view head) {
   if (head.substr(0, 10) == "# ========") return true;
-  // A stack line: a tab, then a hex address, then a symbol.
-  for (size_t pos = head.find("\n\t"); pos != std::string_view::npos;
-       pos = head.find("\n\t", pos + 1)) {
-    size_t i = pos + 2;
-    while (i < head.size() && head[i] == ' ') ++i;
+  // A stack line: a tab, then a hex address, then a symbol; or, as simpleperf's
+  // report_sample.py prints them, a hex address right-aligned in spaces and then a tab.
+  for (size_t pos = head.find('\n'); pos != std::string_view::npos;
+       pos = head.find('\n', pos + 1)) {
+    size_t i = pos + 1;
+    bool tab = false;
+    for (; i < head.size() && (head[i] == ' ' || head[i] == '\t'); ++i) {
+      if (head[i] == '\t') tab = true;
+    }
+    if (i == pos + 1) continue;  // not indented
     size_t digits = 0;
     while (i + digits < head.size() &&
            std::isxdigit(static_cast<unsigned char>(head[i + digits]))) {
       ++digits;
     }
-    if (digits >= 4 && i + digits < head.size() && head[i + digits] == ' ') return true;
+    if (digits < 4 || i + digits >= head.size()) continue;
+    const char after = head[i + digits];
+    if ((tab && after == ' ') || after == '\t') return true;
   }
   return false;
 }
