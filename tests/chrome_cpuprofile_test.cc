@@ -163,6 +163,26 @@ TEST(ChromeCpuProfile, TimesAreExactDecimalsNotDoubles) {
             (std::vector<std::string>{"sample 1 1 1500000 500000 1 500 500"}));
 }
 
+TEST(ChromeCpuProfile, ACutProfileKeepsWhatResolvesWithOneWarning) {
+  // Sample 1 names node 9, absent; node 5's parent 8 is absent (so are node 6's, under it);
+  // node 2 lists a child 7 no node is (issue 43).
+  chrome_test::Warnings warnings;
+  const std::string text =
+      Read(R"j({"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2]},)j"
+           R"j({"id":2,"callFrame":{"functionName":"main"},"children":[7]},)j"
+           R"j({"id":5,"parent":8,"callFrame":{"functionName":"lost"}},)j"
+           R"j({"id":6,"parent":5,"callFrame":{"functionName":"below"}}],)j"
+           R"j("startTime":0,"endTime":50,"samples":[2,9,5,6,2],"timeDeltas":[0,10,10,10,10]})j",
+           "", &warnings);
+  EXPECT_EQ(Lines(text, "sample "), (std::vector<std::string>{"sample 1 1 0 10000 1 10 10",
+                                                              "sample 1 1 40000 10000 1 10 10"}));
+  ASSERT_EQ(warnings.messages.size(), 1u);
+  EXPECT_NE(warnings.messages[0].find("3 of 5 samples left out"), std::string::npos)
+      << warnings.messages[0];
+  EXPECT_NE(warnings.messages[0].find("1 child id that no node has, ignored"), std::string::npos)
+      << warnings.messages[0];
+}
+
 TEST(ChromeCpuProfile, BadInputIsAnErrorNamingTheByte) {
   const std::string good = Profile(R"j("startTime":1,"samples":[2],"timeDeltas":[1])j");
   for (size_t cut : {size_t{1}, size_t{40}, good.size() / 2, good.size() - 1}) {
@@ -177,8 +197,9 @@ TEST(ChromeCpuProfile, BadInputIsAnErrorNamingTheByte) {
   // A broken array (simdjson cannot go on after counting it; the fuzzer found a crash there).
   ExpectError(Profile(R"j("startTime":1,"samples":[2,2,],"timeDeltas":[1,1])j"), "samples");
   ExpectError(Profile(R"j("startTime":1,"samples":[2,2],"timeDeltas":[1,1,]"x":1)j"), "timeDeltas");
-  ExpectError(Profile(R"j("startTime":1,"samples":[2,9],"timeDeltas":[1,1])j"),
-              "samples[1]: node 9 is not among the nodes");
+  // Nothing resolves: refused (one sample resolving is read: the next test).
+  ExpectError(Profile(R"j("startTime":1,"samples":[9,9],"timeDeltas":[1,1])j"),
+              "samples[0]: node 9 is not among the nodes: no sample of the profile resolves");
   ExpectError(Profile(R"j("startTime":9223372036854775808,"samples":[2],"timeDeltas":[1])j"),
               "beyond what 64-bit nanoseconds hold");
   ExpectError(Profile(R"j("startTime":9223372036854775,"samples":[2],"timeDeltas":[1])j"),

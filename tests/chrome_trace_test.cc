@@ -263,8 +263,18 @@ TEST(ChromeTrace, BadInputIsAnErrorNamingTheByte) {
     const std::string message = Error(bad, "chrome-trace");
     EXPECT_EQ(message.rfind("in.json: byte ", 0), 0u) << bad << ": " << message;
   }
-  const std::string missing = "[" + Chunk(10, "0x1", 1001, kRootAndF, "2,7", "1,1") + "]";
-  EXPECT_NE(Error(missing).find("samples[1]: node 7 is not among the nodes"), std::string::npos);
+  // No sample resolves: refused (a part that does is read, with a warning: issue 43).
+  const std::string missing = "[" + Chunk(10, "0x1", 1001, kRootAndF, "7,7", "1,1") + "]";
+  EXPECT_NE(Error(missing).find("samples[0]: node 7 is not among the nodes: no sample"),
+            std::string::npos);
+  Warnings warnings;
+  const std::string partial = "[" + Chunk(10, "0x1", 1001, kRootAndF, "2,7", "1,1") +
+                              R"j(,{"ph":"P","name":"ProfileChunk","pid":10,"id":"0x1","ts":2})j" +
+                              "]";
+  EXPECT_EQ(Lines(Read(partial, "", &warnings), "sample ").size(), 1u);
+  ASSERT_EQ(warnings.messages.size(), 2u);
+  EXPECT_NE(warnings.messages[0].find("1 of 2 samples left out"), std::string::npos);
+  EXPECT_NE(warnings.messages[1].find("1 profile event without args.data"), std::string::npos);
   const std::string self = "[" + Chunk(10, "0x1", 1001, Node(1, 1, "f"), "1", "1") + "]";
   EXPECT_NE(Error(self).find("node 1 is its own parent"), std::string::npos);
   EXPECT_NE(Error(R"j([{"ph":"X","name":"a","pid":1,"tid":1,"ts":9223372036854775808}])j")

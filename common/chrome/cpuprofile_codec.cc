@@ -104,7 +104,9 @@ void ReadCpuProfile(Input& input, const ReadContext& context, ProfileSink* sink)
   sink->OnHeader(header);
   Interner interner(sink);
   interner.LimitFrames(context.max_implied_frames(), input.name);
-  profile.Convert(&interner, 1, {}, sink);
+  V8Profile::Unresolved unresolved;
+  const uint64_t sent = profile.Convert(&interner, 1, {}, sink, &unresolved);
+  V8Profile::Report(unresolved, sent, profile.sample_count(), input.name, context);
   sink->OnEnd();
 }
 

@@ -82,7 +82,9 @@ class TraceReader {
   StackFrameSamples stack_samples_;
   bool prefer_spans_ = false;  // prof2chrome's output: its X events, not its sampled form
   bool span_values_ = false;   // an X event had args.values
-  bool node_trace_ = false;    // an event of node's own categories was read
+  // Profile and ProfileChunk events without args.data, skipped; the first one's byte.
+  uint64_t chunks_without_data_ = 0, first_chunk_without_data_ = 0;
+  bool node_trace_ = false;  // an event of node's own categories was read
 };
 
 // Every object of an event is walked in order (ForEachField), never searched with simdjson's
@@ -140,7 +142,7 @@ void TraceReader::ReadData(ondemand::object args, V8Profile* profile, V8ProfileF
     has_data = true;
     ReadV8EventData(json_, json_.Object(std::move(data_value), "args.data"), profile, fields);
   });
-  if (!has_data) json_.Fail("the event's args have no data");
+  if (!has_data) ++chunks_without_data_;
 }
 
 std::unique_ptr<SpanValues> TraceReader::ReadSpanValues(ondemand::object& event) {
@@ -257,8 +259,13 @@ void TraceReader::ReadEvent(ondemand::object event, uint64_t byte) {
   const int64_t ts = fields.ts_ns.value_or(0);
   V8Profile nodes(json_.name());  // the event's nodes, until its id names their profile
   V8ProfileFields data;
-  if (!fields.has_args) json_.Fail("the event has no args", byte);
-  WithArgs(event, [&](ondemand::object args) { ReadData(args, &nodes, &data); });
+  // (A chunk saved without its data, as a trace cut short may hold: counted, and skipped.)
+  if (fields.has_args) {
+    WithArgs(event, [&](ondemand::object args) { ReadData(args, &nodes, &data); });
+  } else {
+    ++chunks_without_data_;
+  }
+  if (chunks_without_data_ > 0 && first_chunk_without_data_ == 0) first_chunk_without_data_ = byte;
   if (name != "CpuProfile" && !fields.id) {
     json_.Fail("a " + name + " event without an id (its profile's id)", byte);
   }
@@ -368,7 +375,15 @@ void TraceReader::Emit(ProfileSink* sink) {
          " past the end of the span around it on its thread (overlapping X events): cut at that "
          "end, so that no time is counted twice");
   } else {
-    profiles_.Convert(&interner, 1, labels_of, sink);
+    profiles_.Convert(&interner, 1, labels_of, sink, context_);
+  }
+  if (chunks_without_data_ > 0 && !use_spans && !use_stack_samples) {
+    context_.Warn(json_.name(),
+                  "byte " + std::to_string(first_chunk_without_data_) + ": " +
+                      std::to_string(chunks_without_data_) +
+                      (chunks_without_data_ == 1 ? " profile event" : " profile events") +
+                      " without args.data (a trace saved with part of its profile?), "
+                      "skipped");
   }
   sink->OnEnd();
 }

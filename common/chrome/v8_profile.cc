@@ -61,19 +61,62 @@ void V8Profile::AddSamples(std::vector<uint64_t> nodes, std::vector<int64_t> del
   }
 }
 
+const V8Profile::Part& V8Profile::PartOf(size_t i) const {
+  return *(std::upper_bound(parts_.begin(), parts_.end(), i,
+                            [](size_t at, const Part& p) { return at < p.first; }) -
+           1);
+}
+
 void V8Profile::FailSample(size_t i, const std::string& message) const {
-  const auto part = std::upper_bound(parts_.begin(), parts_.end(), i,
-                                     [](size_t at, const Part& p) { return at < p.first; }) -
-                    1;
-  Fail(part->byte, "samples[" + std::to_string(i - part->first) + "]: " + message);
+  Fail(SampleByte(i), "samples[" + std::to_string(SampleIndex(i)) + "]: " + message);
 }
 
 void V8Profile::Fail(uint64_t byte, const std::string& message) const {
   throw ProfError(name_, "byte " + std::to_string(byte) + ": " + message);
 }
 
-void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vector<Label>& labels,
-                        ProfileSink* sink) {
+template <typename Note>
+bool V8Profile::Resolves(size_t i, const std::unordered_map<uint64_t, size_t>& index,
+                         std::vector<int8_t>* state, const Note& note) const {
+  // Up from node i until a node whose answer is known, the root, a parent not in the file or a
+  // node met twice (a cycle); then the answer for every node on the way. Each node is walked
+  // once in all (a deep tree sampled at every level stays linear).
+  std::vector<size_t> path;
+  int8_t answer = kResolves;
+  for (size_t at = i;;) {
+    if ((*state)[at] != kUnknown) {
+      answer = (*state)[at] == kVisiting ? static_cast<int8_t>(kFails) : (*state)[at];
+      if ((*state)[at] == kVisiting) {
+        note(nodes_[at].byte,
+             "the parents of node " + std::to_string(nodes_[at].id) + " go round (a cycle)");
+      }
+      break;
+    }
+    (*state)[at] = kVisiting;
+    path.push_back(at);
+    const V8Node& node = nodes_[at];
+    if (!node.parent) break;
+    const auto parent = index.find(*node.parent);
+    if (parent == index.end()) {
+      note(node.byte, "node " + std::to_string(node.id) + " has a parent " +
+                          std::to_string(*node.parent) + " that is not among the nodes");
+      answer = kFails;
+      break;
+    }
+    at = parent->second;
+  }
+  for (const size_t at : path) (*state)[at] = answer;
+  return answer == kResolves;
+}
+
+uint64_t V8Profile::Convert(Interner* interner, uint64_t source_id,
+                            const std::vector<Label>& labels, ProfileSink* sink,
+                            Unresolved* unresolved) {
+  const auto note = [&](uint64_t byte, const std::string& what) {
+    if (!unresolved->first.empty()) return;
+    unresolved->first = what;
+    unresolved->first_byte = byte;
+  };
   // Nodes by id; a parent given by a `children` list or by `parent`, which must agree.
   std::unordered_map<uint64_t, size_t> index;
   index.reserve(nodes_.size());
@@ -86,8 +129,10 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
     for (const uint64_t child : node.children) {
       const auto it = index.find(child);
       if (it == index.end()) {
-        Fail(node.byte, "node " + std::to_string(node.id) + " has a child " +
+        ++unresolved->links;
+        note(node.byte, "node " + std::to_string(node.id) + " has a child " +
                             std::to_string(child) + " that is not among the nodes");
+        continue;
       }
       V8Node& c = nodes_[it->second];
       if (c.parent && *c.parent != node.id) {
@@ -103,10 +148,8 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
       if (*node.parent == node.id) {
         Fail(node.byte, "node " + std::to_string(node.id) + " is its own parent");
       }
-      if (index.count(*node.parent) == 0) {
-        Fail(node.byte, "node " + std::to_string(node.id) + " has a parent " +
-                            std::to_string(*node.parent) + " that is not among the nodes");
-      }
+      // (A parent not among the nodes: the samples of this node and those under it do not
+      // resolve, and are counted when met.)
     }
     stacks.Add(node.id, node.parent ? *node.parent : ParentLinkedStacks::kNoParent,
                V8Location(interner, node.frame));
@@ -156,6 +199,8 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
                      [&](size_t a, size_t b) { return times[a] < times[b]; });
   }
 
+  std::vector<int8_t> resolves(nodes_.size(), kUnknown);
+  uint64_t sent = 0;
   Sample sample;
   sample.source_id = source_id;
   sample.labels = labels;
@@ -168,18 +213,25 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
     const size_t i = ordered ? k : order[k];
     const uint64_t node = sample_nodes_[i];
     if (last_index == SIZE_MAX || node != last_node) {
+      last_node = node;
+      last_index = SIZE_MAX;
       const auto it = index.find(node);
       if (it == index.end()) {
-        FailSample(i, "node " + std::to_string(node) + " is not among the nodes");
+        note(SampleByte(i), "samples[" + std::to_string(SampleIndex(i)) + "]: node " +
+                                std::to_string(node) + " is not among the nodes");
+      } else if (Resolves(it->second, index, &resolves, note)) {
+        try {
+          node_stack = stacks.StackOf(node);
+        } catch (const ProfError& e) {  // (the frames' bound) at the node's byte
+          Fail(nodes_[it->second].byte, e.diagnostic().message);
+        }
+        last_index = it->second;
+        idle = nodes_[last_index].frame.function_name == kIdle;
       }
-      try {
-        node_stack = stacks.StackOf(node);
-      } catch (const ProfError& e) {
-        Fail(nodes_[it->second].byte, e.diagnostic().message);
-      }
-      last_node = node;
-      last_index = it->second;
-      idle = nodes_[last_index].frame.function_name == kIdle;
+    }
+    if (last_index == SIZE_MAX) {  // its node does not resolve
+      ++unresolved->samples;
+      continue;
     }
     sample.stack_id = node_stack;
     if (first_line[last_index] != first_line[last_index + 1]) {
@@ -207,7 +259,31 @@ void V8Profile::Convert(Interner* interner, uint64_t source_id, const std::vecto
     sample.values[1] = idle ? 0 : us;
     sample.values[2] = us;
     sink->OnSample(sample);
+    ++sent;
   }
+  return sent;
+}
+
+void V8Profile::Report(const Unresolved& unresolved, uint64_t sent, uint64_t total,
+                       const std::string& name, const ReadContext& context) {
+  const std::string at = "byte " + std::to_string(unresolved.first_byte) + ": ";
+  if (total > 0 && sent == 0) {
+    throw ProfError(name, at + unresolved.first +
+                              ": no sample of the profile resolves to a stack (the file holds "
+                              "none of the nodes its samples need)");
+  }
+  if (unresolved.samples == 0 && unresolved.links == 0) return;
+  std::string what;
+  if (unresolved.samples > 0) {
+    what = std::to_string(unresolved.samples) + " of " + std::to_string(total) +
+           (total == 1 ? " sample" : " samples") +
+           " left out: their nodes, or nodes on the way to the root, are not in the file";
+  }
+  if (unresolved.links > 0) {
+    what += (what.empty() ? "" : "; ") + std::to_string(unresolved.links) +
+            (unresolved.links == 1 ? " child id" : " child ids") + " that no node has, ignored";
+  }
+  context.Warn(name, at + what + " (a cut or partial profile?); the first: " + unresolved.first);
 }
 
 }  // namespace proftools

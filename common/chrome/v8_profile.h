@@ -20,10 +20,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/model/interner.h"
 #include "common/model/model.h"
+#include "common/model/reader_spec.h"
 #include "common/model/sink.h"
 
 namespace proftools {
@@ -81,11 +83,25 @@ class V8Profile {
   void SetEnd(int64_t ns) { end_ns_ = ns; }
   size_t sample_count() const { return sample_nodes_.size(); }
 
-  // Interns stacks through `interner` and sends one sample per entry of `samples` to `sink`,
-  // with `labels`, in time order. Throws ProfError for a sample naming a missing node, a
-  // node linked to a missing parent, a cycle, or times beyond 64-bit nanoseconds.
-  void Convert(Interner* interner, uint64_t source_id, const std::vector<Label>& labels,
-               ProfileSink* sink);
+  // What a cut or partial profile lacks (a trace saved with part of its chunks, a recording
+  // stopped mid-profile): samples that do not resolve to a stack (their node, or a node on the
+  // way to the root, is not in the file, or the parents go round) are left out and counted;
+  // children ids no node has are ignored and counted. `first` says what the first is.
+  struct Unresolved {
+    uint64_t samples = 0, links = 0;
+    uint64_t first_byte = 0;  // where the first is, and what it is
+    std::string first;
+  };
+  // Interns stacks through `interner` and sends one sample per entry of `samples` that
+  // resolves to `sink`, with `labels`, in time order; adds what did not to `unresolved`.
+  // Returns how many it sent. Throws ProfError for a node defined twice or with two parents,
+  // its own parent, or times beyond 64-bit nanoseconds.
+  uint64_t Convert(Interner* interner, uint64_t source_id, const std::vector<Label>& labels,
+                   ProfileSink* sink, Unresolved* unresolved);
+  // After Convert (of one profile or several): refuses `name` when none of its `total` samples
+  // resolved (`sent` 0), else warns of what was left out, in one warning.
+  static void Report(const Unresolved& unresolved, uint64_t sent, uint64_t total,
+                     const std::string& name, const ReadContext& context);
 
  private:
   // Where the samples of each AddSamples call start, for messages.
@@ -94,6 +110,16 @@ class V8Profile {
     uint64_t byte;
   };
   [[noreturn]] void Fail(uint64_t byte, const std::string& message) const;
+  // Whether node i's way to the root is whole (every parent in the file, no cycle), memoized
+  // in `state`; `note(byte, what)` is told why not, the first time.
+  enum : int8_t { kUnknown = 0, kVisiting, kResolves, kFails };
+  template <typename Note>
+  bool Resolves(size_t i, const std::unordered_map<uint64_t, size_t>& index,
+                std::vector<int8_t>* state, const Note& note) const;
+  // Sample `i`'s array (the AddSamples call that gave it): where it starts, and i's place in it.
+  const Part& PartOf(size_t i) const;
+  uint64_t SampleByte(size_t i) const { return PartOf(i).byte; }
+  size_t SampleIndex(size_t i) const { return i - PartOf(i).first; }
   // Throws "samples[I]: message" at the array that holds sample `i`.
   [[noreturn]] void FailSample(size_t i, const std::string& message) const;
 

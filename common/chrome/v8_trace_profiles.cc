@@ -51,10 +51,14 @@ uint64_t V8TraceProfiles::Finish() {
 void V8TraceProfiles::Convert(
     Interner* interner, uint64_t source_id,
     const std::function<std::vector<Label>(int64_t, std::optional<int64_t>)>& labels_of,
-    ProfileSink* sink) {
+    ProfileSink* sink, const ReadContext& context) {
+  V8Profile::Unresolved unresolved;
+  uint64_t sent = 0, total = 0;
   for (auto& p : profiles_) {
-    p->profile.Convert(interner, source_id, labels_of(p->pid, p->tid), sink);
+    sent += p->profile.Convert(interner, source_id, labels_of(p->pid, p->tid), sink, &unresolved);
+    total += p->profile.sample_count();
   }
+  V8Profile::Report(unresolved, sent, total, name_, context);
 }
 
 }  // namespace proftools

@@ -35,10 +35,11 @@ class V8TraceProfiles {
   // Hands every profile its chunks' samples; the number of samples of all.
   uint64_t Finish();
   bool empty() const { return profiles_.empty(); }
-  // Each profile's samples into `sink` (after Finish), labelled by `labels_of(pid, tid)`.
+  // Each profile's samples into `sink` (after Finish), labelled by `labels_of(pid, tid)`;
+  // refuses the input when none resolves, warns of those that do not (V8Profile::Report).
   void Convert(Interner* interner, uint64_t source_id,
                const std::function<std::vector<Label>(int64_t, std::optional<int64_t>)>& labels_of,
-               ProfileSink* sink);
+               ProfileSink* sink, const ReadContext& context);
 
  private:
   struct Chunk {

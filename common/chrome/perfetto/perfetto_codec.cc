@@ -957,7 +957,7 @@ void PerfettoReader::Read(ProfileSink* sink) {
     total += v8_.Finish();
     v8_.Convert(
         &interner, 1, [&](int64_t pid, std::optional<int64_t> tid) { return Labels(pid, tid); },
-        &columns);
+        &columns, context_);
   }
   for (const auto& process : heap_) {
     for (const HeapRow& row : process.second) {
