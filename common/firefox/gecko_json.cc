@@ -1,6 +1,7 @@
 #include "common/firefox/gecko_json.h"
 
 #include <algorithm>
+#include <cctype>
 #include <utility>
 
 #include "common/base/diagnostics.h"
@@ -50,6 +51,7 @@ struct RawThread {
   std::string what;
   uint64_t byte = 0;
   FxThreadNames names;
+  bool has_process_type = false;
   std::optional<FxTable> samples, stacks, frames;
   std::vector<std::string> strings;
 };
@@ -117,7 +119,8 @@ std::vector<FxLib> ReadLibs(JsonDocument& json, JsonValue value, const std::stri
   for (auto element : json.Array(value, what)) {
     const std::string at = what + "[" + std::to_string(libs.size()) + "]";
     FxLib lib;
-    std::string breakpad, code;
+    std::string breakpad, code, name, pdb_signature;
+    std::optional<uint64_t> pdb_age;
     ForEachField(json, json.Object(JsonValue(std::move(element)), at), at,
                  [&](std::string_view key, JsonValue field) {
                    const std::string where = at + "." + std::string(key);
@@ -129,6 +132,12 @@ std::vector<FxLib> ReadLibs(JsonDocument& json, JsonValue value, const std::stri
                      lib.offset = json.Unsigned(std::move(field), where);
                    } else if (key == "path") {
                      lib.path = std::string(json.String(std::move(field), where));
+                   } else if (key == "name") {
+                     name = std::string(json.String(std::move(field), where));
+                   } else if (key == "pdbSignature") {
+                     pdb_signature = std::string(json.String(std::move(field), where));
+                   } else if (key == "pdbAge") {
+                     pdb_age = json.Unsigned(std::move(field), where);
                    } else if (key == "breakpadId") {
                      breakpad = std::string(json.String(std::move(field), where));
                    } else if (key == "codeId") {
@@ -139,6 +148,16 @@ std::vector<FxLib> ReadLibs(JsonDocument& json, JsonValue value, const std::stri
                      }
                    }
                  });
+    // Before version 4 a library's path was its `name`, and a Windows one had a PDB signature
+    // and age where the others have a breakpad id: the id is made of them as the Firefox
+    // Profiler's upgrader makes it (the signature's hex digits in upper case, then the age).
+    if (lib.path.empty()) lib.path = name;
+    if (breakpad.empty() && !pdb_signature.empty()) {
+      for (const char c : pdb_signature) {
+        if (c != '{' && c != '}' && c != '-') breakpad += static_cast<char>(std::toupper(c));
+      }
+      if (pdb_age) breakpad += std::to_string(*pdb_age);
+    }
     // The ELF build id where Firefox gives it (codeId), as pprof and symbol servers know it.
     lib.build_id = code.empty() ? breakpad : code;
     libs.push_back(std::move(lib));
@@ -154,6 +173,8 @@ RawThread ReadThread(JsonDocument& json, JsonValue value, const std::string& wha
     const std::string at = what + "." + std::string(key);
     if (ReadThreadNames(json, key, field, at, &thread.names)) {
       return;
+    } else if (key == "processType") {
+      thread.has_process_type = true;
     } else if (key == "samples") {
       thread.samples = ReadSchemaTable(json, std::move(field), at);
     } else if (key == "stackTable") {
@@ -182,7 +203,7 @@ void ReadMeta(JsonDocument& json, JsonValue value, const std::string& what, RawP
         json.Fail("Gecko profile version " + std::to_string(version) +
                   " is older than proftools reads (" + std::to_string(kGeckoMinVersion) + " to " +
                   std::to_string(kGeckoMaxVersion) +
-                  "): the Firefox Profiler upgrades it; save it from there");
+                  "): the Firefox Profiler has no upgrade for it either");
       }
       process->version = version;
     } else if (key == "startTime") {
@@ -194,6 +215,14 @@ void ReadMeta(JsonDocument& json, JsonValue value, const std::string& what, RawP
     }
   });
 }
+
+bool IsString(JsonValue& value) {
+  ondemand::json_type type;
+  return value.type().get(type) == simdjson::SUCCESS && type == ondemand::json_type::string;
+}
+
+RawProcess ReadEmbeddedProcess(JsonDocument& json, JsonValue value, const std::string& what,
+                               FxProfile* profile);
 
 RawProcess ReadProcess(JsonDocument& json, ondemand::object object, const std::string& what,
                        FxProfile* profile, std::vector<RawProcess>* children) {
@@ -209,12 +238,30 @@ RawProcess ReadProcess(JsonDocument& json, ondemand::object object, const std::s
         if (key == "meta") {
           ReadMeta(json, std::move(field), at, &process, profile, parent);
         } else if (key == "libs") {
-          process.libs = ReadLibs(json, std::move(field), at);
+          if (IsString(field)) {
+            // Before version 4: the array as JSON text.
+            JsonDocument text(json.name() + ", in the string " + at,
+                              json.String(std::move(field), at));
+            process.libs = ReadLibs(text, JsonValue(text.doc().get_value()), at);
+          } else {
+            process.libs = ReadLibs(json, std::move(field), at);
+          }
         } else if (key == "threads") {
           size_t i = 0;
           for (auto element : json.Array(std::move(field), at)) {
-            process.threads.push_back(ReadThread(json, JsonValue(std::move(element)),
-                                                 at + "[" + std::to_string(i++) + "]"));
+            const std::string where = at + "[" + std::to_string(i++) + "]";
+            JsonValue value(std::move(element));
+            if (!IsString(value)) {
+              process.threads.push_back(ReadThread(json, std::move(value), where));
+              continue;
+            }
+            // Before version 5 a child process's profile was JSON text among the threads.
+            if (!parent) {
+              json.Fail(where +
+                        ": a child process inside a child process (Firefox "
+                        "nests processes one level only)");
+            }
+            children->push_back(ReadEmbeddedProcess(json, std::move(value), where, profile));
           }
         } else if (key == "processes") {
           size_t i = 0;
@@ -240,6 +287,28 @@ RawProcess ReadProcess(JsonDocument& json, ondemand::object object, const std::s
   return process;
 }
 
+// A child process's profile held as JSON text in the string `value` (Gecko profiles before
+// version 5). Messages while it is read count bytes within the text; those about its tables,
+// given when they are converted, point at the string in the file.
+RawProcess ReadEmbeddedProcess(JsonDocument& json, JsonValue value, const std::string& what,
+                               FxProfile* profile) {
+  const uint64_t byte = json.Byte();
+  JsonDocument text(json.name() + ", in the string " + what, json.String(std::move(value), what));
+  ondemand::object object;
+  if (const auto error = text.doc().get_object().get(object)) {
+    text.Fail(error, what, "an object (a child process's profile)");
+  }
+  RawProcess child = ReadProcess(text, object, what, profile, nullptr);
+  child.byte = byte;
+  for (RawThread& thread : child.threads) {
+    thread.byte = byte;
+    for (std::optional<FxTable>* table : {&thread.samples, &thread.stacks, &thread.frames}) {
+      if (*table) (*table)->byte = byte;
+    }
+  }
+  return child;
+}
+
 // The lib whose [start, end) holds `address` (libs sorted by start), or -1.
 int64_t LibOf(const std::vector<FxLib>& libs, const std::vector<size_t>& order, uint64_t address) {
   auto it = std::upper_bound(order.begin(), order.end(), address,
@@ -249,8 +318,32 @@ int64_t LibOf(const std::vector<FxLib>& libs, const std::vector<size_t>& order, 
   return address < libs[*it].end ? static_cast<int64_t>(*it) : -1;
 }
 
-void ConvertThread(JsonDocument& json, RawThread& raw, int64_t start_ns, size_t lib_set,
-                   const std::vector<FxLib>& libs, const std::vector<size_t>& order,
+// Before version 11 a frame's category was a bit of js/public/ProfilingStack.h's list; the
+// Firefox Profiler's upgrader gives each the index of its category in kOldGeckoCategories, and
+// Other to any other value.
+constexpr int64_t kFirstNamedCategories = 11;
+const std::vector<std::string> kOldGeckoCategories = {"Idle",     "Other", "JavaScript", "Layout",
+                                                      "Graphics", "DOM",   "GC / CC",    "Network"};
+int64_t OldGeckoCategory(int64_t bit) {
+  switch (bit) {
+    case 1 << 5:  // CSS
+      return 3;
+    case 1 << 6:  // JS
+      return 2;
+    case 1 << 7:  // GC
+    case 1 << 8:  // CC
+      return 6;
+    case 1 << 9:  // NETWORK
+      return 7;
+    case 1 << 10:  // GRAPHICS
+      return 4;
+    default:  // OTHER, STORAGE, EVENTS and anything else
+      return 1;
+  }
+}
+
+void ConvertThread(JsonDocument& json, RawThread& raw, int64_t version, int64_t start_ns,
+                   size_t lib_set, const std::vector<FxLib>& libs, const std::vector<size_t>& order,
                    size_t categories, FxProfile* profile) {
   if (!raw.samples) json.Fail(raw.what + ": no `samples`", raw.byte);
   if (!raw.stacks) json.Fail(raw.what + ": no `stackTable`", raw.byte);
@@ -259,6 +352,11 @@ void ConvertThread(JsonDocument& json, RawThread& raw, int64_t start_ns, size_t 
   thread.what = raw.what;
   thread.byte = raw.byte;
   thread.names = raw.names;
+  // Early version 3 profiles named a tab's main thread "Content" and gave no processType; the
+  // Firefox Profiler names it as Firefox later did.
+  if (version < 4 && !raw.has_process_type && thread.names.name == "Content") {
+    thread.names.name = "GeckoMain";
+  }
   thread.libs = lib_set;
 
   const FxTable& frames = *raw.frames;
@@ -269,13 +367,24 @@ void ConvertThread(JsonDocument& json, RawThread& raw, int64_t start_ns, size_t 
     FxFrame& frame = thread.frames[i];
     const int64_t location = *frames.Index(json, "location", i, 0, strings - 1, false);
     ParseGeckoLocation(raw.strings[static_cast<size_t>(location)], &frame);
+    // Before version 14 the label frames where JS is entered were named "AutoEntryScript
+    // REASON"; since, REASON (the upgrader strips the prefix).
+    constexpr std::string_view kEntryPrefix = "AutoEntryScript ";
+    if (version < 14 && !frame.address && frame.name.size() > kEntryPrefix.size() &&
+        frame.name.compare(0, kEntryPrefix.size(), kEntryPrefix) == 0) {
+      frame.name.erase(0, kEntryPrefix.size());
+    }
     if (frame.address) frame.lib = LibOf(libs, order, *frame.address);
     if (const auto line = frames.Index(json, "line", i, 0, INT32_MAX, true)) frame.line = *line;
     if (const auto column = frames.Index(json, "column", i, 0, INT32_MAX, true)) {
       frame.column = *column;
     }
-    if (const auto category =
-            frames.Index(json, "category", i, 0, static_cast<int64_t>(categories) - 1, true)) {
+    if (version < kFirstNamedCategories) {
+      if (const auto bit = frames.Index(json, "category", i, 0, INT64_MAX, true)) {
+        frame.category = OldGeckoCategory(*bit);
+      }
+    } else if (const auto category = frames.Index(json, "category", i, 0,
+                                                  static_cast<int64_t>(categories) - 1, true)) {
       frame.category = *category;
     }
   }
@@ -323,8 +432,8 @@ void ConvertProcess(JsonDocument& json, RawProcess& process, FxProfile* profile)
     return process.libs[a].start < process.libs[b].start;
   });
   for (RawThread& thread : process.threads) {
-    ConvertThread(json, thread, start_ns, set, process.libs, order, profile->categories.size(),
-                  profile);
+    ConvertThread(json, thread, *process.version, start_ns, set, process.libs, order,
+                  profile->categories.size(), profile);
   }
 }
 
@@ -374,6 +483,8 @@ void ReadGeckoProfile(JsonDocument& json, ondemand::object object, FxProfile* pr
   std::vector<RawProcess> children;
   RawProcess parent = ReadProcess(json, object, "", profile, &children);
   profile->version = *parent.version;
+  // (Categories a profile of an old version names anyway are not what its bits index.)
+  if (*parent.version < kFirstNamedCategories) profile->categories = kOldGeckoCategories;
   profile->start_ns = EpochMillisToNanos(json, *parent.start_ms, "meta.startTime");
   ConvertProcess(json, parent, profile);
   for (RawProcess& child : children) {

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "common/base/diagnostics.h"
 #include "common/base/quantity.h"
@@ -37,6 +38,16 @@ constexpr int64_t kMaxMicroseconds = INT64_MAX / 1000;
 JsonDocument::JsonDocument(Input& input, uint64_t cap, const char* what, bool allow_truncated)
     : name_(input.name) {
   ReadWholeInput(input, cap, what, &data_);
+  Parse(allow_truncated);
+}
+
+JsonDocument::JsonDocument(std::string name, std::string_view text) : name_(std::move(name)) {
+  if (!text.empty()) std::memcpy(data_.Reserve(text.size()), text.data(), text.size());
+  data_.Commit(text.size());
+  Parse(false);
+}
+
+void JsonDocument::Parse(bool allow_truncated) {
   // simdjson reads up to SIMDJSON_PADDING bytes past the end; they are ours, and zero.
   std::memset(data_.Reserve(simdjson::SIMDJSON_PADDING), 0, simdjson::SIMDJSON_PADDING);
   const simdjson::error_code error =

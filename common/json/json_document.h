@@ -27,6 +27,9 @@ class JsonDocument {
   // With `allow_truncated`, an input that ends before its strings, arrays or objects are closed
   // is not an error but `truncated()`, and not parsed until Reparse.
   JsonDocument(Input& input, uint64_t cap, const char* what, bool allow_truncated = false);
+  // JSON text held in a string of another document (old Gecko profiles keep their libraries and
+  // child processes so), named `name` in messages; byte numbers count within `text`.
+  JsonDocument(std::string name, std::string_view text);
   JsonDocument(const JsonDocument&) = delete;
   JsonDocument& operator=(const JsonDocument&) = delete;
 
@@ -70,6 +73,9 @@ class JsonDocument {
                    std::string_view unit, uint64_t byte = 0);
 
  private:
+  // Starts parsing data_ (padded here).
+  void Parse(bool allow_truncated);
+
   std::string name_;
   WholeInput data_;
   bool truncated_ = false;
