@@ -115,6 +115,16 @@ TEST(FirefoxReaderTest, GeckoProfile) {
   EXPECT_EQ(SniffFirefoxProfile(kGecko, true), kCertain);
   // Libs first, as Firefox writes them, and meta beyond the head: likely.
   EXPECT_EQ(SniffFirefoxProfile(std::string(kGecko, 180), true), kLikely);
+  // Pretty-printed (jq, json.tool), before version 4 (libs as JSON text), in a DevTools
+  // recording: likely too; another object's first key is not.
+  EXPECT_EQ(
+      SniffFirefoxProfile("{\n  \"libs\" : [\n {\"breakpadId\": \"A\", \"debugName\": \"a\"", true),
+      kLikely);
+  EXPECT_EQ(SniffFirefoxProfile(R"({"libs":"[{\"breakpadId\":\"F1D9\"}]")", true), kLikely);
+  EXPECT_EQ(SniffFirefoxProfile(R"({"label":"Recording #1","duration":5.5,"markers":[])", true),
+            kLikely);
+  EXPECT_EQ(SniffFirefoxProfile(R"({"label":"x","duration":5.5})", true), kNotMine);
+  EXPECT_EQ(SniffFirefoxProfile(R"({"libs":[{"path":"/a"}]})", true), kNotMine);
   const Profile p = Read(kGecko);
   ASSERT_EQ(p.header.types.size(), 2u);
   EXPECT_EQ(p.header.types[0], (ValueType{"samples", "count"}));
