@@ -127,15 +127,23 @@ TEST(PeekReport, CallersCalleesRootAndSelf) {
 TEST(PeekReport, SequenceAndErrors) {
   ReportOptions options;
   options.raw_values = true;
-  options.sequences.peek_sequence = "a;b";
+  options.sequences.peek_sequences = {"a;b"};
   const std::string text =
       ReportOf(WritePeekReport, ProfileOf({{"x a b c", 6}, {"a b", 3}, {"b", 1}}), options);
   EXPECT_NE(text.find("a;b\n         9   90.00%   cum\n"), std::string::npos) << text;
   EXPECT_NE(text.find("x;a;b"), std::string::npos) << text;
   EXPECT_NE(text.find("a;b;c"), std::string::npos) << text;
-  options.sequences.peek_sequence = "a;nothing";
+  // Several: a block each, in the order given; one that no sample holds as a run has none.
+  options.sequences.peek_sequences = {"b", "b;a", "a;b"};
+  const std::string several =
+      ReportOf(WritePeekReport, ProfileOf({{"x a b c", 6}, {"a b", 3}, {"b", 1}}), options);
+  EXPECT_NE(several.find("Peek of 3 sequences: 2 blocks"), std::string::npos) << several;
+  EXPECT_LT(several.find("\nb\n        10  100.00%   cum\n"),
+            several.find("\na;b\n         9   90.00%   cum\n"))
+      << several;
+  options.sequences.peek_sequences = {"a;nothing"};
   EXPECT_THROW(ReportOf(WritePeekReport, ProfileOf({{"a b", 1}}), options), UsageError);
-  options.sequences.peek_sequence.clear();
+  options.sequences.peek_sequences.clear();
   options.sequences.peek_regex = "(";
   EXPECT_THROW(ReportOf(WritePeekReport, ProfileOf({{"a b", 1}}), options), UsageError);
 }

@@ -135,6 +135,7 @@ void WriteTimeline(const char* program, const TextReportPlan& plan, ProfileInput
 
 void AddTextReportOptions(CommandLine* command_line) {
   CommandLine& cli = *command_line;
+  cli.AllowRepeated("peek-seq");
   cli.AddOptions("Mode")("top", "flat and cumulative value per function (default)")(
       "traces", "each distinct stack with its total, largest first")(
       "tree", "a top-down call tree with cumulative and flat values")(
@@ -144,8 +145,9 @@ void AddTextReportOptions(CommandLine* command_line) {
       "subsequences of consecutive frames by cumulative value, with the value at each prefix")(
       "peek", "callers and callees of each frame matching RE, with [root] and [self]",
       OptionValue(), "RE")(
-      "peek-seq", "callers and callees of the sequence SEQ (frames joined by ;)", OptionValue(),
-      "SEQ")("tags", "for each label key, the value by label value (pprof -tags)")(
+      "peek-seq",
+      "callers and callees of the sequence SEQ (frames joined by ;); again for more blocks",
+      OptionValue(), "SEQ")("tags", "for each label key, the value by label value (pprof -tags)")(
       "timeline",
       "the value per time bucket of each source, as --timeline or --timeline=BUCKET (e.g. "
       "100ms; default: about 40 buckets)",
@@ -294,9 +296,9 @@ TextReportPlan ParseTextReportOptions(const CommandLine& cli) {
     sequences.peek_regex = cli.Get<std::string>("peek");
     CheckPeekRegex(sequences.peek_regex);  // before any reading
   }
-  if (cli.Has("peek-seq")) sequences.peek_sequence = cli.Get<std::string>("peek-seq");
-  if (mode == TextMode::kPeekSeq && sequences.peek_sequence.empty()) {
-    throw UsageError("--peek-seq needs a sequence: frames joined by ;");
+  if (cli.Has("peek-seq")) sequences.peek_sequences = cli.GetAll("peek-seq");
+  for (const std::string& sequence : sequences.peek_sequences) {
+    if (sequence.empty()) throw UsageError("--peek-seq needs a sequence: frames joined by ;");
   }
   options.raw_values = cli.Has("raw-values");
   FoldedViewOptions view;

@@ -16,10 +16,11 @@ namespace proftools {
 
 // The sequence views: --sequences, --peek, --peek-seq.
 struct SequenceOptions {
-  size_t max_length = 4;      // --max-length: frames in a listed sequence
-  bool by_self = false;       // --self: list by the value of samples a sequence ends
-  std::string peek_regex;     // --peek: frames whose name matches (RE2, unanchored)
-  std::string peek_sequence;  // --peek-seq: one sequence, `a;b;c` with names escaped as folded
+  size_t max_length = 4;   // --max-length: frames in a listed sequence
+  bool by_self = false;    // --self: list by the value of samples a sequence ends
+  std::string peek_regex;  // --peek: frames whose name matches (RE2, unanchored)
+  // --peek-seq, once or more: sequences `a;b;c` with names escaped as folded, a block each.
+  std::vector<std::string> peek_sequences;
 };
 
 // prof-text --list: functions whose name matches `regex`, with their source lines, found as

@@ -95,16 +95,21 @@ void WritePeekReport(const StackTotals& totals, const ReportOptions& options, By
   const SequenceStacks stacks(totals, v, options.granularity);
   std::vector<Peek> peeks;
   std::string what;
-  if (!o.peek_sequence.empty()) {
-    std::vector<uint32_t> frames;
-    if (!ParseSequence(stacks, o.peek_sequence, &frames)) {
-      throw UsageError("--peek-seq " + Printable(o.peek_sequence) +
-                       ": a frame of it is in no sample (names as --sequences and --peek "
-                       "write them, joined by ;)");
+  if (!o.peek_sequences.empty()) {
+    // A block for each sequence that samples hold, in the order given (a sequence no sample
+    // holds as a run has none).
+    for (const std::string& sequence : o.peek_sequences) {
+      std::vector<uint32_t> frames;
+      if (!ParseSequence(stacks, sequence, &frames)) {
+        throw UsageError("--peek-seq " + Printable(sequence) +
+                         ": a frame of it is in no sample (names as --sequences and --peek "
+                         "write them, joined by ;)");
+      }
+      peeks.push_back(PeekSequence(stacks, frames));
+      if (peeks.back().cum == 0) peeks.pop_back();
     }
-    peeks.push_back(PeekSequence(stacks, frames));
-    if (peeks.back().cum == 0) peeks.clear();
-    what = "the sequence " + DisplayFrameName(o.peek_sequence);
+    what = o.peek_sequences.size() == 1 ? "the sequence " + DisplayFrameName(o.peek_sequences[0])
+                                        : std::to_string(o.peek_sequences.size()) + " sequences";
   } else {
     CheckPeekRegex(o.peek_regex);
     RE2 regex(o.peek_regex, RE2::Quiet);
