@@ -1,6 +1,8 @@
 #include "common/firefox/fx_tables.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <utility>
 
 #include "common/base/diagnostics.h"
@@ -196,12 +198,18 @@ FxTable ReadColumnTable(JsonDocument& json, JsonValue value, const std::string& 
       ReadFxCell(json, std::move(field), at);  // skipped
     }
   });
-  // The length is what the profiler goes by; without one, that of the columns, which must agree.
+  // With `length`, a column may be shorter (the profiler reads the cells past its end as
+  // undefined: old profiles wrote columns of trailing undefined cells so, resourceTable.lib) and
+  // At() reads them as null; the table is no longer than its longest column (rows of nothing
+  // but nulls would be errors anyway, and a large `length` no allocation). A longer column is
+  // an error. Without `length`, the columns must agree.
   std::optional<uint64_t> size;
+  uint64_t longest = 0;
   for (const auto& column : table.columns) {
     if (!length && !size) size = column.second.size();
+    longest = std::max<uint64_t>(longest, column.second.size());
     const uint64_t expected = length ? *length : *size;
-    if (column.second.size() != expected) {
+    if (length ? column.second.size() > expected : column.second.size() != expected) {
       table.Fail(json, "column `" + column.first + "` has " + std::to_string(column.second.size()) +
                            " cells but " +
                            (length ? "`length` is "
@@ -209,7 +217,7 @@ FxTable ReadColumnTable(JsonDocument& json, JsonValue value, const std::string& 
                            std::to_string(expected));
     }
   }
-  table.length = length ? *length : size.value_or(0);
+  table.length = length ? std::min(*length, longest) : size.value_or(0);
   return table;
 }
 

@@ -20,6 +20,7 @@ struct ProcessedThread {
   uint64_t byte = 0;
   FxThreadNames names;
   Tables tables;
+  std::optional<std::vector<FxLib>> libs;  // before version 41, each thread had its own
 };
 
 void ReadTable(JsonDocument& json, std::string_view key, JsonValue field, const std::string& at,
@@ -84,12 +85,67 @@ int64_t Last(const FxTable& table) {
   return static_cast<int64_t>(table.length) - 1;
 }
 
+// Before version 38 a native frame's address was the return address the stack walk found
+// (for a caller) or the instruction pointer (for a sample's own frame); since, a return address
+// is one less, inside the call instruction, as pprof's locations want it too. As the Firefox
+// Profiler's upgrader 38 does: the frames of stacks that are prefixes are return addresses and
+// are nudged; a frame also used as a sample's own keeps a copy un-nudged, and a stack that is
+// both a prefix and a sample's own gets a twin for its samples.
+void NudgeReturnAddresses(FxThread* thread) {
+  const size_t stack_count = thread->stack_frame.size();
+  const size_t frame_count = thread->frames.size();
+  std::vector<char> sampled(stack_count), prefix(stack_count);
+  for (const int64_t stack : thread->sample_stack) {
+    if (stack >= 0) sampled[static_cast<size_t>(stack)] = 1;
+  }
+  for (const int64_t p : thread->stack_prefix) {
+    if (p >= 0) prefix[static_cast<size_t>(p)] = 1;
+  }
+  std::vector<char> ip(frame_count), returns(frame_count);
+  for (size_t i = 0; i < stack_count; ++i) {
+    const auto f = static_cast<size_t>(thread->stack_frame[i]);
+    if (!thread->frames[f].address) continue;
+    if (sampled[i]) ip[f] = 1;
+    if (prefix[i]) returns[f] = 1;
+  }
+  std::vector<int64_t> ip_frame(frame_count, -1);
+  for (size_t f = 0; f < frame_count; ++f) {
+    if (!returns[f]) continue;
+    if (ip[f]) {
+      ip_frame[f] = static_cast<int64_t>(thread->frames.size());
+      thread->frames.push_back(thread->frames[f]);
+    }
+    uint64_t& address = *thread->frames[f].address;
+    if (address > 0) --address;
+  }
+  std::vector<int64_t> twin(stack_count, -1);
+  for (size_t i = 0; i < stack_count; ++i) {
+    const int64_t copy = ip_frame[static_cast<size_t>(thread->stack_frame[i])];
+    if (copy < 0 || !sampled[i]) continue;
+    if (!prefix[i]) {
+      thread->stack_frame[i] = copy;
+      continue;
+    }
+    twin[i] = static_cast<int64_t>(thread->stack_frame.size());
+    thread->stack_frame.push_back(copy);
+    thread->stack_prefix.push_back(thread->stack_prefix[i]);
+  }
+  for (int64_t& stack : thread->sample_stack) {
+    if (stack >= 0 && twin[static_cast<size_t>(stack)] >= 0)
+      stack = twin[static_cast<size_t>(stack)];
+  }
+}
+
 void ConvertThread(JsonDocument& json, ProcessedThread& raw, const Tables& shared, int64_t version,
                    FxProfile* profile) {
   FxThread thread;
   thread.what = raw.what;
   thread.byte = raw.byte;
   thread.names = raw.names;
+  if (raw.libs) {
+    thread.libs = profile->lib_sets.size();
+    profile->lib_sets.push_back(std::move(*raw.libs));
+  }
   const Tables& own = raw.tables;
   if (!own.samples) json.Fail(raw.what + ": no `samples`", raw.byte);
   const FxTable& samples = *own.samples;
@@ -107,7 +163,7 @@ void ConvertThread(JsonDocument& json, ProcessedThread& raw, const Tables& share
     json.Fail(raw.what + ": no `stringArray`, in the thread or in `shared`", raw.byte);
   }
   const int64_t last_string = static_cast<int64_t>(strings->size()) - 1;
-  const int64_t libs = static_cast<int64_t>(profile->lib_sets[0].size());
+  const int64_t libs = static_cast<int64_t>(profile->lib_sets[thread.libs].size());
 
   // Functions, then the frames that point at them.
   funcs.Require(json, "name");
@@ -133,9 +189,9 @@ void ConvertThread(JsonDocument& json, ProcessedThread& raw, const Tables& share
     if (resources != nullptr && version < 70) {
       const auto resource = funcs.Index(json, "resource", i, -1, Last(*resources), true);
       if (resource && *resource >= 0) {
-        if (const auto lib = resources->Index(json, "lib", *resource, 0, libs - 1, true)) {
-          f.lib = *lib;
-        }
+        // (-1: no lib, as versions before 41 wrote it.)
+        const auto lib = resources->Index(json, "lib", *resource, -1, libs - 1, true);
+        if (lib && *lib >= 0) f.lib = *lib;
       }
     }
   }
@@ -201,7 +257,10 @@ void ConvertThread(JsonDocument& json, ProcessedThread& raw, const Tables& share
     samples.Fail(json, "weightType " + weight_type +
                            ": not a weight type of the format (samples, tracing-ms, bytes)");
   }
-  const bool weights = samples.Has("weight");
+  // Before version 29 the weight column was `duration` (profiles made by diffing).
+  const char* const weight_column =
+      !samples.Has("weight") && version < 29 && samples.Has("duration") ? "duration" : "weight";
+  const bool weights = samples.Has(weight_column);
   const bool cpu = samples.Has("threadCPUDelta");
   int64_t base = profile->start_ns;
   // The table's columns were read and hold `length` cells each.
@@ -218,9 +277,12 @@ void ConvertThread(JsonDocument& json, ProcessedThread& raw, const Tables& share
     const int64_t t = AddMillis(json, base, *time, samples.what, time_column, i);
     if (deltas) base = t;
     thread.sample_time.push_back(t);
-    if (weights) thread.sample_weight.push_back(samples.Number(json, "weight", i).value_or(1));
+    if (weights) {
+      thread.sample_weight.push_back(samples.Number(json, weight_column, i).value_or(1));
+    }
     if (cpu) thread.sample_cpu.push_back(samples.Number(json, "threadCPUDelta", i).value_or(0));
   }
+  if (version < 38) NudgeReturnAddresses(&thread);
   profile->threads.push_back(std::move(thread));
 }
 
@@ -279,7 +341,9 @@ void ReadProcessedProfile(JsonDocument& json, ondemand::object object, FxProfile
         ForEachField(json, json.Object(JsonValue(std::move(element)), thread.what), thread.what,
                      [&](std::string_view thread_key, JsonValue value) {
                        const std::string where = thread.what + "." + std::string(thread_key);
-                       if (!ReadThreadNames(json, thread_key, value, where, &thread.names)) {
+                       if (thread_key == "libs") {
+                         thread.libs = ReadProcessedLibs(json, std::move(value), where);
+                       } else if (!ReadThreadNames(json, thread_key, value, where, &thread.names)) {
                          ReadTable(json, thread_key, std::move(value), where, &thread.tables);
                        }
                      });
