@@ -39,9 +39,9 @@ int SniffFolded(std::string_view raw_head, bool text) {
   if (head.substr(0, 9) == "proftext ") return kNotMine;
   // Only a head shorter than the window is the whole input: otherwise its last line may be cut.
   const bool whole = raw_head.size() < kSniffBytes;
-  int judged = 0;
+  int judged = 0, unparsed = 0;
   bool cut_line_plausible = false;
-  while (!head.empty() && judged < kLinesToJudge) {
+  while (!head.empty() && judged < kLinesToJudge && unparsed < kLinesToJudge) {
     const size_t end = head.find('\n');
     std::string_view line = head.substr(0, end);
     const bool cut = end == std::string_view::npos && !whole;
@@ -60,10 +60,14 @@ int SniffFolded(std::string_view raw_head, bool text) {
       // A comment (a `#` line that is a stack counts); `//` lines too, which the reader skips
       // among the lines that do not parse.
       if (line[0] == '#' || line.substr(0, 2) == "//") continue;
-      return kNotMine;
+      // Another line that does not parse: the reader skips it with a warning, as flamegraph.pl
+      // does, so a few of them among stacks are still folded stacks.
+      ++unparsed;
+      continue;
     }
     ++judged;
   }
+  if (unparsed > 0) return judged > unparsed ? kPlausible : kNotMine;
   return judged > 0 || cut_line_plausible ? kPlausible : kNotMine;
 }
 
