@@ -52,7 +52,8 @@ void CheckTotals(const CallgrindFile& file, const std::string& name, const ReadC
 
 // An event's value type. pprof -callgrind (and prof2callgrind) write a type with a unit as
 // TYPE(UNIT), Xdebug as TYPE_(UNIT): Time_(10ns), Memory_(bytes). A time unit is spelt out
-// (ns: nanoseconds), and one of several (10ns) scales the costs into it.
+// (ns: nanoseconds), and one of several (10ns) scales the costs into it. An event named by a
+// time unit alone (`events: ms`, as some exporters write) is a time in that unit.
 struct EventType {
   std::string name, unit = "count";
   int64_t factor = 1;
@@ -61,9 +62,19 @@ EventType ParseEventType(const std::string& event) {
   EventType type;
   type.name = event;
   const size_t open = event.find('(');
-  if (open == std::string::npos || open == 0 || event.back() != ')' || open + 2 >= event.size()) {
+  if (open == std::string::npos) {
+    static const std::pair<const char*, const char*> kTimeUnits[] = {{"ns", "nanoseconds"},
+                                                                     {"us", "microseconds"},
+                                                                     {"\u00b5s", "microseconds"},
+                                                                     {"ms", "milliseconds"}};
+    for (const auto& [unit, spelt] : kTimeUnits) {
+      if (event != unit) continue;
+      type.name = "time";
+      type.unit = spelt;
+    }
     return type;
   }
+  if (open == 0 || event.back() != ')' || open + 2 >= event.size()) return type;
   type.name = event.substr(0, open);
   if (type.name.size() > 1 && type.name.back() == '_') type.name.pop_back();
   type.unit = event.substr(open + 1, event.size() - open - 2);
