@@ -60,6 +60,10 @@ void ReadFirefoxProfile(Input& input, const ReadContext& context, ProfileSink* s
                      (key == "meta" || key == "libs" || key == "threads");
   JsonValue wrapped =
       gecko ? JsonValue(simdjson::NO_SUCH_FIELD) : object.find_field_unordered("profile");
+  // A broken document is said so here: after a parse error simdjson cannot rewind.
+  if (const auto error = wrapped.error(); error && error != simdjson::NO_SUCH_FIELD) {
+    json.Fail(error, "the profile", "an object");
+  }
   ondemand::json_type type;
   if (wrapped.type().get(type) == simdjson::SUCCESS && type == ondemand::json_type::object) {
     ReadGeckoProfile(json, json.Object(std::move(wrapped), "profile"), &profile);
