@@ -49,7 +49,7 @@ void ReadFirefoxProfile(Input& input, const ReadContext& context, ProfileSink* s
     return;
   }
   // The old Firefox DevTools performance panel saved its recordings ("Recorded Performance
-  // Data", 2015-2019) as an object whose `profile` is a Gecko profile; its markers, ticks and
+  // Data", before the Firefox Profiler's panel) as an object whose `profile` is a Gecko profile; its markers, ticks and
   // memory are not samples. A Gecko profile has no `profile` key: unless the object starts as
   // Firefox starts one, looking for it skims the top level once (2% of a 5 MB profile's time),
   // and the document is read again from its start.
