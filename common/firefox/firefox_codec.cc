@@ -48,11 +48,11 @@ void ReadFirefoxProfile(Input& input, const ReadContext& context, ProfileSink* s
     ConvertFxProfile(json, profile, context, sink);
     return;
   }
-  // The old Firefox DevTools performance panel saved its recordings ("Recorded Performance
-  // Data", before the Firefox Profiler's panel) as an object whose `profile` is a Gecko profile; its markers, ticks and
-  // memory are not samples. A Gecko profile has no `profile` key: unless the object starts as
-  // Firefox starts one, looking for it skims the top level once (2% of a 5 MB profile's time),
-  // and the document is read again from its start.
+  // The old Firefox DevTools performance panel (before the Firefox Profiler's) saved its
+  // recordings ("Recorded Performance Data") as an object whose `profile` is a Gecko profile;
+  // its markers, ticks and memory are not samples. A Gecko profile has no `profile` key: unless
+  // the object starts as Firefox starts one, looking for it skims the top level once (2% of a
+  // 5 MB profile's time), and the document is read again from its start.
   const std::string_view text = json.text();
   std::string_view key;
   char value = 0;
