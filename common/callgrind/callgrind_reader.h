@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "common/model/call_graph.h"
 #include "common/io/byte_stream.h"
+#include "common/model/call_graph.h"
 
 namespace proftools {
 

@@ -13,8 +13,8 @@
 #include "common/filter/filter_spec.h"
 #include "common/io/byte_stream.h"
 #include "common/load/read_profile.h"
-#include "common/report/text/folded_view.h"
 #include "common/report/reports.h"
+#include "common/report/text/folded_view.h"
 #include "common/report/text/timeline.h"
 
 namespace proftools {

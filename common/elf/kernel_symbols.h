@@ -26,8 +26,8 @@ class KernelSymbols {
     uint32_t name_at;  // in text_
     uint32_t name_size;
   };
-  std::string text_;             // the file
-  std::vector<Entry> entries_;   // by address
+  std::string text_;            // the file
+  std::vector<Entry> entries_;  // by address
 };
 
 // The running kernel's build id (/sys/kernel/notes), lower-case hex; "" when it cannot be read.

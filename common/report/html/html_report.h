@@ -11,8 +11,8 @@
 
 #include "common/io/byte_stream.h"
 #include "common/report/frames.h"
-#include "common/report/reports.h"
 #include "common/report/html/sample_timeline.h"
+#include "common/report/reports.h"
 #include "common/report/stack_totals.h"
 
 namespace proftools {

@@ -6,15 +6,15 @@
 
 namespace proftools {
 
-extern const char kWebFitNameJs[];    // names cut to a width (both documents embed it)
-extern const char kWebFlameSvgJs[];   // prof-svg's script: details, zoom, search, reset
-extern const char kWebFlameSvgCss[];  // prof-svg's style sheet
+extern const char kWebFitNameJs[];       // names cut to a width (both documents embed it)
+extern const char kWebFlameSvgJs[];      // prof-svg's script: details, zoom, search, reset
+extern const char kWebFlameSvgCss[];     // prof-svg's style sheet
 extern const char kWebGraphPanZoomJs[];  // the call graph's pan, zoom and hover (both embed it)
-extern const char kWebGraphSvgJs[];   // prof-svg --graph's script: the page around it
-extern const char kWebGraphSvgCss[];  // prof-svg --graph's style sheet
-extern const char kWebReportHtml[];   // prof-html's page body
-extern const char kWebReportCss[];    // prof-html's style sheet
-extern const char kWebReportJs[];     // prof-html's script: lists, flame graph, sequences
+extern const char kWebGraphSvgJs[];      // prof-svg --graph's script: the page around it
+extern const char kWebGraphSvgCss[];     // prof-svg --graph's style sheet
+extern const char kWebReportHtml[];      // prof-html's page body
+extern const char kWebReportCss[];       // prof-html's style sheet
+extern const char kWebReportJs[];        // prof-html's script: lists, flame graph, sequences
 
 }  // namespace proftools
 
