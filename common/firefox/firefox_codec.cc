@@ -58,25 +58,25 @@ void ReadFirefoxProfile(Input& input, const ReadContext& context, ProfileSink* s
   char value = 0;
   const bool gecko = FirstKey(text, text.find_first_not_of(" \t\r\n"), &key, &value) &&
                      (key == "meta" || key == "libs" || key == "threads");
-  JsonValue wrapped =
-      gecko ? JsonValue(simdjson::NO_SUCH_FIELD) : object.find_field_unordered("profile");
-  // A broken document is said so here: after a parse error simdjson cannot rewind.
-  if (const auto error = wrapped.error(); error && error != simdjson::NO_SUCH_FIELD) {
-    json.Fail(error, "the profile", "an object");
-  }
-  ondemand::json_type type;
-  if (wrapped.type().get(type) == simdjson::SUCCESS && type == ondemand::json_type::object) {
-    ReadGeckoProfile(json, json.Object(std::move(wrapped), "profile"), &profile);
-    profile.format = "Firefox DevTools recording of a Gecko profile";
-  } else {
-    if (!gecko) {
-      json.doc().rewind();
-      if (const auto error = json.doc().get_object().get(object)) {
-        json.Fail(error, "the profile", "an object");
-      }
+  if (!gecko) {
+    JsonValue wrapped = object.find_field_unordered("profile");
+    // A broken document is said so here: after a parse error simdjson cannot rewind.
+    if (const auto error = wrapped.error(); error && error != simdjson::NO_SUCH_FIELD) {
+      json.Fail(error, "the profile", "an object");
     }
-    ReadGeckoProfile(json, object, &profile);
+    ondemand::json_type type;
+    if (wrapped.type().get(type) == simdjson::SUCCESS && type == ondemand::json_type::object) {
+      ReadGeckoProfile(json, json.Object(std::move(wrapped), "profile"), &profile);
+      profile.format = "Firefox DevTools recording of a Gecko profile";
+      ConvertFxProfile(json, profile, context, sink);
+      return;
+    }
+    json.doc().rewind();
+    if (const auto error = json.doc().get_object().get(object)) {
+      json.Fail(error, "the profile", "an object");
+    }
   }
+  ReadGeckoProfile(json, object, &profile);
   ConvertFxProfile(json, profile, context, sink);
 }
 

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <utility>
 
 #include "common/base/diagnostics.h"
+#include "common/base/strings.h"
 #include "common/firefox/fx_tables.h"
 
 namespace proftools {
@@ -322,8 +324,8 @@ int64_t LibOf(const std::vector<FxLib>& libs, const std::vector<size_t>& order, 
 // Firefox Profiler's upgrader gives each the index of its category in kOldGeckoCategories, and
 // Other to any other value.
 constexpr int64_t kFirstNamedCategories = 11;
-const std::vector<std::string> kOldGeckoCategories = {"Idle",     "Other", "JavaScript", "Layout",
-                                                      "Graphics", "DOM",   "GC / CC",    "Network"};
+constexpr const char* kOldGeckoCategories[] = {"Idle",     "Other", "JavaScript", "Layout",
+                                               "Graphics", "DOM",   "GC / CC",    "Network"};
 int64_t OldGeckoCategory(int64_t bit) {
   switch (bit) {
     case 1 << 5:  // CSS
@@ -371,7 +373,7 @@ void ConvertThread(JsonDocument& json, RawThread& raw, int64_t version, int64_t 
     // REASON"; since, REASON (the upgrader strips the prefix).
     constexpr std::string_view kEntryPrefix = "AutoEntryScript ";
     if (version < 14 && !frame.address && frame.name.size() > kEntryPrefix.size() &&
-        frame.name.compare(0, kEntryPrefix.size(), kEntryPrefix) == 0) {
+        StartsWith(frame.name, kEntryPrefix)) {
       frame.name.erase(0, kEntryPrefix.size());
     }
     if (frame.address) frame.lib = LibOf(libs, order, *frame.address);
@@ -484,7 +486,9 @@ void ReadGeckoProfile(JsonDocument& json, ondemand::object object, FxProfile* pr
   RawProcess parent = ReadProcess(json, object, "", profile, &children);
   profile->version = *parent.version;
   // (Categories a profile of an old version names anyway are not what its bits index.)
-  if (*parent.version < kFirstNamedCategories) profile->categories = kOldGeckoCategories;
+  if (*parent.version < kFirstNamedCategories) {
+    profile->categories.assign(std::begin(kOldGeckoCategories), std::end(kOldGeckoCategories));
+  }
   profile->start_ns = EpochMillisToNanos(json, *parent.start_ms, "meta.startTime");
   ConvertProcess(json, parent, profile);
   for (RawProcess& child : children) {
