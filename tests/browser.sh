@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# prof-svg's and prof-html's pages, and prof2chrome's and prof2speedscope's output in speedscope,
-# opened in headless Chromium and used as a user would, driven over the DevTools protocol by
-# tests/browser/ (Python's standard library): no console error, no network request, values equal
-# to prof-text's. The script makes the pages and queues a check of each; run_checks.py runs them
+# prof-svg's and prof-html's pages, prof2chrome's and prof2speedscope's output in speedscope, and
+# prof2chrome's in Chromium's DevTools Performance panel, opened in headless Chromium and used
+# as a user would, driven over the DevTools protocol by tests/browser/ (Python's standard
+# library): no console error, no network request, values equal to prof-text's. The script makes the pages and queues a check of each; run_checks.py runs them
 # all in one Chromium at the end. Screenshots go to build/browser/.
 #
 # Skips (with the reason, tests/skip.sh) only when there is no chromium or speedscope; `make check`
@@ -229,6 +229,40 @@ else
   skip_part_installable "speedscope: tests/web/node_modules has no speedscope (make deps-web runs npm ci; it failed or was not run)" ||
     failures=$((failures + 1))
 fi
+
+# prof2chrome's output in Chromium's own DevTools Performance panel (served by the chromium
+# above on its debugging port, devtools/trace_app.html): it loads, and the Bottom-up table of the
+# busiest thread (the panel lists the busiest process first, its busiest thread first) gives
+# every function prof-text's self and total time for that thread. The panel shows the trace's
+# event times: SCALE turns prof-text's raw values of the type drawn into its microseconds.
+# busiest LABEL INPUT [prof-text options...]: "--label-focus LABEL=V" for the label value with
+# the largest share of the samples, or nothing when no sample has that label.
+busiest() {
+  local label=$1
+  shift
+  prof-text --tags --raw-values "$@" | awk -v label="$label" '
+    $1 == label ":" { found = 1; next }
+    found && NF >= 3 { print "--label-focus " label "=" $3; exit }'
+}
+# check_devtools NAME INPUT SCALE [prof-text options...]
+check_devtools() {
+  local name=$1 input=$2 scale=$3 process thread
+  shift 3
+  prof2chrome "$input" -o "$out/$name.json" 2>/dev/null
+  process=$(busiest pid "$input")
+  # shellcheck disable=SC2086
+  thread=$(busiest tid $process "$input")
+  # shellcheck disable=SC2086
+  prof-text --top --no-trim --raw-values $process $thread "$@" "$input" |
+    awk -v scale="$scale" 'NR > 1 && $1 ~ /^-?[0-9]+$/ && NF >= 6 {
+      name = $0; for (i = 0; i < 5; i++) sub(/^ *[^ ]+/, "", name); sub(/^ +/, "", name)
+      printf "%s\t%.3f\t%.3f\n", name, $1 * scale, $4 * scale }' >"$out/$name.top"
+  queue check_devtools.py "$out/$name.json" "$out/$name.top" "$out/$name"
+}
+# Node's profile: one thread, each sample as long as its wall time (idle included).
+check_devtools devtools-cpuprofile "$root/golden/chrome/inputs/app.cpuprofile" 1 --value wall
+# perf's threads in four processes, untimed: prof2chrome makes each sample 1 ms long.
+check_devtools devtools-perf "$perf_profile" 1000
 
 python3 run_checks.py "$checks" || failures=$((failures + 1))
 
