@@ -73,6 +73,9 @@ TEST_DEBS += python3-jsonschema
 # (tests/interop-callgrind.sh), and massif and DHAT recordings whose numbers ms_print and DHAT's
 # summary give (tests/interop-valgrind.sh).
 TEST_DEBS += valgrind
+# KCachegrind opens prof2callgrind's output under a virtual X server and a D-Bus session of its
+# own; what it shows is read through the accessibility bus (tests/interop-kcachegrind.sh).
+TEST_DEBS += kcachegrind xvfb xauth dbus at-spi2-core python3-pyatspi
 TEST_DEBS += ruby ruby-stackprof
 TEST_DEBS += nodejs
 # The JDK's own JFR reader (`jfr print --json`) against jfr2prof, and java to record (tests/interop-jfr.sh).
@@ -487,8 +490,8 @@ test-dot-graphviz: $(TOOLS)
 # prof-filter's frame and label filters agree with pprof's (filter), prof-text --peek with
 # pprof -peek (peek), --tags with -tags (tags), --diff-base with -diff_base (diff), --list with
 # -list (list), --dot with -dot (dot); pprof reads perf2prof's mappings and inlined frames (perf);
-# callgrind_annotate reads prof2callgrind's output (callgrind); the JDK's jfr agrees with jfr2prof
-# (jfr). pprof comes from `make pprof-tools`; a suite skips, saying why, without its peer.
+# callgrind_annotate reads prof2callgrind's output (callgrind), KCachegrind shows it (kcachegrind);
+# the JDK's jfr agrees with jfr2prof (jfr). pprof comes from `make pprof-tools`; a suite skips, saying why, without its peer.
 $(filter test-interop-%,$(INTEROP_SUITES)): test-interop-%: $(TOOLS) $(TEST_TOOLS)
 	@$(SUITE) $@ tests/interop-$*.sh
 

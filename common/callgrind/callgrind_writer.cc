@@ -214,6 +214,14 @@ class CallgrindWriter : public DefinitionKeepingSink {
         const uint32_t callee = edge.callee;
         const std::vector<int64_t>& values = edge.values;
         const Node& target = nodes_[callee];
+        // A callee in another object says so: without cob= it is taken to be in the caller's
+        // object, another function to KCachegrind (a kernel function called from libc became
+        // libc's own, and the inclusive costs of its callers were wrong).
+        if (target.key.object != node.key.object) {
+          text += "cob=";
+          objects.Append(callee, target.key.object, &text);
+          text += '\n';
+        }
         text += "cfl=";
         files.Append(callee, target.key.file, &text);
         text += "\ncfn=";
