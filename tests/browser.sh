@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# prof-svg's and prof-html's pages, prof2chrome's and prof2speedscope's output in speedscope, and
-# prof2chrome's in Chromium's DevTools Performance panel, opened in headless Chromium and used
+# prof-svg's and prof-html's pages, prof2chrome's and prof2speedscope's output in speedscope,
+# prof2chrome's in Chromium's DevTools Performance panel and prof2firefox's in the Firefox
+# Profiler (when FIREFOX_PROFILER_SRC gives its source), opened in headless Chromium and used
 # as a user would, driven over the DevTools protocol by tests/browser/ (Python's standard
-# library): no console error, no network request, values equal to prof-text's. The script makes the pages and queues a check of each; run_checks.py runs them
-# all in one Chromium at the end. Screenshots go to build/browser/.
+# library): no console error, no network request, values equal to prof-text's. The script
+# makes the pages and queues a check of each; run_checks.py runs them all in one Chromium at the
+# end. Screenshots go to build/browser/.
 #
 # Skips (with the reason, tests/skip.sh) only when there is no chromium or speedscope; `make check`
 # installs them, and under CI=true their absence is a failure.
@@ -263,6 +265,58 @@ check_devtools() {
 check_devtools devtools-cpuprofile "$root/golden/chrome/inputs/app.cpuprofile" 1 --value wall
 # perf's threads in four processes, untimed: prof2chrome makes each sample 1 ms long.
 check_devtools devtools-perf "$perf_profile" 1000
+
+# prof2firefox's output in the Firefox Profiler, built from its public source when the suite is
+# given it (FIREFOX_PROFILER_SRC=DIR, a git directory of github.com/firefox-devtools/profiler:
+# tests/firefox-profiler/build.sh builds it into FIREFOX_PROFILER_WORK, by default
+# build/firefox-profiler, about 2 GB): each thread's inverted call tree gives every function
+# prof-text's self value for that thread. Nothing installs the profiler's source: without it
+# this part says SKIPPED, also under CI.
+# ffp_profile NAME INPUT: prof2firefox's output and, per thread, prof-text's self values in the
+# unit the profile's samples weigh (milliseconds for a time), as INDEX=TSV arguments.
+ffp_profile() {
+  local name=$1 input=$2 scale
+  prof2firefox "$input" -o "$out/$name.json" 2>/dev/null
+  scale=$(prof-text --raw-values "$input" | awk 'NR == 1 { u = $2; sub(/.*\//, "", u)
+    print u == "nanoseconds" ? 1e-6 : u == "microseconds" ? 0.001 : u == "seconds" ? 1000 : 1 }')
+  ffp_args=()
+  local index pid tid labels
+  while read -r index pid tid; do
+    labels=()
+    [ "$pid" != - ] && labels+=(--label-focus "pid=$pid")
+    [ "$tid" != - ] && labels+=(--label-focus "tid=$tid")
+    prof-text --top --no-trim --raw-values "${labels[@]}" "$input" |
+      awk -v scale="$scale" 'NR > 1 && $1 ~ /^-?[0-9]+$/ && NF >= 6 {
+        name = $0; for (i = 0; i < 5; i++) sub(/^ *[^ ]+/, "", name); sub(/^ +/, "", name)
+        printf "%s\t%.6f\n", name, $1 * scale }' >"$out/$name-thread-$index.top"
+    ffp_args+=("$index=$out/$name-thread-$index.top")
+  done < <(python3 -c 'import json, sys
+threads = json.load(open(sys.argv[1]))["threads"]
+for i, t in enumerate(threads):
+    # One thread is the whole profile; else its pid and tid labels select it.
+    print(i, *("-" if len(threads) == 1 else t.get(k, "-") for k in ("pid", "tid")))' \
+    "$out/$name.json")
+}
+if [ -n "${FIREFOX_PROFILER_SRC:-}" ]; then
+  ffp_work=${FIREFOX_PROFILER_WORK:-$root/build/firefox-profiler}
+  if ffp_dist=$("$root/tests/firefox-profiler/build.sh" "$FIREFOX_PROFILER_SRC" "$ffp_work" \
+    2>"$out/firefox-profiler-build.log" | tail -1) && [ -f "$ffp_dist/index.html" ]; then
+    # perf's ten threads in four processes, counts; node's one thread, in milliseconds.
+    ffp_profile firefox-perf "$perf_profile"
+    queue check_firefox_profiler.py "$ffp_dist" "$out/firefox-perf.json" "$out/firefox-perf" "${ffp_args[@]}"
+    ffp_profile firefox-cpuprofile "$root/golden/chrome/inputs/app.cpuprofile"
+    queue check_firefox_profiler.py "$ffp_dist" "$out/firefox-cpuprofile.json" \
+      "$out/firefox-cpuprofile" "${ffp_args[@]}"
+  else
+    echo "browser: FAIL: tests/firefox-profiler/build.sh could not build the Firefox Profiler" \
+      "from $FIREFOX_PROFILER_SRC (build/browser/firefox-profiler-build.log)"
+    tail -5 "$out/firefox-profiler-build.log"
+    failures=$((failures + 1))
+  fi
+else
+  skip_part "the Firefox Profiler check: FIREFOX_PROFILER_SRC is not set (a git directory of" \
+    "github.com/firefox-devtools/profiler, which tests/firefox-profiler/build.sh builds)"
+fi
 
 python3 run_checks.py "$checks" || failures=$((failures + 1))
 

@@ -321,3 +321,22 @@ class Browser:
                 if url != self.url and not url.startswith("data:"):
                     found.append("network request: " + url)
         return found
+
+
+def read_scrolled(browser, rows_expression, take, what):
+    """Reads every row of a list that draws only the rows in view: `rows_expression % "true"`
+    returns [rows drawn, whether scrolling by half a page moved the list] and scrolls it,
+    `% "false"` the rows only; take(rows) is called with the rows drawn at each place. The list
+    redraws on a timer after a scroll: each step waits (5 s at most) for other rows."""
+    drawn, more = browser.evaluate(rows_expression % "true")
+    for _ in range(1000):
+        take(drawn)
+        if not more:
+            return
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            browser.pump(0.2)
+            if browser.evaluate(rows_expression % "false") != drawn:
+                break
+        drawn, more = browser.evaluate(rows_expression % "true")
+    raise Failure(f"{what} kept scrolling")

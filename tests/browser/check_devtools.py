@@ -24,7 +24,7 @@ import threading
 import time
 import urllib.parse
 
-from cdp import Browser, Failure, run
+from cdp import Browser, Failure, read_scrolled, run
 
 UNITS_US = {"μs": 1.0, "µs": 1.0, "ms": 1e3, "s": 1e6}
 
@@ -37,16 +37,17 @@ DEEP = r"""var deep = (root, found = []) => {
   return found;
 };"""
 
-# The Bottom-up grid's rows that are drawn now, and (with SCROLL true) whether scrolling its
-# container by half a page moved it (the grid draws only the rows in view).
+# The Bottom-up grid's rows that are drawn now; with SCROLL true, [those rows, whether scrolling
+# its container by half a page moved it] (the grid draws only the rows in view).
 ROWS = DEEP + r"""((scroll) => {
   const all = deep(document);
   const rows = all.filter(e => e.tagName === 'TR' && e.classList.contains('data-grid-data-grid-node'))
       .map(tr => [...tr.querySelectorAll('td')].map(td => td.innerText.trim()));
   const scroller = all.find(e => e.classList.contains('data-container') &&
       e.scrollHeight > e.clientHeight);
+  if (!scroll) return rows;
   let more = false;
-  if (scroll && scroller) {
+  if (scroller) {
     const before = scroller.scrollTop;
     scroller.scrollTop += scroller.clientHeight / 2;
     more = scroller.scrollTop > before;
@@ -140,25 +141,16 @@ def wait_for(browser, expression, what, seconds=60):
 def read_bottom_up(browser):
     """{activity: (self µs, self precision, total µs, total precision)} of every row."""
     rows = {}
-    drawn, more = browser.evaluate(ROWS % "true")
-    for _ in range(1000):
+
+    def take(drawn):
         for cells in drawn:
             if len(cells) >= 3 and cells[2]:
                 self_us, self_precision = parse_time(cells[0])
                 total_us, total_precision = parse_time(cells[1])
                 rows.setdefault(cells[2], (self_us, self_precision, total_us, total_precision))
-        if not more:
-            return rows
-        # The grid redraws its rows on a timer after a scroll: wait for other rows.
-        before = [cells[2] for cells in drawn]
-        deadline = time.time() + 5
-        while time.time() < deadline:
-            time.sleep(0.1)
-            now, _ = browser.evaluate(ROWS % "false")
-            if [cells[2] for cells in now] != before:
-                break
-        drawn, more = browser.evaluate(ROWS % "true")
-    raise Failure("the Bottom-up table kept scrolling")
+
+    read_scrolled(browser, ROWS, take, "the Bottom-up table")
+    return rows
 
 
 def check(trace, top_tsv, prefix):
@@ -193,7 +185,7 @@ def check(trace, top_tsv, prefix):
         slow_click(browser, left + 60, top + 17 + 18 + 9)
         tab = wait_for(browser, FIND_TEXT % '"Bottom-up"', "no Bottom-up tab")
         slow_click(browser, tab[0], tab[1])
-        wait_for(browser, ROWS % "false" + "[0].length",
+        wait_for(browser, ROWS % "false" + ".length",
                  "the Bottom-up table stayed empty (is every event's `cat` there?)", 20)
         got = read_bottom_up(browser)
         browser.screenshot(prefix + "-bottom-up.png")
