@@ -1,9 +1,25 @@
 #include "common/chrome/v8_json.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 
 namespace proftools {
+namespace {
+
+// A line or column as V8 writes them: a 32-bit int, -1 when unknown. Anything else is no place
+// in a script (and 1-based, it would not fit in 64 bits once made so).
+int64_t Position(JsonDocument& json, JsonValue value, std::string_view what) {
+  const int64_t position = json.Signed(value, what);
+  if (position < -1 || position > INT32_MAX) {
+    json.Fail(std::string(what) + " " + std::to_string(position) +
+              " is no line or column: V8 writes them as 32-bit numbers");
+  }
+  return position;
+}
+
+}  // namespace
+
 void ReadV8CallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame) {
   ForEachField(json, json.Object(value, "a node's callFrame"), "a node's callFrame",
                [&](std::string_view key, JsonValue v) {
@@ -12,9 +28,9 @@ void ReadV8CallFrame(JsonDocument& json, JsonValue value, V8CallFrame* frame) {
                  } else if (key == "url") {
                    frame->url = std::string(json.String(v, "callFrame.url"));
                  } else if (key == "lineNumber") {
-                   frame->line = json.Signed(v, "callFrame.lineNumber");
+                   frame->line = Position(json, v, "callFrame.lineNumber");
                  } else if (key == "columnNumber") {
-                   frame->column = json.Signed(v, "callFrame.columnNumber");
+                   frame->column = Position(json, v, "callFrame.columnNumber");
                  }
                });
 }
@@ -91,9 +107,9 @@ void ReadLegacyTree(JsonDocument& json, JsonValue head, V8Profile* profile) {
         } else if (key == "url") {
           node.frame.url = std::string(json.String(v, "a node's url"));
         } else if (key == "lineNumber") {
-          node.frame.line = ZeroBased(json.Signed(v, "a node's lineNumber"));
+          node.frame.line = ZeroBased(Position(json, v, "a node's lineNumber"));
         } else if (key == "columnNumber") {
-          node.frame.column = ZeroBased(json.Signed(v, "a node's columnNumber"));
+          node.frame.column = ZeroBased(Position(json, v, "a node's columnNumber"));
         } else if (key == "callFrame") {
           ReadV8CallFrame(json, v, &node.frame);
         } else if (key == "positionTicks") {
