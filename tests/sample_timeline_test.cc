@@ -5,6 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+
 #include "common/filter/time_window.h"
 #include "common/text/text_reader.h"
 #include "tests/test_util.h"
@@ -86,6 +91,57 @@ TEST(SampleTimeline, RangesOfBinsAreTimeWindows) {
       }
       EXPECT_EQ(SumOfBins(timeline, from, to), expected) << from << ".." << to;
     }
+  }
+}
+
+// Entries are found again only in their row's current bin, and merged by Entries() (and when
+// their number doubles): samples in any order give one entry per (row, bin, stack), with the
+// sums of its samples. 200,000 samples over 2 rows, 50 bins and 300 stacks, out of time order,
+// so that the entries are compacted on the way.
+TEST(SampleTimeline, SamplesInAnyOrderGiveOneEntryPerRowBinAndStack) {
+  std::string text =
+      "proftext 1.0\nsource 1 manual x -\ntype cpu nanoseconds\n"
+      "function 1 main \"\" - 0\nlocation 1 - 0x1 - 1:1\n";
+  for (int stack = 1; stack <= 300; ++stack) {
+    text += "stack " + std::to_string(stack) + " 1\n";
+  }
+  std::map<std::tuple<uint32_t, uint32_t, uint64_t>, int64_t> expected;
+  uint64_t state = 12345;
+  auto next = [&](uint64_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % bound;
+  };
+  for (int i = 0; i < 200000; ++i) {
+    const uint32_t row = static_cast<uint32_t>(next(2));
+    const uint32_t bin = static_cast<uint32_t>(next(50));
+    const uint64_t stack = 1 + next(300);
+    const int64_t value = static_cast<int64_t>(1 + next(9));
+    text += "sample 1 " + std::to_string(stack) + " " + std::to_string(bin * 100 + 7) + " - " +
+            std::to_string(value) + " tid=" + std::to_string(row + 1) + "\n";
+    expected[{row, bin, stack}] += value;
+  }
+  SampleTimeline timeline(0, 100, 50);
+  MemoryStream stream(text);
+  ReadText(&stream, "x", &timeline);
+  // Rows are numbered in order of first sample: expected's by thread, renumbered so.
+  std::map<std::tuple<uint32_t, uint32_t, uint64_t>, int64_t> by_row;
+  for (const auto& [key, value] : expected) {
+    const auto& [thread, bin, stack] = key;
+    const std::string name = "x " + std::to_string(thread + 1);
+    const auto row = std::find(timeline.rows().begin(), timeline.rows().end(), name);
+    ASSERT_NE(row, timeline.rows().end()) << name;
+    by_row[{static_cast<uint32_t>(row - timeline.rows().begin()), bin, stack}] = value;
+  }
+  const std::vector<SampleTimeline::Entry> entries = timeline.Entries();
+  ASSERT_EQ(entries.size(), by_row.size());
+  size_t i = 0;
+  for (const auto& [key, value] : by_row) {
+    const auto& [row, bin, stack] = key;
+    EXPECT_EQ(entries[i].row, row);
+    EXPECT_EQ(entries[i].bin, bin);
+    EXPECT_EQ(entries[i].stack_id, stack);
+    EXPECT_EQ(entries[i].values[0], value);
+    ++i;
   }
 }
 

@@ -27,6 +27,23 @@ std::string ThreadOf(const Sample& sample) {
 }  // namespace
 
 uint32_t SampleTimeline::Row(const Sample& sample) {
+  for (const RecentRow& recent : recent_rows_) {
+    if (recent.source_id == sample.source_id && recent.labels == sample.labels) return recent.row;
+  }
+  RecentRow* slot;
+  if (recent_rows_.size() < kRecentRows) {
+    slot = &recent_rows_.emplace_back();
+  } else {
+    slot = &recent_rows_[next_recent_row_];
+    next_recent_row_ = (next_recent_row_ + 1) % kRecentRows;
+  }
+  slot->source_id = sample.source_id;
+  slot->labels = sample.labels;
+  slot->row = NewRow(sample);
+  return slot->row;
+}
+
+uint32_t SampleTimeline::NewRow(const Sample& sample) {
   const std::string thread = ThreadOf(sample);
   const std::string key = std::to_string(sample.source_id) + '\0' + thread;
   auto [it, added] = row_ids_.try_emplace(key, static_cast<uint32_t>(row_names_.size()));
@@ -66,10 +83,18 @@ uint32_t SampleTimeline::Row(const Sample& sample) {
 void SampleTimeline::Add(uint32_t row, uint32_t bin, const Sample& sample) {
   const size_t types = header().types.size();
   if (keys_.size() >= UINT32_MAX - 1) throw ProfError("", "more than 4 billion timeline entries");
+  if (row >= row_states_.size()) row_states_.resize(row + 1);
+  RowState& state = row_states_[row];
+  if (state.bin != bin) {
+    // A bin this row had before: its stacks may be there already, as entries of their own.
+    if (state.bin != UINT32_MAX && bin <= state.last_bin) repeats_ = true;
+    state.bin = bin;
+    state.last_bin = std::max(state.last_bin, bin);
+    state.stacks.Reset();
+  }
   bool added = false;
   const uint32_t entry =
-      index_.FindOrAdd(std::make_pair(uint64_t{row} << 32 | bin, sample.stack_id),
-                       static_cast<uint32_t>(keys_.size()), &added);
+      state.stacks.FindOrAdd(sample.stack_id, static_cast<uint32_t>(keys_.size()), &added);
   if (added) {
     keys_.push_back(std::make_tuple(row, bin, sample.stack_id));
     values_.resize(values_.size() + types, 0);
@@ -78,6 +103,65 @@ void SampleTimeline::Add(uint32_t row, uint32_t bin, const Sample& sample) {
   for (size_t i = 0; i < sample.values.size() && i < types; ++i) {
     AddSaturating(&values[i], sample.values[i]);
   }
+  if (keys_.size() < compact_at_) return;
+  if (!repeats_) {
+    // Samples in time order on each row: no key twice, nothing to merge yet.
+    compact_at_ = keys_.size() * 2;
+    return;
+  }
+  Compact();
+  // The entries moved: each row's current bin is indexed again.
+  for (RowState& other : row_states_) other.stacks.Reset();
+  for (uint32_t i = 0; i < keys_.size(); ++i) {
+    const auto& [key_row, key_bin, key_stack] = keys_[i];
+    RowState& other = row_states_[key_row];
+    if (other.bin == key_bin) other.stacks.FindOrAdd(key_stack, i, &added);
+  }
+}
+
+void SampleTimeline::Compact() const {
+  const size_t types = header().types.size();
+  // Ordered by (row, bin) with a counting sort, then by stack within each (row, bin): a few
+  // hundred stacks each, sorted where they lie (one sort of every entry through an index was
+  // twice the time).
+  std::vector<std::pair<uint64_t, uint32_t>> order(keys_.size());  // (stack, entry)
+  const uint64_t buckets = uint64_t{row_states_.size()} * bins_;
+  if (buckets <= 4 * uint64_t{keys_.size()} + (1u << 20)) {
+    std::vector<uint32_t> start(buckets + 1, 0);
+    for (const auto& [row, bin, stack] : keys_) ++start[uint64_t{row} * bins_ + bin + 1];
+    for (uint64_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
+    std::vector<uint32_t> next(start.begin(), start.end() - 1);
+    for (uint32_t i = 0; i < keys_.size(); ++i) {
+      const auto& [row, bin, stack] = keys_[i];
+      order[next[uint64_t{row} * bins_ + bin]++] = {stack, i};
+    }
+    for (uint64_t b = 0; b < buckets; ++b) {
+      std::sort(order.begin() + start[b], order.begin() + start[b + 1]);
+    }
+  } else {
+    for (uint32_t i = 0; i < keys_.size(); ++i) order[i] = {0, i};
+    std::sort(order.begin(), order.end(),
+              [&](const auto& a, const auto& b) { return keys_[a.second] < keys_[b.second]; });
+  }
+  std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> keys;
+  std::vector<int64_t> values;
+  keys.reserve(order.size());
+  values.reserve(order.size() * types);
+  for (const auto& [stack, i] : order) {
+    const int64_t* from = values_.data() + size_t{i} * types;
+    if (!keys.empty() && keys.back() == keys_[i]) {
+      int64_t* into = values.data() + values.size() - types;
+      for (size_t t = 0; t < types; ++t) AddSaturating(&into[t], from[t]);
+      continue;
+    }
+    keys.push_back(keys_[i]);
+    values.insert(values.end(), from, from + types);
+  }
+  keys_ = std::move(keys);
+  values_ = std::move(values);
+  repeats_ = false;
+  // Memory stays within twice the distinct entries however the samples are ordered.
+  compact_at_ = std::max(size_t{1} << 16, keys_.size() * 2);
 }
 
 void SampleTimeline::OnSample(const Sample& sample) {
@@ -111,17 +195,14 @@ void SampleTimeline::OnSample(const Sample& sample) {
 }
 
 std::vector<SampleTimeline::Entry> SampleTimeline::Entries() const {
-  const size_t types = header().types.size();
-  std::vector<uint32_t> order(keys_.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   // Insertion order depends on the samples' order only, but sorted is what the page wants.
-  std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
+  Compact();
+  const size_t types = header().types.size();
   std::vector<Entry> out;
-  out.reserve(order.size());
-  for (uint32_t i : order) {
+  out.reserve(keys_.size());
+  for (size_t i = 0; i < keys_.size(); ++i) {
     out.push_back(Entry{std::get<0>(keys_[i]), std::get<1>(keys_[i]), std::get<2>(keys_[i]),
-                        values_.data() + size_t{i} * types});
+                        values_.data() + i * types});
   }
   return out;
 }

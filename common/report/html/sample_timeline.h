@@ -49,8 +49,15 @@ class SampleTimeline : public StackTotals {
   uint64_t timed_samples() const { return timed_samples_; }
 
  private:
+  // The row of a sample's source and thread: the last few label sets seen are remembered, as
+  // samples take turns between a few threads and naming the row costs strings a sample.
   uint32_t Row(const Sample& sample);
+  uint32_t NewRow(const Sample& sample);
   void Add(uint32_t row, uint32_t bin, const Sample& sample);
+  // Sorts the entries by (row, bin, stack) and sums those of one key: entries are appended,
+  // found again only among their row's current bin (see rows_state_), so that a later sample of
+  // an earlier bin adds an entry of a key that may be there already.
+  void Compact() const;
 
   int64_t origin_, width_;
   uint32_t bins_;
@@ -58,12 +65,33 @@ class SampleTimeline : public StackTotals {
   std::vector<std::string> row_names_, row_labels_;
   std::map<uint64_t, uint32_t> threadless_row_;  // by source: its row of samples without a thread
   std::set<uint64_t> sources_with_threads_;
-  // (row, bin, stack) -> entry index; the entries' keys and values in flat arrays (values:
-  // `types` per entry), so that an entry costs no allocation of its own.
-  // Open addressing on (row << 32 | bin, stack): a lookup a sample, no allocation an entry.
-  BasicFlatIndex<std::pair<uint64_t, uint64_t>> index_;
-  std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> keys_;
-  std::vector<int64_t> values_;
+  struct RecentRow {
+    uint64_t source_id = 0;
+    std::vector<Label> labels;
+    uint32_t row = 0;
+  };
+  static constexpr size_t kRecentRows = 8;
+  std::vector<RecentRow> recent_rows_;
+  size_t next_recent_row_ = 0;  // the slot replaced next
+  // Per row, its current bin and that bin's entries by stack id. Samples come in time order per
+  // thread in nearly every profile: a lookup is in a table as small as a bin's stacks, and
+  // there is no table of every (row, bin, stack) (its size, about one entry a sample on a
+  // profile of many stacks, was a tenth of prof-html's time in lookups, growth and page faults).
+  struct RowState {
+    uint32_t bin = UINT32_MAX;  // the current bin; UINT32_MAX before the row's first sample
+    uint32_t last_bin = 0;      // the latest bin the row has had
+    FlatIndex stacks;
+  };
+  std::vector<RowState> row_states_;
+  // The entries' keys and values in flat arrays (values: `types` per entry), so that an entry
+  // costs no allocation of its own. Compacted (const: the same contents, merged) when their
+  // number doubles, and by Entries().
+  mutable std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> keys_;
+  mutable std::vector<int64_t> values_;
+  mutable size_t compact_at_ = size_t{1} << 16;
+  // Whether a key may be there twice: a row went back to a bin it had had (samples out of time
+  // order); when not, compacting has nothing to merge until the entries are ordered at the end.
+  mutable bool repeats_ = false;
   uint64_t timed_samples_ = 0;
 };
 
