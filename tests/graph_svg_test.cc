@@ -176,7 +176,7 @@ TEST(GraphSvg, EveryNodeOfTheDotIsANodeOfThePage) {
 
 // prof-html's view: a graph per type, each what WriteGraphSvg draws for that type; a graph too
 // large to lay out is a note and a warning, the other types' graphs drawn.
-TEST(HtmlGraphsJson, OneGraphPerTypeAndANoteForOneTooLarge) {
+TEST(HtmlGraphs, OneGraphPerTypeAndANoteForOneTooLarge) {
   std::string text =
       "proftext 1.0\nsource 1 manual x -\ntype cpu milliseconds\ntype wide count\n"
       "function 1 main \"\" main.c 1\nlocation 1 - 0x1 - 1:1\nstack 1 1\n";
@@ -192,7 +192,7 @@ TEST(HtmlGraphsJson, OneGraphPerTypeAndANoteForOneTooLarge) {
   ReadText(&stream, "x", &totals);
   ReportOptions options;  // --no-trim
   std::vector<std::string> warnings;
-  const std::string json = HtmlGraphsJson(totals, options, &warnings);
+  const std::string json = HtmlGraphs(totals, options).Json(&warnings);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("the call graph of wide/count is not drawn"), std::string::npos)
       << warnings[0];
@@ -204,7 +204,7 @@ TEST(HtmlGraphsJson, OneGraphPerTypeAndANoteForOneTooLarge) {
   // Trimmed to 80 nodes, the wide type is drawn too.
   options.node_count = 80;
   warnings.clear();
-  const std::string trimmed = HtmlGraphsJson(totals, options, &warnings);
+  const std::string trimmed = HtmlGraphs(totals, options).Json(&warnings);
   EXPECT_TRUE(warnings.empty());
   EXPECT_EQ(trimmed.find("\"note\""), std::string::npos);
   EXPECT_EQ(Count(trimmed, "\"viewBox\""), 2u);

@@ -13,40 +13,58 @@
 
 namespace proftools {
 
-std::string HtmlGraphsJson(const StackTotals& totals, const ReportOptions& options,
-                           std::vector<std::string>* warnings) {
-  const std::vector<ValueType>& types = totals.header().types;
-  // Each type's graph built from the stacks (a third of prof-html's time on a large profile)
-  // on up to as many threads as cores: the totals are only read. Laid out after, in order, on
-  // this thread (Graphviz has process-wide state); a type whose graph failed rethrows there, as
-  // it would have in order.
-  std::vector<StringSink> dots(types.size());
-  std::vector<std::exception_ptr> failed(types.size());
+struct HtmlGraphs::State {
+  std::vector<StringSink> dots;
+  std::vector<std::exception_ptr> failed;
   std::atomic<size_t> next{0};
-  auto build = [&] {
-    for (size_t t; (t = next++) < types.size();) {
-      try {
-        ReportOptions graph_options = options;
-        graph_options.value_index = static_cast<int>(t);
-        WriteDotReport(totals, graph_options, &dots[t]);
-      } catch (...) {
-        failed[t] = std::current_exception();
-      }
-    }
-  };
   std::vector<std::thread> helpers;
-  const size_t threads =
-      std::min<size_t>(types.size(), std::max(1u, std::thread::hardware_concurrency()));
+};
+
+HtmlGraphs::HtmlGraphs(const StackTotals& totals, const ReportOptions& options)
+    : totals_(totals), options_(options), state_(std::make_unique<State>()) {
+  const size_t types = totals.header().types.size();
+  state_->dots.resize(types);
+  state_->failed.resize(types);
+  // As many threads as cores, this one among them once it has written the rest of the page.
+  const size_t threads = std::min<size_t>(types, std::max(1u, std::thread::hardware_concurrency()));
   for (size_t i = 1; i < threads; ++i) {
     try {
-      helpers.emplace_back(build);
+      state_->helpers.emplace_back([this] { Build(); });
     } catch (const std::system_error&) {
-      break;  // no thread to be had: this one builds the rest
+      break;  // no thread to be had: Json() builds the rest
     }
   }
-  build();
-  for (std::thread& helper : helpers) helper.join();
+}
 
+HtmlGraphs::~HtmlGraphs() {
+  Join();
+}
+
+void HtmlGraphs::Join() {
+  for (std::thread& helper : state_->helpers) {
+    if (helper.joinable()) helper.join();
+  }
+}
+
+void HtmlGraphs::Build() {
+  const size_t types = state_->dots.size();
+  for (size_t t; (t = state_->next++) < types;) {
+    try {
+      ReportOptions graph_options = options_;
+      graph_options.value_index = static_cast<int>(t);
+      WriteDotReport(totals_, graph_options, &state_->dots[t]);
+    } catch (...) {
+      state_->failed[t] = std::current_exception();
+    }
+  }
+}
+
+std::string HtmlGraphs::Json(std::vector<std::string>* warnings) {
+  Build();
+  Join();
+  const std::vector<ValueType>& types = totals_.header().types;
+  std::vector<StringSink>& dots = state_->dots;
+  std::vector<std::exception_ptr>& failed = state_->failed;
   std::string json = "[";
   for (size_t t = 0; t < types.size(); ++t) {
     if (failed[t]) std::rethrow_exception(failed[t]);

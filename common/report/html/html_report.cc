@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -512,11 +513,14 @@ std::vector<std::string> WriteHtmlReport(const StackTotals& totals,
   page += "<script type=\"application/json\" id=\"profile-data\">";
   out->Write(page);
   std::vector<std::string> warnings;
+  // The graphs are built on other threads while this one writes the page's data.
+  std::unique_ptr<HtmlGraphs> graphs;
+  if (options.graph != nullptr) graphs = std::make_unique<HtmlGraphs>(totals, *options.graph);
   out->Write(DataWriter(totals, options, &warnings).Json());
   page = "</script>\n";
-  if (options.graph != nullptr) {
-    page += "<script type=\"application/json\" id=\"graph-data\">" +
-            HtmlGraphsJson(totals, *options.graph, &warnings) + "</script>\n";
+  if (graphs != nullptr) {
+    page += "<script type=\"application/json\" id=\"graph-data\">" + graphs->Json(&warnings) +
+            "</script>\n";
   }
   page += "<script>" + script + "</script>\n</body>\n</html>\n";
   out->Write(page);
