@@ -79,17 +79,11 @@ void StackTotals::OnSample(const Sample& sample) {
 }
 
 const StackTotals::RecentLabels& StackTotals::LabelsOf(const Sample& sample) {
-  for (const RecentLabels& recent : recent_) {
-    if (recent.labels == sample.labels) return recent;
+  if (const RecentLabels* recent =
+          recent_.Find([&](const RecentLabels& slot) { return slot.labels == sample.labels; })) {
+    return *recent;
   }
-  RecentLabels* replaced;
-  if (recent_.size() < kRecentLabels) {
-    replaced = &recent_.emplace_back();
-  } else {
-    replaced = &recent_[next_recent_];
-    next_recent_ = (next_recent_ + 1) % kRecentLabels;
-  }
-  RecentLabels& slot = *replaced;
+  RecentLabels& slot = recent_.Replace();
   slot.labels = sample.labels;
   slot.rendered =
       keying_ == LabelKeying::kTraces ? TraceLabels(sample.labels) : ExactLabelKey(sample.labels);

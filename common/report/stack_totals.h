@@ -12,6 +12,7 @@
 
 #include "common/base/flat_index.h"
 #include "common/base/id_table.h"
+#include "common/base/recent_slots.h"
 #include "common/model/sink.h"
 
 namespace proftools {
@@ -95,9 +96,7 @@ class StackTotals : public DefinitionKeepingSink {
     std::string rendered;
     uint64_t id = 0;
   };
-  static constexpr size_t kRecentLabels = 8;
-  std::vector<RecentLabels> recent_;
-  size_t next_recent_ = 0;  // the slot replaced next
+  RecentSlots<RecentLabels> recent_;
 
   const RecentLabels& LabelsOf(const Sample& sample);
   Entry& EntryOf(uint64_t stack_id, const std::string& labels);

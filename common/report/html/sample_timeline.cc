@@ -27,20 +27,16 @@ std::string ThreadOf(const Sample& sample) {
 }  // namespace
 
 uint32_t SampleTimeline::Row(const Sample& sample) {
-  for (const RecentRow& recent : recent_rows_) {
-    if (recent.source_id == sample.source_id && recent.labels == sample.labels) return recent.row;
+  if (const RecentRow* recent = recent_rows_.Find([&](const RecentRow& slot) {
+        return slot.source_id == sample.source_id && slot.labels == sample.labels;
+      })) {
+    return recent->row;
   }
-  RecentRow* slot;
-  if (recent_rows_.size() < kRecentRows) {
-    slot = &recent_rows_.emplace_back();
-  } else {
-    slot = &recent_rows_[next_recent_row_];
-    next_recent_row_ = (next_recent_row_ + 1) % kRecentRows;
-  }
-  slot->source_id = sample.source_id;
-  slot->labels = sample.labels;
-  slot->row = NewRow(sample);
-  return slot->row;
+  RecentRow& slot = recent_rows_.Replace();
+  slot.source_id = sample.source_id;
+  slot.labels = sample.labels;
+  slot.row = NewRow(sample);
+  return slot.row;
 }
 
 uint32_t SampleTimeline::NewRow(const Sample& sample) {
@@ -110,13 +106,6 @@ void SampleTimeline::Add(uint32_t row, uint32_t bin, const Sample& sample) {
     return;
   }
   Compact();
-  // The entries moved: each row's current bin is indexed again.
-  for (RowState& other : row_states_) other.stacks.Reset();
-  for (uint32_t i = 0; i < keys_.size(); ++i) {
-    const auto& [key_row, key_bin, key_stack] = keys_[i];
-    RowState& other = row_states_[key_row];
-    if (other.bin == key_bin) other.stacks.FindOrAdd(key_stack, i, &added);
-  }
 }
 
 void SampleTimeline::Compact() const {
@@ -160,6 +149,14 @@ void SampleTimeline::Compact() const {
   keys_ = std::move(keys);
   values_ = std::move(values);
   repeats_ = false;
+  // The entries moved: each row's current bin is indexed again (samples may follow).
+  for (RowState& state : row_states_) state.stacks.Reset();
+  for (uint32_t i = 0; i < keys_.size(); ++i) {
+    const auto& [row, bin, stack] = keys_[i];
+    RowState& state = row_states_[row];
+    bool added;
+    if (state.bin == bin) state.stacks.FindOrAdd(stack, i, &added);
+  }
   // Memory stays within twice the distinct entries however the samples are ordered.
   compact_at_ = std::max(size_t{1} << 16, keys_.size() * 2);
 }

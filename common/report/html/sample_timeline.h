@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/base/flat_index.h"
+#include "common/base/recent_slots.h"
 #include "common/report/stack_totals.h"
 
 namespace proftools {
@@ -70,9 +71,7 @@ class SampleTimeline : public StackTotals {
     std::vector<Label> labels;
     uint32_t row = 0;
   };
-  static constexpr size_t kRecentRows = 8;
-  std::vector<RecentRow> recent_rows_;
-  size_t next_recent_row_ = 0;  // the slot replaced next
+  RecentSlots<RecentRow> recent_rows_;
   // Per row, its current bin and that bin's entries by stack id. Samples come in time order per
   // thread in nearly every profile: a lookup is in a table as small as a bin's stacks, and
   // there is no table of every (row, bin, stack) (its size, about one entry a sample on a
@@ -82,7 +81,8 @@ class SampleTimeline : public StackTotals {
     uint32_t last_bin = 0;      // the latest bin the row has had
     FlatIndex stacks;
   };
-  std::vector<RowState> row_states_;
+  // (Compact re-indexes the current bins: mutable with the entries.)
+  mutable std::vector<RowState> row_states_;
   // The entries' keys and values in flat arrays (values: `types` per entry), so that an entry
   // costs no allocation of its own. Compacted (const: the same contents, merged) when their
   // number doubles, and by Entries().
