@@ -313,13 +313,6 @@ void PprofGraph::MakeTags(GraphNode* node,
   }
 }
 
-size_t PprofGraph::NewEdge(size_t src, size_t dest, bool residual, bool inlined) {
-  edges_.push_back(GraphEdge{src, dest, 0, residual, inlined});
-  nodes_[src].out.push_back(edges_.size() - 1);
-  nodes_[dest].in.push_back(edges_.size() - 1);
-  return edges_.size() - 1;
-}
-
 void PprofGraph::EraseEdge(size_t edge) {
   GraphEdge& e = edges_[edge];
   auto drop = [edge](std::vector<size_t>* list) {
@@ -330,27 +323,23 @@ void PprofGraph::EraseEdge(size_t edge) {
   e.weight = kErased;
 }
 
-void PprofGraph::Build(const std::vector<bool>& kept) {
-  // Nodes indexed by info while building; those left with no value are removed at the end.
-  nodes_.assign(infos_.size(), GraphNode());
-  for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i].info = i;
-  edges_.clear();
-  has_tags_ = false;
+template <typename Key>
+void PprofGraph::BuildEdges(const std::vector<bool>& kept) {
   // Every call of a stack (a kept node to the next kept one) is a step, and an edge is the steps
   // of one (caller, callee): the steps sorted by edge, stably, give each edge's weight (each
-  // entry once, whatever the recursion) in sequential passes. The whole graph can have an edge
-  // every few frames (838,848 for the million-sample benchmark's 2 million frames), and looking
-  // each frame's edge up in a table was three cache misses a frame.
+  // entry once, whatever the recursion) in sequential passes, and the edges in the order of
+  // (caller, callee). The whole graph can have an edge every few frames (838,848 for the
+  // million-sample benchmark's 2 million frames), and looking each frame's edge up in a table
+  // was three cache misses a frame.
   struct Step {
-    uint64_t edge_flags;  // (caller * infos + callee) << 2 | residual << 1 | inlined
+    Key edge_flags;  // (caller * infos + callee) << 2 | residual << 1 | inlined
     uint32_t entry;
-    uint32_t order;  // the step's place in the walk, for numbering edges as a walk meets them
   };
   const uint64_t n_infos = infos_.size();
   size_t frame_count = 0;
   for (const Entry& entry : entries_) frame_count += entry.frames.size();
-  if (frame_count >= UINT32_MAX)
-    throw ProfError("", "more than 4 billion frames for the call graph");
+  if (entries_.size() >= UINT32_MAX)
+    throw ProfError("", "more than 4 billion stacks for the call graph");
   std::vector<Step> steps;
   steps.reserve(frame_count);
   std::vector<size_t> seen_node(infos_.size(), SIZE_MAX);
@@ -370,9 +359,9 @@ void PprofGraph::Build(const std::vector<bool>& kept) {
         AddSaturating(&nodes_[n].cum, entry.value);
       }
       if (parent != SIZE_MAX && n != parent) {
-        const uint64_t edge = parent * n_infos + n;
-        steps.push_back(Step{edge << 2 | uint64_t{residual} << 1 | uint64_t{inlined},
-                             static_cast<uint32_t>(e), static_cast<uint32_t>(steps.size())});
+        const Key edge = static_cast<Key>(parent * n_infos + n);
+        steps.push_back(Step{static_cast<Key>(edge << 2 | Key{residual} << 1 | Key{inlined}),
+                             static_cast<uint32_t>(e)});
       }
       parent = n;
       residual = false;
@@ -380,16 +369,18 @@ void PprofGraph::Build(const std::vector<bool>& kept) {
     if (parent != SIZE_MAX && !residual) AddSaturating(&nodes_[parent].flat, entry.value);
   }
   StableRadixSort(&steps, BitsBelow(n_infos * n_infos),
-                  [](const Step& step) { return step.edge_flags >> 2; });
+                  [](const Step& step) { return uint64_t{step.edge_flags} >> 2; });
   // Per edge (its steps together, in walk order): its weight, residual when any entry's first
-  // step on it is, inlined when every one is; marked at its first step for the numbering.
-  std::vector<GraphEdge> by_edge;
-  std::vector<uint32_t> edge_at_step(steps.size(), UINT32_MAX);
+  // step on it is, inlined when every one is.
+  size_t edge_count = 0;
+  for (size_t s = 0; s < steps.size(); ++s) {
+    edge_count += s == 0 || steps[s].edge_flags >> 2 != steps[s - 1].edge_flags >> 2;
+  }
+  edges_.reserve(edge_count);
   for (size_t s = 0; s < steps.size();) {
-    const uint64_t edge = steps[s].edge_flags >> 2;
+    const Key edge = steps[s].edge_flags >> 2;
     GraphEdge built{static_cast<size_t>(edge / n_infos), static_cast<size_t>(edge % n_infos), 0,
                     false, true};
-    edge_at_step[steps[s].order] = static_cast<uint32_t>(by_edge.size());
     for (uint32_t last_entry = UINT32_MAX; s < steps.size() && steps[s].edge_flags >> 2 == edge;
          ++s) {
       if (steps[s].entry == last_entry) continue;  // each edge once per sample
@@ -398,12 +389,11 @@ void PprofGraph::Build(const std::vector<bool>& kept) {
       built.residual = built.residual || (steps[s].edge_flags & 2);
       built.inlined = built.inlined && (steps[s].edge_flags & 1);
     }
-    by_edge.push_back(built);
+    edges_.push_back(built);
   }
   steps = std::vector<Step>();
-  edges_.reserve(by_edge.size());
   std::vector<uint32_t> in_count(nodes_.size(), 0), out_count(nodes_.size(), 0);
-  for (const GraphEdge& edge : by_edge) {
+  for (const GraphEdge& edge : edges_) {
     ++out_count[edge.src];
     ++in_count[edge.dest];
   }
@@ -411,11 +401,24 @@ void PprofGraph::Build(const std::vector<bool>& kept) {
     nodes_[i].in.reserve(in_count[i]);
     nodes_[i].out.reserve(out_count[i]);
   }
-  for (const uint32_t at : edge_at_step) {
-    if (at == UINT32_MAX) continue;
-    const GraphEdge& edge = by_edge[at];
-    const size_t added = NewEdge(edge.src, edge.dest, edge.residual, edge.inlined);
-    edges_[added].weight = edge.weight;
+  for (size_t e = 0; e < edges_.size(); ++e) {
+    nodes_[edges_[e].src].out.push_back(e);
+    nodes_[edges_[e].dest].in.push_back(e);
+  }
+}
+
+void PprofGraph::Build(const std::vector<bool>& kept) {
+  // Nodes indexed by info while building; those left with no value are removed at the end.
+  nodes_.assign(infos_.size(), GraphNode());
+  for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i].info = i;
+  edges_.clear();
+  has_tags_ = false;
+  // An edge's key and two flags in 32 bits while they fit (a step of 8 bytes), else 64.
+  const uint64_t n_infos = infos_.size();
+  if (n_infos <= (uint64_t{1} << 15)) {
+    BuildEdges<uint32_t>(kept);
+  } else {
+    BuildEdges<uint64_t>(kept);
   }
   // Keep the nodes with a value, renumbered, and their edges.
   std::vector<size_t> renumber(nodes_.size(), SIZE_MAX);

@@ -112,6 +112,9 @@ class PprofGraph {
   // Builds nodes_ and edges_ from the entries, keeping only infos marked in `kept` (all when
   // empty), as pprof's newGraph.
   void Build(const std::vector<bool>& kept);
+  // Build's edges and the nodes' values, with edge keys of type Key (uint32_t or uint64_t).
+  template <typename Key>
+  void BuildEdges(const std::vector<bool>& kept);
   // The flat and cumulative value of every node, by info (what Build gives them, without edges).
   void NodeValues(std::vector<int64_t>* flat, std::vector<int64_t>* cum) const;
   // The tags of the first `limit` nodes, from the samples again (only the graphs whose tags are
@@ -119,8 +122,6 @@ class PprofGraph {
   void AddTags(const std::vector<bool>& kept, size_t limit);
   // A node's tags from its sums per label set.
   void MakeTags(GraphNode* node, const std::vector<std::pair<uint32_t, TagSums>>& sums) const;
-  // A new edge src -> dest (node indices) of weight 0.
-  size_t NewEdge(size_t src, size_t dest, bool residual, bool inlined);
   void EraseEdge(size_t edge);
   void SortNodes();  // pprof's EntropyOrder
   void TrimTags(int64_t cutoff);
