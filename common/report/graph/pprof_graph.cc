@@ -171,7 +171,6 @@ PprofGraph::PprofGraph(const StackTotals& totals, const PprofGraphOptions& optio
     // node_count nodes.
     AddTags(kept_infos, options.node_count);
     TrimTags(node_cutoff);
-    TrimEdges(edge_cutoff);
     const std::vector<bool> top = TopNodes(options.node_count);
     size_t count = 0;
     for (bool kept : top) count += kept;
@@ -179,6 +178,10 @@ PprofGraph::PprofGraph(const StackTotals& totals, const PprofGraphOptions& optio
       kept_infos = top;
       Build(kept_infos);
       SortNodes();
+    } else {
+      // pprof trims the edges before choosing the nodes; the choice does not look at edges, so
+      // only a graph that is kept needs it (a large one's edges are most of its build).
+      TrimEdges(edge_cutoff);
     }
   }
   AddTags(kept_infos, SIZE_MAX);
