@@ -49,9 +49,10 @@ BUILD_DEBS += libdw-dev libelf-dev
 # which libdw-dev does not bring.
 BUILD_DEBS += libbz2-dev liblzma-dev
 # The programs allocate with jemalloc, linked from its archive, with transparent huge pages
-# (common/cli/cli.cc's malloc_conf): on a machine whose kernel gives huge pages only where asked
-# (THP "madvise": this machine's kernel, and many distributions'), glibc's malloc takes every 4 KB page with a fault,
-# and a large profile's hundreds of megabytes were a third to half of a report's time.
+# (common/cli/cli.cc's malloc_conf): where the kernel gives huge pages only where asked (THP
+# "madvise": this machine's kernel, and many distributions'), glibc's malloc takes every 4 KB
+# page with a fault, and a large profile's hundreds of megabytes were a third to half of a
+# report's time.
 BUILD_DEBS += libjemalloc-dev
 # GoogleTest builds the unit tests: installed before the build, with BUILD_DEBS.
 GTEST_DEBS := googletest libgtest-dev libgmock-dev

@@ -546,7 +546,7 @@ std::string CommandLine::OutputPath() const {
 // transparent huge pages for its memory. Where the kernel gives huge pages only to memory that
 // asks (THP "madvise", this machine's kernel and many distributions'), every 4 KB page of a large
 // profile's hundreds of megabytes was a page fault, costly in a virtual machine: prof-svg on a
-// million samples took 2.1 s, 1.1 s so. Defined here, beside RunProgram, so that every program's
+// million samples took 2.1 s, 0.9 s so. Defined here, beside RunProgram, so that every program's
 // link keeps it; a build without jemalloc ignores it.
 extern "C" const char* malloc_conf;
 const char* malloc_conf = "thp:always,metadata_thp:auto";
