@@ -8,7 +8,8 @@ on the same D-Bus session. Prints
   row<TAB>INCL%<TAB>SELF%<TAB>FUNCTION<TAB>LOCATION    each listed function
   skipped<TAB>N                      the functions KCachegrind did not list ("(N function(s) skipped)")
 
-Usage: flat_profile.py SECONDS (how long to wait for the window and its list)."""
+Usage: flat_profile.py SECONDS (how long to wait for the window and its list). Exit status 2:
+no window with a list in time; 1: a window whose text cannot be read."""
 
 import re
 import sys
@@ -69,7 +70,10 @@ def main():
         if shown is None:
             time.sleep(0.2)
     if shown is None:
-        sys.exit("flat_profile.py: KCachegrind showed no Flat Profile with rows in time")
+        # Status 2: nothing shown (session.sh starts KCachegrind again); 1: shown but unreadable.
+        print("flat_profile.py: KCachegrind showed no Flat Profile with rows in time",
+              file=sys.stderr)
+        sys.exit(2)
     status, headers, cells = shown
     # The number is grouped by the locale: "275,510", "275 510" (a narrow space), ...
     match = re.search(r"Total (.*) Cost: ([0-9][0-9.,\s\u00a0\u202f]*)", status)

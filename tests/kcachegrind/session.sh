@@ -18,13 +18,25 @@ chmod 700 "$XDG_RUNTIME_DIR"
 # recursive cycle into an artificial "<cycle N>" whose members' inclusive costs are estimates;
 # prof-text counts each sample once for each function on its stack, as KCachegrind does without.
 printf '[GeneralSettings]\nShowCycles=false\n' >"$XDG_CONFIG_HOME/kcachegrindrc"
+# A window that never reaches the accessibility bus (seen once in make check, on a loaded
+# machine, for the session's first window: its start raced the bus's) gets a second start; a
+# window that shows is read once, whatever it shows, so a file KCachegrind reads wrongly still
+# fails.
 status=0
 for file in "$@"; do
-  kcachegrind "$file" >/dev/null 2>"$file.stderr" &
-  pid=$!
-  # Debian's python3: python3-pyatspi is a Debian package, not in another interpreter's path.
-  /usr/bin/python3 "$here/flat_profile.py" 60 >"$file.shown" || status=1
-  kill "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
+  shown=0
+  for wait_seconds in 30 60; do
+    kcachegrind "$file" >/dev/null 2>"$file.stderr" &
+    pid=$!
+    # Debian's python3: python3-pyatspi is a Debian package, not in another interpreter's path.
+    /usr/bin/python3 "$here/flat_profile.py" "$wait_seconds" >"$file.shown"
+    result=$?
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    [ "$result" = 0 ] && shown=1
+    [ "$result" != 2 ] && break
+    [ "$wait_seconds" = 30 ] && echo "session.sh: $file: no window on the accessibility bus in 30 s; starting it again" >&2
+  done
+  [ "$shown" = 1 ] || status=1
 done
 exit "$status"
