@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "common/elf/debug_file_search.h"
+
 namespace proftools {
 namespace {
 
@@ -49,6 +51,7 @@ struct DwarfUnwinder::Process {
     Dwfl_Module* module =
         dwfl_report_elf(dwfl, region.path.c_str(), region.path.c_str(), -1, base, false);
     dwfl_report_end(dwfl, nullptr, nullptr);
+    if (module != nullptr) DebugFileSearch::Default().Attach(module);
     return module != nullptr;
   }
 };
@@ -113,7 +116,7 @@ DwarfUnwinder::Process* DwarfUnwinder::SessionOf(int64_t pid) {
   if (slot != nullptr && !slot->stale) return slot.get();
   slot = std::make_unique<Process>();
   slot->callbacks.find_elf = dwfl_build_id_find_elf;
-  slot->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+  slot->callbacks.find_debuginfo = DebugFileSearch::FindDebuginfo;
   slot->thread_callbacks.next_thread = NextThread;
   slot->thread_callbacks.get_thread = GetThread;
   slot->thread_callbacks.memory_read = MemoryRead;

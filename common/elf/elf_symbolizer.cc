@@ -20,6 +20,7 @@
 #include <unordered_map>
 
 #include "common/base/strings.h"
+#include "common/elf/debug_file_search.h"
 #include "common/elf/regular_file.h"
 
 namespace proftools {
@@ -51,8 +52,7 @@ class ElfSymbolizer::Object {
  public:
   // The callbacks and the search path they point at live as long as the session.
   Dwfl_Callbacks callbacks = {};
-  std::string debuginfo_path;
-  char* debuginfo_path_pointer = nullptr;
+  std::unique_ptr<DebugFileSearch> debug_files;
   std::string path;  // the file read
   Dwfl* dwfl = nullptr;
   Dwfl_Module* module = nullptr;
@@ -330,12 +330,11 @@ std::unique_ptr<ElfSymbolizer::Object> ReportObject(const std::string& path, int
                                                     const std::string& debuginfo_path) {
   auto object = std::make_unique<ElfSymbolizer::Object>();
   object->path = path;
-  object->debuginfo_path = debuginfo_path;
-  object->debuginfo_path_pointer = object->debuginfo_path.data();
+  object->debug_files = std::make_unique<DebugFileSearch>(debuginfo_path);
   object->callbacks.find_elf = dwfl_build_id_find_elf;
-  object->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+  object->callbacks.find_debuginfo = DebugFileSearch::FindDebuginfo;
   object->callbacks.section_address = dwfl_offline_section_address;
-  object->callbacks.debuginfo_path = &object->debuginfo_path_pointer;
+  object->callbacks.debuginfo_path = object->debug_files->path_pointer();
   object->dwfl = dwfl_begin(&object->callbacks);
   if (object->dwfl == nullptr) {
     close(fd);
@@ -347,6 +346,7 @@ std::unique_ptr<ElfSymbolizer::Object> ReportObject(const std::string& path, int
     close(fd);  // libdwfl consumes the descriptor only on success
     return nullptr;
   }
+  object->debug_files->Attach(object->module);
   Elf* elf = dwfl_module_getelf(object->module, &object->bias);
   size_t headers = 0;
   if (elf == nullptr || elf_getphdrnum(elf, &headers) != 0) return nullptr;
