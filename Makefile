@@ -441,6 +441,8 @@ test: deps-gtest
 check-interop: deps-test
 	$(call run_suites,pprof-tools,$(INTEROP_SUITES),$(TOOLS) $(TEST_TOOLS))
 
+# With the pages' screenshots in build/browser/ (make check takes none: no check reads them).
+check-browser: export BROWSER_SCREENSHOTS = 1
 check-browser: deps-test
 	$(call run_suites,deps-web,$(BROWSER_SUITES),$(TOOLS) $(TEST_TOOLS))
 

@@ -5,7 +5,7 @@
 # as a user would, driven over the DevTools protocol by tests/browser/ (Python's standard
 # library): no console error, no network request, values equal to prof-text's. The script
 # makes the pages and queues a check of each; run_checks.py runs them all in one Chromium at the
-# end. Screenshots go to build/browser/.
+# end. Screenshots go to build/browser/ when BROWSER_SCREENSHOTS=1 (make check-browser sets it).
 #
 # Skips (with the reason, tests/skip.sh) only when there is no chromium or speedscope; `make check`
 # installs them, and under CI=true their absence is a failure.
@@ -321,7 +321,11 @@ fi
 python3 run_checks.py "$checks" || failures=$((failures + 1))
 
 if [ "$failures" -gt 0 ]; then
-  echo "browser: $failures check(s) failed"
+  echo "browser: $failures check(s) failed (BROWSER_SCREENSHOTS=1 tests/browser.sh keeps screenshots)"
   exit 1
 fi
-echo "browser: all checks passed (screenshots in build/browser/)"
+if [ "${BROWSER_SCREENSHOTS:-}" = 1 ]; then
+  echo "browser: all checks passed (screenshots in build/browser/)"
+else
+  echo "browser: all checks passed (BROWSER_SCREENSHOTS=1, or make check-browser, keeps screenshots)"
+fi
