@@ -108,6 +108,38 @@ TEST(SinkThread, SamplesWithTheLabelsOfTheOneBeforeGetThem) {
   }
 }
 
+// Label sets that take turns sample by sample (a perf recording's threads), numbered with ids
+// that share slots of the consumer's and the writers' caches (1 and 65 modulo 64): every sample
+// gets its own set's labels, through a thread or not, as when no set is numbered.
+TEST(SinkThread, LabelSetsTakingTurnsKeepTheirLabels) {
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    Profile p = LargeProfile(seed);
+    const std::vector<uint64_t> ids = {1, 65, 2, 129, 3, 66, 1, 1, 4};
+    std::vector<std::vector<Label>> sets(ids.size());
+    for (size_t s = 0; s < ids.size(); ++s) {
+      sets[s] = {Label::String("comm", "thread " + std::to_string(ids[s])),
+                 Label::Number("tid", static_cast<int64_t>(ids[s]))};
+    }
+    Profile unnumbered = p;
+    for (size_t i = 0; i < p.samples.size(); ++i) {
+      // Every 5000 samples, new ids for the same sets (as the perf.data reader numbers a
+      // renamed thread's set anew): slots then hold sets under ids no longer used.
+      const size_t turn = (i * 7 + i / 1000) % ids.size();
+      p.samples[i].labels = sets[turn];
+      p.samples[i].labels_id = ids[turn] + 1000 * (i / 5000);
+      unnumbered.samples[i].labels = sets[turn];
+      unnumbered.samples[i].labels_id = 0;
+    }
+    StringSink expected_text, direct_text, threaded_text;
+    CanonicalWriter expected(&expected_text), direct(&direct_text), threaded(&threaded_text);
+    EmitProfile(unnumbered, expected);
+    EmitProfile(p, direct);
+    ProduceOnThread([&](ProfileSink* sink) { EmitProfile(p, *sink); }, &threaded);
+    ASSERT_EQ(direct_text.text(), expected_text.text()) << "seed " << seed;
+    ASSERT_EQ(threaded_text.text(), expected_text.text()) << "seed " << seed;
+  }
+}
+
 // Counts samples; throws at the `fail_at`th when set.
 class CountingSink : public DiscardingSink {
  public:

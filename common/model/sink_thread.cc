@@ -12,8 +12,8 @@
 namespace proftools {
 namespace {
 
-// kSampleSameLabels: a sample whose labels are the sample before's (Sample::labels_id), not
-// copied into the batch.
+// kSampleKnownLabels: a sample whose label set (Sample::labels_id) the consumer holds from an
+// earlier sample, not copied into the batch.
 enum class Kind : uint8_t {
   kHeader,
   kMapping,
@@ -21,9 +21,15 @@ enum class Kind : uint8_t {
   kLocation,
   kStack,
   kSample,
-  kSampleSameLabels,
+  kSampleKnownLabels,
   kEnd
 };
+
+// The label sets the consumer of a channel keeps, by labels_id modulo this, so that a producer
+// whose samples take turns among a few sets (the threads of a perf recording, in time order)
+// copies each set once, not at every change: the producer's side knows which set each slot
+// holds, since both sides see the samples in the same order.
+constexpr size_t kLabelSlots = 64;
 
 // Records in order: their kinds, and each kind's records in a vector whose elements (and their
 // vectors and strings) keep their capacity from batch to batch.
@@ -209,12 +215,15 @@ class BatchingSink : public ProfileSink {
     copy.values.assign(s.values.begin(), s.values.end());
     copy.labels_id = s.labels_id;
     // Copying a fleet's labels (their strings) for every sample was a twentieth of its merge.
-    if (s.labels_id != 0 && s.labels_id == last_labels_id_) {
-      Add(Kind::kSampleSameLabels, 64 + 8 * s.values.size());
-      return;
+    if (s.labels_id != 0) {
+      uint64_t& held = held_labels_[s.labels_id % kLabelSlots];
+      if (held == s.labels_id) {
+        Add(Kind::kSampleKnownLabels, 64 + 8 * s.values.size());
+        return;
+      }
+      held = s.labels_id;  // the consumer keeps this sample's
     }
     copy.labels.assign(s.labels.begin(), s.labels.end());
-    last_labels_id_ = s.labels_id;
     Add(Kind::kSample, 64 + 8 * s.values.size() + 64 * s.labels.size());
   }
   void OnEnd() override {
@@ -244,7 +253,7 @@ class BatchingSink : public ProfileSink {
 
   Channel* channel_;
   std::unique_ptr<Batch> batch_;
-  uint64_t last_labels_id_ = 0;  // of the last sample whose labels were copied
+  uint64_t held_labels_[kLabelSlots] = {};  // the labels_id of the set in each consumer slot
 };
 
 // The consumer's side of a channel: its batches' records to `sink`, in order.
@@ -255,11 +264,9 @@ class Delivery {
 
  private:
   ProfileSink* sink_;
-  // Where the last sample's labels are: in a batch's sample, or (between batches, since a
-  // batch goes back to its producer) carried_. A sample of kSampleSameLabels gets them by a
-  // swap of vectors, not a copy.
-  std::vector<Label>* labels_ = nullptr;
-  std::vector<Label> carried_;
+  // The label sets seen (kLabelSlots): a sample of kSampleKnownLabels gets its set by a swap of
+  // vectors, and gives it back after.
+  std::vector<Label> slots_[kLabelSlots];
 };
 
 void Delivery::Deliver(Batch& batch) {
@@ -284,25 +291,24 @@ void Delivery::Deliver(Batch& batch) {
         break;
       case Kind::kSample: {
         Sample& sample = batch.samples[next[4]++];
-        labels_ = &sample.labels;
         sink->OnSample(sample);
+        // Kept by a swap: the batch's sample takes the slot's old set, which no one reads (the
+        // producer assigns a sample's labels anew when it copies them).
+        if (sample.labels_id != 0) sample.labels.swap(slots_[sample.labels_id % kLabelSlots]);
         break;
       }
-      case Kind::kSampleSameLabels: {
+      case Kind::kSampleKnownLabels: {
         Sample& sample = batch.samples[next[4]++];
-        if (labels_ != nullptr) sample.labels.swap(*labels_);
-        labels_ = &sample.labels;
+        std::vector<Label>& slot = slots_[sample.labels_id % kLabelSlots];
+        sample.labels.swap(slot);
         sink->OnSample(sample);
+        sample.labels.swap(slot);
         break;
       }
       case Kind::kEnd:
         sink->OnEnd();
         break;
     }
-  }
-  if (labels_ != nullptr && labels_ != &carried_) {
-    carried_.swap(*labels_);
-    labels_ = &carried_;
   }
 }
 

@@ -272,15 +272,28 @@ void CanonicalWriter::Lines::OnSample(const Sample& sample) {
   }
   std::string& b = buffer_;
   b.append(line, static_cast<size_t>(p - line));
-  if (sample.labels != last_labels_) {
-    last_labels_ = sample.labels;
-    last_labels_text_.clear();
-    for (const Label& label : sample.labels) {
-      last_labels_text_.push_back(' ');
-      AppendLabel(&last_labels_text_, label);
+  if (sample.labels_id != 0) {
+    LabelsText& known = labels_texts_[sample.labels_id % kLabelTexts];
+    if (known.id != sample.labels_id) {
+      known.id = sample.labels_id;
+      known.text.clear();
+      for (const Label& label : sample.labels) {
+        known.text.push_back(' ');
+        AppendLabel(&known.text, label);
+      }
     }
+    b += known.text;
+  } else {
+    if (sample.labels != last_labels_) {
+      last_labels_ = sample.labels;
+      last_labels_text_.clear();
+      for (const Label& label : sample.labels) {
+        last_labels_text_.push_back(' ');
+        AppendLabel(&last_labels_text_, label);
+      }
+    }
+    b += last_labels_text_;
   }
-  b += last_labels_text_;
   b.push_back('\n');
   MaybeFlush();
 }

@@ -66,6 +66,14 @@ class CanonicalWriter : public ProfileSink {
     // The labels of the last sample and their text: runs of samples share them (a thread's).
     std::vector<Label> last_labels_;
     std::string last_labels_text_;
+    // The text of numbered label sets (Sample::labels_id), by id modulo kLabelTexts: a perf
+    // recording's threads take turns sample by sample, each with its own set.
+    static constexpr size_t kLabelTexts = 64;
+    struct LabelsText {
+      uint64_t id = 0;
+      std::string text;
+    };
+    std::array<LabelsText, kLabelTexts> labels_texts_;
   };
 
   static constexpr uint64_t kCachedIds = 10000000;  // " " and 7 digits fill the 8 bytes
