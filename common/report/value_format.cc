@@ -78,7 +78,7 @@ std::string FormatValue(int64_t value, const std::string& unit, bool raw) {
 // time in printf's exact decimal conversion): the value scaled to an integer and written, except
 // where printf's exact rounding could differ (a scaled value within a millionth of a half, a
 // negative or a large one), left to printf. Checked equal to printf on 20 million values.
-void AppendFixed(std::string* out, double value, int decimals) {
+char* WriteFixed(char* out, double value, int decimals) {
   static constexpr double kScale[] = {1, 10, 100, 1000, 10000};
   if (decimals >= 0 && decimals <= 4 && value >= 0 && value < 1e12) {
     const double scaled = value * kScale[decimals];
@@ -87,23 +87,27 @@ void AppendFixed(std::string* out, double value, int decimals) {
     if (std::fabs(fraction - 0.5) > 1e-6) {
       const auto n = static_cast<uint64_t>(whole) + (fraction > 0.5 ? 1 : 0);
       const auto unit = static_cast<uint64_t>(kScale[decimals]);
-      // Into a buffer, appended once: no string made a number (a million frames' worth).
-      char buf[32];
-      char* end = std::to_chars(buf, buf + sizeof buf, n / unit).ptr;
+      char* end = std::to_chars(out, out + 20, n / unit).ptr;
       if (decimals > 0) {
         *end++ = '.';
-        char digits[8];
-        const char* digits_end = std::to_chars(digits, digits + sizeof digits, n % unit).ptr;
-        for (auto k = digits_end - digits; k < decimals; ++k) *end++ = '0';
-        for (const char* d = digits; d < digits_end; ++d) *end++ = *d;
+        uint64_t fraction_digits = n % unit;  // right to left, zeros in front
+        for (int k = decimals - 1; k >= 0; --k) {
+          end[k] = static_cast<char>('0' + fraction_digits % 10);
+          fraction_digits /= 10;
+        }
+        end += decimals;
       }
-      out->append(buf, static_cast<size_t>(end - buf));
-      return;
+      return end;
     }
   }
-  char buf[64];
-  const int length = std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  if (length > 0) out->append(buf, std::min(static_cast<size_t>(length), sizeof buf - 1));
+  const int length = std::snprintf(out, kFixedBytes, "%.*f", decimals, value);
+  return out + (length > 0 ? std::min(static_cast<size_t>(length), kFixedBytes - 1) : 0);
+}
+
+void AppendFixed(std::string* out, double value, int decimals) {
+  // Into a buffer, appended once: no string made a number (a million frames' worth).
+  char buf[kFixedBytes];
+  out->append(buf, static_cast<size_t>(WriteFixed(buf, value, decimals) - buf));
 }
 
 std::string FormatFixed(double value, int decimals) {

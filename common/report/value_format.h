@@ -2,6 +2,7 @@
 #ifndef PROFTOOLS_COMMON_REPORT_VALUE_FORMAT_H_
 #define PROFTOOLS_COMMON_REPORT_VALUE_FORMAT_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -17,6 +18,9 @@ std::string FormatValue(int64_t value, const std::string& unit, bool raw);
 std::string FormatFixed(double value, int decimals);
 // The same appended to `out`.
 void AppendFixed(std::string* out, double value, int decimals);
+// The same written at `out`, which has room for kFixedBytes: where it ends.
+inline constexpr size_t kFixedBytes = 64;
+char* WriteFixed(char* out, double value, int decimals);
 
 // "12.34%" of `total`; "-" when the total is 0.
 std::string FormatPercent(int64_t value, int64_t total);
