@@ -42,9 +42,9 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
   };
 
   FrameExpander expander(totals.defs(), options.granularity);
-  // A frame's name id, by the frame (frames live as long as the expander): one string hash per
-  // distinct location line, not per frame of every stack.
-  std::unordered_map<const Frame*, uint32_t> frame_names;
+  // A frame's name and source ids, by the frame (frames live as long as the expander): one
+  // string hash per distinct location line, not per frame of every stack.
+  std::unordered_map<const Frame*, std::pair<uint32_t, uint32_t>> frame_names;
   Paths paths;
   std::vector<const Frame*> frames;
   for (const StackTotals::Entry& entry : totals.entries()) {
@@ -56,10 +56,10 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
     if (!options.reverse) std::reverse(frames.begin(), frames.end());
     paths.starts.push_back(paths.frames.size());
     for (const Frame* frame : frames) {
-      auto [it, added] = frame_names.try_emplace(frame, 0);
-      if (added) it->second = intern(frame->name);
+      auto [it, added] = frame_names.try_emplace(frame);
+      if (added) it->second = {intern(frame->name), intern(frame->source)};
       paths.frames.push_back(frame);
-      paths.names.push_back(it->second);
+      paths.names.push_back(it->second.first);
     }
     paths.values.push_back(value);
   }
@@ -103,7 +103,7 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
       const Frame* frame = paths.frames[start + d];
       Node child;
       child.name = paths.names[start + d];
-      child.source = intern(frame->source);
+      child.source = frame_names.find(frame)->second.second;
       child.kind = frame->kind;
       child.depth = static_cast<uint32_t>(d + 1);
       child.parent = chain.back();
