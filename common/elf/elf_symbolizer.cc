@@ -371,10 +371,17 @@ std::string ModuleBuildId(Dwfl_Module* module) {
 }  // namespace
 
 // The objects being opened ahead by the prefetching thread, each with its finding once done.
+// An object is opened by whichever thread comes to it first: the prefetching thread, in its
+// order, or a caller of Open that needs it before then (rather than waiting behind the
+// objects queued before it: libc, last of bigload's six, kept the first sample waiting 80 ms).
 struct ElfSymbolizer::Prefetching {
   std::mutex mutex;
   std::condition_variable done;
-  std::map<std::string, std::optional<Opened>> objects;  // by key; empty until opened
+  struct Entry {
+    bool claimed = false;         // a thread is opening it, or has
+    std::optional<Opened> ready;  // set by the prefetching thread when done
+  };
+  std::map<std::string, Entry> objects;  // by key
   std::thread thread;
   ~Prefetching() {
     if (thread.joinable()) thread.join();
@@ -393,20 +400,33 @@ void ElfSymbolizer::Prefetch(std::vector<std::pair<std::string, std::string>> ob
   if (prefetching_ != nullptr || objects.empty()) return;
   prefetching_ = std::make_unique<Prefetching>();
   for (const auto& [path, build_id] : objects) {
-    prefetching_->objects.emplace(ObjectKey(path, build_id), std::nullopt);
+    prefetching_->objects.try_emplace(ObjectKey(path, build_id));
   }
   prefetching_->thread = std::thread([this, objects = std::move(objects)] {
     for (const auto& [path, build_id] : objects) {
-      Opened opened = Find(path, build_id);
-      if (opened.object != nullptr) {
-        HasDwarf(opened.object.get());  // reads (and inflates) the DWARF
-        opened.object->SymbolAt(0);     // sorts the symbols
+      Prefetching::Entry* entry;
+      {
+        std::lock_guard<std::mutex> lock(prefetching_->mutex);
+        entry = &prefetching_->objects[ObjectKey(path, build_id)];
+        if (entry->claimed) continue;
+        entry->claimed = true;
       }
+      Opened opened = FindReady(path, build_id);
       std::lock_guard<std::mutex> lock(prefetching_->mutex);
-      prefetching_->objects[ObjectKey(path, build_id)] = std::move(opened);
+      entry->ready = std::move(opened);
       prefetching_->done.notify_all();
     }
   });
+}
+
+ElfSymbolizer::Opened ElfSymbolizer::FindReady(const std::string& path,
+                                               const std::string& build_id) {
+  Opened opened = Find(path, build_id);
+  if (opened.object != nullptr) {
+    HasDwarf(opened.object.get());  // reads (and inflates) the DWARF
+    opened.object->SymbolAt(0);     // sorts the symbols
+  }
+  return opened;
 }
 
 ElfSymbolizer::Opened ElfSymbolizer::Find(const std::string& path,
@@ -457,14 +477,31 @@ ElfSymbolizer::Object* ElfSymbolizer::Open(const std::string& path, const std::s
       std::unique_lock<std::mutex> lock(prefetching_->mutex);
       auto ahead = prefetching_->objects.find(key);
       if (ahead != prefetching_->objects.end()) {
-        prefetching_->done.wait(lock, [&] { return ahead->second.has_value(); });
-        ready = std::move(ahead->second);
+        Prefetching::Entry& entry = ahead->second;
+        if (!entry.claimed) {
+          entry.claimed = true;  // not started: opened here, not waited for
+          lock.unlock();
+          ready = FindReady(path, build_id);
+        } else {
+          prefetching_->done.wait(lock, [&] { return entry.ready.has_value(); });
+          ready = std::move(entry.ready);
+        }
       }
     }
     cached = objects_.emplace(key, ready ? std::move(*ready) : Find(path, build_id)).first;
   }
   *found = cached->second.found;
   return cached->second.object.get();
+}
+
+bool ElfSymbolizer::Ready(const std::string& path, const std::string& build_id) {
+  if (prefetching_ == nullptr) return true;
+  const std::string key = ObjectKey(path, build_id);
+  if (objects_.count(key) != 0) return true;
+  std::lock_guard<std::mutex> lock(prefetching_->mutex);
+  auto ahead = prefetching_->objects.find(key);
+  return ahead == prefetching_->objects.end() || !ahead->second.claimed ||
+         ahead->second.ready.has_value();
 }
 
 const std::string& ElfSymbolizer::PathOf(const Object* object) {

@@ -52,6 +52,10 @@ class ElfSymbolizer {
   // cannot be used, *found says why.
   Object* Open(const std::string& path, const std::string& build_id, Found* found);
 
+  // Whether Open would not wait for the prefetching thread: the object is opened, or is not
+  // one that thread opens, or that thread has not started on it (Open then opens it itself).
+  bool Ready(const std::string& path, const std::string& build_id);
+
   // Opens these objects (path, build id) on a thread of its own, in order, reading their
   // symbols and DWARF ahead of the first lookup, while the caller goes on: Open then takes
   // the object ready, or waits for it. Call once, before the first Open.
@@ -81,6 +85,8 @@ class ElfSymbolizer {
   std::map<std::string, Opened> objects_;  // by build id and path
   // Opened here or by the prefetching thread: the finding, without touching objects_.
   Opened Find(const std::string& path, const std::string& build_id) const;
+  // The same with its DWARF read and its symbols sorted, as the prefetching thread opens it.
+  Opened FindReady(const std::string& path, const std::string& build_id);
   struct Prefetching;
   std::unique_ptr<Prefetching> prefetching_;
 };

@@ -3,10 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <future>
+#include <map>
 #include <set>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -40,8 +44,17 @@ using namespace perf_data;
 
 constexpr std::string_view kKernelText = "[kernel.kallsyms]_text";
 // From this size on, a recording is converted with threads: objects and kernel symbols read
-// ahead, and the records delivered to the sink by another thread.
+// ahead (the records that need them held meanwhile, HoldingSink), and the records delivered to
+// the sink by another thread. PROFTOOLS_PERF_DATA_THREADED_BYTES gives another size, for the
+// tests (golden perf-data/threads: the same profile either way, whatever the threads' timing).
 constexpr uint64_t kThreadedBytes = uint64_t{4} << 20;
+uint64_t ThreadedBytes() {
+  static const uint64_t bytes = [] {
+    const char* given = std::getenv("PROFTOOLS_PERF_DATA_THREADED_BYTES");
+    return given != nullptr && *given != '\0' ? std::strtoull(given, nullptr, 10) : kThreadedBytes;
+  }();
+  return bytes;
+}
 constexpr std::string_view kKernelName = "[kernel.kallsyms]";
 
 // What the first pass learns: samples per event, in order of first appearance, and what the
@@ -54,6 +67,83 @@ struct Census {
   uint64_t unknown_event = 0;     // samples of no recorded event
 };
 
+// The converter's sink while some symbols are still being read on other threads (the
+// kernel's, an object's DWARF): mappings, locations, stacks and samples are held, in order,
+// so that the converter goes on instead of waiting; the held mappings and locations are then
+// completed (their flags, their functions) and everything is passed on, in the same order as
+// without holding. Functions pass at once: nothing they hold refers to the held records.
+class HoldingSink : public ProfileSink {
+ public:
+  explicit HoldingSink(ProfileSink* out) : out_(out) {}
+  void OnHeader(const ProfileHeader& header) override { out_->OnHeader(header); }
+  void OnFunction(const Function& function) override { out_->OnFunction(function); }
+  void OnMapping(const Mapping& mapping) override {
+    Take(Kind::kMapping, mapping, &mappings_, &ProfileSink::OnMapping);
+  }
+  void OnLocation(const Location& location) override {
+    Take(Kind::kLocation, location, &locations_, &ProfileSink::OnLocation);
+  }
+  void OnStack(const Stack& stack) override {
+    Take(Kind::kStack, stack, &stacks_, &ProfileSink::OnStack);
+  }
+  void OnSample(const Sample& sample) override {
+    Take(Kind::kSample, sample, &samples_, &ProfileSink::OnSample);
+  }
+  void OnEnd() override { out_->OnEnd(); }
+
+  bool holding() const { return holding_; }
+  void Hold() { holding_ = true; }
+  size_t held_samples() const { return samples_.size(); }
+  // The next mapping or location held will be at this index of its kind, to complete later.
+  size_t next_mapping() const { return mappings_.size(); }
+  size_t next_location() const { return locations_.size(); }
+  Mapping& held_mapping(size_t index) { return mappings_[index]; }
+  Location& held_location(size_t index) { return locations_[index]; }
+  // Passes everything held on, in order, and stops holding.
+  void Release() {
+    holding_ = false;
+    size_t next[4] = {};
+    for (Kind kind : kinds_) {
+      switch (kind) {
+        case Kind::kMapping:
+          out_->OnMapping(mappings_[next[0]++]);
+          break;
+        case Kind::kLocation:
+          out_->OnLocation(locations_[next[1]++]);
+          break;
+        case Kind::kStack:
+          out_->OnStack(stacks_[next[2]++]);
+          break;
+        case Kind::kSample:
+          out_->OnSample(samples_[next[3]++]);
+          break;
+      }
+    }
+    kinds_.clear();
+    mappings_.clear();
+    locations_.clear();
+    stacks_.clear();
+    samples_.clear();
+  }
+
+ private:
+  enum class Kind : uint8_t { kMapping, kLocation, kStack, kSample };
+  // Holds `record`, or passes it on when not holding.
+  template <typename T>
+  void Take(Kind kind, const T& record, std::vector<T>* held, void (ProfileSink::*pass)(const T&)) {
+    if (!holding_) return (out_->*pass)(record);
+    kinds_.push_back(kind);
+    held->push_back(record);
+  }
+  ProfileSink* out_;
+  bool holding_ = false;
+  std::vector<Kind> kinds_;
+  std::vector<Mapping> mappings_;
+  std::vector<Location> locations_;
+  std::vector<Stack> stacks_;
+  std::vector<Sample> samples_;
+};
+
 class PerfDataConverter {
  public:
   PerfDataConverter(const PerfBytes& bytes, PerfDataLayout& layout, const ReadContext& context,
@@ -62,8 +152,9 @@ class PerfDataConverter {
         layout_(layout),
         context_(context),
         options_(options),
-        sink_(sink),
-        interner_(sink),
+        hold_(sink),
+        sink_(&hold_),
+        interner_(&hold_),
         symbolizer_(
             ElfSymbolizerOptions{options.symfs, options.debug_dirs, true, options.inlines}) {}
 
@@ -96,6 +187,9 @@ class PerfDataConverter {
   uint64_t FrameLocation(int64_t pid, uint64_t ip, bool kernel);
   uint64_t LookUpLocation(int64_t pid, uint64_t ip, bool kernel);
   uint64_t MappingOf(PerfMap* map, bool kernel);
+  void SetMappingFlags(const PerfMap& map, bool kernel, Mapping* mapping);
+  std::map<std::tuple<uint64_t, uint64_t, uint64_t, std::string, std::string, bool>, uint64_t>
+      mapping_ids_;
   ElfSymbolizer::Object* ObjectOf(const PerfMap& map);
   // The JIT map named `file` (/tmp/perf-PID.map), read once; null when it cannot be.
   const PerfJitMap* JitMapOf(const std::string& file);
@@ -117,8 +211,32 @@ class PerfDataConverter {
   PerfDataLayout& layout_;
   const ReadContext& context_;
   const PerfDataOptions& options_;
-  ProfileSink* sink_;
+  HoldingSink hold_;
+  ProfileSink* sink_;  // hold_
   Interner interner_;
+  // Mappings and locations held (hold_) until the symbols they need are read: the kernel's
+  // (kernel_future_), or an object's on the prefetching thread.
+  struct Pending {
+    bool is_mapping = false;
+    size_t held = 0;  // its index among hold_'s mappings or locations
+    bool kernel = false;
+    PerfMap map;      // a copy: the process's mappings may change before it is completed
+    uint64_t ip = 0;  // a location's address
+  };
+  std::vector<Pending> pending_;
+  // Samples held at most: beyond, the converter waits for the symbols (memory stays bounded).
+  static constexpr size_t kMaxHeldSamples = 65536;
+  uint64_t samples_since_check_ = 0;
+  size_t checked_ = 0;  // pending_ before this is ready
+  // Whether symbolising now would wait for another thread.
+  bool KernelReady();
+  bool ObjectReady(const PerfMap& map);
+  // Completes the pending mappings and locations (waiting for what they need) and passes
+  // everything held on.
+  void CompletePending();
+  // Called before each sample: completes the pending records when their symbols are there, or
+  // when too much is held.
+  void MaybeCompletePending();
   ElfSymbolizer symbolizer_;
   DwarfUnwinder unwinder_;
   bool unwind_ = false;  // --call-graph dwarf samples are unwound here
@@ -457,6 +575,7 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
     }
     off_cpu_->End(static_cast<int64_t>(last_time_));
   }
+  CompletePending();
   if (unknown_event_samples_ > 0) {
     Warn("skipped " + Counted(unknown_event_samples_, "sample", "samples") +
          " whose id names no recorded event");
@@ -497,7 +616,7 @@ void PerfDataConverter::StartPrefetching() {
   if (!options_.symbolize) return;
   kernel_is_recordings_ = !options_.kallsyms.empty() && KernelIsRecordings();
   // A small recording is converted before threads would pay for themselves.
-  if (bytes_.size() < kThreadedBytes) return;
+  if (bytes_.size() < ThreadedBytes()) return;
   if (kernel_is_recordings_) {
     const std::string path = options_.kallsyms;
     kernel_future_ = std::async(std::launch::async, [path] {
@@ -684,27 +803,86 @@ ElfSymbolizer::Object* PerfDataConverter::ObjectOf(const PerfMap& map) {
 
 uint64_t PerfDataConverter::MappingOf(PerfMap* map, bool kernel) {
   if (map->mapping_id == 0) {
-    // The flags say what this profile has for the mapping's frames (pprof symbolises a
-    // mapping later only when it lacks them).
+    // A mapping's flags follow from what it maps: one id for the same mapping in several
+    // processes, found by what it maps, whether its flags are known yet or not (held).
+    auto [known, added] = mapping_ids_.try_emplace(
+        std::make_tuple(map->start, map->limit, map->pgoff, map->file, map->build_id, kernel), 0);
+    if (!added) return map->mapping_id = known->second;
     Mapping mapping;
     mapping.start = map->start;
     mapping.limit = map->limit;
     mapping.offset = map->pgoff;
     mapping.file = map->file;
     mapping.build_id = map->build_id;
-    if (kernel) {
-      if (!kernel_loaded_) LoadKernelSymbols();
-      mapping.has_functions = !kernel_.empty();
-    } else if (IsPerfJitMap(map->file)) {
-      mapping.has_functions = JitMapOf(map->file) != nullptr;
-    } else if (ElfSymbolizer::Object* object = ObjectOf(*map)) {
-      mapping.has_functions = true;
-      mapping.has_filenames = mapping.has_line_numbers = symbolizer_.HasDwarf(object);
-      mapping.has_inline_frames = mapping.has_line_numbers && options_.inlines;
+    const bool ready = kernel ? KernelReady() : ObjectReady(*map);
+    if (ready) {
+      SetMappingFlags(*map, kernel, &mapping);
+    } else {
+      hold_.Hold();
+      pending_.push_back(Pending{true, hold_.next_mapping(), kernel, *map, 0});
     }
-    map->mapping_id = interner_.Mapping(mapping);
+    const size_t held = hold_.next_mapping();
+    map->mapping_id = known->second = interner_.Mapping(mapping);
+    if (!ready && hold_.next_mapping() == held) pending_.pop_back();  // not new after all
   }
   return map->mapping_id;
+}
+
+void PerfDataConverter::SetMappingFlags(const PerfMap& map, bool kernel, Mapping* mapping) {
+  // The flags say what this profile has for the mapping's frames (pprof symbolises a mapping
+  // later only when it lacks them).
+  if (kernel) {
+    if (!kernel_loaded_) LoadKernelSymbols();
+    mapping->has_functions = !kernel_.empty();
+  } else if (IsPerfJitMap(map.file)) {
+    mapping->has_functions = JitMapOf(map.file) != nullptr;
+  } else if (ElfSymbolizer::Object* object = ObjectOf(map)) {
+    mapping->has_functions = true;
+    mapping->has_filenames = mapping->has_line_numbers = symbolizer_.HasDwarf(object);
+    mapping->has_inline_frames = mapping->has_line_numbers && options_.inlines;
+  }
+}
+
+bool PerfDataConverter::KernelReady() {
+  return kernel_loaded_ || !kernel_future_.valid() ||
+         kernel_future_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+bool PerfDataConverter::ObjectReady(const PerfMap& map) {
+  if (!options_.symbolize || map.file.empty() || map.file[0] != '/' || IsPerfJitMap(map.file)) {
+    return true;
+  }
+  return symbolizer_.Ready(map.file, map.build_id);
+}
+
+void PerfDataConverter::MaybeCompletePending() {
+  if (pending_.empty()) return;
+  if (hold_.held_samples() < kMaxHeldSamples) {
+    if (++samples_since_check_ < 64) return;
+    samples_since_check_ = 0;
+    // What became ready stays ready: the check starts where the last one stopped.
+    for (; checked_ < pending_.size(); ++checked_) {
+      const Pending& pending = pending_[checked_];
+      if (!(pending.kernel ? KernelReady() : ObjectReady(pending.map))) return;
+    }
+  }
+  CompletePending();
+}
+
+void PerfDataConverter::CompletePending() {
+  // Their functions pass on at once (hold_ holds none), before the held records that use them.
+  for (Pending& pending : pending_) {
+    if (pending.is_mapping) {
+      SetMappingFlags(pending.map, pending.kernel, &hold_.held_mapping(pending.held));
+    } else if (pending.kernel) {
+      SymbolizeKernel(pending.ip, &hold_.held_location(pending.held));
+    } else {
+      SymbolizeUser(&pending.map, pending.ip, &hold_.held_location(pending.held));
+    }
+  }
+  pending_.clear();
+  checked_ = 0;
+  hold_.Release();
 }
 
 void PerfDataConverter::AddFunction(const std::string& raw, const std::string& file, int64_t line,
@@ -815,12 +993,22 @@ uint64_t PerfDataConverter::LookUpLocation(int64_t pid, uint64_t ip, bool kernel
   Location location;
   location.mapping_id = mapping_id;
   location.address = ip;
+  // A frame whose symbols are still being read on another thread is held, to be completed
+  // then (HoldingSink), rather than waited for.
+  bool ready = true;
   if (kernel) {
-    SymbolizeKernel(ip, &location);
+    ready = KernelReady();
+    if (ready) SymbolizeKernel(ip, &location);
   } else if (map != nullptr) {
-    SymbolizeUser(map, ip, &location);
+    ready = ObjectReady(*map);
+    if (ready) SymbolizeUser(map, ip, &location);
   }
+  if (!ready) hold_.Hold();
+  const size_t held = hold_.next_location();
   const uint64_t id = interner_.Location(location);
+  if (!ready && hold_.next_location() > held) {
+    pending_.push_back(Pending{false, held, kernel, map != nullptr ? *map : PerfMap(), ip});
+  }
   locations_.emplace(std::make_pair(mapping_id, ip), id);
   return id;
 }
@@ -880,6 +1068,7 @@ void PerfDataConverter::UseLabelSet(const LabelsKey& key, const std::string& com
 }
 
 void PerfDataConverter::OnSample(const PerfRecordHeader& record, int event) {
+  MaybeCompletePending();
   const PerfEventAttr& attr = layout_.attrs[static_cast<size_t>(event)];
   PerfSample sample;
   DecodePerfSample(bytes_, record, attr, &sample);
@@ -1034,7 +1223,7 @@ void ReadPerfData(Input& input, const ReadContext& context, const PerfDataOption
   };
   // A large recording is converted on a thread of its own while this one delivers the records
   // to the sink (the checker and the writer): the same records either way.
-  if (bytes.size() >= kThreadedBytes && std::thread::hardware_concurrency() > 1) {
+  if (bytes.size() >= ThreadedBytes() && std::thread::hardware_concurrency() > 1) {
     ProduceOnThread(convert, sink);
   } else {
     convert(sink);
