@@ -38,23 +38,10 @@ class Session {
   Dwfl_Module* module_ = nullptr;
 };
 
-std::string BuildIdOf(Dwfl_Module* module) {
-  const unsigned char* bits = nullptr;
-  GElf_Addr vaddr = 0;
-  const int size = dwfl_module_build_id(module, &bits, &vaddr);
-  std::string hex;
-  for (int i = 0; i < size; ++i) {
-    static const char kDigits[] = "0123456789abcdef";
-    hex += kDigits[bits[i] >> 4];
-    hex += kDigits[bits[i] & 15];
-  }
-  return hex;
-}
-
 TEST(DebugFileSearchTest, TriesTheBuildIdTreesThenTheLinkedNamesAsLibdwflDoes) {
   Session session("/proc/self/exe");
   ASSERT_NE(session.module(), nullptr);
-  const std::string id = BuildIdOf(session.module());
+  const std::string id = ModuleBuildId(session.module());
   ASSERT_GT(id.size(), 2u) << "the test program has no build id";
   const std::string tail = id.substr(0, 2) + "/" + id.substr(2) + ".debug";
   // After the flag of the CRC check, an empty entry: the object's own directory.
@@ -86,7 +73,7 @@ TEST(DebugFileSearchTest, FindsNothingWithoutAskingDebuginfod) {
   }
   Session probe(program);
   ASSERT_NE(probe.module(), nullptr);
-  if (access(("/usr/lib/debug/.build-id/" + BuildIdOf(probe.module()).insert(2, "/") + ".debug")
+  if (access(("/usr/lib/debug/.build-id/" + ModuleBuildId(probe.module()).insert(2, "/") + ".debug")
                  .c_str(),
              R_OK) == 0) {
     GTEST_SKIP() << program << " has a debug file here";

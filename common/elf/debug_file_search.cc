@@ -59,6 +59,14 @@ std::string AltLinkBuildId(const char* file) {
 
 }  // namespace
 
+std::string ModuleBuildId(Dwfl_Module* module) {
+  const unsigned char* bits = nullptr;
+  GElf_Addr vaddr = 0;
+  const int size = dwfl_module_build_id(module, &bits, &vaddr);
+  return size > 0 ? LowerHex(std::string_view(reinterpret_cast<const char*>(bits), size))
+                  : std::string();
+}
+
 DebugFileSearch::DebugFileSearch(std::string path) : path_(std::move(path)) {
   path_pointer_ = path_.data();
   std::string_view rest = path_;
@@ -94,12 +102,7 @@ std::vector<std::string> DebugFileSearch::Candidates(Dwfl_Module* module, const 
       if (!entry.empty() && entry[0] == '/') candidates.push_back(BuildIdFile(entry, hex));
     }
   };
-  const unsigned char* bits = nullptr;
-  GElf_Addr vaddr = 0;
-  const int size = dwfl_module_build_id(module, &bits, &vaddr);
-  if (size > 0) {
-    by_build_id(LowerHex(std::string_view(reinterpret_cast<const char*>(bits), size)));
-  }
+  by_build_id(ModuleBuildId(module));
   if (debuglink_file != nullptr && *debuglink_file != '\0') {
     const std::string link = debuglink_file;
     if (link[0] == '/') candidates.push_back(link);

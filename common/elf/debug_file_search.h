@@ -19,6 +19,9 @@
 
 namespace proftools {
 
+// The build id of a libdwfl session's module, lower-case hex; "" when it has none.
+std::string ModuleBuildId(Dwfl_Module* module);
+
 class DebugFileSearch {
  public:
   // `path` is libdwfl's debuginfo path: entries separated by ':' (the first may start with

@@ -360,14 +360,6 @@ std::unique_ptr<ElfSymbolizer::Object> ReportObject(const std::string& path, int
   return object;
 }
 
-std::string ModuleBuildId(Dwfl_Module* module) {
-  const unsigned char* bits = nullptr;
-  GElf_Addr vaddr = 0;
-  const int size = dwfl_module_build_id(module, &bits, &vaddr);
-  return size > 0 ? LowerHex(std::string_view(reinterpret_cast<const char*>(bits), size))
-                  : std::string();
-}
-
 }  // namespace
 
 // The objects being opened ahead by the prefetching thread, each with its finding once done.
