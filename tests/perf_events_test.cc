@@ -118,16 +118,17 @@ TEST(PerfMappingsTest, RelativeAndAbsoluteAddresses) {
 
 TEST(PerfOffCpuTest, IntervalsCloseWhenTheThreadRunsOrAtTheEnd) {
   struct Emitted {
+    int64_t tid;
     uint64_t stack;
     int64_t time;
     int64_t duration;
     std::string state;
   };
   std::vector<Emitted> emitted;
-  PerfOffCpu off(
-      [&](uint64_t stack, const std::vector<Label>& labels, int64_t time, int64_t duration) {
-        emitted.push_back(Emitted{stack, time, duration, labels.back().str});
-      });
+  PerfOffCpu off([&](int64_t tid, uint64_t stack, const std::vector<Label>& labels, int64_t time,
+                     int64_t duration) {
+    emitted.push_back(Emitted{tid, stack, time, duration, labels.back().str});
+  });
   off.SwitchedOut(10, 1000, 1, {Label::Number("tid", 10)}, "S");
   off.SwitchedOut(11, 1500, 2, {Label::Number("tid", 11)}, "D");
   off.SwitchedOut(12, 1600, 3, {}, "X");  // dead: no interval
@@ -136,10 +137,12 @@ TEST(PerfOffCpuTest, IntervalsCloseWhenTheThreadRunsOrAtTheEnd) {
   off.Running(10, 5000);  // already running: nothing
   off.End(9000);
   ASSERT_EQ(emitted.size(), 2u);
+  EXPECT_EQ(emitted[0].tid, 10);
   EXPECT_EQ(emitted[0].stack, 1u);
   EXPECT_EQ(emitted[0].time, 1000);
   EXPECT_EQ(emitted[0].duration, 3000);
   EXPECT_EQ(emitted[0].state, "S");
+  EXPECT_EQ(emitted[1].tid, 11);
   EXPECT_EQ(emitted[1].duration, 7500);
   EXPECT_EQ(emitted[1].state, "D");
 }

@@ -138,20 +138,7 @@ void CanonicalOrder::OnSample(const Sample& sample) {
   out.time_nanos = sample.time_nanos;
   out.duration_nanos = sample.duration_nanos;
   out.values.assign(sample.values.begin(), sample.values.end());
-  out.labels_id = sample.labels_id;
-  if (sample.labels_id == 0) {
-    out.labels.assign(sample.labels.begin(), sample.labels.end());
-    out_->OnSample(out);
-    return;
-  }
-  LabelSet& known = label_sets_[sample.labels_id % kLabelSets];
-  if (known.id != sample.labels_id) {
-    known.id = sample.labels_id;
-    known.labels.assign(sample.labels.begin(), sample.labels.end());
-  }
-  out.labels.swap(known.labels);
-  out_->OnSample(out);
-  out.labels.swap(known.labels);
+  labels_.Lend(sample, &out, [&] { out_->OnSample(out); });
 }
 
 void CanonicalOrder::OnEnd() {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/base/id_table.h"
+#include "common/model/lent_labels.h"
 #include "common/model/sink.h"
 
 namespace proftools {
@@ -76,15 +77,7 @@ class CanonicalOrder : public ProfileSink {
   // What is passed on, reused from record to record.
   Stack out_stack_;
   Sample out_sample_;
-  // Numbered label sets (Sample::labels_id) seen, by id modulo kLabelSets, lent to out_sample_
-  // by a swap: a set is copied once, not at each change between sets (a perf recording's
-  // threads take turns sample by sample).
-  static constexpr size_t kLabelSets = 64;
-  struct LabelSet {
-    uint64_t id = 0;
-    std::vector<Label> labels;
-  };
-  std::vector<LabelSet> label_sets_ = std::vector<LabelSet>(kLabelSets);
+  LentLabels labels_;  // out_sample_'s
 };
 
 }  // namespace proftools

@@ -614,16 +614,17 @@ void PerfConverter::Convert(size_t index, ByteStream* stream) {
   Sample off_sample;
   off_sample.source_id = index + 1;
   if (off_cpu_type_) {
-    off_cpu = std::make_unique<PerfOffCpu>(
-        [&](uint64_t stack_id, const std::vector<Label>& labels, int64_t time, int64_t duration) {
-          off_sample.stack_id = stack_id;
-          off_sample.values.assign(header_.types.size(), 0);
-          off_sample.values[*off_cpu_type_] = duration;
-          off_sample.time_nanos = time;
-          off_sample.duration_nanos = duration;
-          off_sample.labels = labels;
-          sink_->OnSample(off_sample);
-        });
+    off_cpu = std::make_unique<PerfOffCpu>([&](int64_t /*tid*/, uint64_t stack_id,
+                                               const std::vector<Label>& labels, int64_t time,
+                                               int64_t duration) {
+      off_sample.stack_id = stack_id;
+      off_sample.values.assign(header_.types.size(), 0);
+      off_sample.values[*off_cpu_type_] = duration;
+      off_sample.time_nanos = time;
+      off_sample.duration_nanos = duration;
+      off_sample.labels = labels;
+      sink_->OnSample(off_sample);
+    });
   }
   struct SwitchOut {
     bool pending = false;

@@ -10,7 +10,7 @@ void PerfOffCpu::Running(int64_t tid, int64_t time) {
   auto it = open_.find(tid);
   if (it == open_.end()) return;
   const Open& open = it->second;
-  emit_(open.stack_id, open.labels, open.time, std::max<int64_t>(0, time - open.time));
+  emit_(tid, open.stack_id, open.labels, open.time, std::max<int64_t>(0, time - open.time));
   open_.erase(it);
 }
 

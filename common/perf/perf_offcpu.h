@@ -25,10 +25,10 @@ namespace proftools {
 
 class PerfOffCpu {
  public:
-  // Receives each closed interval: the switch-out's stack and labels (the thread's and
-  // `state`), its time and the interval.
-  using Emit = std::function<void(uint64_t stack_id, const std::vector<Label>& labels, int64_t time,
-                                  int64_t duration)>;
+  // Receives each closed interval: its thread, the switch-out's stack and labels (the
+  // thread's and `state`), its time and the interval.
+  using Emit = std::function<void(int64_t tid, uint64_t stack_id, const std::vector<Label>& labels,
+                                  int64_t time, int64_t duration)>;
   explicit PerfOffCpu(Emit emit) : emit_(std::move(emit)) {}
 
   // Thread `tid` runs at `time`: its open interval, if any, closes.

@@ -25,6 +25,7 @@
 #include "common/model/interner.h"
 #include "common/model/producer_kit.h"
 #include "common/model/sink_thread.h"
+#include "common/model/stack_dedup.h"
 #include "common/perf/data/perf_data_file.h"
 #include "common/perf/data/perf_data_format.h"
 #include "common/perf/data/perf_data_order.h"
@@ -164,6 +165,10 @@ class PerfDataConverter {
   std::function<void(uint64_t keep_from, uint64_t reading)> window;
   std::function<void()> rewind;
   void Convert(const Census& census, std::optional<int64_t> capture_time);
+  // Each sample's stack is defined anew, just before the sample, under an id of its own, for
+  // a StackDedupSink on the other side of a thread channel to intern: set when the conversion
+  // has a thread of its own (the hashing and the table move to the thread that waited).
+  bool stacks_interned_downstream = false;
   [[noreturn]] void RefuseCompressed() const;
   // The time of a SAMPLE record of event `attr` (0 without one).
   uint64_t SampleTime(const PerfRecordHeader& record, const PerfEventAttr& attr) const;
@@ -214,6 +219,17 @@ class PerfDataConverter {
   HoldingSink hold_;
   ProfileSink* sink_;  // hold_
   Interner interner_;
+  // With stacks_interned_downstream: a stack defined under the next id of its own, for the
+  // sample passed on next; and each thread's last switch-out stack, for its off-CPU interval.
+  uint64_t DefineRawStack(const std::vector<uint64_t>& location_ids) {
+    raw_stack_.id = ++raw_stacks_;
+    raw_stack_.location_ids.assign(location_ids.begin(), location_ids.end());
+    sink_->OnStack(raw_stack_);
+    return raw_stack_.id;
+  }
+  Stack raw_stack_;
+  uint64_t raw_stacks_ = 0;
+  std::unordered_map<int64_t, std::vector<uint64_t>> switched_out_stacks_;
   // Mappings and locations held (hold_) until the symbols they need are read: the kernel's
   // (kernel_future_), or an object's on the prefetching thread.
   struct Pending {
@@ -451,19 +467,21 @@ void PerfDataConverter::Convert(const Census& census, std::optional<int64_t> cap
   ReadTracepointFormats();
   if (types.off_cpu) {
     off_cpu_type_ = types.off_cpu;
-    off_cpu_ =
-        std::make_unique<PerfOffCpu>([this](uint64_t stack_id, const std::vector<Label>& labels,
-                                            int64_t time, int64_t duration) {
-          Sample off;
-          off.source_id = 1;
-          off.stack_id = stack_id;
-          off.values.assign(type_count_, 0);
-          off.values[*off_cpu_type_] = duration;
-          off.time_nanos = time;
-          off.duration_nanos = duration;
-          off.labels = labels;
-          sink_->OnSample(off);
-        });
+    off_cpu_ = std::make_unique<PerfOffCpu>([this](int64_t tid, uint64_t stack_id,
+                                                   const std::vector<Label>& labels, int64_t time,
+                                                   int64_t duration) {
+      Sample off;
+      off.source_id = 1;
+      // Defined again, the last stack before its sample (StackDedupSink's rule).
+      off.stack_id =
+          stacks_interned_downstream ? DefineRawStack(switched_out_stacks_[tid]) : stack_id;
+      off.values.assign(type_count_, 0);
+      off.values[*off_cpu_type_] = duration;
+      off.time_nanos = time;
+      off.duration_nanos = duration;
+      off.labels = labels;
+      sink_->OnSample(off);
+    });
   } else if (options_.off_cpu) {
     Warn(
         "--off-cpu: no sched:sched_switch or offcpu-time event, so no off-CPU time (record "
@@ -1103,7 +1121,8 @@ void PerfDataConverter::OnSample(const PerfRecordHeader& record, int event) {
                                            mode == kCpumodeKernel || mode == kCpumodeHypervisor));
   }
   sample_.source_id = 1;
-  sample_.stack_id = interner_.Stack(stack_);
+  // Interned here, or defined just before the sample is passed on (below).
+  sample_.stack_id = stacks_interned_downstream ? 0 : interner_.Stack(stack_);
   sample_.time_nanos.reset();
   if (sample.time && *sample.time <= static_cast<uint64_t>(INT64_MAX)) {
     sample_.time_nanos = static_cast<int64_t>(*sample.time);
@@ -1155,6 +1174,7 @@ void PerfDataConverter::OnSample(const PerfRecordHeader& record, int event) {
       sample_.duration_nanos = sample_.values[*off_cpu_type_];
     }
   }
+  if (stacks_interned_downstream) sample_.stack_id = DefineRawStack(stack_);
   sink_->OnSample(sample_);
   sample_.duration_nanos.reset();
   if (switch_out) {
@@ -1164,6 +1184,8 @@ void PerfDataConverter::OnSample(const PerfRecordHeader& record, int event) {
                               sample_.labels.begin() + static_cast<std::ptrdiff_t>(thread_labels));
     off_cpu_->SwitchedOut(prev, *sample_.time_nanos, sample_.stack_id, std::move(labels),
                           std::string(TracepointArgument(args, "prev_state")));
+    // After: SwitchedOut closes the thread's interval before, at the stack kept before.
+    if (stacks_interned_downstream) switched_out_stacks_[prev].assign(stack_.begin(), stack_.end());
   }
 }
 
@@ -1212,8 +1234,10 @@ void ReadPerfData(Input& input, const ReadContext& context, const PerfDataOption
   // perf report --header's "captured on" is the file's modification time, to the second.
   std::optional<int64_t> captured;
   if (mapped.modified_nanos()) captured = *mapped.modified_nanos() / 1000000000 * 1000000000;
+  bool threaded = bytes.size() >= ThreadedBytes() && std::thread::hardware_concurrency() > 1;
   auto convert = [&](ProfileSink* into) {
     PerfDataConverter converter(bytes, layout, context, options, into);
+    converter.stacks_interned_downstream = threaded;
     converter.window = [&](uint64_t keep_from, uint64_t reading) {
       mapped.Window(keep_from, reading);
     };
@@ -1223,8 +1247,9 @@ void ReadPerfData(Input& input, const ReadContext& context, const PerfDataOption
   };
   // A large recording is converted on a thread of its own while this one delivers the records
   // to the sink (the checker and the writer): the same records either way.
-  if (bytes.size() >= ThreadedBytes() && std::thread::hardware_concurrency() > 1) {
-    ProduceOnThread(convert, sink);
+  if (threaded) {
+    StackDedupSink dedup(sink);
+    ProduceOnThread(convert, &dedup);
   } else {
     convert(sink);
   }
