@@ -96,9 +96,10 @@ TEST(SampleTimeline, RangesOfBinsAreTimeWindows) {
 
 // Entries are found again only in their row's current bin, and merged by Entries() (and when
 // their number doubles): samples in any order give one entry per (row, bin, stack), with the
-// sums of its samples. 200,000 samples over 2 rows, 50 bins and 300 stacks, out of time order,
-// so that the entries are compacted on the way.
-TEST(SampleTimeline, SamplesInAnyOrderGiveOneEntryPerRowBinAndStack) {
+// sums of its samples, ordered by row, bin and stack. 200,000 samples over 2 rows, 50 bins and
+// 300 stacks: out of time order, so that the entries are compacted on the way; or in time order
+// (rows taking turns, stacks in any order within a bin), ordered by Entries() alone.
+void CheckEntries(bool in_time_order) {
   std::string text =
       "proftext 1.0\nsource 1 manual x -\ntype cpu nanoseconds\n"
       "function 1 main \"\" - 0\nlocation 1 - 0x1 - 1:1\n";
@@ -113,7 +114,8 @@ TEST(SampleTimeline, SamplesInAnyOrderGiveOneEntryPerRowBinAndStack) {
   };
   for (int i = 0; i < 200000; ++i) {
     const uint32_t row = static_cast<uint32_t>(next(2));
-    const uint32_t bin = static_cast<uint32_t>(next(50));
+    const uint32_t bin =
+        in_time_order ? static_cast<uint32_t>(i / 4000) : static_cast<uint32_t>(next(50));
     const uint64_t stack = 1 + next(300);
     const int64_t value = static_cast<int64_t>(1 + next(9));
     text += "sample 1 " + std::to_string(stack) + " " + std::to_string(bin * 100 + 7) + " - " +
@@ -143,6 +145,14 @@ TEST(SampleTimeline, SamplesInAnyOrderGiveOneEntryPerRowBinAndStack) {
     EXPECT_EQ(entries[i].values[0], value);
     ++i;
   }
+}
+
+TEST(SampleTimeline, SamplesInAnyOrderGiveOneEntryPerRowBinAndStack) {
+  CheckEntries(false);
+}
+
+TEST(SampleTimeline, SamplesInTimeOrderComeOutOrderedByRowBinAndStack) {
+  CheckEntries(true);
 }
 
 }  // namespace

@@ -59,6 +59,9 @@ class SampleTimeline : public StackTotals {
   // found again only among their row's current bin (see rows_state_), so that a later sample of
   // an earlier bin adds an entry of a key that may be there already.
   void Compact() const;
+  // The entries as make(i) makes each, ordered by (row, bin), then by `less` within each.
+  template <typename T, typename Make, typename Less>
+  std::vector<T> InKeyOrder(Make make, Less less) const;
 
   int64_t origin_, width_;
   uint32_t bins_;
