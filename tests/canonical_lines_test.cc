@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -64,8 +65,8 @@ TEST(ParseCanonicalStack, LeavesEverythingElseToTheGeneralPath) {
   Record record;
   for (const char* line :
        {"stack", "stack ", "stack 1 ", "stack  1", "stack 0", "stack 1 02", "stack\t1",
-        "stack 1 # c", "stack 1\r", "stacks 1", "stack 1x", "stack 1234567890123456789",
-        "stack 1 1234567890123456789 1", "stack 12345678x 1", "sample 1 1 - - 1"}) {
+        "stack 1 # c", "stack 1\r", "stacks 1", "stack 1x", "stack 12345678901234567890",
+        "stack 1 12345678901234567890 1", "stack 12345678x 1", "sample 1 1 - - 1"}) {
     EXPECT_FALSE(ParseCanonicalStack(line, &record)) << line;
   }
 }
@@ -114,32 +115,45 @@ TEST(ParseCanonicalStack, AgreesWithTheGeneralPathOnLongLines) {
 
 TEST(ParseCanonicalSample, ReadsTheCanonicalSpelling) {
   Record record;
-  ASSERT_TRUE(ParseCanonicalSample("sample 1 23 - - 3 30000000", &record));
+  std::string_view labels = "x";
+  ASSERT_TRUE(ParseCanonicalSample("sample 1 23 - - 3 30000000", 2, &record, &labels));
   EXPECT_EQ(record.kind, RecordKind::kSample);
   EXPECT_EQ(record.sample.source_id, 1u);
   EXPECT_EQ(record.sample.stack_id, 23u);
   EXPECT_FALSE(record.sample.time_nanos);
   EXPECT_FALSE(record.sample.duration_nanos);
   EXPECT_EQ(record.sample.values, (std::vector<int64_t>{3, 30000000}));
-  ASSERT_TRUE(ParseCanonicalSample("sample 2 5 0 -7 -1 0 123456789012345678", &record));
+  EXPECT_TRUE(labels.empty());
+  ASSERT_TRUE(ParseCanonicalSample("sample 2 5 0 -7 -1 0 123456789012345678", 3, &record, &labels));
   EXPECT_EQ(record.sample.time_nanos, int64_t{0});
   EXPECT_EQ(record.sample.duration_nanos, int64_t{-7});
   EXPECT_EQ(record.sample.values, (std::vector<int64_t>{-1, 0, 123456789012345678}));
-  // No values: their count is the checker's business.
-  ASSERT_TRUE(ParseCanonicalSample("sample 2 5 1 -", &record));
+  ASSERT_TRUE(ParseCanonicalSample("sample 2 5 1 -", 0, &record, &labels));
   EXPECT_EQ(record.sample.time_nanos, int64_t{1});
   EXPECT_TRUE(record.sample.values.empty());
+  // Times in nanoseconds since 1970 have 19 digits; int64_t's range is the general path's.
+  ASSERT_TRUE(
+      ParseCanonicalSample("sample 1 2 1700000000001035795 - 9223372036854775807 "
+                           "-9223372036854775808",
+                           2, &record, &labels));
+  EXPECT_EQ(record.sample.time_nanos, int64_t{1700000000001035795});
+  EXPECT_EQ(record.sample.values, (std::vector<int64_t>{INT64_MAX, INT64_MIN}));
+  // Labels: the rest of the line, unparsed.
+  ASSERT_TRUE(ParseCanonicalSample("sample 1 2 - - 7 comm=\"a b\" tid=4", 1, &record, &labels));
+  EXPECT_EQ(record.sample.values, (std::vector<int64_t>{7}));
+  EXPECT_EQ(labels, "comm=\"a b\" tid=4");
 }
 
 TEST(ParseCanonicalSample, LeavesEverythingElseToTheGeneralPath) {
   Record record;
+  std::string_view labels;
   for (const char* line :
        {"sample", "sample ", "sample 1 1 - -  1", "sample 1 1 - - 1 ", "sample 1 1 - - k=v",
-        "sample 1 1 - - 1 k=v", "sample 0 1 - - 1", "sample 1 1 -0 - 1", "sample 1 1 - - 01",
-        "sample 1 1 - - 1 # c", "sample 1 1 - - 1\t", "sample 1 1 - -- 1", "sample 1 1 - - -",
-        "sample 1 1 - - 1234567890123456789", "sample 1 1 -", "samples 1 1 - - 1",
-        "stack 1 2 3 4 5"}) {
-    EXPECT_FALSE(ParseCanonicalSample(line, &record)) << line;
+        "sample 0 1 - - 1", "sample 1 1 -0 - 1", "sample 1 1 - - 01", "sample 1 1 - - 1\t",
+        "sample 1 1 - -- 1", "sample 1 1 - - -", "sample 1 1 - - 12345678901234567890",
+        "sample 1 1 - - 9223372036854775808", "sample 1 1 - - -9223372036854775809", "sample 1 1 -",
+        "samples 1 1 - - 1", "sample 1 1 - -", "sample 1 1 - - 1=2", "stack 1 2 3 4 5"}) {
+    EXPECT_FALSE(ParseCanonicalSample(line, 1, &record, &labels)) << line;
   }
 }
 
@@ -163,26 +177,45 @@ std::string RandomField(std::mt19937& random) {
   }
 }
 
-// Every line the fast path accepts, the general path accepts with the same result.
+// Every line the fast path accepts without labels, the general path accepts with the same
+// result; with labels, where the general path accepts the line, it reads the same fields, and
+// labels that depend on their text alone (the text reader keeps them by their text).
 TEST(ParseCanonicalSample, AgreesWithTheGeneralPath) {
   // Mostly single spaces and 4 or more fields, so that many lines are canonical.
   const std::string separators[] = {"  ", "\t", " #", "x"};
   std::mt19937 random(12);
   const auto separator = [&] { return random() % 12 != 0 ? " " : separators[random() % 4]; };
-  int accepted = 0;
+  int accepted = 0, with_labels = 0;
   for (int round = 0; round < 100000; ++round) {
     std::string line = "sample";
     const size_t fields = 3 + random() % 7;
     for (size_t i = 0; i < fields; ++i) line += separator() + RandomField(random);
     if (random() % 10 == 0) line += separator();
+    const size_t values = random() % 4;
     Record fast;
-    if (!ParseCanonicalSample(line, &fast)) continue;
+    std::string_view labels;
+    if (!ParseCanonicalSample(line, values, &fast, &labels)) continue;
     ++accepted;
     Record general;
-    ASSERT_TRUE(General(line, RecordKind::kSample, &general, fast.sample.values.size())) << line;
+    if (labels.empty()) {
+      ASSERT_TRUE(General(line, RecordKind::kSample, &general, values)) << line;
+      fast.sample.labels.clear();
+      EXPECT_EQ(fast.sample, general.sample) << line;
+      continue;
+    }
+    if (!General(line, RecordKind::kSample, &general, values)) continue;
+    ++with_labels;
+    fast.sample.labels = general.sample.labels;  // the labels are compared below
     EXPECT_EQ(fast.sample, general.sample) << line;
+    std::string other_line = "sample 7 8 - -";
+    for (size_t i = 0; i < values; ++i) other_line += " 0";
+    other_line += " " + std::string(labels);
+    Record other;
+    ASSERT_TRUE(General(other_line, RecordKind::kSample, &other, values)) << other_line;
+    EXPECT_EQ(other.sample.labels, general.sample.labels) << line;
   }
   EXPECT_GT(accepted, 1000);  // the test exercised the fast path
+  EXPECT_GT(with_labels, 100);
 }
 
 }  // namespace

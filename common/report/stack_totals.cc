@@ -79,12 +79,16 @@ void StackTotals::OnSample(const Sample& sample) {
 }
 
 const StackTotals::RecentLabels& StackTotals::LabelsOf(const Sample& sample) {
-  if (const RecentLabels* recent =
-          recent_.Find([&](const RecentLabels& slot) { return slot.labels == sample.labels; })) {
+  // A numbered set (labels_id: the same number, the same labels) is found without comparing.
+  if (const RecentLabels* recent = recent_.Find([&](const RecentLabels& slot) {
+        return (sample.labels_id != 0 && slot.labels_id == sample.labels_id) ||
+               slot.labels == sample.labels;
+      })) {
     return *recent;
   }
   RecentLabels& slot = recent_.Replace();
   slot.labels = sample.labels;
+  slot.labels_id = sample.labels_id;
   slot.rendered =
       keying_ == LabelKeying::kTraces ? TraceLabels(sample.labels) : ExactLabelKey(sample.labels);
   slot.id = label_ids_.try_emplace(slot.rendered, label_ids_.size()).first->second;

@@ -93,6 +93,7 @@ class StackTotals : public DefinitionKeepingSink {
   // threads' label sets, and rendering and hashing them per sample was a tenth of a report.
   struct RecentLabels {
     std::vector<Label> labels;
+    uint64_t labels_id = 0;  // the sample's Sample::labels_id
     std::string rendered;
     uint64_t id = 0;
   };

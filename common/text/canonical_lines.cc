@@ -8,9 +8,10 @@
 namespace proftools {
 namespace {
 
-// At most 18 digits cannot overflow a uint64_t, nor exceed int64_t: no checks per digit. Longer
-// numbers go the general way.
-constexpr size_t kMaxDigits = 18;
+// At most 19 digits cannot overflow a uint64_t: no checks per digit (ReadInt checks int64_t's
+// range once). Longer numbers go the general way. 19, not 18: a time in nanoseconds since 1970
+// has 19 digits, and with 18 every sample of such a profile went the general way.
+constexpr size_t kMaxDigits = 19;
 
 constexpr uint64_t kHighBits = 0x8080808080808080;
 
@@ -81,7 +82,7 @@ bool ReadNumber(const char* line, const char** p, const char* end, uint64_t* out
 }
 
 // Reads a decimal int64 as ParseInt spells it: "0", or an optional '-' and digits not led by
-// '0' (at most kMaxDigits of them).
+// '0' (at most kMaxDigits of them, within int64_t's range).
 bool ReadInt(const char* line, const char** p, const char* end, int64_t* out) {
   const char* at = *p;
   if (at != end && *at == '0' && (at + 1 == end || at[1] == ' ')) {
@@ -93,7 +94,9 @@ bool ReadInt(const char* line, const char** p, const char* end, int64_t* out) {
   if (negative) ++at;
   uint64_t magnitude;
   if (!ReadNumber(line, &at, end, &magnitude)) return false;
-  *out = negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+  // As ParseInt: up to 2^63 - 1, or 2^63 after '-'.
+  if (magnitude > (negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1)) return false;
+  *out = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
   *p = at;
   return true;
 }
@@ -178,7 +181,8 @@ bool ParseCanonicalStack(std::string_view line, Record* r) {
   return true;
 }
 
-bool ParseCanonicalSample(std::string_view line, Record* r) {
+bool ParseCanonicalSample(std::string_view line, size_t value_count, Record* r,
+                          std::string_view* labels) {
   const char* p;
   const char* const l = line.data();
   const char* const end = l + line.size();
@@ -189,13 +193,15 @@ bool ParseCanonicalSample(std::string_view line, Record* r) {
       !ReadOptionalInt(l, &p, end, &s.duration_nanos)) {
     return false;
   }
-  s.values.clear();
-  while (p != end) {
-    int64_t value;
-    if (!ReadSpace(&p, end) || !ReadInt(l, &p, end, &value)) return false;
-    s.values.push_back(value);
+  s.values.resize(value_count);
+  for (size_t k = 0; k < value_count; ++k) {
+    if (!ReadSpace(&p, end) || !ReadInt(l, &p, end, &s.values[k])) return false;
   }
-  s.labels.clear();
+  *labels = std::string_view();
+  if (p != end) {
+    if (!ReadSpace(&p, end) || p == end) return false;
+    *labels = std::string_view(p, static_cast<size_t>(end - p));
+  }
   r->kind = RecordKind::kSample;
   return true;
 }

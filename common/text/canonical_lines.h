@@ -2,7 +2,7 @@
 // parsed straight into a Record without tokenizing.
 //
 // Each accepts only a narrow spelling — the keyword, then fields each after exactly one space,
-// numbers without leading zeros of at most 18 digits, nothing else — and returns false for any
+// numbers without leading zeros of at most 19 digits, nothing else — and returns false for any
 // other line (a tab, a comment, a label, a 0 id, a long number...), possibly leaving the record
 // half filled: the general path (Tokenize, ParseRecord) then parses the line afresh and reports
 // what is wrong. What they accept, ParseRecord accepts too, with the same result.
@@ -18,10 +18,12 @@ namespace proftools {
 // `stack ID LOCATION...`
 bool ParseCanonicalStack(std::string_view line, Record* record);
 
-// `sample SOURCE STACK TIME DURATION VALUE...`, without labels; TIME and DURATION may be '-'.
-// Every number after DURATION is taken as a value: the caller uses the result only when their
-// count is that of the declared types (otherwise the general path reports value-count or label).
-bool ParseCanonicalSample(std::string_view line, Record* record);
+// `sample SOURCE STACK TIME DURATION VALUE... [LABELS]`: TIME and DURATION may be '-', then
+// exactly `value_count` values (the declared types'); *labels is what follows them after one
+// space, unparsed (empty when nothing does; record->sample.labels is left to the caller).
+// A sample with fewer values, or a label where a value is due, is the general path's to report.
+bool ParseCanonicalSample(std::string_view line, size_t value_count, Record* record,
+                          std::string_view* labels);
 
 }  // namespace proftools
 

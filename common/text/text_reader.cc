@@ -1,9 +1,11 @@
 #include "common/text/text_reader.h"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/base/counted.h"
+#include "common/base/recent_slots.h"
 #include "common/base/text_syntax.h"
 #include "common/model/checker.h"
 #include "common/model/record.h"
@@ -106,18 +108,33 @@ class TextReader {
     while (lines_.Next(&line)) {
       const uint64_t number = lines_.line_number();
       CheckFinalNewline(number);
+      std::string_view labels;
       if (ParseCanonicalStack(line, &record_)) {
         checker_.set_line(number);
         AcceptRecord(RecordKind::kStack);
-      } else if (ParseCanonicalSample(line, &record_) &&
-                 record_.sample.values.size() == checker_.sample_values()) {
+        continue;
+      }
+      const bool canonical_sample =
+          ParseCanonicalSample(line, checker_.sample_values(), &record_, &labels);
+      if (canonical_sample && labels.empty()) {
+        record_.sample.labels.clear();
+        record_.sample.labels_id = 0;
         checker_.set_line(number);
         AcceptRecord(RecordKind::kSample);
+      } else if (canonical_sample && LendKnownLabels(labels)) {
+        checker_.set_line(number);
+        AcceptRecord(RecordKind::kSample);
+        record_.sample.labels.swap(lent_->labels);  // given back
       } else if (!Tokenize(line, &tokens, &error)) {
         Fail(number, Rule::kSyntax, error);
         NoteUnreadableRecord(number, line);
       } else if (!tokens.empty()) {
+        record_.sample.labels_id = 0;
+        const uint64_t samples = stats_.samples;
         ReadRecord(number, tokens, &failure, &first_skipped_line);
+        // A canonical sample whose labels were parsed the general way: they are kept, with
+        // their text, for the next samples of the same labels.
+        if (canonical_sample && stats_.samples > samples) KeepLabels(labels);
       }
     }
     stats_.lines = lines_.line_number();
@@ -210,6 +227,36 @@ class TextReader {
     header_sent_ = true;
     sink_->OnHeader(header_);
   }
+
+  // The label sets of the last few canonical samples with labels, each with its text and a
+  // number (Sample::labels_id): the samples of a recording mostly take turns between a few
+  // threads' labels, which are then neither tokenized nor decoded again, and the sinks, told by
+  // labels_id, need not compare them either.
+  struct KnownLabels {
+    std::string text;
+    std::vector<Label> labels;
+    uint64_t id = 0;
+  };
+  // Lends record_.sample the labels of `text` when known (swapped in: the caller gives them
+  // back after the sample is passed on); false when not.
+  bool LendKnownLabels(std::string_view text) {
+    KnownLabels* known =
+        known_labels_.Find([&](const KnownLabels& slot) { return slot.text == text; });
+    if (known == nullptr) return false;
+    record_.sample.labels.swap(known->labels);
+    record_.sample.labels_id = known->id;
+    lent_ = known;
+    return true;
+  }
+  void KeepLabels(std::string_view text) {
+    KnownLabels& slot = known_labels_.Replace();
+    slot.text.assign(text.data(), text.size());
+    slot.labels = record_.sample.labels;
+    slot.id = ++last_labels_id_;
+  }
+  RecentSlots<KnownLabels, 16> known_labels_;
+  KnownLabels* lent_ = nullptr;
+  uint64_t last_labels_id_ = 0;
 
   LineReader lines_;
   const std::string& name_;

@@ -29,13 +29,16 @@ std::string ThreadOf(const Sample& sample) {
 
 uint32_t SampleTimeline::Row(const Sample& sample) {
   if (const RecentRow* recent = recent_rows_.Find([&](const RecentRow& slot) {
-        return slot.source_id == sample.source_id && slot.labels == sample.labels;
+        return slot.source_id == sample.source_id &&
+               ((sample.labels_id != 0 && slot.labels_id == sample.labels_id) ||
+                slot.labels == sample.labels);
       })) {
     return recent->row;
   }
   RecentRow& slot = recent_rows_.Replace();
   slot.source_id = sample.source_id;
   slot.labels = sample.labels;
+  slot.labels_id = sample.labels_id;
   slot.row = NewRow(sample);
   return slot.row;
 }

@@ -72,6 +72,7 @@ class SampleTimeline : public StackTotals {
   struct RecentRow {
     uint64_t source_id = 0;
     std::vector<Label> labels;
+    uint64_t labels_id = 0;  // the sample's Sample::labels_id: the same number, the same labels
     uint32_t row = 0;
   };
   RecentSlots<RecentRow> recent_rows_;
