@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "common/base/flat_index.h"
+
 namespace proftools {
 namespace {
 
@@ -39,36 +41,6 @@ size_t SquareAtEnd(const std::vector<uint64_t>& keys, const std::vector<size_t>&
   return found;
 }
 
-// Each key's last place in `kept` (+ 1; 0: none), in one open-addressing table sized for the
-// stack: an unordered_map took a node a frame (two million for the 50,000 stacks of 40 frames
-// of a million-sample profile, a quarter of prof-html's page writing).
-class LastPlaces {
- public:
-  explicit LastPlaces(size_t keys) {
-    if (keys == 0) return;  // not to be used
-    size_t size = 16;
-    while (size < 2 * keys) size <<= 1;
-    slots_.resize(size);
-    mask_ = size - 1;
-  }
-  size_t& operator[](uint64_t key) {
-    size_t i = static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> 32) & mask_;
-    while (slots_[i].used && slots_[i].key != key) i = (i + 1) & mask_;
-    Slot& slot = slots_[i];
-    if (!slot.used) slot = Slot{key, 0, true};
-    return slot.place;
-  }
-
- private:
-  struct Slot {
-    uint64_t key = 0;
-    size_t place = 0;
-    bool used = false;
-  };
-  std::vector<Slot> slots_;  // at most half full: one key a frame at most
-  size_t mask_ = 0;
-};
-
 }  // namespace
 
 std::vector<size_t> CollapseRepeats(const std::vector<uint64_t>& keys,
@@ -80,8 +52,18 @@ std::vector<size_t> CollapseRepeats(const std::vector<uint64_t>& keys,
   // a 10,000-level recursion of distinct functions costs a lookup a frame, not half its depth.
   // A short one (most) tries every length, which costs less than the lookups.
   const bool deep = keys.size() > kShallowStack;
-  LastPlaces last_place(deep ? keys.size() : 0);  // key -> its last place in kept, + 1
-  std::vector<size_t> before;                     // place -> its key's place before, + 1
+  // Each key's last place in `kept` (+ 1; 0: none), found through a flat index (an
+  // unordered_map took a node a frame: two million for the 50,000 stacks of 40 frames of a
+  // million-sample profile, a quarter of prof-html's page writing).
+  FlatIndex key_index;
+  std::vector<size_t> places;
+  auto last_place = [&](uint64_t key) -> size_t& {
+    bool added;
+    const uint32_t at = key_index.FindOrAdd(key, static_cast<uint32_t>(places.size()), &added);
+    if (added) places.push_back(0);
+    return places[at];
+  };
+  std::vector<size_t> before;  // place -> its key's place before, + 1
   for (size_t i = 0; i < keys.size(); ++i) {
     kept.push_back(i);
     const size_t n = kept.size();
@@ -92,7 +74,7 @@ std::vector<size_t> CollapseRepeats(const std::vector<uint64_t>& keys,
         }
       });
     } else {
-      size_t& last = last_place[keys[i]];
+      size_t& last = last_place(keys[i]);
       before.resize(n);
       before[n - 1] = last;
       last = n;
@@ -109,7 +91,7 @@ std::vector<size_t> CollapseRepeats(const std::vector<uint64_t>& keys,
       // copy's earliest place of a key is undone last).
       for (size_t at = n; at > n - length;) {
         --at;
-        last_place[keys[kept[at]]] = before[at];
+        last_place(keys[kept[at]]) = before[at];
       }
     }
     // After each frame, the kept frames end in at most one square: a shorter one would have been

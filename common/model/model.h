@@ -155,6 +155,13 @@ struct Sample {
   }
 };
 
+// Whether `sample`'s labels are `labels`, kept from a sample whose labels_id was `labels_id`:
+// by number when the sample is numbered and the numbers agree (samples of one stream with the
+// same non-zero labels_id have equal labels), else by content.
+inline bool HasLabels(const Sample& sample, uint64_t labels_id, const std::vector<Label>& labels) {
+  return (sample.labels_id != 0 && labels_id == sample.labels_id) || labels == sample.labels;
+}
+
 }  // namespace proftools
 
 #endif  // PROFTOOLS_COMMON_MODEL_MODEL_H_

@@ -79,10 +79,8 @@ void StackTotals::OnSample(const Sample& sample) {
 }
 
 const StackTotals::RecentLabels& StackTotals::LabelsOf(const Sample& sample) {
-  // A numbered set (labels_id: the same number, the same labels) is found without comparing.
   if (const RecentLabels* recent = recent_.Find([&](const RecentLabels& slot) {
-        return (sample.labels_id != 0 && slot.labels_id == sample.labels_id) ||
-               slot.labels == sample.labels;
+        return HasLabels(sample, slot.labels_id, slot.labels);
       })) {
     return *recent;
   }

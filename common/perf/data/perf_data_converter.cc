@@ -1234,7 +1234,7 @@ void ReadPerfData(Input& input, const ReadContext& context, const PerfDataOption
   // perf report --header's "captured on" is the file's modification time, to the second.
   std::optional<int64_t> captured;
   if (mapped.modified_nanos()) captured = *mapped.modified_nanos() / 1000000000 * 1000000000;
-  bool threaded = bytes.size() >= ThreadedBytes() && std::thread::hardware_concurrency() > 1;
+  const bool threaded = bytes.size() >= ThreadedBytes() && std::thread::hardware_concurrency() > 1;
   auto convert = [&](ProfileSink* into) {
     PerfDataConverter converter(bytes, layout, context, options, into);
     converter.stacks_interned_downstream = threaded;

@@ -29,9 +29,7 @@ std::string ThreadOf(const Sample& sample) {
 
 uint32_t SampleTimeline::Row(const Sample& sample) {
   if (const RecentRow* recent = recent_rows_.Find([&](const RecentRow& slot) {
-        return slot.source_id == sample.source_id &&
-               ((sample.labels_id != 0 && slot.labels_id == sample.labels_id) ||
-                slot.labels == sample.labels);
+        return slot.source_id == sample.source_id && HasLabels(sample, slot.labels_id, slot.labels);
       })) {
     return recent->row;
   }
