@@ -137,8 +137,8 @@ std::vector<Frame> FrameExpander::ExpandNames(const Location& location) const {
 }
 
 const std::vector<Frame>& FrameExpander::LocationFrames(uint64_t location_id) {
-  auto it = by_location_.find(location_id);
-  if (it != by_location_.end()) return it->second;
+  const uint32_t known = by_location_.Find(location_id);
+  if (known != FlatIndex::kAbsent) return expanded_[known];
   const Location* location = defs_.locations.Find(location_id);
   std::vector<Frame> frames;
   if (location != nullptr) {
@@ -147,7 +147,10 @@ const std::vector<Frame>& FrameExpander::LocationFrames(uint64_t location_id) {
     frames.emplace_back();
     frames.back().name = "[undefined location]";
   }
-  return by_location_.emplace(location_id, std::move(frames)).first->second;
+  bool added = false;
+  by_location_.FindOrAdd(location_id, static_cast<uint32_t>(expanded_.size()), &added);
+  expanded_.push_back(std::move(frames));
+  return expanded_.back();
 }
 
 void FrameExpander::StackFrames(uint64_t stack_id, std::vector<const Frame*>* out) {

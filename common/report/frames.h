@@ -4,10 +4,11 @@
 #define PROFTOOLS_COMMON_REPORT_FRAMES_H_
 
 #include <cstdint>
+#include <deque>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "common/base/flat_index.h"
 #include "common/model/definitions.h"
 
 namespace proftools {
@@ -52,7 +53,11 @@ class FrameExpander {
 
   const Definitions& defs_;
   Granularity granularity_;
-  std::unordered_map<uint64_t, std::vector<Frame>> by_location_;
+  // A location's frames: expanded_[by_location_.Find(id)]. Looked up once a frame of every
+  // stack (a million-frame stack, a million lookups): open addressing, and a deque so that the
+  // frames handed out stay where they are as more are added.
+  FlatIndex by_location_;
+  std::deque<std::vector<Frame>> expanded_;
 };
 
 // The last path component of `path`.

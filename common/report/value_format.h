@@ -21,6 +21,8 @@ void AppendFixed(std::string* out, double value, int decimals);
 // The same written at `out`, which has room for kFixedBytes: where it ends.
 inline constexpr size_t kFixedBytes = 64;
 char* WriteFixed(char* out, double value, int decimals);
+// WriteFixed(out, tenths / 10.0, 1) for a whole number of tenths, from the integer.
+char* WriteTenths(char* out, uint64_t tenths);
 
 // "12.34%" of `total`; "-" when the total is 0.
 std::string FormatPercent(int64_t value, int64_t total);

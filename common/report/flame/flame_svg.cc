@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "common/base/diagnostics.h"
@@ -83,22 +87,24 @@ class SvgWriter {
 
   void Write() {
     const double font = options_.font_size;
-    pad_top_ = font * 3 + (options_.subtitle.empty() ? 0 : font * 2) +
-               (options_.differential ? font * 2 : 0);  // the legend's line
-    pad_bottom_ = font * 2 + 10;
+    geometry_.pad_top = font * 3 + (options_.subtitle.empty() ? 0 : font * 2) +
+                        (options_.differential ? font * 2 : 0);  // the legend's line
+    geometry_.pad_bottom = font * 2 + 10;
     const int64_t total = tree_.root().value;
-    scale_ = total > 0 ? (options_.width - 2 * kPad) / static_cast<double>(total) : 0;
+    geometry_.scale = total > 0 ? (options_.width - 2 * kPad) / static_cast<double>(total) : 0;
     // As high as the frames wide enough to draw, as flamegraph.pl sizes it: a deep stack of
     // slivers (one sample 200 frames deep) must not leave the first screen blank.
     uint32_t drawn_depth = 0;
     for (const FlameTree::Node& node : tree_.nodes()) {
-      if (node.value * scale_ >= options_.min_width)
+      if (node.value * geometry_.scale >= options_.min_width)
         drawn_depth = std::max(drawn_depth, node.depth);
     }
-    height_ = (drawn_depth + 1) * options_.frame_height + pad_top_ + pad_bottom_;
+    geometry_.height =
+        (drawn_depth + 1) * options_.frame_height + geometry_.pad_top + geometry_.pad_bottom;
     if (options_.differential) {
       for (const FlameTree::Node& node : tree_.nodes()) {
-        max_change_ = std::max(max_change_, std::fabs(static_cast<double>(node.value) - node.base));
+        geometry_.max_change = std::max(
+            geometry_.max_change, std::fabs(static_cast<double>(node.value) - tree_.base(node)));
       }
     }
     Header();
@@ -122,7 +128,7 @@ class SvgWriter {
                        ": must be yellow, blue, green, grey or #RRGGBB");
     }
     const std::string width = std::to_string(options_.width);
-    const std::string height = FormatFixed(height_, 0);
+    const std::string height = FormatFixed(geometry_.height, 0);
     const double font = options_.font_size;
     std::string title = options_.title;
     if (title.empty()) title = options_.inverted ? "Icicle Graph" : "Flame Graph";
@@ -166,7 +172,7 @@ class SvgWriter {
                "\">" + EscapeXml(DisplayFrameName(options_.subtitle)) + "</text>\n";
     }
     if (options_.differential) Legend();
-    const std::string bottom_y = FormatFixed(height_ - pad_bottom_ / 2, 1);
+    const std::string bottom_y = FormatFixed(geometry_.height - geometry_.pad_bottom / 2, 1);
     const std::string right_x = FormatFixed(options_.width - kPad - 100, 1);
     text_ += "<text id=\"details\" x=\"" + FormatFixed(kPad, 1) + "\" y=\"" + bottom_y +
              "\"> </text>\n<text id=\"reset\" class=\"button hide\" x=\"" + FormatFixed(kPad, 1) +
@@ -180,7 +186,7 @@ class SvgWriter {
   // swatches of the palette's extremes (DiffColor), and the base compared with.
   void Legend() {
     const double font = options_.font_size;
-    const double y = pad_top_ - font * 1.5;  // the text's baseline
+    const double y = geometry_.pad_top - font * 1.5;  // the text's baseline
     const double box = font;
     double x = kPad;
     text_ += "<g id=\"legend\">";
@@ -201,219 +207,393 @@ class SvgWriter {
              EscapeXml(base) + " (the widths are this profile's)</text></g>\n";
   }
 
-  std::string Value(int64_t value) const {
-    if (!options_.count_name.empty()) return std::to_string(value) + " " + options_.count_name;
-    return FormatValue(value, options_.unit, false);
-  }
-
-  // A frame name as shown: its display form, that escaped for XML, and its colour.
-  struct Named {
-    bool made = false;
-    FrameKind kind = FrameKind::kUser;
-    std::string display, escaped, color;
+  // Where and how big the frames are drawn: what every frame's text is made from.
+  struct Geometry {
+    double pad_top = 0, pad_bottom = 0, height = 0, scale = 0, max_change = 0;
   };
-  const Named& NamedAs(uint32_t name, FrameKind kind) {
-    if (name >= named_.size()) named_.resize(name + 1);
-    Named& named = named_[name];
-    if (!named.made || named.kind != kind) {
-      named.made = true;
-      named.kind = kind;
-      named.display = DisplayFrameName(tree_.name(name));
-      named.escaped = EscapeXml(named.display);
-      if (!options_.differential)
-        named.color = FrameColor(options_.palette, tree_.name(name), kind);
-    }
-    return named;
-  }
 
-  // The tooltip, escaped for XML: name, value and share, the change for a differential graph,
-  // the source.
-  // The value's text and share, kept for the next frame: a deep stack's frames have the same
-  // value.
-  void UpdateValueText(int64_t value) {
-    if (value_text_of_ == value) return;
-    value_text_ = EscapeXml(Value(value) + " (" + FormatPercent(value, tree_.root().value) + ")");
-    value_text_of_ = value;
-  }
+  // A frame to draw: its node and the value left of it (its x).
+  struct Drawn {
+    uint32_t node;
+    int64_t start;
+  };
 
-  void AppendDetails(const FlameTree::Node& node, const Named& named, std::string* text) {
-    *text += named.escaped;
-    *text += '\n';
-    UpdateValueText(node.value);
-    *text += value_text_;
-    if (options_.differential) {
-      int64_t change = node.value;
-      SubtractSaturating(&change, node.base);
-      AppendEscapedXml(
-          text, ", was " + Value(node.base) + " (" + (change > 0 ? "+" : "") + Value(change) + ")");
-    }
-    const std::string& source = tree_.name(node.source);
-    if (!source.empty()) {
-      *text += '\n';
-      AppendEscapedXml(text, DisplayFrameName(source));
-    }
-  }
-
-  // The frames' text goes into a buffer of its own, written piece by piece at a pointer after
-  // one check of room a frame: std::string's appends (a dozen a frame, each checking its room)
-  // were half of the time to draw one stack of 1.5 million frames.
+  // Text of frames, written piece by piece at a pointer after one check of room a frame:
+  // std::string's appends (a dozen a frame, each checking its room) were half of the time to
+  // draw one stack of 1.5 million frames. It grows as needed (a batch of frames at a time).
   class FrameText {
    public:
-    explicit FrameText(ByteSink* out) : out_(out), data_(new char[kCapacity]) {}
-    // Room for `n` bytes at end(), writing out what is there first when there is not.
+    FrameText() : data_(new char[kInitial]), capacity_(kInitial) {}
+    // Room for `n` bytes at end().
     char* Room(size_t n) {
-      if (used_ + n > kCapacity) {
-        Flush();
-        if (n > kCapacity) throw ProfError("", "internal error: a frame's text is too long");
+      if (used_ + n > capacity_) {
+        const size_t capacity = std::max(capacity_ * 2, used_ + n);
+        std::unique_ptr<char[]> data(new char[capacity]);
+        std::memcpy(data.get(), data_.get(), used_);
+        data_ = std::move(data);
+        capacity_ = capacity;
       }
       return data_.get() + used_;
     }
     void Commit(char* end) { used_ = static_cast<size_t>(end - data_.get()); }
-    void Flush() {
-      if (used_ > 0) out_->Write(std::string_view(data_.get(), used_));
-      used_ = 0;
-    }
+    std::string_view view() const { return std::string_view(data_.get(), used_); }
+    void Clear() { used_ = 0; }
     // Room enough for anything but a frame's strings.
     static constexpr size_t kFixed = 512;
 
    private:
-    static constexpr size_t kCapacity = size_t{2} << 20;
-    ByteSink* out_;
+    static constexpr size_t kInitial = size_t{2} << 20;
     std::unique_ptr<char[]> data_;
+    size_t capacity_;
     size_t used_ = 0;
   };
 
-  static char* Put(char* at, std::string_view text) {
-    std::memcpy(at, text.data(), text.size());
-    return at + text.size();
-  }
-  template <size_t N>
-  static char* Put(char* at, const char (&literal)[N]) {
-    std::memcpy(at, literal, N - 1);
-    return at + N - 1;
-  }
-
-  // A number's text, kept for the next frame: a deep stack's frames have the same x and width.
-  struct FixedText {
-    double value = -1;
-    int decimals = -1;
-    char text[kFixedBytes];
-    size_t size = 0;
-    std::string_view Of(double v, int d) {
-      if (v != value || d != decimals) {
-        value = v;
-        decimals = d;
-        size = static_cast<size_t>(WriteFixed(text, v, d) - text);
-      }
-      return std::string_view(text, size);
+  // Writes frames' text. Its caches (names' display forms and colours, the last value's and
+  // numbers' text) are its own, so that formatters on two threads write the same bytes as one.
+  class FrameFormatter {
+   public:
+    FrameFormatter(const FlameTree& tree, const FlameSvgOptions& options, const Geometry& geometry)
+        : tree_(tree), options_(options), geometry_(geometry) {
+      chars_per_pixel_ = 1 / (options_.font_size * options_.font_width);
+      frame_height_ = std::to_string(options_.frame_height - 1);
+      // A frame's y and its label's, in tenths, from its depth in integers where every term is
+      // a whole number of tenths (the defaults: frame height 16, font 12): a million frames' y
+      // coordinates written from doubles were a fifth of the time to draw them.
+      label_offset_ = options_.frame_height / 2.0 + options_.font_size / 3 + 1;
+      const double y_origin =
+          options_.inverted ? geometry_.pad_top : geometry_.height - geometry_.pad_bottom;
+      origin_tenths_ = Tenths(y_origin);
+      height_tenths_ = Tenths(options_.frame_height);
+      label_tenths_ = Tenths(label_offset_);
+      integer_y_ = origin_tenths_ && height_tenths_ && label_tenths_;
     }
-  };
 
-  void Frames() {
-    out_->Write(text_);
-    text_.clear();
-    FrameText frames(out_);
-    // Depth first, children in name order; `start` is the value left of each node.
-    struct Pending {
-      uint32_t node;
-      int64_t start;
+    void Format(const Drawn* first, const Drawn* last, FrameText* frames) {
+      for (const Drawn* at = first; at != last; ++at) Frame(*at, frames);
+    }
+
+   private:
+    std::string Value(int64_t value) const {
+      if (!options_.count_name.empty()) return std::to_string(value) + " " + options_.count_name;
+      return FormatValue(value, options_.unit, false);
+    }
+
+    // A frame name as shown: its display form, that escaped for XML, and its colour.
+    struct Named {
+      bool made = false;
+      FrameKind kind = FrameKind::kUser;
+      std::string display, escaped, color;
     };
-    std::vector<Pending> stack = {{0, 0}};
-    const double chars_per_pixel = 1 / (options_.font_size * options_.font_width);
-    const std::string frame_height = std::to_string(options_.frame_height - 1);
-    FixedText x_text, width_text, label_x_text;
-    std::optional<int64_t> value_of;
-    std::string value;  // data-v's, for value_of
-    std::string details, label, diff_color;
-    while (!stack.empty()) {
-      const Pending at = stack.back();
-      stack.pop_back();
+    const Named& NamedAs(uint32_t name, FrameKind kind) {
+      if (name >= named_.size()) named_.resize(name + 1);
+      Named& named = named_[name];
+      if (!named.made || named.kind != kind) {
+        named.made = true;
+        named.kind = kind;
+        named.display = DisplayFrameName(tree_.name(name));
+        named.escaped = EscapeXml(named.display);
+        if (!options_.differential)
+          named.color = FrameColor(options_.palette, tree_.name(name), kind);
+      }
+      return named;
+    }
+
+    // The value's text and share, kept for the next frame: a deep stack's frames have the same
+    // value.
+    void UpdateValueText(int64_t value) {
+      if (value_text_of_ == value) return;
+      value_text_ = EscapeXml(Value(value) + " (" + FormatPercent(value, tree_.root().value) + ")");
+      value_text_of_ = value;
+    }
+
+    // The tooltip, escaped for XML: name, value and share, the change for a differential graph,
+    // the source.
+    void AppendDetails(const FlameTree::Node& node, const Named& named, std::string* text) {
+      *text += named.escaped;
+      *text += '\n';
+      UpdateValueText(node.value);
+      *text += value_text_;
+      if (options_.differential) {
+        int64_t change = node.value;
+        SubtractSaturating(&change, tree_.base(node));
+        AppendEscapedXml(text, ", was " + Value(tree_.base(node)) + " (" + (change > 0 ? "+" : "") +
+                                   Value(change) + ")");
+      }
+      const std::string& source = tree_.name(node.source);
+      if (!source.empty()) {
+        *text += '\n';
+        AppendEscapedXml(text, DisplayFrameName(source));
+      }
+    }
+
+    static char* Put(char* at, std::string_view text) {
+      std::memcpy(at, text.data(), text.size());
+      return at + text.size();
+    }
+    template <size_t N>
+    static char* Put(char* at, const char (&literal)[N]) {
+      std::memcpy(at, literal, N - 1);
+      return at + N - 1;
+    }
+
+    // A number's text, kept for the next frame: a deep stack's frames have the same x and width.
+    struct FixedText {
+      double value = -1;
+      int decimals = -1;
+      char text[kFixedBytes];
+      size_t size = 0;
+      std::string_view Of(double v, int d) {
+        if (v != value || d != decimals) {
+          value = v;
+          decimals = d;
+          size = static_cast<size_t>(WriteFixed(text, v, d) - text);
+        }
+        return std::string_view(text, size);
+      }
+    };
+
+    // `value` in tenths when it is a whole number of them (to a millionth), not negative and
+    // not huge.
+    static std::optional<int64_t> Tenths(double value) {
+      const double tenths = std::round(value * 10);
+      if (!(tenths >= 0 && tenths < 1e15) || std::fabs(value * 10 - tenths) > 1e-6) {
+        return std::nullopt;
+      }
+      return static_cast<int64_t>(tenths);
+    }
+
+    void Frame(const Drawn& at, FrameText* frames) {
       const FlameTree::Node& node = tree_.nodes()[at.node];
-      const double width = node.value * scale_;
-      if (width < options_.min_width) continue;  // nor anything above it: it is no wider
-      const double x = kPad + at.start * scale_;
-      const double y = options_.inverted
-                           ? pad_top_ + node.depth * options_.frame_height
-                           : height_ - pad_bottom_ - (node.depth + 1) * options_.frame_height;
+      const double width = node.value * geometry_.scale;
+      const double x = kPad + at.start * geometry_.scale;
+      const double y = options_.inverted ? geometry_.pad_top + node.depth * options_.frame_height
+                                         : geometry_.height - geometry_.pad_bottom -
+                                               (node.depth + 1) * options_.frame_height;
       // A name's display form and colour, made once a name: a deep stack repeats a few names
       // a million times (the colour is the name's, and its kind's).
       const Named& named = NamedAs(node.name, node.kind);
       const std::string& name = named.display;
-      if (value_of != node.value) {
-        value = std::to_string(node.value);
-        value_of = node.value;
+      if (value_of_ != node.value) {
+        value_ = std::to_string(node.value);
+        value_of_ = node.value;
       }
       // The tooltip: built apart only when it has more than the name and the value.
       const bool plain_details = !options_.differential && tree_.name(node.source).empty();
-      details.clear();
+      details_.clear();
       if (plain_details) {
         UpdateValueText(node.value);
       } else {
-        AppendDetails(node, named, &details);
+        AppendDetails(node, named, &details_);
       }
-      if (options_.differential) diff_color = DiffColor(node.value, node.base, max_change_);
-      const std::string_view color = options_.differential ? diff_color : named.color;
-      const size_t label_chars = static_cast<size_t>(width * chars_per_pixel);
+      if (options_.differential) {
+        diff_color_ = DiffColor(node.value, tree_.base(node), geometry_.max_change);
+      }
+      const std::string_view color = options_.differential ? diff_color_ : named.color;
+      const size_t label_chars = static_cast<size_t>(width * chars_per_pixel_);
       // The whole name when it fits (FitFrameLabel would give it whole).
       const bool whole = label_chars >= 3 && label_chars >= name.size();
       if (!whole) {
-        label.clear();
-        AppendEscapedXml(&label, FitFrameLabel(name, label_chars));
+        label_.clear();
+        AppendEscapedXml(&label_, FitFrameLabel(name, label_chars));
       }
-      const std::string_view label_text = whole ? std::string_view(named.escaped) : label;
-      char* p =
-          frames.Room(FrameText::kFixed + value.size() + details.size() + named.escaped.size() +
-                      value_text_.size() + color.size() + frame_height.size() + label_text.size());
+      const std::string_view label_text = whole ? std::string_view(named.escaped) : label_;
+      int64_t y_tenths = -1;
+      if (integer_y_) {
+        y_tenths = options_.inverted
+                       ? *origin_tenths_ + int64_t{node.depth} * *height_tenths_
+                       : *origin_tenths_ - (int64_t{node.depth} + 1) * *height_tenths_;
+      }
+      char* p = frames->Room(FrameText::kFixed + value_.size() + details_.size() +
+                             named.escaped.size() + value_text_.size() + color.size() +
+                             frame_height_.size() + label_text.size());
       p = Put(p, "<g class=\"f\" data-v=\"");
-      p = Put(p, value);
+      p = Put(p, value_);
       p = Put(p, "\"><title>");
       if (plain_details) {
         p = Put(p, named.escaped);
         *p++ = '\n';
         p = Put(p, value_text_);
       } else {
-        p = Put(p, details);
+        p = Put(p, details_);
       }
       p = Put(p, "</title><rect x=\"");
-      p = Put(p, x_text.Of(x, 2));
+      p = Put(p, x_text_.Of(x, 2));
       p = Put(p, "\" y=\"");
-      p = WriteFixed(p, y, 1);
+      p = y_tenths >= 0 ? WriteTenths(p, static_cast<uint64_t>(y_tenths)) : WriteFixed(p, y, 1);
       p = Put(p, "\" width=\"");
-      p = Put(p, width_text.Of(width, 2));
+      p = Put(p, width_text_.Of(width, 2));
       p = Put(p, "\" height=\"");
-      p = Put(p, frame_height);
+      p = Put(p, frame_height_);
       p = Put(p, "\" fill=\"");
       p = Put(p, color);
       p = Put(p, "\" rx=\"2\" ry=\"2\"/><text x=\"");
-      p = Put(p, label_x_text.Of(x + 3, 2));
+      p = Put(p, label_x_text_.Of(x + 3, 2));
       p = Put(p, "\" y=\"");
-      p = WriteFixed(p, y + options_.frame_height / 2.0 + options_.font_size / 3 + 1, 1);
+      p = y_tenths >= 0 ? WriteTenths(p, static_cast<uint64_t>(y_tenths + *label_tenths_))
+                        : WriteFixed(p, y + label_offset_, 1);
       p = Put(p, "\">");
       p = Put(p, label_text);
       p = Put(p, "</text></g>\n");
-      frames.Commit(p);
-      // Pushed in reverse so that they come off the stack in name order: each child starts
-      // where the ones before it end.
-      int64_t child_end = at.start;
-      const FlameTree::Children children = tree_.children(at.node);
-      for (uint32_t child : children) child_end += tree_.nodes()[child].value;
-      for (auto child = children.rbegin(); child != children.rend(); ++child) {
-        child_end -= tree_.nodes()[*child].value;
-        stack.push_back({*child, child_end});
+      frames->Commit(p);
+    }
+
+    const FlameTree& tree_;
+    const FlameSvgOptions& options_;
+    const Geometry& geometry_;
+    double chars_per_pixel_ = 0, label_offset_ = 0;
+    std::string frame_height_;
+    std::optional<int64_t> origin_tenths_, height_tenths_, label_tenths_;
+    bool integer_y_ = false;
+    std::vector<Named> named_;  // by name index
+    std::optional<int64_t> value_text_of_;
+    std::string value_text_;  // the tooltip's value and share for value_text_of_, escaped
+    std::optional<int64_t> value_of_;
+    std::string value_;  // data-v's, for value_of_
+    std::string details_, label_, diff_color_;
+    FixedText x_text_, width_text_, label_x_text_;
+  };
+
+  // The frames to draw in drawing order, a batch at a time: depth first, children in name
+  // order, each starting where the ones before it end. Empty when all are given.
+  class DrawOrder {
+   public:
+    DrawOrder(const FlameTree& tree, const Geometry& geometry, double min_width)
+        : tree_(tree), geometry_(geometry), min_width_(min_width), pending_{{0, 0}} {}
+
+    void Next(size_t count, std::vector<Drawn>* batch) {
+      batch->clear();
+      while (!pending_.empty() && batch->size() < count) {
+        const Drawn at = pending_.back();
+        pending_.pop_back();
+        if (tree_.nodes()[at.node].value * geometry_.scale < min_width_) {
+          continue;  // nor anything above it: it is no wider
+        }
+        batch->push_back(at);
+        // Pushed in reverse so that they come off the stack in name order.
+        int64_t child_end = at.start;
+        const FlameTree::Children children = tree_.children(at.node);
+        for (uint32_t child : children) child_end += tree_.nodes()[child].value;
+        for (auto child = children.rbegin(); child != children.rend(); ++child) {
+          child_end -= tree_.nodes()[*child].value;
+          pending_.push_back({*child, child_end});
+        }
       }
     }
-    frames.Flush();
+
+   private:
+    const FlameTree& tree_;
+    const Geometry& geometry_;
+    double min_width_;
+    std::vector<Drawn> pending_;
+  };
+
+  void Frames() {
+    out_->Write(text_);
+    text_.clear();
+    DrawOrder order(tree_, geometry_, options_.min_width);
+    // A graph of a million frames writes hundreds of megabytes: its batches are formatted on
+    // two threads while this one writes them out in order (the same bytes as one thread).
+    const bool threads = options_.threads == 0 ? tree_.nodes().size() >= kParallelNodes &&
+                                                     std::thread::hardware_concurrency() > 1
+                                               : options_.threads > 1;
+    if (threads) {
+      FramesOnThreads(&order);
+      return;
+    }
+    FrameFormatter formatter(tree_, options_, geometry_);
+    FrameText frames;
+    std::vector<Drawn> batch;
+    for (order.Next(kBatch, &batch); !batch.empty(); order.Next(kBatch, &batch)) {
+      frames.Clear();
+      formatter.Format(batch.data(), batch.data() + batch.size(), &frames);
+      out_->Write(frames.view());
+    }
   }
+
+  // Batches in a ring of slots: this thread fills a free slot with the next batch's frames, a
+  // formatter thread writes its text, this thread writes the oldest slot out once its text is
+  // made. Memory: kSlots batches' text.
+  void FramesOnThreads(DrawOrder* order) {
+    struct Slot {
+      std::vector<Drawn> frames;
+      FrameText text;
+      bool formatted = false;
+    };
+    std::vector<Slot> slots(kSlots);
+    std::mutex mutex;
+    std::condition_variable work_ready, text_ready;
+    std::deque<size_t> queue;  // slots to format, in order
+    bool stop = false;
+    auto work = [&] {
+      FrameFormatter formatter(tree_, options_, geometry_);
+      std::unique_lock<std::mutex> lock(mutex);
+      for (;;) {
+        work_ready.wait(lock, [&] { return stop || !queue.empty(); });
+        if (queue.empty()) return;
+        Slot& slot = slots[queue.front()];
+        queue.pop_front();
+        lock.unlock();
+        slot.text.Clear();
+        formatter.Format(slot.frames.data(), slot.frames.data() + slot.frames.size(), &slot.text);
+        lock.lock();
+        slot.formatted = true;
+        text_ready.notify_all();
+      }
+    };
+    std::vector<std::thread> threads;
+    // Joined however this ends (a failed write throws).
+    struct Joiner {
+      std::mutex& mutex;
+      bool& stop;
+      std::condition_variable& work_ready;
+      std::vector<std::thread>& threads;
+      ~Joiner() {
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          stop = true;
+        }
+        work_ready.notify_all();
+        for (std::thread& thread : threads) thread.join();
+      }
+    } joiner{mutex, stop, work_ready, threads};
+    for (int i = 0; i < 2; ++i) threads.emplace_back(work);
+    size_t filled = 0, written = 0;  // batches handed out and written
+    bool more = true;
+    while (more || written < filled) {
+      // Fill every free slot, then write the oldest.
+      while (more && filled - written < kSlots) {
+        Slot& slot = slots[filled % kSlots];
+        order->Next(kBatch, &slot.frames);
+        if (slot.frames.empty()) {
+          more = false;
+          break;
+        }
+        std::lock_guard<std::mutex> lock(mutex);
+        slot.formatted = false;
+        queue.push_back(filled % kSlots);
+        ++filled;
+        work_ready.notify_one();
+      }
+      if (written == filled) break;
+      Slot& oldest = slots[written % kSlots];
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        text_ready.wait(lock, [&] { return oldest.formatted; });
+      }
+      out_->Write(oldest.text.view());
+      ++written;
+    }
+  }
+
+  static constexpr size_t kBatch = 8192;            // frames
+  static constexpr size_t kSlots = 4;               // batches in flight on threads
+  static constexpr size_t kParallelNodes = 200000;  // fewer: one thread
 
   const FlameTree& tree_;
   const FlameSvgOptions& options_;
   ByteSink* out_;
   std::string text_;
-  std::vector<Named> named_;  // by name index
-  std::optional<int64_t> value_text_of_;
-  std::string value_text_;  // the tooltip's value and share for value_text_of_, escaped
-  double pad_top_ = 0, pad_bottom_ = 0, height_ = 0, scale_ = 0;
-  double max_change_ = 0;
+  Geometry geometry_;
 };
 
 }  // namespace

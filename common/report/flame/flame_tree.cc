@@ -5,16 +5,23 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "common/base/flat_index.h"
 #include "common/base/saturating.h"
 
 namespace proftools {
 namespace {
 
-// Every drawn stack as frames, root first, in one flat array: what the tree is built from.
+// What a frame of a drawn stack gives its node: name and source ids (in names_) and kind.
+struct FrameInfo {
+  uint32_t name, source;
+  FrameKind kind;
+};
+
+// Every drawn stack as frames, root first, in one flat array of FrameInfo indices (4 bytes a
+// frame: a stack a million frames deep is a million of them): what the tree is built from.
 struct Paths {
-  std::vector<const Frame*> frames;
-  std::vector<uint32_t> names;  // the name id of each frame
-  std::vector<size_t> starts;   // path i is [starts[i], starts[i + 1])
+  std::vector<uint32_t> frames;
+  std::vector<size_t> starts;  // path i is [starts[i], starts[i + 1])
   std::vector<int64_t> values;
   size_t size() const { return values.size(); }
 };
@@ -43,8 +50,10 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
 
   FrameExpander expander(totals.defs(), options.granularity);
   // A frame's name and source ids, by the frame (frames live as long as the expander): one
-  // string hash per distinct location line, not per frame of every stack.
-  std::unordered_map<const Frame*, std::pair<uint32_t, uint32_t>> frame_names;
+  // string hash per distinct location line, not per frame of every stack; the lookup a frame is
+  // open addressing on the frame's address.
+  FlatIndex frame_index;
+  std::vector<FrameInfo> infos;
   Paths paths;
   std::vector<const Frame*> frames;
   for (const StackTotals::Entry& entry : totals.entries()) {
@@ -56,10 +65,11 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
     if (!options.reverse) std::reverse(frames.begin(), frames.end());
     paths.starts.push_back(paths.frames.size());
     for (const Frame* frame : frames) {
-      auto [it, added] = frame_names.try_emplace(frame);
-      if (added) it->second = {intern(frame->name), intern(frame->source)};
-      paths.frames.push_back(frame);
-      paths.names.push_back(it->second.first);
+      bool added = false;
+      const uint32_t index = frame_index.FindOrAdd(reinterpret_cast<uintptr_t>(frame),
+                                                   static_cast<uint32_t>(infos.size()), &added);
+      if (added) infos.push_back({intern(frame->name), intern(frame->source), frame->kind});
+      paths.frames.push_back(index);
     }
     paths.values.push_back(value);
   }
@@ -73,13 +83,15 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
             [&](uint32_t a, uint32_t b) { return names_[a] < names_[b]; });
   std::vector<uint32_t> rank(names_.size());
   for (uint32_t r = 0; r < by_name.size(); ++r) rank[by_name[r]] = r;
+  std::vector<uint32_t> info_rank(infos.size());  // each frame's name's rank
+  for (size_t i = 0; i < infos.size(); ++i) info_rank[i] = rank[infos[i].name];
   std::vector<size_t> order(paths.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return std::lexicographical_compare(
-        paths.names.begin() + paths.starts[a], paths.names.begin() + paths.starts[a + 1],
-        paths.names.begin() + paths.starts[b], paths.names.begin() + paths.starts[b + 1],
-        [&](uint32_t x, uint32_t y) { return rank[x] < rank[y]; });
+        paths.frames.begin() + paths.starts[a], paths.frames.begin() + paths.starts[a + 1],
+        paths.frames.begin() + paths.starts[b], paths.frames.begin() + paths.starts[b + 1],
+        [&](uint32_t x, uint32_t y) { return info_rank[x] < info_rank[y]; });
   });
 
   // At most a node a frame: room for them at once (a deep stack of a million frames moved its
@@ -94,17 +106,18 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
       const size_t previous_start = paths.starts[previous];
       const size_t previous_length = paths.starts[previous + 1] - previous_start;
       while (shared < length && shared < previous_length &&
-             paths.names[start + shared] == paths.names[previous_start + shared]) {
+             info_rank[paths.frames[start + shared]] ==
+                 info_rank[paths.frames[previous_start + shared]]) {
         ++shared;
       }
     }
     chain.resize(shared + 1);
     for (size_t d = shared; d < length; ++d) {
-      const Frame* frame = paths.frames[start + d];
+      const FrameInfo& info = infos[paths.frames[start + d]];
       Node child;
-      child.name = paths.names[start + d];
-      child.source = frame_names.find(frame)->second.second;
-      child.kind = frame->kind;
+      child.name = info.name;
+      child.source = info.source;
+      child.kind = info.kind;
       child.depth = static_cast<uint32_t>(d + 1);
       child.parent = chain.back();
       max_depth_ = std::max(max_depth_, child.depth);
@@ -130,6 +143,7 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
 // Each base stack walks down the tree by name as far as the tree has it (nodes only the base
 // has are not drawn, as difffolded.pl draws the second profile), adding to `base` on the way.
 void FlameTree::AddBase(const StackTotals& base, int value_index, const FlameTreeOptions& options) {
+  base_.assign(nodes_.size(), 0);
   FrameExpander expander(base.defs(), options.granularity);
   std::vector<const Frame*> frames;
   for (const StackTotals::Entry& entry : base.entries()) {
@@ -143,7 +157,7 @@ void FlameTree::AddBase(const StackTotals& base, int value_index, const FlameTre
       value = static_cast<int64_t>(std::llround(static_cast<double>(value) * options.base_scale));
     }
     uint32_t node = 0;
-    AddSaturating(&nodes_[0].base, value);
+    AddSaturating(&base_[0], value);
     for (const Frame* frame : frames) {
       const Children children = this->children(node);
       auto it = std::lower_bound(children.begin(), children.end(), frame->name,
@@ -152,7 +166,7 @@ void FlameTree::AddBase(const StackTotals& base, int value_index, const FlameTre
                                  });
       if (it == children.end() || names_[nodes_[*it].name] != frame->name) break;
       node = *it;
-      AddSaturating(&nodes_[node].base, value);
+      AddSaturating(&base_[node], value);
     }
   }
 }

@@ -24,14 +24,13 @@ struct FlameTreeOptions {
 
 class FlameTree {
  public:
-  struct Node {
+  struct Node {           // 32 bytes: a stack a million frames deep has a million
+    int64_t value = 0;    // this node and everything above it
     uint32_t name = 0;    // index in names()
     uint32_t source = 0;  // index in names(): "FILE:LINE" of the first frame merged here, or ""
-    FrameKind kind = FrameKind::kUser;
     uint32_t depth = 0;   // the root ("all") is 0
-    int64_t value = 0;    // this node and everything above it
-    int64_t base = 0;     // the same sum in a base profile (differential graphs)
     uint32_t parent = 0;  // the root's is itself
+    FrameKind kind = FrameKind::kUser;
   };
   // A node's children, sorted by name, bytewise.
   struct Children {
@@ -65,6 +64,10 @@ class FlameTree {
     return {child_list_.data() + child_start_[node], child_list_.data() + child_start_[node + 1]};
   }
   const std::string& name(uint32_t index) const { return names_[index]; }
+  // The node's value summed in the base profile (differential graphs; 0 without a base).
+  int64_t base(const Node& node) const {
+    return base_.empty() ? 0 : base_[static_cast<size_t>(&node - nodes_.data())];
+  }
   uint32_t max_depth() const { return max_depth_; }
 
  private:
@@ -76,6 +79,7 @@ class FlameTree {
   // array for the tree, not a vector a node: a stack a million frames deep has a million nodes).
   std::vector<uint32_t> child_start_, child_list_;
   std::vector<std::string> names_;
+  std::vector<int64_t> base_;  // by node, when built with a base
   uint32_t max_depth_ = 0;
 };
 
