@@ -2,6 +2,9 @@
 // (compression runs on another thread), and an error of the destination reaches the caller.
 #include <gtest/gtest.h>
 
+#include <zlib.h>
+
+#include <cstring>
 #include <random>
 #include <stdexcept>
 
@@ -86,6 +89,75 @@ TEST(BlockDeflater, RefersBackIntoTheDictionary) {
     ASSERT_TRUE(deflater->Deflate(dictionary, dictionary, false, &with));
     ASSERT_TRUE(deflater->Deflate("", dictionary, false, &without));
     EXPECT_LT(with.size() * 4, without.size()) << "level " << level;
+  }
+}
+
+// Raw deflate data after `dictionary`, inflated by zlib ("<bad>" when it does not inflate).
+std::string Inflate(const std::string& dictionary, const std::string& deflated) {
+  z_stream z;
+  std::memset(&z, 0, sizeof z);
+  if (inflateInit2(&z, -15) != Z_OK) return "<bad>";
+  if (!dictionary.empty()) {
+    inflateSetDictionary(&z, reinterpret_cast<const Bytef*>(dictionary.data()),
+                         static_cast<uInt>(dictionary.size()));
+  }
+  std::string out(1 << 20, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(deflated.data()));
+  z.avail_in = static_cast<uInt>(deflated.size());
+  z.next_out = reinterpret_cast<Bytef*>(&out[0]);
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = inflate(&z, Z_SYNC_FLUSH);
+  const bool ok = (rc == Z_OK || rc == Z_STREAM_END) && z.avail_in == 0;
+  out.resize(out.size() - z.avail_out);
+  inflateEnd(&z);
+  return ok ? out : "<bad>";
+}
+
+// A deflater whose first `wrong` blocks are wrong as igzip's were now and then: valid deflate
+// data of other bytes (one byte of the input changed), or data cut short; then zlib's level 2.
+class WrongAtFirst : public BlockDeflater {
+ public:
+  WrongAtFirst(int wrong, int* calls) : wrong_(wrong), calls_(calls) {}
+  bool Deflate(std::string_view dictionary, std::string_view input, bool last,
+               std::string* output) override {
+    const int call = (*calls_)++;
+    if (call >= wrong_) return right_->Deflate(dictionary, input, last, output);
+    std::string other(input);
+    other[other.size() / 2] ^= 1;
+    if (!right_->Deflate(dictionary, other, last, output)) return false;
+    if (call % 2 == 1) output->resize(output->size() / 2);
+    return true;
+  }
+
+ private:
+  int wrong_;
+  int* calls_;
+  std::unique_ptr<BlockDeflater> right_ = BlockDeflater::ForLevel(2);
+};
+
+// The check on igzip's blocks, on demand: a wrong block is deflated again until right, and
+// after three wrong ones by zlib; either way the block inflates to its input, and a block
+// right the first time is the fast deflater's own bytes.
+TEST(BlockDeflater, AWrongBlockIsDeflatedAgainAndAfterThreeByZlib) {
+  std::mt19937 random(5);
+  std::string dictionary(3000, '\0'), input;
+  for (char& c : dictionary) c = static_cast<char>('a' + random() % 4);
+  for (int i = 0; i < 2000; ++i) input += "word" + std::to_string(random() % 50) + " ";
+  std::string expected;
+  ASSERT_TRUE(BlockDeflater::ForLevel(2)->Deflate(dictionary, input, false, &expected));
+  for (int wrong : {0, 1, 2, 3, 5}) {
+    int calls = 0;
+    const std::unique_ptr<BlockDeflater> checked =
+        CheckedByInflating(std::make_unique<WrongAtFirst>(wrong, &calls));
+    std::string output;
+    ASSERT_TRUE(checked->Deflate(dictionary, input, false, &output)) << wrong;
+    EXPECT_EQ(Inflate(dictionary, output), input) << wrong;
+    EXPECT_EQ(calls, std::min(wrong, 2) + 1) << wrong;  // three tries at the most
+    if (wrong < 3) {
+      EXPECT_TRUE(output == expected) << wrong;  // the fast deflater's bytes, once right
+    } else {
+      EXPECT_FALSE(output == expected) << wrong;  // zlib's level 1, not level 2
+    }
   }
 }
 

@@ -32,6 +32,12 @@ class BlockDeflater {
                        std::string* output) = 0;
 };
 
+// `fast` with each block checked by inflating it with zlib: a block that does not inflate to its
+// input is deflated again, and after three wrong ones by zlib's level 1, so that what is written
+// always inflates to what was given, and its bytes are still the input's alone. ForLevel(1)
+// is igzip so checked.
+std::unique_ptr<BlockDeflater> CheckedByInflating(std::unique_ptr<BlockDeflater> fast);
+
 // The CRC-32 of gzip's trailer, of `data` after the CRC `crc` of what came before.
 uint32_t GzipCrc32(uint32_t crc, std::string_view data);
 
