@@ -49,28 +49,48 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
   };
 
   FrameExpander expander(totals.defs(), options.granularity);
-  // A frame's name and source ids, by the frame (frames live as long as the expander): one
-  // string hash per distinct location line, not per frame of every stack; the lookup a frame is
-  // open addressing on the frame's address.
-  FlatIndex frame_index;
+  // Each location's frames as FrameInfo indices, innermost first, made once a location:
+  // location_infos[span.first, span.second) of spans[location_index.Find(id)]. One string hash
+  // per distinct location line, and one lookup per location of a stack, not three per frame.
+  FlatIndex location_index;
+  std::vector<std::pair<uint32_t, uint32_t>> spans;
+  std::vector<uint32_t> location_infos;
   std::vector<FrameInfo> infos;
+  auto span_of = [&](uint64_t location_id) {
+    bool added = false;
+    const uint32_t index =
+        location_index.FindOrAdd(location_id, static_cast<uint32_t>(spans.size()), &added);
+    if (!added) return spans[index];
+    const uint32_t first = static_cast<uint32_t>(location_infos.size());
+    for (const Frame& frame : expander.LocationFrames(location_id)) {
+      location_infos.push_back(static_cast<uint32_t>(infos.size()));
+      infos.push_back({intern(frame.name), intern(frame.source), frame.kind});
+    }
+    spans.emplace_back(first, static_cast<uint32_t>(location_infos.size()));
+    return spans.back();
+  };
   Paths paths;
-  std::vector<const Frame*> frames;
   for (const StackTotals::Entry& entry : totals.entries()) {
     const int64_t value = entry.values[options.value_index];
     if (value <= 0) continue;
-    frames.clear();
-    expander.StackFrames(entry.stack_id, &frames);  // leaf first
-    if (frames.empty()) continue;
-    if (!options.reverse) std::reverse(frames.begin(), frames.end());
-    paths.starts.push_back(paths.frames.size());
-    for (const Frame* frame : frames) {
-      bool added = false;
-      const uint32_t index = frame_index.FindOrAdd(reinterpret_cast<uintptr_t>(frame),
-                                                   static_cast<uint32_t>(infos.size()), &added);
-      if (added) infos.push_back({intern(frame->name), intern(frame->source), frame->kind});
-      paths.frames.push_back(index);
+    const Stack* stack = totals.defs().stacks.Find(entry.stack_id);
+    if (stack == nullptr) continue;
+    const size_t start = paths.frames.size();
+    const std::vector<uint64_t>& locations = stack->location_ids;  // leaf first
+    if (options.reverse) {  // leaf first: each location's frames innermost first
+      for (uint64_t location : locations) {
+        const auto [first, last] = span_of(location);
+        paths.frames.insert(paths.frames.end(), location_infos.begin() + first,
+                            location_infos.begin() + last);
+      }
+    } else {  // root first: the locations and their frames the other way round
+      for (auto location = locations.rbegin(); location != locations.rend(); ++location) {
+        const auto [first, last] = span_of(*location);
+        for (uint32_t i = last; i > first; --i) paths.frames.push_back(location_infos[i - 1]);
+      }
     }
+    if (paths.frames.size() == start) continue;  // no frames: not drawn
+    paths.starts.push_back(start);
     paths.values.push_back(value);
   }
   paths.starts.push_back(paths.frames.size());
