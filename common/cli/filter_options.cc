@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "common/filter/profile_filter.h"
 #include "common/filter/time_window.h"
 #include "common/model/checker.h"
+#include "common/model/sink_thread.h"
 #include "common/report/value_format.h"
 #include "common/text/text_writer.h"
 
@@ -311,8 +313,17 @@ void WriteFilteredText(const char* program, ProfileInputs* inputs, const FilterS
 }
 
 void ReadStackTotals(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
-                     StackTotals* totals) {
-  FilterResult filtered = ReadFiltered(program, inputs, spec, totals, Reading::kAsReport);
+                     StackTotals* totals, Totalling totalling) {
+  FilterResult filtered;
+  if (totalling == Totalling::kBesideTheReading && std::thread::hardware_concurrency() > 1) {
+    ProduceOnThread(
+        [&](ProfileSink* out) {
+          filtered = ReadFiltered(program, inputs, spec, out, Reading::kAsReport);
+        },
+        totals);
+  } else {
+    filtered = ReadFiltered(program, inputs, spec, totals, Reading::kAsReport);
+  }
   if (filtered.filtered) {
     totals->SetTotals(filtered.samples_before_frames, std::move(filtered.values_before_frames),
                       std::move(filtered.samples_with_value_before_frames));

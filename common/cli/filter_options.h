@@ -44,10 +44,16 @@ FilterResult ReadFiltered(const char* program, ProfileInputs* inputs, const Filt
 void WriteFilteredText(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
                        ByteSink* out);
 
+// Where ReadStackTotals adds the samples up: on the reading thread, or on the caller's while
+// the reading (parsing, checking, filtering) runs on a thread of its own (ProduceOnThread: the
+// same records in the same order), for totals whose own work is as heavy as the reading
+// (prof-html's timeline); on one core, the reading thread still.
+enum class Totalling { kOnTheReadingThread, kBesideTheReading };
+
 // ReadFiltered for a report: into `totals`, whose totals then are those from before the frame
 // filters dropped samples, as pprof gives -focus's percentages of the whole profile.
 void ReadStackTotals(const char* program, ProfileInputs* inputs, const FilterSpec& spec,
-                     StackTotals* totals);
+                     StackTotals* totals, Totalling totalling = Totalling::kOnTheReadingThread);
 
 // A diff's base (prof-text's and prof-svg's --diff-base FILE and --base-time A..B): what is
 // read and through which filter.

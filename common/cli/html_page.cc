@@ -123,7 +123,8 @@ void WriteHtmlPage(const char* program, const HtmlPagePlan& plan, ProfileInputs*
       first, width, bins,
       plan.with_graph ? StackTotals::LabelKeying::kExact : StackTotals::LabelKeying::kNone);
   page.timeline = &totals;
-  ReadStackTotals(program, inputs, plan.spec, &totals);
+  // The timeline's binning is as much work as the reading: each has a core.
+  ReadStackTotals(program, inputs, plan.spec, &totals, Totalling::kBesideTheReading);
   page.value_index = ResolveValueIndex(totals.header(), plan.value);
   if (plan.base_files.empty()) {
     if (plan.with_graph) page.graph = &plan.graph;
