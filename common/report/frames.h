@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/base/flat_index.h"
@@ -58,6 +59,32 @@ class FrameExpander {
   // frames handed out stay where they are as more are added.
   FlatIndex by_location_;
   std::deque<std::vector<Frame>> expanded_;
+};
+
+// Each location's frames turned into numbers once (a report's rows, a flame graph's frame
+// kinds), so that a stack of any depth costs one lookup a location and no hash of a name a
+// frame: Of() gives [first, last) of the location's numbers, innermost first, in number(i).
+class LocationNumbers {
+ public:
+  // `make(frame)` gives a frame's number the first time its location is asked for.
+  template <typename Make>
+  std::pair<uint32_t, uint32_t> Of(FrameExpander* frames, uint64_t location_id, Make make) {
+    bool added = false;
+    const uint32_t at = index_.FindOrAdd(location_id, static_cast<uint32_t>(spans_.size()), &added);
+    if (!added) return spans_[at];
+    const uint32_t first = static_cast<uint32_t>(numbers_.size());
+    for (const Frame& frame : frames->LocationFrames(location_id)) {
+      numbers_.push_back(make(frame));
+    }
+    spans_.emplace_back(first, static_cast<uint32_t>(numbers_.size()));
+    return spans_.back();
+  }
+  uint32_t number(uint32_t i) const { return numbers_[i]; }
+
+ private:
+  FlatIndex index_;  // location id -> its span
+  std::vector<std::pair<uint32_t, uint32_t>> spans_;
+  std::vector<uint32_t> numbers_;
 };
 
 // The last path component of `path`.

@@ -5,7 +5,6 @@
 #include <numeric>
 #include <unordered_map>
 
-#include "common/base/flat_index.h"
 #include "common/base/saturating.h"
 
 namespace proftools {
@@ -49,25 +48,12 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
   };
 
   FrameExpander expander(totals.defs(), options.granularity);
-  // Each location's frames as FrameInfo indices, innermost first, made once a location:
-  // location_infos[span.first, span.second) of spans[location_index.Find(id)]. One string hash
-  // per distinct location line, and one lookup per location of a stack, not three per frame.
-  FlatIndex location_index;
-  std::vector<std::pair<uint32_t, uint32_t>> spans;
-  std::vector<uint32_t> location_infos;
+  // Each location's frames as FrameInfo indices, innermost first, made once a location.
+  LocationNumbers location_infos;
   std::vector<FrameInfo> infos;
-  auto span_of = [&](uint64_t location_id) {
-    bool added = false;
-    const uint32_t index =
-        location_index.FindOrAdd(location_id, static_cast<uint32_t>(spans.size()), &added);
-    if (!added) return spans[index];
-    const uint32_t first = static_cast<uint32_t>(location_infos.size());
-    for (const Frame& frame : expander.LocationFrames(location_id)) {
-      location_infos.push_back(static_cast<uint32_t>(infos.size()));
-      infos.push_back({intern(frame.name), intern(frame.source), frame.kind});
-    }
-    spans.emplace_back(first, static_cast<uint32_t>(location_infos.size()));
-    return spans.back();
+  auto info_of = [&](const Frame& frame) {
+    infos.push_back({intern(frame.name), intern(frame.source), frame.kind});
+    return static_cast<uint32_t>(infos.size() - 1);
   };
   Paths paths;
   for (const StackTotals::Entry& entry : totals.entries()) {
@@ -79,14 +65,14 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
     const std::vector<uint64_t>& locations = stack->location_ids;  // leaf first
     if (options.reverse) {  // leaf first: each location's frames innermost first
       for (uint64_t location : locations) {
-        const auto [first, last] = span_of(location);
-        paths.frames.insert(paths.frames.end(), location_infos.begin() + first,
-                            location_infos.begin() + last);
+        const auto [first, last] = location_infos.Of(&expander, location, info_of);
+        for (uint32_t i = first; i < last; ++i) paths.frames.push_back(location_infos.number(i));
       }
     } else {  // root first: the locations and their frames the other way round
       for (auto location = locations.rbegin(); location != locations.rend(); ++location) {
-        const auto [first, last] = span_of(*location);
-        for (uint32_t i = last; i > first; --i) paths.frames.push_back(location_infos[i - 1]);
+        const auto [first, last] = location_infos.Of(&expander, *location, info_of);
+        for (uint32_t i = last; i > first; --i)
+          paths.frames.push_back(location_infos.number(i - 1));
       }
     }
     if (paths.frames.size() == start) continue;  // no frames: not drawn

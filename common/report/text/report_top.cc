@@ -31,7 +31,6 @@ void WriteTopReport(const StackTotals& totals, const ReportOptions& options, Byt
   std::unordered_map<std::string_view, size_t> index;  // views of rows' names
   std::vector<Row> rows;
   std::vector<size_t> last_stack;  // per row: the last stack whose cum it has counted
-  std::vector<const Frame*> stack_frames;
   auto row_of = [&](const std::string& name) -> size_t {
     auto it = index.find(name);
     if (it != index.end()) return it->second;
@@ -41,18 +40,26 @@ void WriteTopReport(const StackTotals& totals, const ReportOptions& options, Byt
     index.emplace(std::string_view(name), rows.size() - 1);
     return rows.size() - 1;
   };
+  LocationNumbers location_rows;  // each location's frames as rows
+  auto row_of_frame = [&](const Frame& frame) { return static_cast<uint32_t>(row_of(frame.name)); };
   for (size_t e = 0; e < totals.entries().size(); ++e) {
     const StackTotals::Entry& entry = totals.entries()[e];
     const int64_t value = entry.values[v];
-    stack_frames.clear();
-    frames.StackFrames(entry.stack_id, &stack_frames);
-    if (stack_frames.empty()) continue;
-    AddSaturating(&rows[row_of(stack_frames.front()->name)].flat, value);
-    for (const Frame* frame : stack_frames) {
-      const size_t r = row_of(frame->name);
-      if (last_stack[r] == e) continue;
-      last_stack[r] = e;
-      AddSaturating(&rows[r].cum, value);
+    const Stack* stack = totals.defs().stacks.Find(entry.stack_id);
+    if (stack == nullptr) continue;
+    bool leaf = true;
+    for (uint64_t location : stack->location_ids) {  // leaf first
+      const auto [first, last] = location_rows.Of(&frames, location, row_of_frame);
+      for (uint32_t i = first; i < last; ++i) {
+        const size_t r = location_rows.number(i);
+        if (leaf) {
+          AddSaturating(&rows[r].flat, value);
+          leaf = false;
+        }
+        if (last_stack[r] == e) continue;
+        last_stack[r] = e;
+        AddSaturating(&rows[r].cum, value);
+      }
     }
   }
 
