@@ -86,6 +86,44 @@ TEST(StackTotals, SamplesAreTheSamplesTypeTotalElseTheRecords) {
   EXPECT_EQ(records.total_samples(), 2u);
 }
 
+// Samples are summed apart from the entries while they come and added to them at the end of the
+// profile: the entries then hold every sample (over two ends, as of two inputs, and with entries
+// AddEntry made), and asking for them before the end is an error, not sums short of samples.
+TEST(StackTotals, EntriesHoldEverySampleOnceTheProfileEnds) {
+  ProfileHeader header;
+  header.sources.push_back(Source{1, "manual", "x", std::nullopt});
+  header.types.push_back({"cpu", "nanoseconds"});
+  header.types.push_back({"samples", "count"});
+  StackTotals totals(StackTotals::LabelKeying::kExact);
+  totals.OnHeader(header);
+  totals.OnStack(Stack{1, {}});
+  totals.OnStack(Stack{2, {}});
+  Sample sample;
+  sample.source_id = 1;
+  sample.stack_id = 1;
+  sample.values = {10, 1};
+  sample.labels = {Label::String("tid", "7")};
+  totals.OnSample(sample);
+  totals.OnSample(sample);
+  EXPECT_THROW(totals.entries(), ProfError);
+  totals.OnEnd();
+  ASSERT_EQ(totals.entries().size(), 1u);
+  EXPECT_EQ(totals.entries()[0].samples, 2u);
+  EXPECT_EQ(totals.entries()[0].values, (std::vector<int64_t>{20, 2}));
+  EXPECT_EQ(totals.entries()[0].label_set.size(), 1u);
+  totals.AddEntry(2, 3, {5, 3}, {});
+  sample.stack_id = 2;
+  totals.OnSample(sample);  // another label set than AddEntry's: an entry of its own
+  sample.stack_id = 1;
+  totals.OnSample(sample);
+  totals.OnEnd();
+  ASSERT_EQ(totals.entries().size(), 3u);
+  EXPECT_EQ(totals.entries()[0].values, (std::vector<int64_t>{30, 3}));
+  EXPECT_EQ(totals.entries()[1].values, (std::vector<int64_t>{5, 3}));
+  EXPECT_EQ(totals.entries()[2].values, (std::vector<int64_t>{10, 1}));
+  EXPECT_EQ(totals.entries()[2].samples, 1u);
+}
+
 TEST(TopReport, DefaultValueIsTheLastTypeAndUnitsScale) {
   const std::string top = Report(WriteTopReport, ReportOptions{});
   EXPECT_NE(top.find("Type: cpu/nanoseconds\n"), std::string::npos);

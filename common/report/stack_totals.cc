@@ -71,11 +71,39 @@ void StackTotals::OnSample(const Sample& sample) {
   const RecentLabels* labels = keying_ == LabelKeying::kNone ? nullptr : &LabelsOf(sample);
   Entry& entry = labels == nullptr ? EntryOf(sample.stack_id, kNoLabels)
                                    : EntryOf(sample.stack_id, labels->id, labels->rendered);
-  if (keying_ == LabelKeying::kExact && entry.samples == 0) entry.label_set = sample.labels;
-  ++entry.samples;
-  for (size_t i = 0; i < sample.values.size() && i < entry.values.size(); ++i) {
-    entry.values[i] += sample.values[i];
+  const size_t index = static_cast<size_t>(&entry - entries_.data());
+  const size_t types = total_values_.size();
+  if (pending_samples_.size() < entries_.size()) {  // a new entry (or one AddEntry made)
+    pending_samples_.resize(entries_.size(), 0);
+    pending_values_.resize(entries_.size() * types, 0);
   }
+  if (keying_ == LabelKeying::kExact && entry.samples == 0 && pending_samples_[index] == 0) {
+    entry.label_set = sample.labels;
+  }
+  ++pending_samples_[index];
+  int64_t* sums = pending_values_.data() + index * types;
+  for (size_t i = 0; i < sample.values.size() && i < types; ++i) sums[i] += sample.values[i];
+}
+
+void StackTotals::OnEnd() {
+  AddPending();
+}
+
+void StackTotals::PendingError() {
+  throw ProfError("", "internal error: stack totals read before the end of the profile");
+}
+
+void StackTotals::AddPending() {
+  const size_t types = total_values_.size();
+  for (size_t e = 0; e < pending_samples_.size(); ++e) {
+    Entry& entry = entries_[e];
+    entry.samples += pending_samples_[e];
+    for (size_t i = 0; i < types && i < entry.values.size(); ++i) {
+      entry.values[i] += pending_values_[e * types + i];
+    }
+  }
+  pending_samples_.clear();
+  pending_values_.clear();
 }
 
 const StackTotals::RecentLabels& StackTotals::LabelsOf(const Sample& sample) {

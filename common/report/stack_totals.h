@@ -29,6 +29,7 @@ class StackTotals : public DefinitionKeepingSink {
   explicit StackTotals(LabelKeying keying) : keying_(keying) {}
 
   void OnHeader(const ProfileHeader& header) override;
+  void OnEnd() override;
   void OnSample(const Sample& sample) override;
 
   struct Entry {
@@ -44,8 +45,12 @@ class StackTotals : public DefinitionKeepingSink {
     // With LabelKeying::kExact: the labels of the entry's samples; empty otherwise.
     std::vector<Label> label_set;
   };
-  // Stacks of the samples, in order of first appearance.
-  const std::vector<Entry>& entries() const { return entries_; }
+  // Stacks of the samples, in order of first appearance. Complete once OnEnd has come (asked for
+  // before, with samples still to add: an internal error, not sums short of them).
+  const std::vector<Entry>& entries() const {
+    if (!pending_samples_.empty()) PendingError();
+    return entries_;
+  }
   // Sums of |value| over every sample: what reports give percentages of, as pprof's reports
   // (internal/report computeTotal) do, so that a profile with negative values (a live heap, a
   // difference) has the total pprof shows.
@@ -79,6 +84,14 @@ class StackTotals : public DefinitionKeepingSink {
 
  private:
   std::vector<Entry> entries_;
+  // While samples are read, their sums per entry (entries × types) and counts, apart from the
+  // entries: a sample touches 16 bytes of an array that stays in cache rather than an Entry of
+  // 120 and its vector (a profile of 50,000 stacks: a cache miss or two a sample). OnEnd adds
+  // them to the entries.
+  std::vector<int64_t> pending_values_;
+  std::vector<uint64_t> pending_samples_;
+  void AddPending();
+  [[noreturn]] static void PendingError();
   IdMap index_;  // stack id -> position in entries_
   std::vector<int64_t> total_values_;
   uint64_t total_records_ = 0;
