@@ -71,19 +71,20 @@ void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, 
   // Root first, frames joined by ';', identical lines summed, sorted bytewise (as
   // stackcollapse-perf.pl sorts). Empty stacks and zero sums have no folded line.
   FoldedLines folded;
-  std::unordered_map<const Frame*, uint32_t> frame_ids;
-  std::vector<const Frame*> stack_frames;
+  LocationNumbers frame_ids;  // each location's frames as the folded lines' frame ids
+  auto intern = [&](const Frame& frame) { return folded.Intern(EscapeFoldedFrame(frame.name)); };
   std::vector<uint32_t> line;
   for (const StackTotals::Entry& entry : totals.entries()) {
-    stack_frames.clear();
-    frames.StackFrames(entry.stack_id, &stack_frames);
-    if (stack_frames.empty()) continue;
+    const Stack* stack = totals.defs().stacks.Find(entry.stack_id);
+    if (stack == nullptr) continue;
     line.clear();
-    for (auto it = stack_frames.rbegin(); it != stack_frames.rend(); ++it) {
-      auto [id, added] = frame_ids.try_emplace(*it, 0);
-      if (added) id->second = folded.Intern(EscapeFoldedFrame((*it)->name));
-      line.push_back(id->second);
+    // Root first: the locations (leaf first) and each one's frames (innermost first) reversed.
+    for (auto location = stack->location_ids.rbegin(); location != stack->location_ids.rend();
+         ++location) {
+      const auto [first, last] = frame_ids.Of(&frames, *location, intern);
+      for (uint32_t i = last; i > first; --i) line.push_back(frame_ids.number(i - 1));
     }
+    if (line.empty()) continue;
     if (totals.is_diff()) {
       // Two columns, the base then this profile, as difffolded.pl writes them.
       const int64_t base = entry.base_values.empty() ? 0 : entry.base_values[v];

@@ -85,14 +85,18 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
   LineTable line_table;
   std::unordered_map<LineIds, size_t, IdSequenceHash> trace_index;
   std::vector<Trace> traces;
-  std::vector<const Frame*> stack_frames;
+  LocationNumbers location_lines;  // each location's frames as lines
+  auto line_of = [&](const Frame& frame) { return line_table.IdOf(&frame); };
   LineIds key;
   int64_t shown = 0;
   for (const StackTotals::Entry& entry : totals.entries()) {
-    stack_frames.clear();
-    frames.StackFrames(entry.stack_id, &stack_frames);
     key.clear();
-    for (const Frame* frame : stack_frames) key.push_back(line_table.IdOf(frame));
+    if (const Stack* stack = totals.defs().stacks.Find(entry.stack_id)) {
+      for (uint64_t location : stack->location_ids) {  // leaf first
+        const auto [first, last] = location_lines.Of(&frames, location, line_of);
+        for (uint32_t i = first; i < last; ++i) key.push_back(location_lines.number(i));
+      }
+    }
     if (key.empty()) key.push_back(line_table.Intern("(no frames)"));
     if (options.mark_cycles) key = MarkCycles(key, &line_table);
     // Samples of one stack with other labels are other traces, as in pprof's -traces.
