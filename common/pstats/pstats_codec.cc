@@ -153,18 +153,25 @@ class PstatsConverter {
 };
 
 void ReadPstatsInput(Input& input, const ReadContext& context, ProfileSink* sink) {
-  WholeInput data;
-  ReadWholeInput(input, context.max_input_size, "pstats data", &data);
-  const PythonMarshal stats(data.view(), input.name);
-  const size_t end = stats.end();
-  if (end != data.size()) {
-    throw ProfError(input.name, "byte " + std::to_string(end) + ": " +
-                                    std::to_string(data.size() - end) +
-                                    " bytes after the statistics");
-  }
-  PstatsConverter converter(input.name, stats);
-  converter.Read(stats.root());
-  if (converter.graph().function_count() == 0 && !context.allow_empty) {
+  CallGraph graph(1);
+  bool shared_by_calls = false;
+  {
+    WholeInput data;
+    ReadWholeInput(input, context.max_input_size, "pstats data", &data);
+    const PythonMarshal stats(data.view(), input.name);
+    const size_t end = stats.end();
+    if (end != data.size()) {
+      throw ProfError(input.name, "byte " + std::to_string(end) + ": " +
+                                      std::to_string(data.size() - end) +
+                                      " bytes after the statistics");
+    }
+    PstatsConverter converter(input.name, stats);
+    converter.Read(stats.root());
+    graph = std::move(converter.graph());
+    shared_by_calls = converter.shared_by_calls();
+  }  // the input and its objects freed here: their memory (five times the input's size) is
+     // what the stacks are built in, not pages the kernel must zero again
+  if (graph.function_count() == 0 && !context.allow_empty) {
     throw ProfError(input.name,
                     "pstats data without functions (--allow-empty reads it as a profile "
                     "without samples)");
@@ -172,7 +179,7 @@ void ReadPstatsInput(Input& input, const ReadContext& context, ProfileSink* sink
   ProfileHeader header;
   header.sources.push_back(Source{1, "pstats", context.uri, std::nullopt});
   header.types.push_back({"time", "nanoseconds"});
-  const bool with_calls = converter.graph().has_calls();
+  const bool with_calls = graph.has_calls();
   if (with_calls) {
     header.types.push_back({"calls", "count"});
     header.default_type = "time";
@@ -180,10 +187,10 @@ void ReadPstatsInput(Input& input, const ReadContext& context, ProfileSink* sink
   sink->OnHeader(header);
   Interner interner(sink);
   interner.LimitFrames(context.max_implied_frames(), input.name);
-  if (converter.graph().Emit(&interner, sink, 1, with_calls, {})) {
+  if (graph.Emit(&interner, sink, 1, with_calls, {})) {
     context.Warn(input.name, CallGraph::CutWarning("callers", "time and call count"));
   }
-  if (converter.shared_by_calls()) {
+  if (shared_by_calls) {
     context.Warn(
         input.name,
         "callers without times (the profile module's): each caller's share of a function's "
