@@ -177,6 +177,34 @@ TEST(TreeReport, PathsFromTheRootWithCumAndFlat) {
             "         2  18.18%          2  18.18%        r\n");
 }
 
+// A stack a million frames deep (one Rprof sample line can be) is a chain of a million nodes:
+// built, trimmed and written without recursion (a tree of nested nodes destroyed recursively
+// overflowed the stack at 1.5 million frames). The first 80 nodes by |cum|: the chain's top.
+TEST(TreeReport, AStackAMillionFramesDeepIsAChain) {
+  std::string text =
+      "proftext 1.0\nsource 1 manual x -\ntype samples count\n"
+      "function 1 f \"\" - 0\nfunction 2 g \"\" - 0\n"
+      "location 1 - 0x1 - 1:0\nlocation 2 - 0x2 - 2:0\nstack 1";
+  for (int i = 0; i < 1000000; ++i) text += i % 2 ? " 2" : " 1";
+  text += "\nsample 1 1 - - 3\n";
+  StackTotals totals;
+  MemoryStream stream(text);
+  ReadText(&stream, "x", &totals);
+  ReportOptions options;
+  options.raw_values = true;
+  options.node_count = 80;  // prof-text's default
+  StringSink out;
+  WriteTreeReport(totals, options, &out);
+  const std::string& tree = out.text();
+  EXPECT_NE(tree.find("Showing top 80 nodes out of 1000000\n"), std::string::npos)
+      << tree.substr(0, 400);
+  EXPECT_NE(tree.find("\n         3 100.00%          0   0.00%  g\n"), std::string::npos);
+  EXPECT_NE(tree.find("\n         3 100.00%          0   0.00%    f\n"), std::string::npos);
+  size_t lines = 0;
+  for (char c : tree.substr(tree.find("       cum"))) lines += c == '\n';
+  EXPECT_EQ(lines, 81u);  // the column line and 80 nodes
+}
+
 TEST(FoldedReport, RootFirstSortedAndSummed) {
   FilterSpec spec;
   spec.frames.ignore = CompileFrameRegex("--ignore", {"^r$"});

@@ -1,11 +1,13 @@
 #include <algorithm>
 #include <cstdio>
-#include <map>
-#include <memory>
 #include <queue>
+#include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "common/base/diagnostics.h"
+#include "common/base/flat_index.h"
 #include "common/base/saturating.h"
 
 #include "common/report/reports.h"
@@ -14,13 +16,30 @@
 namespace proftools {
 namespace {
 
-// One node of the call tree: a frame reached by one path from a root.
-struct Node {
-  std::string name;
-  int64_t cum = 0;   // samples passing through this node
-  int64_t flat = 0;  // samples whose leaf is this node
-  std::map<std::string, std::unique_ptr<Node>> children;
-  bool shown = false;
+// The call tree: a node a frame reached by one path from the root (node 0), in one array.
+struct Tree {
+  struct Node {
+    int64_t cum = 0;      // samples passing through this node
+    int64_t flat = 0;     // samples whose leaf is this node
+    uint32_t name = 0;    // index in names
+    uint32_t parent = 0;  // the node it was made under (the root's is itself)
+    bool shown = false;
+  };
+  std::vector<Node> nodes = std::vector<Node>(1);
+  std::vector<std::string> names;  // as written: display form, " (inline)" for inlined frames
+  // Each node's children in their names' bytewise order: child_list[child_start[n] ..
+  // child_start[n + 1]).
+  std::vector<uint32_t> child_start, child_list;
+
+  struct Children {
+    const uint32_t* first;
+    const uint32_t* last;
+    const uint32_t* begin() const { return first; }
+    const uint32_t* end() const { return last; }
+  };
+  Children children(uint32_t node) const {
+    return {child_list.data() + child_start[node], child_list.data() + child_start[node + 1]};
+  }
 };
 
 // What trimming leaves of the tree (pprof's nodefraction and nodecount, for a call tree): the
@@ -33,25 +52,26 @@ struct Trimmed {
   size_t shown = 0;    // nodes marked shown
 };
 
-Trimmed MarkShown(Node* root, uint64_t cutoff, size_t limit) {
+Trimmed MarkShown(Tree* tree, uint64_t cutoff, size_t limit) {
   Trimmed result;
+  std::vector<Tree::Node>& nodes = tree->nodes;
   // Count first: every node with a value, and those that pass with their callers.
-  std::vector<std::pair<Node*, bool>> pending{{root, true}};
+  std::vector<std::pair<uint32_t, bool>> pending{{0, true}};
   while (!pending.empty()) {
     auto [node, passes] = pending.back();
     pending.pop_back();
-    for (auto& [name, child] : node->children) {
-      if (child->cum == 0 && child->flat == 0) continue;
+    for (uint32_t child : tree->children(node)) {
+      if (nodes[child].cum == 0 && nodes[child].flat == 0) continue;
       ++result.nonzero;
-      const bool child_passes = passes && Magnitude(child->cum) >= cutoff;
+      const bool child_passes = passes && Magnitude(nodes[child].cum) >= cutoff;
       result.kept += child_passes;
-      pending.emplace_back(child.get(), child_passes);
+      pending.emplace_back(child, child_passes);
     }
   }
   struct Candidate {
     uint64_t magnitude;
     uint64_t order;
-    Node* node;
+    uint32_t node;
     bool operator<(const Candidate& o) const {  // the heap's top is the largest, then earliest
       if (magnitude != o.magnitude) return magnitude < o.magnitude;
       return order > o.order;
@@ -59,18 +79,19 @@ Trimmed MarkShown(Node* root, uint64_t cutoff, size_t limit) {
   };
   std::priority_queue<Candidate> heap;
   uint64_t order = 0;
-  auto offer_children = [&](Node* node) {
-    for (auto& [name, child] : node->children) {
-      if ((child->cum != 0 || child->flat != 0) && Magnitude(child->cum) >= cutoff) {
-        heap.push(Candidate{Magnitude(child->cum), order++, child.get()});
+  auto offer_children = [&](uint32_t node) {
+    for (uint32_t child : tree->children(node)) {
+      if ((nodes[child].cum != 0 || nodes[child].flat != 0) &&
+          Magnitude(nodes[child].cum) >= cutoff) {
+        heap.push(Candidate{Magnitude(nodes[child].cum), order++, child});
       }
     }
   };
-  offer_children(root);
+  offer_children(0);
   while (!heap.empty() && (limit == 0 || result.shown < limit)) {
-    Node* node = heap.top().node;
+    const uint32_t node = heap.top().node;
     heap.pop();
-    node->shown = true;
+    nodes[node].shown = true;
     ++result.shown;
     offer_children(node);
   }
@@ -78,6 +99,7 @@ Trimmed MarkShown(Node* root, uint64_t cutoff, size_t limit) {
 }
 
 struct TreeWriter {
+  const Tree& tree;
   const std::string& unit;
   bool raw;
   int64_t total;
@@ -86,29 +108,40 @@ struct TreeWriter {
 
   std::string Fmt(int64_t value) const { return FormatValue(value, unit, raw); }
 
-  void Write(const Node& node, int depth) {
+  // The shown nodes under the root, depth first, each node's shown children largest |cum|
+  // first (ties in name order). Without recursion: a call tree can be a million frames deep.
+  void WriteAll() {
+    std::vector<std::pair<uint32_t, int>> pending;  // node, depth
+    PushChildren(0, 0, &pending);
     char line[128];
-    std::snprintf(line, sizeof line, "%10s %7s %10s %7s  ", Fmt(node.cum).c_str(),
-                  FormatPercent(node.cum, total).c_str(), Fmt(node.flat).c_str(),
-                  FormatPercent(node.flat, total).c_str());
-    text += line;
-    text.append(2 * static_cast<size_t>(depth), ' ');
-    text += node.name;
-    text += '\n';
-    WriteWhenLarge(&text, out);
-    WriteChildren(node, depth + 1);
+    while (!pending.empty()) {
+      const auto [index, depth] = pending.back();
+      pending.pop_back();
+      const Tree::Node& node = tree.nodes[index];
+      std::snprintf(line, sizeof line, "%10s %7s %10s %7s  ", Fmt(node.cum).c_str(),
+                    FormatPercent(node.cum, total).c_str(), Fmt(node.flat).c_str(),
+                    FormatPercent(node.flat, total).c_str());
+      text += line;
+      text.append(2 * static_cast<size_t>(depth), ' ');
+      text += tree.names[node.name];
+      text += '\n';
+      WriteWhenLarge(&text, out);
+      PushChildren(index, depth + 1, &pending);
+    }
   }
 
-  void WriteChildren(const Node& node, int depth) {
-    std::vector<const Node*> children;
-    for (const auto& [name, child] : node.children) {
-      if (child->shown) children.push_back(child.get());
+  void PushChildren(uint32_t node, int depth, std::vector<std::pair<uint32_t, int>>* pending) {
+    std::vector<uint32_t> children;
+    for (uint32_t child : tree.children(node)) {
+      if (tree.nodes[child].shown) children.push_back(child);
     }
-    // Largest |cum| first; the map already ordered equal values by name.
-    std::stable_sort(children.begin(), children.end(), [](const Node* a, const Node* b) {
-      return Magnitude(a->cum) > Magnitude(b->cum);
+    // Largest |cum| first; the children already come in name order.
+    std::stable_sort(children.begin(), children.end(), [&](uint32_t a, uint32_t b) {
+      return Magnitude(tree.nodes[a].cum) > Magnitude(tree.nodes[b].cum);
     });
-    for (const Node* child : children) Write(*child, depth);
+    for (auto child = children.rbegin(); child != children.rend(); ++child) {
+      pending->emplace_back(*child, depth);
+    }
   }
 };
 
@@ -119,36 +152,84 @@ void WriteTreeReport(const StackTotals& totals, const ReportOptions& options, By
   const ValueType& type = totals.header().types[v];
   FrameExpander frames(totals.defs(), options.granularity);
 
-  Node root;
-  std::vector<const Frame*> stack_frames;
+  // Each location's frames as name ids, made once a location; a node's child by (node, name)
+  // in one table: no string made or compared a frame of every stack.
+  Tree tree;
+  std::unordered_map<std::string, uint32_t> name_ids;
+  auto name_id = [&](const std::string& name) {
+    auto [it, added] = name_ids.try_emplace(name, static_cast<uint32_t>(tree.names.size()));
+    if (added) tree.names.push_back(name);
+    return it->second;
+  };
+  LocationNumbers location_names;
+  auto name_of = [&](const Frame& frame) {
+    return name_id(DisplayFrameName(frame.name) + (frame.inlined ? " (inline)" : ""));
+  };
+  const uint32_t no_frames = name_id(DisplayFrameName("(no frames)"));
+  FlatIndex child_of;  // node << 32 | name -> child node
+  std::vector<uint32_t> path;
   for (const StackTotals::Entry& entry : totals.entries()) {
     const int64_t value = entry.values[v];
-    stack_frames.clear();
-    frames.StackFrames(entry.stack_id, &stack_frames);
-    Node* node = &root;
-    AddSaturating(&root.cum, value);
-    static const Frame kNoFrames{"(no frames)", false, FrameKind::kUser, ""};
-    if (stack_frames.empty()) stack_frames.push_back(&kNoFrames);
-    for (auto it = stack_frames.rbegin(); it != stack_frames.rend(); ++it) {
-      const std::string name = DisplayFrameName((*it)->name) + ((*it)->inlined ? " (inline)" : "");
-      std::unique_ptr<Node>& child = node->children[name];
-      if (!child) {
-        child = std::make_unique<Node>();
-        child->name = name;
+    path.clear();
+    if (const Stack* stack = totals.defs().stacks.Find(entry.stack_id)) {
+      // Root first: the locations (leaf first) and each one's frames (innermost first) reversed.
+      for (auto location = stack->location_ids.rbegin(); location != stack->location_ids.rend();
+           ++location) {
+        const auto [first, last] = location_names.Of(&frames, *location, name_of);
+        for (uint32_t i = last; i > first; --i) path.push_back(location_names.number(i - 1));
       }
-      node = child.get();
-      AddSaturating(&node->cum, value);
     }
-    AddSaturating(&node->flat, value);
+    if (path.empty()) path.push_back(no_frames);
+    uint32_t node = 0;
+    AddSaturating(&tree.nodes[0].cum, value);
+    for (uint32_t name : path) {
+      if (tree.nodes.size() >= UINT32_MAX) throw ProfError("", "a call tree of 4 billion nodes");
+      bool added = false;
+      const uint32_t child = child_of.FindOrAdd((uint64_t{node} << 32) | name,
+                                                static_cast<uint32_t>(tree.nodes.size()), &added);
+      if (added) {
+        tree.nodes.emplace_back();
+        tree.nodes.back().name = name;
+        tree.nodes.back().parent = node;
+      }
+      node = child;
+      AddSaturating(&tree.nodes[node].cum, value);
+    }
+    AddSaturating(&tree.nodes[node].flat, value);
+  }
+  child_of.Clear();
+  // Children by parent, then each node's in their names' bytewise order (names ranked once).
+  const size_t n = tree.nodes.size();
+  tree.child_start.assign(n + 1, 0);
+  for (size_t i = 1; i < n; ++i) ++tree.child_start[tree.nodes[i].parent + 1];
+  for (size_t i = 0; i < n; ++i) tree.child_start[i + 1] += tree.child_start[i];
+  tree.child_list.resize(n - 1);
+  {
+    std::vector<uint32_t> next(tree.child_start.begin(), tree.child_start.end() - 1);
+    for (size_t i = 1; i < n; ++i) {
+      tree.child_list[next[tree.nodes[i].parent]++] = static_cast<uint32_t>(i);
+    }
+  }
+  std::vector<uint32_t> by_name(tree.names.size()), rank(tree.names.size());
+  for (uint32_t i = 0; i < by_name.size(); ++i) by_name[i] = i;
+  std::sort(by_name.begin(), by_name.end(),
+            [&](uint32_t a, uint32_t b) { return tree.names[a] < tree.names[b]; });
+  for (uint32_t r = 0; r < by_name.size(); ++r) rank[by_name[r]] = r;
+  for (size_t i = 0; i < n; ++i) {
+    std::sort(tree.child_list.begin() + tree.child_start[i],
+              tree.child_list.begin() + tree.child_start[i + 1], [&](uint32_t a, uint32_t b) {
+                return rank[tree.nodes[a].name] < rank[tree.nodes[b].name];
+              });
   }
 
   const Trimmed trimmed =
-      MarkShown(&root, TrimCutoff(root.cum, options.min_percent), options.node_count);
-  TreeWriter writer{type.unit, options.raw_values, totals.total_values()[v], "", out};
+      MarkShown(&tree, TrimCutoff(tree.nodes[0].cum, options.min_percent), options.node_count);
+  TreeWriter writer{tree, type.unit, options.raw_values, totals.total_values()[v], "", out};
+  const int64_t all = tree.nodes[0].cum;
   writer.text =
       ReportHeader(totals, options,
-                   "Showing a call tree accounting for " + writer.Fmt(root.cum) + ", " +
-                       FormatPercent(root.cum, writer.total) + " of " + writer.Fmt(writer.total) +
+                   "Showing a call tree accounting for " + writer.Fmt(all) + ", " +
+                       FormatPercent(all, writer.total) + " of " + writer.Fmt(writer.total) +
                        " total" + SampleCount(totals, options.value_index));
   writer.text +=
       DroppedLine(trimmed.nonzero - trimmed.kept, "node", "nodes", "cum", totals, options);
@@ -160,7 +241,7 @@ void WriteTreeReport(const StackTotals& totals, const ReportOptions& options, By
   std::snprintf(line, sizeof line, "%10s %7s %10s %7s  %s\n", "cum", "cum%", "flat", "flat%",
                 "name");
   writer.text += line;
-  writer.WriteChildren(root, 0);
+  writer.WriteAll();
   out->Write(writer.text);
 }
 
