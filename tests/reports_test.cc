@@ -205,6 +205,37 @@ TEST(TreeReport, AStackAMillionFramesDeepIsAChain) {
   EXPECT_EQ(lines, 81u);  // the column line and 80 nodes
 }
 
+// A location's frames (an inlined call: two lines) get their numbers once, kept innermost first,
+// made in the order asked for: a report that numbers names as a walk from the root meets them
+// asks for the outermost first.
+TEST(LocationNumbers, OneLookupALocationNumbersMadeInTheOrderAsked) {
+  StackTotals totals;
+  MemoryStream stream(
+      "proftext 1.0\nsource 1 manual x -\ntype samples count\n"
+      "function 1 inner \"\" - 0\nfunction 2 outer \"\" - 0\n"
+      "location 1 - 0x1 - 1:5 2:9\nstack 1 1\nsample 1 1 - - 1\n");
+  ReadText(&stream, "x", &totals);
+  for (const auto order :
+       {LocationNumbers::Order::kInnermostFirst, LocationNumbers::Order::kOutermostFirst}) {
+    FrameExpander frames(totals.defs(), Granularity::kFunctions);
+    LocationNumbers numbers(order);
+    std::vector<std::string> made;
+    auto make = [&](const Frame& frame) {
+      made.push_back(frame.name);
+      return static_cast<uint32_t>(frame.name == "inner" ? 10 : 20);
+    };
+    const auto [first, last] = numbers.Of(&frames, 1, make);
+    ASSERT_EQ(last - first, 2u);
+    EXPECT_EQ(numbers.number(first), 10u);  // innermost first
+    EXPECT_EQ(numbers.number(first + 1), 20u);
+    EXPECT_EQ(made, (order == LocationNumbers::Order::kInnermostFirst
+                         ? std::vector<std::string>{"inner", "outer"}
+                         : std::vector<std::string>{"outer", "inner"}));
+    numbers.Of(&frames, 1, make);  // known: not made again
+    EXPECT_EQ(made.size(), 2u);
+  }
+}
+
 TEST(FoldedReport, RootFirstSortedAndSummed) {
   FilterSpec spec;
   spec.frames.ignore = CompileFrameRegex("--ignore", {"^r$"});

@@ -66,15 +66,22 @@ class FrameExpander {
 // frame: Of() gives [first, last) of the location's numbers, innermost first, in number(i).
 class LocationNumbers {
  public:
-  // `make(frame)` gives a frame's number the first time its location is asked for.
+  // `make(frame)` gives a frame's number the first time its location is asked for, called
+  // for its frames innermost first, or outermost first (the order a walk from the root meets
+  // them, for numbers given in order of first sight).
+  enum class Order { kInnermostFirst, kOutermostFirst };
+  explicit LocationNumbers(Order order = Order::kInnermostFirst) : order_(order) {}
   template <typename Make>
   std::pair<uint32_t, uint32_t> Of(FrameExpander* frames, uint64_t location_id, Make make) {
     bool added = false;
     const uint32_t at = index_.FindOrAdd(location_id, static_cast<uint32_t>(spans_.size()), &added);
     if (!added) return spans_[at];
     const uint32_t first = static_cast<uint32_t>(numbers_.size());
-    for (const Frame& frame : frames->LocationFrames(location_id)) {
-      numbers_.push_back(make(frame));
+    const std::vector<Frame>& made = frames->LocationFrames(location_id);
+    numbers_.resize(first + made.size());
+    for (size_t k = 0; k < made.size(); ++k) {  // numbers_ kept innermost first either way
+      const size_t i = order_ == Order::kInnermostFirst ? k : made.size() - 1 - k;
+      numbers_[first + i] = make(made[i]);
     }
     spans_.emplace_back(first, static_cast<uint32_t>(numbers_.size()));
     return spans_.back();
@@ -82,6 +89,7 @@ class LocationNumbers {
   uint32_t number(uint32_t i) const { return numbers_[i]; }
 
  private:
+  Order order_;
   FlatIndex index_;  // location id -> its span
   std::vector<std::pair<uint32_t, uint32_t>> spans_;
   std::vector<uint32_t> numbers_;

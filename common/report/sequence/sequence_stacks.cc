@@ -10,34 +10,39 @@ namespace proftools {
 SequenceStacks::SequenceStacks(const StackTotals& totals, int value_index,
                                Granularity granularity) {
   FrameExpander expander(totals.defs(), granularity);
-  std::unordered_map<const Frame*, uint32_t> frame_ids;  // each distinct frame named once
+  std::vector<size_t> seen_in;  // per frame id: the last stack (+1) that held it
+  // Each location's frames named once, in the order a walk from the root meets them.
+  LocationNumbers frame_ids(LocationNumbers::Order::kOutermostFirst);
+  auto name_of = [&](const Frame& frame) {
+    const uint32_t id = names_.Intern(frame.name);
+    if (id == appears_twice_.size()) {
+      appears_twice_.push_back(false);
+      seen_in.push_back(0);
+    }
+    return id;
+  };
   std::unordered_map<std::vector<uint32_t>, size_t, IdSequenceHash> stack_index;
-  std::vector<const Frame*> leaf_first;
   std::vector<uint64_t> keys;
   std::vector<uint32_t> root_first;
-  std::vector<size_t> seen_in;  // per frame id: the last stack (+1) that held it
   for (size_t e = 0; e < totals.entries().size(); ++e) {
     const StackTotals::Entry& entry = totals.entries()[e];
     const int64_t value = entry.values[value_index];
     if (value == 0) continue;
-    leaf_first.clear();
-    expander.StackFrames(entry.stack_id, &leaf_first);
-    if (leaf_first.empty()) continue;
+    const proftools::Stack* defined = totals.defs().stacks.Find(entry.stack_id);
+    if (defined == nullptr) continue;
     keys.clear();
-    for (auto it = leaf_first.rbegin(); it != leaf_first.rend(); ++it) {
-      auto [known, added] = frame_ids.try_emplace(*it, 0);
-      if (added) {
-        known->second = names_.Intern((*it)->name);
-        if (known->second == appears_twice_.size()) {
-          appears_twice_.push_back(false);
-          seen_in.push_back(0);
-        }
+    // Root first: the locations (leaf first) and each one's frames (innermost first) reversed.
+    for (auto location = defined->location_ids.rbegin(); location != defined->location_ids.rend();
+         ++location) {
+      const auto [first, last] = frame_ids.Of(&expander, *location, name_of);
+      for (uint32_t i = last; i > first; --i) {
+        const uint32_t id = frame_ids.number(i - 1);
+        if (seen_in[id] == e + 1) appears_twice_[id] = true;
+        seen_in[id] = e + 1;
+        keys.push_back(id);
       }
-      const uint32_t id = known->second;
-      if (seen_in[id] == e + 1) appears_twice_[id] = true;
-      seen_in[id] = e + 1;
-      keys.push_back(id);
     }
+    if (keys.empty()) continue;
     root_first.clear();
     for (size_t kept : CollapseRepeats(keys))
       root_first.push_back(static_cast<uint32_t>(keys[kept]));

@@ -71,7 +71,9 @@ void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, 
   // Root first, frames joined by ';', identical lines summed, sorted bytewise (as
   // stackcollapse-perf.pl sorts). Empty stacks and zero sums have no folded line.
   FoldedLines folded;
-  LocationNumbers frame_ids;  // each location's frames as the folded lines' frame ids
+  // Each location's frames as the folded lines' frame ids, made in the order a walk from the
+  // root meets them.
+  LocationNumbers frame_ids(LocationNumbers::Order::kOutermostFirst);
   auto intern = [&](const Frame& frame) { return folded.Intern(EscapeFoldedFrame(frame.name)); };
   std::vector<uint32_t> line;
   for (const StackTotals::Entry& entry : totals.entries()) {

@@ -161,7 +161,7 @@ void WriteTreeReport(const StackTotals& totals, const ReportOptions& options, By
     if (added) tree.names.push_back(name);
     return it->second;
   };
-  LocationNumbers location_names;
+  LocationNumbers location_names(LocationNumbers::Order::kOutermostFirst);
   auto name_of = [&](const Frame& frame) {
     return name_id(DisplayFrameName(frame.name) + (frame.inlined ? " (inline)" : ""));
   };
