@@ -22,6 +22,7 @@ class StringIds {
     return it->second;
   }
   const std::string& Text(uint32_t id) const { return *texts_[id]; }
+  size_t size() const { return texts_.size(); }
 
  private:
   std::unordered_map<std::string, uint32_t> ids_;

@@ -88,6 +88,27 @@ class LocationNumbers {
   }
   uint32_t number(uint32_t i) const { return numbers_[i]; }
 
+  // Appends the numbers of `stack`'s frames to `out` in the order of a walk from the leaf (each
+  // location's innermost frame first) or from the root (the reverse).
+  enum class Walk { kFromTheLeaf, kFromTheRoot };
+  template <typename Make>
+  void AppendStack(FrameExpander* frames, const Stack& stack, Walk walk, Make make,
+                   std::vector<uint32_t>* out) {
+    const std::vector<uint64_t>& locations = stack.location_ids;  // leaf first
+    if (walk == Walk::kFromTheLeaf) {
+      for (uint64_t location : locations) {
+        const auto [first, last] = Of(frames, location, make);
+        out->insert(out->end(), numbers_.begin() + first, numbers_.begin() + last);
+      }
+    } else {
+      for (auto location = locations.rbegin(); location != locations.rend(); ++location) {
+        const auto [first, last] = Of(frames, *location, make);
+        out->insert(out->end(), numbers_.rbegin() + (numbers_.size() - last),
+                    numbers_.rbegin() + (numbers_.size() - first));
+      }
+    }
+  }
+
  private:
   Order order_;
   FlatIndex index_;  // location id -> its span

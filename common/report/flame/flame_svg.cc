@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -496,10 +497,7 @@ class SvgWriter {
     const bool threads = options_.threads == 0 ? tree_.nodes().size() >= kParallelNodes &&
                                                      std::thread::hardware_concurrency() > 1
                                                : options_.threads > 1;
-    if (threads) {
-      FramesOnThreads(&order);
-      return;
-    }
+    if (threads && FramesOnThreads(&order)) return;
     FrameFormatter formatter(tree_, options_, geometry_);
     FrameText frames;
     std::vector<Drawn> batch;
@@ -512,8 +510,9 @@ class SvgWriter {
 
   // Batches in a ring of slots: this thread fills a free slot with the next batch's frames, a
   // formatter thread writes its text, this thread writes the oldest slot out once its text is
-  // made. Memory: kSlots batches' text.
-  void FramesOnThreads(DrawOrder* order) {
+  // made. Memory: kSlots batches' text. False, with nothing taken from `order`, when no thread
+  // could be started (the caller formats the frames itself).
+  bool FramesOnThreads(DrawOrder* order) {
     struct Slot {
       std::vector<Drawn> frames;
       FrameText text;
@@ -556,7 +555,14 @@ class SvgWriter {
         for (std::thread& thread : threads) thread.join();
       }
     } joiner{mutex, stop, work_ready, threads};
-    for (int i = 0; i < 2; ++i) threads.emplace_back(work);
+    for (int i = 0; i < 2; ++i) {
+      try {
+        threads.emplace_back(work);
+      } catch (const std::system_error&) {
+        break;  // the threads there are do the work; with none, the caller does
+      }
+    }
+    if (threads.empty()) return false;
     size_t filled = 0, written = 0;  // batches handed out and written
     bool more = true;
     while (more || written < filled) {
@@ -583,6 +589,7 @@ class SvgWriter {
       out_->Write(oldest.text.view());
       ++written;
     }
+    return true;
   }
 
   static constexpr size_t kBatch = 8192;            // frames

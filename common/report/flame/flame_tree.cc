@@ -62,19 +62,10 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
     const Stack* stack = totals.defs().stacks.Find(entry.stack_id);
     if (stack == nullptr) continue;
     const size_t start = paths.frames.size();
-    const std::vector<uint64_t>& locations = stack->location_ids;  // leaf first
-    if (options.reverse) {  // leaf first: each location's frames innermost first
-      for (uint64_t location : locations) {
-        const auto [first, last] = location_infos.Of(&expander, location, info_of);
-        for (uint32_t i = first; i < last; ++i) paths.frames.push_back(location_infos.number(i));
-      }
-    } else {  // root first: the locations and their frames the other way round
-      for (auto location = locations.rbegin(); location != locations.rend(); ++location) {
-        const auto [first, last] = location_infos.Of(&expander, *location, info_of);
-        for (uint32_t i = last; i > first; --i)
-          paths.frames.push_back(location_infos.number(i - 1));
-      }
-    }
+    location_infos.AppendStack(
+        &expander, *stack,
+        options.reverse ? LocationNumbers::Walk::kFromTheLeaf : LocationNumbers::Walk::kFromTheRoot,
+        info_of, &paths.frames);
     if (paths.frames.size() == start) continue;  // no frames: not drawn
     paths.starts.push_back(start);
     paths.values.push_back(value);

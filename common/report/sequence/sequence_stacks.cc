@@ -22,6 +22,7 @@ SequenceStacks::SequenceStacks(const StackTotals& totals, int value_index,
     return id;
   };
   std::unordered_map<std::vector<uint32_t>, size_t, IdSequenceHash> stack_index;
+  std::vector<uint32_t> ids;  // a stack's frame ids, root first
   std::vector<uint64_t> keys;
   std::vector<uint32_t> root_first;
   for (size_t e = 0; e < totals.entries().size(); ++e) {
@@ -30,17 +31,13 @@ SequenceStacks::SequenceStacks(const StackTotals& totals, int value_index,
     if (value == 0) continue;
     const proftools::Stack* defined = totals.defs().stacks.Find(entry.stack_id);
     if (defined == nullptr) continue;
+    ids.clear();
+    frame_ids.AppendStack(&expander, *defined, LocationNumbers::Walk::kFromTheRoot, name_of, &ids);
     keys.clear();
-    // Root first: the locations (leaf first) and each one's frames (innermost first) reversed.
-    for (auto location = defined->location_ids.rbegin(); location != defined->location_ids.rend();
-         ++location) {
-      const auto [first, last] = frame_ids.Of(&expander, *location, name_of);
-      for (uint32_t i = last; i > first; --i) {
-        const uint32_t id = frame_ids.number(i - 1);
-        if (seen_in[id] == e + 1) appears_twice_[id] = true;
-        seen_in[id] = e + 1;
-        keys.push_back(id);
-      }
+    for (const uint32_t id : ids) {
+      if (seen_in[id] == e + 1) appears_twice_[id] = true;
+      seen_in[id] = e + 1;
+      keys.push_back(id);
     }
     if (keys.empty()) continue;
     root_first.clear();

@@ -80,12 +80,7 @@ void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, 
     const Stack* stack = totals.defs().stacks.Find(entry.stack_id);
     if (stack == nullptr) continue;
     line.clear();
-    // Root first: the locations (leaf first) and each one's frames (innermost first) reversed.
-    for (auto location = stack->location_ids.rbegin(); location != stack->location_ids.rend();
-         ++location) {
-      const auto [first, last] = frame_ids.Of(&frames, *location, intern);
-      for (uint32_t i = last; i > first; --i) line.push_back(frame_ids.number(i - 1));
-    }
+    frame_ids.AppendStack(&frames, *stack, LocationNumbers::Walk::kFromTheRoot, intern, &line);
     if (line.empty()) continue;
     if (totals.is_diff()) {
       // Two columns, the base then this profile, as difffolded.pl writes them.

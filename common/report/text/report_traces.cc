@@ -92,10 +92,8 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
   for (const StackTotals::Entry& entry : totals.entries()) {
     key.clear();
     if (const Stack* stack = totals.defs().stacks.Find(entry.stack_id)) {
-      for (uint64_t location : stack->location_ids) {  // leaf first
-        const auto [first, last] = location_lines.Of(&frames, location, line_of);
-        for (uint32_t i = first; i < last; ++i) key.push_back(location_lines.number(i));
-      }
+      location_lines.AppendStack(&frames, *stack, LocationNumbers::Walk::kFromTheLeaf, line_of,
+                                 &key);
     }
     if (key.empty()) key.push_back(line_table.Intern("(no frames)"));
     if (options.mark_cycles) key = MarkCycles(key, &line_table);

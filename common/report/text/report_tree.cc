@@ -2,13 +2,13 @@
 #include <cstdio>
 #include <queue>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "common/base/diagnostics.h"
 #include "common/base/flat_index.h"
 #include "common/base/saturating.h"
+#include "common/base/string_ids.h"
 
 #include "common/report/reports.h"
 #include "common/report/value_format.h"
@@ -26,7 +26,7 @@ struct Tree {
     bool shown = false;
   };
   std::vector<Node> nodes = std::vector<Node>(1);
-  std::vector<std::string> names;  // as written: display form, " (inline)" for inlined frames
+  StringIds names;  // as written: display form, " (inline)" for inlined frames
   // Each node's children in their names' bytewise order: child_list[child_start[n] ..
   // child_start[n + 1]).
   std::vector<uint32_t> child_start, child_list;
@@ -123,7 +123,7 @@ struct TreeWriter {
                     FormatPercent(node.flat, total).c_str());
       text += line;
       text.append(2 * static_cast<size_t>(depth), ' ');
-      text += tree.names[node.name];
+      text += tree.names.Text(node.name);
       text += '\n';
       WriteWhenLarge(&text, out);
       PushChildren(index, depth + 1, &pending);
@@ -155,29 +155,19 @@ void WriteTreeReport(const StackTotals& totals, const ReportOptions& options, By
   // Each location's frames as name ids, made once a location; a node's child by (node, name)
   // in one table: no string made or compared a frame of every stack.
   Tree tree;
-  std::unordered_map<std::string, uint32_t> name_ids;
-  auto name_id = [&](const std::string& name) {
-    auto [it, added] = name_ids.try_emplace(name, static_cast<uint32_t>(tree.names.size()));
-    if (added) tree.names.push_back(name);
-    return it->second;
-  };
   LocationNumbers location_names(LocationNumbers::Order::kOutermostFirst);
   auto name_of = [&](const Frame& frame) {
-    return name_id(DisplayFrameName(frame.name) + (frame.inlined ? " (inline)" : ""));
+    return tree.names.Intern(DisplayFrameName(frame.name) + (frame.inlined ? " (inline)" : ""));
   };
-  const uint32_t no_frames = name_id(DisplayFrameName("(no frames)"));
+  const uint32_t no_frames = tree.names.Intern(DisplayFrameName("(no frames)"));
   FlatIndex child_of;  // node << 32 | name -> child node
   std::vector<uint32_t> path;
   for (const StackTotals::Entry& entry : totals.entries()) {
     const int64_t value = entry.values[v];
     path.clear();
     if (const Stack* stack = totals.defs().stacks.Find(entry.stack_id)) {
-      // Root first: the locations (leaf first) and each one's frames (innermost first) reversed.
-      for (auto location = stack->location_ids.rbegin(); location != stack->location_ids.rend();
-           ++location) {
-        const auto [first, last] = location_names.Of(&frames, *location, name_of);
-        for (uint32_t i = last; i > first; --i) path.push_back(location_names.number(i - 1));
-      }
+      location_names.AppendStack(&frames, *stack, LocationNumbers::Walk::kFromTheRoot, name_of,
+                                 &path);
     }
     if (path.empty()) path.push_back(no_frames);
     uint32_t node = 0;
@@ -213,7 +203,7 @@ void WriteTreeReport(const StackTotals& totals, const ReportOptions& options, By
   std::vector<uint32_t> by_name(tree.names.size()), rank(tree.names.size());
   for (uint32_t i = 0; i < by_name.size(); ++i) by_name[i] = i;
   std::sort(by_name.begin(), by_name.end(),
-            [&](uint32_t a, uint32_t b) { return tree.names[a] < tree.names[b]; });
+            [&](uint32_t a, uint32_t b) { return tree.names.Text(a) < tree.names.Text(b); });
   for (uint32_t r = 0; r < by_name.size(); ++r) rank[by_name[r]] = r;
   for (size_t i = 0; i < n; ++i) {
     std::sort(tree.child_list.begin() + tree.child_start[i],
