@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <set>
+
 #include "common/report/graph/pprof_units.h"
 #include "common/report/reports.h"
 #include "tests/test_util.h"
@@ -119,6 +122,43 @@ TEST(PprofGraph, NodeCountDropsPassThroughNodesAndLeavesResidualEdges) {
                     (edge.inlined ? " inline" : ""));
   }
   EXPECT_EQ(edges, (std::vector<std::string>{"main->b residual inline"}));
+}
+
+TEST(PprofGraph, TheTopNodesAreTheFirstOfTheWholeGraphsOrder) {
+  // The top nodes are chosen from an order computed from the edges' weights without the
+  // edges (Rank): it must be the order of the whole graph built (node_count 0).
+  std::mt19937_64 random(46);
+  std::string text = "proftext 1.0\nsource 1 manual x -\ntype cpu milliseconds\n";
+  const int functions = 40;
+  for (int f = 1; f <= functions; ++f) {
+    text += "function " + std::to_string(f) + " f" + std::to_string(f) + " \"\" f.c 1\n";
+    text += "location " + std::to_string(f) + " - 0x" + std::to_string(f) + " - " +
+            std::to_string(f) + ":" + std::to_string(f) + "\n";
+  }
+  for (int s = 1; s <= 300; ++s) {
+    text += "stack " + std::to_string(s);
+    const int depth = 1 + static_cast<int>(random() % 9);
+    for (int d = 0; d < depth; ++d) text += " " + std::to_string(1 + random() % functions);
+    text +=
+        "\nsample 1 " + std::to_string(s) + " - - " + std::to_string(1 + random() % 1000) + "\n";
+  }
+  StackTotals totals;
+  MemoryStream stream(text);
+  ReadText(&stream, "x", &totals);
+  PprofGraphOptions options;
+  options.node_fraction = 0;
+  options.edge_fraction = 0;
+  options.node_count = 0;
+  const PprofGraph whole(totals, options);
+  ASSERT_EQ(whole.nodes().size(), static_cast<size_t>(functions));
+  for (size_t count : {1, 2, 3, 5, 8, 13, 21, 39}) {
+    options.node_count = count;
+    const PprofGraph top(totals, options);
+    std::set<std::string> expected, chosen;
+    for (size_t i = 0; i < count; ++i) expected.insert(whole.info(whole.nodes()[i]).name);
+    for (const GraphNode& node : top.nodes()) chosen.insert(top.info(node).name);
+    EXPECT_EQ(chosen, expected) << count << " nodes";
+  }
 }
 
 TEST(DotReport, ResidualEdgesAreDottedAndTheLegendSaysWhatWasLeftOut) {

@@ -110,7 +110,8 @@ TEST(StackTotals, EntriesHoldEverySampleOnceTheProfileEnds) {
   ASSERT_EQ(totals.entries().size(), 1u);
   EXPECT_EQ(totals.entries()[0].samples, 2u);
   EXPECT_EQ(totals.entries()[0].values, (std::vector<int64_t>{20, 2}));
-  EXPECT_EQ(totals.entries()[0].label_set.size(), 1u);
+  ASSERT_EQ(totals.label_set(totals.entries()[0]).size(), 1u);
+  EXPECT_EQ(totals.label_set(totals.entries()[0])[0].str, "7");
   totals.AddEntry(2, 3, {5, 3}, {});
   sample.stack_id = 2;
   totals.OnSample(sample);  // another label set than AddEntry's: an entry of its own
@@ -122,6 +123,8 @@ TEST(StackTotals, EntriesHoldEverySampleOnceTheProfileEnds) {
   EXPECT_EQ(totals.entries()[1].values, (std::vector<int64_t>{5, 3}));
   EXPECT_EQ(totals.entries()[2].values, (std::vector<int64_t>{10, 1}));
   EXPECT_EQ(totals.entries()[2].samples, 1u);
+  EXPECT_TRUE(totals.label_set(totals.entries()[1]).empty());
+  EXPECT_EQ(totals.label_set(totals.entries()[2]).size(), 1u);
 }
 
 TEST(TopReport, DefaultValueIsTheLastTypeAndUnitsScale) {

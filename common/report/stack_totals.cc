@@ -77,9 +77,6 @@ void StackTotals::OnSample(const Sample& sample) {
     pending_samples_.resize(entries_.size(), 0);
     pending_values_.resize(entries_.size() * types, 0);
   }
-  if (keying_ == LabelKeying::kExact && entry.samples == 0 && pending_samples_[index] == 0) {
-    entry.label_set = sample.labels;
-  }
   ++pending_samples_[index];
   int64_t* sums = pending_values_.data() + index * types;
   for (size_t i = 0; i < sample.values.size() && i < types; ++i) sums[i] += sample.values[i];
@@ -117,7 +114,13 @@ const StackTotals::RecentLabels& StackTotals::LabelsOf(const Sample& sample) {
   slot.labels_id = sample.labels_id;
   slot.rendered =
       keying_ == LabelKeying::kTraces ? TraceLabels(sample.labels) : ExactLabelKey(sample.labels);
-  slot.id = label_ids_.try_emplace(slot.rendered, label_ids_.size()).first->second;
+  const auto [it, added] = label_ids_.try_emplace(slot.rendered, label_ids_.size());
+  slot.id = it->second;
+  if (keying_ == LabelKeying::kExact) {
+    if (label_sets_.size() <= slot.id) label_sets_.resize(slot.id + 1);
+    if (added) label_sets_[slot.id] = sample.labels;
+    slot.rendered.clear();  // entries keep the number, not the key (label_set(entry))
+  }
   return slot;
 }
 
@@ -142,8 +145,13 @@ StackTotals::Entry& StackTotals::EntryOf(uint64_t stack_id, uint64_t label_id,
     index_.Insert(stack_id, index, &index);
   }
   entries_.push_back(
-      Entry{stack_id, 0, std::vector<int64_t>(total_values_.size(), 0), {}, labels, {}});
+      Entry{stack_id, 0, std::vector<int64_t>(total_values_.size(), 0), {}, labels, label_id});
   return entries_[index];
+}
+
+const std::vector<Label>& StackTotals::label_set(const Entry& entry) const {
+  static const std::vector<Label> kNone;
+  return entry.label_id < label_sets_.size() ? label_sets_[entry.label_id] : kNone;
 }
 
 void StackTotals::AddEntry(uint64_t stack_id, uint64_t samples, const std::vector<int64_t>& values,

@@ -23,8 +23,8 @@ class StackTotals : public DefinitionKeepingSink {
   // labels rendered as pprof's -traces prints them (Entry::labels).
   explicit StackTotals(bool by_labels = false)
       : keying_(by_labels ? LabelKeying::kTraces : LabelKeying::kNone) {}
-  // kExact: samples with other labels are other entries, each keeping its labels
-  // (Entry::label_set), for the call graph's tags.
+  // kExact: samples with other labels are other entries, each with the number of its labels
+  // (label_set(entry)), for the call graph's tags.
   enum class LabelKeying { kNone, kTraces, kExact };
   explicit StackTotals(LabelKeying keying) : keying_(keying) {}
 
@@ -42,8 +42,8 @@ class StackTotals : public DefinitionKeepingSink {
     // With by_labels: one line per label key, `%10s:  VALUE...` sorted as pprof sorts them
     // (string labels, then numeric ones); empty otherwise.
     std::string labels;
-    // With LabelKeying::kExact: the labels of the entry's samples; empty otherwise.
-    std::vector<Label> label_set;
+    // With a label keying: the number of the entry's labels, equal for equal labels.
+    uint64_t label_id = 0;
   };
   // Stacks of the samples, in order of first appearance. Complete once OnEnd has come (asked for
   // before, with samples still to add: an internal error, not sums short of them).
@@ -77,6 +77,9 @@ class StackTotals : public DefinitionKeepingSink {
   // from others (diff_totals.h). The totals are left as they are.
   void AddEntry(uint64_t stack_id, uint64_t samples, const std::vector<int64_t>& values,
                 const std::vector<int64_t>& base, const std::string& labels = "");
+  // With LabelKeying::kExact: the labels of the entry's samples (kept once per label set: a
+  // copy an entry was most of a large profile's memory); empty otherwise.
+  const std::vector<Label>& label_set(const Entry& entry) const;
   bool by_labels() const { return keying_ != LabelKeying::kNone; }
   LabelKeying keying() const { return keying_; }
   // Whether the entries are differences from a base (diff_totals.h).
@@ -100,6 +103,7 @@ class StackTotals : public DefinitionKeepingSink {
   bool is_diff_ = false;
   LabelKeying keying_ = LabelKeying::kNone;
   std::unordered_map<std::string, uint64_t> label_ids_;  // rendered labels -> a number
+  std::vector<std::vector<Label>> label_sets_;           // kExact: by number
   // (stack id, labels' number) -> entry (open addressing: looked up once a sample)
   BasicFlatIndex<std::pair<uint64_t, uint64_t>> labeled_index_;
   // The label sets seen last, rendered and numbered: samples mostly take turns between a few

@@ -163,26 +163,31 @@ PprofGraph::PprofGraph(const StackTotals& totals, const PprofGraphOptions& optio
       kept_infos = std::move(kept);
     }
   }
-  Build(kept_infos);
-  nodes_before_count_ = nodes_.size();
-  SortNodes();
   if (options.node_count > 0) {
-    // Low tags and edges would sway the choice. The choice looks at no more than the first
-    // node_count nodes.
+    // The choice of the top nodes needs the graph's nodes in order, which needs its edges'
+    // weights, but not the edges themselves: a graph that is not kept is ranked, not built.
+    Rank(kept_infos);
+    nodes_before_count_ = nodes_.size();
+    // Low tags would sway the choice. The choice looks at no more than the first node_count
+    // nodes.
     AddTags(kept_infos, options.node_count);
     TrimTags(node_cutoff);
     const std::vector<bool> top = TopNodes(options.node_count);
     size_t count = 0;
     for (bool kept : top) count += kept;
-    if (count != nodes_.size()) {
-      kept_infos = top;
-      Build(kept_infos);
-      SortNodes();
-    } else {
-      // pprof trims the edges before choosing the nodes; the choice does not look at edges, so
-      // only a graph that is kept needs it (a large one's edges are most of its build).
+    const bool every_node = count == nodes_.size();
+    if (!every_node) kept_infos = top;
+    Build(kept_infos);
+    SortNodes();
+    if (every_node) {
+      // pprof trims the edges before choosing the nodes (the choice does not look at them);
+      // the edges dropped then are not counted among those dropped at the end.
       TrimEdges(edge_cutoff);
     }
+  } else {
+    Build(kept_infos);
+    nodes_before_count_ = nodes_.size();
+    SortNodes();
   }
   AddTags(kept_infos, SIZE_MAX);
   TrimTags(node_cutoff);
@@ -249,6 +254,31 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
   };
   label_sets_.emplace_back();  // 0: none
   std::unordered_map<std::string, uint32_t> label_set_index;
+  // By the totals' label number: the index in label_sets_ (0: none), or kUnknown until met.
+  constexpr uint32_t kUnknown = UINT32_MAX;
+  std::vector<uint32_t> set_of_label_id;
+  auto set_of = [&](const StackTotals::Entry& totals_entry) -> uint32_t {
+    if (totals_entry.label_id >= set_of_label_id.size()) {
+      set_of_label_id.resize(totals_entry.label_id + 1, kUnknown);
+    }
+    uint32_t& known = set_of_label_id[totals_entry.label_id];
+    if (known != kUnknown) return known;
+    const std::vector<Label>& labels = totals.label_set(totals_entry);
+    LabelSet set;
+    set.joined = JoinLabels(labels);
+    for (const Label& label : labels) {
+      // As pprof's graph, only the `bytes` label becomes numeric tags.
+      if (label.is_num && label.key == "bytes") {
+        set.bytes.emplace_back(label.num, label.unit.empty() ? "bytes" : label.unit);
+      }
+    }
+    if (set.joined.empty() && set.bytes.empty()) return known = 0;
+    std::string key = set.joined;
+    for (const auto& [number, unit] : set.bytes) key += '\0' + std::to_string(number) + ' ' + unit;
+    auto [index, new_set] = label_set_index.emplace(key, label_sets_.size());
+    if (new_set) label_sets_.push_back(std::move(set));
+    return known = index->second;
+  };
   std::unordered_map<uint64_t, size_t> entry_of_stack;
   for (const StackTotals::Entry& totals_entry : totals.entries()) {
     const int64_t value = totals_entry.values[options.value_index];
@@ -268,20 +298,8 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
     }
     Entry& entry = entries_[at->second];
     AddSaturating(&entry.value, value);
-    LabelSet set;
-    set.joined = JoinLabels(totals_entry.label_set);
-    for (const Label& label : totals_entry.label_set) {
-      // As pprof's graph, only the `bytes` label becomes numeric tags.
-      if (label.is_num && label.key == "bytes") {
-        set.bytes.emplace_back(label.num, label.unit.empty() ? "bytes" : label.unit);
-      }
-    }
-    if (set.joined.empty() && set.bytes.empty()) continue;
-    std::string key = set.joined;
-    for (const auto& [number, unit] : set.bytes) key += '\0' + std::to_string(number) + ' ' + unit;
-    auto [index, new_set] = label_set_index.emplace(key, label_sets_.size());
-    if (new_set) label_sets_.push_back(std::move(set));
-    entry.by_label_set.emplace_back(index->second, value);
+    const uint32_t set = set_of(totals_entry);
+    if (set != 0) entry.by_label_set.emplace_back(set, value);
   }
 }
 
@@ -326,8 +344,8 @@ void PprofGraph::EraseEdge(size_t edge) {
   e.weight = kErased;
 }
 
-template <typename Key>
-void PprofGraph::BuildEdges(const std::vector<bool>& kept) {
+template <typename Key, typename OnCount, typename OnEdge>
+void PprofGraph::WalkEdges(const std::vector<bool>& kept, OnCount on_count, OnEdge on_edge) {
   // Every call of a stack (a kept node to the next kept one) is a step, and an edge is the steps
   // of one (caller, callee): the steps sorted by edge, stably, give each edge's weight (each
   // entry once, whatever the recursion) in sequential passes, and the edges in the order of
@@ -379,7 +397,7 @@ void PprofGraph::BuildEdges(const std::vector<bool>& kept) {
   for (size_t s = 0; s < steps.size(); ++s) {
     edge_count += s == 0 || steps[s].edge_flags >> 2 != steps[s - 1].edge_flags >> 2;
   }
-  edges_.reserve(edge_count);
+  on_count(edge_count);
   for (size_t s = 0; s < steps.size();) {
     const Key edge = steps[s].edge_flags >> 2;
     GraphEdge built{static_cast<size_t>(edge / n_infos), static_cast<size_t>(edge % n_infos), 0,
@@ -392,9 +410,15 @@ void PprofGraph::BuildEdges(const std::vector<bool>& kept) {
       built.residual = built.residual || (steps[s].edge_flags & 2);
       built.inlined = built.inlined && (steps[s].edge_flags & 1);
     }
-    edges_.push_back(built);
+    on_edge(built);
   }
-  steps = std::vector<Step>();
+}
+
+template <typename Key>
+void PprofGraph::BuildEdges(const std::vector<bool>& kept) {
+  WalkEdges<Key>(
+      kept, [this](size_t count) { edges_.reserve(count); },
+      [this](const GraphEdge& edge) { edges_.push_back(edge); });
   std::vector<uint32_t> in_count(nodes_.size(), 0), out_count(nodes_.size(), 0);
   for (const GraphEdge& edge : edges_) {
     ++out_count[edge.src];
@@ -407,6 +431,14 @@ void PprofGraph::BuildEdges(const std::vector<bool>& kept) {
   for (size_t e = 0; e < edges_.size(); ++e) {
     nodes_[edges_[e].src].out.push_back(e);
     nodes_[edges_[e].dest].in.push_back(e);
+  }
+}
+
+void PprofGraph::Rank(const std::vector<bool>& kept) {
+  if (infos_.size() <= (uint64_t{1} << 15)) {
+    RankNodes<uint32_t>(kept);
+  } else {
+    RankNodes<uint64_t>(kept);
   }
 }
 
@@ -524,22 +556,52 @@ void PprofGraph::AddTags(const std::vector<bool>& kept, size_t limit) {
 
 namespace {
 
-double EdgeEntropy(const std::vector<GraphEdge>& edges, const std::vector<size_t>& set,
-                   int64_t self) {
-  double score = 0;
-  int64_t total = self;
-  for (size_t e : set) {
-    if (edges[e].weight > 0) AddSaturating(&total, SaturatingAbs(edges[e].weight));
+// An edge's ends (node indices) and weight: what the entropy order looks at.
+struct WeightedEdge {
+  uint32_t src, dest;
+  int64_t weight;
+};
+
+// pprof's EntropyOrder score of every node (by index): the entropy of its in-edges' weights
+// and of its out-edges' and own flat value (1 for a side with no edges), times its cumulative
+// value, plus its flat value. pprof's edgeEntropyScore for every node at once, in its two
+// passes (totals, then terms); each node's edges are met in the order of the graph's edges,
+// as its lists have them. Edges to nodes without a value are left out, as Build erases them.
+std::vector<int64_t> EntropyScores(const std::vector<GraphNode>& nodes,
+                                   const std::vector<WeightedEdge>& edges) {
+  const size_t n_nodes = nodes.size();
+  auto present = [&](size_t n) { return nodes[n].flat != 0 || nodes[n].cum != 0; };
+  std::vector<uint32_t> in_count(n_nodes, 0), out_count(n_nodes, 0);
+  std::vector<int64_t> in_total(n_nodes, 0), out_total(n_nodes, 0);
+  for (size_t n = 0; n < n_nodes; ++n) out_total[n] = nodes[n].flat;
+  for (const WeightedEdge& edge : edges) {
+    if (!present(edge.src) || !present(edge.dest)) continue;
+    ++out_count[edge.src];
+    ++in_count[edge.dest];
+    if (edge.weight > 0) {
+      AddSaturating(&out_total[edge.src], SaturatingAbs(edge.weight));
+      AddSaturating(&in_total[edge.dest], SaturatingAbs(edge.weight));
+    }
   }
-  if (total == 0) return 0;
-  for (size_t e : set) {
-    const double frac =
-        static_cast<double>(SaturatingAbs(edges[e].weight)) / static_cast<double>(total);
-    score += -frac * std::log2(frac);
+  std::vector<double> in_score(n_nodes, 0), out_score(n_nodes, 0);
+  auto add_term = [](int64_t value, int64_t total, double* score) {
+    if (total == 0) return;  // pprof: a score of 0
+    const double frac = static_cast<double>(SaturatingAbs(value)) / static_cast<double>(total);
+    *score += -frac * std::log2(frac);
+  };
+  for (const WeightedEdge& edge : edges) {
+    if (!present(edge.src) || !present(edge.dest)) continue;
+    add_term(edge.weight, out_total[edge.src], &out_score[edge.src]);
+    add_term(edge.weight, in_total[edge.dest], &in_score[edge.dest]);
   }
-  if (self > 0) {
-    const double frac = static_cast<double>(SaturatingAbs(self)) / static_cast<double>(total);
-    score += -frac * std::log2(frac);
+  std::vector<int64_t> score(n_nodes, 0);
+  for (size_t n = 0; n < n_nodes; ++n) {
+    const GraphNode& node = nodes[n];
+    if (node.flat > 0) add_term(node.flat, out_total[n], &out_score[n]);
+    double s = 0;
+    s += in_count[n] == 0 ? 1 : in_score[n];
+    s += out_count[n] == 0 ? 1 : out_score[n];
+    score[n] = static_cast<int64_t>(s * static_cast<double>(node.cum)) + node.flat;
   }
   return score;
 }
@@ -547,16 +609,46 @@ double EdgeEntropy(const std::vector<GraphEdge>& edges, const std::vector<size_t
 }  // namespace
 
 void PprofGraph::SortNodes() {
-  // pprof's EntropyOrder: nodes whose edges spread their value rank above pass-through nodes;
-  // ties by name, flat value, then the whole NodeInfo.
-  std::vector<int64_t> score(nodes_.size());
-  for (size_t i = 0; i < nodes_.size(); ++i) {
-    const GraphNode& n = nodes_[i];
-    double s = 0;
-    s += n.in.empty() ? 1 : EdgeEntropy(edges_, n.in, 0);
-    s += n.out.empty() ? 1 : EdgeEntropy(edges_, n.out, n.flat);
-    score[i] = static_cast<int64_t>(s * static_cast<double>(n.cum)) + n.flat;
+  std::vector<WeightedEdge> weighted;
+  for (const GraphEdge& edge : edges_) {
+    if (edge.weight == kErased) continue;
+    weighted.push_back(WeightedEdge{static_cast<uint32_t>(edge.src),
+                                    static_cast<uint32_t>(edge.dest), edge.weight});
   }
+  OrderNodes(EntropyScores(nodes_, weighted));
+}
+
+template <typename Key>
+void PprofGraph::RankNodes(const std::vector<bool>& kept) {
+  nodes_.assign(infos_.size(), GraphNode());
+  for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i].info = i;
+  edges_.clear();
+  has_tags_ = false;
+  // The edges' ends and weights only (16 bytes an edge, where a graph's edge with its places
+  // in two lists is 56): a large graph has nearly a million.
+  std::vector<WeightedEdge> weighted;
+  WalkEdges<Key>(
+      kept, [&](size_t count) { weighted.reserve(count); },
+      [&](const GraphEdge& edge) {
+        weighted.push_back(WeightedEdge{static_cast<uint32_t>(edge.src),
+                                        static_cast<uint32_t>(edge.dest), edge.weight});
+      });
+  const std::vector<int64_t> all_scores = EntropyScores(nodes_, weighted);
+  weighted = std::vector<WeightedEdge>();
+  // The nodes Build would keep: those with a value.
+  std::vector<GraphNode> kept_nodes;
+  std::vector<int64_t> score;
+  for (size_t n = 0; n < nodes_.size(); ++n) {
+    if (nodes_[n].flat == 0 && nodes_[n].cum == 0) continue;
+    score.push_back(all_scores[n]);
+    kept_nodes.push_back(std::move(nodes_[n]));
+  }
+  nodes_ = std::move(kept_nodes);
+  OrderNodes(score);
+}
+
+void PprofGraph::OrderNodes(const std::vector<int64_t>& score) {
+  // Ties by name, flat value, then the whole NodeInfo.
   std::vector<size_t> order(nodes_.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::vector<std::string> names(nodes_.size());

@@ -115,6 +115,16 @@ class PprofGraph {
   // Build's edges and the nodes' values, with edge keys of type Key (uint32_t or uint64_t).
   template <typename Key>
   void BuildEdges(const std::vector<bool>& kept);
+  // The edges among the kept infos (all when empty), each once, in (caller, callee) order:
+  // on_count(number of edges), then on_edge(edge) for each; nodes_ (indexed by info) get their
+  // flat and cumulative values on the way.
+  template <typename Key, typename OnCount, typename OnEdge>
+  void WalkEdges(const std::vector<bool>& kept, OnCount on_count, OnEdge on_edge);
+  // nodes_ as Build(kept) then SortNodes() would leave them, without edges (their weights give
+  // the order, the edges are not kept): for choosing the top nodes of a graph not drawn whole.
+  void Rank(const std::vector<bool>& kept);
+  template <typename Key>
+  void RankNodes(const std::vector<bool>& kept);
   // The flat and cumulative value of every node, by info (what Build gives them, without edges).
   void NodeValues(std::vector<int64_t>* flat, std::vector<int64_t>* cum) const;
   // The tags of the first `limit` nodes, from the samples again (only the graphs whose tags are
@@ -124,6 +134,8 @@ class PprofGraph {
   void MakeTags(GraphNode* node, const std::vector<std::pair<uint32_t, TagSums>>& sums) const;
   void EraseEdge(size_t edge);
   void SortNodes();  // pprof's EntropyOrder
+  // Sorts nodes_ by |score| (by node index), then as pprof breaks ties; edges renumbered.
+  void OrderNodes(const std::vector<int64_t>& score);
   void TrimTags(int64_t cutoff);
   size_t TrimEdges(int64_t cutoff);
   std::vector<bool> TopNodes(size_t count) const;
