@@ -180,10 +180,13 @@ class DataWriter {
   }
 
   // `values` divided by the scales, packed.
-  void Values(const std::vector<int64_t>& values, PackedWriter* out) const {
+  void Values(const int64_t* values, size_t count, PackedWriter* out) const {
     for (size_t t = 0; t < scales_.size(); ++t) {
-      out->Signed(t < values.size() ? values[t] / static_cast<int64_t>(scales_[t]) : 0);
+      out->Signed(t < count ? values[t] / static_cast<int64_t>(scales_[t]) : 0);
     }
+  }
+  void Values(const std::vector<int64_t>& values, PackedWriter* out) const {
+    Values(values.data(), values.size(), out);
   }
 
   // Per type, the greatest common divisor of every value written (10000000 for a profile of
@@ -198,10 +201,8 @@ class DataWriter {
     for (const auto& v : values_) add(v.data(), v.size());
     for (const auto& v : base_values_) add(v.data(), v.size());
     if (!diff_ && options_.timeline != nullptr) {
-      timeline_entries_ = options_.timeline->Entries();  // sorted once, for Timeline too
-      for (const SampleTimeline::Entry& entry : timeline_entries_) {
-        add(entry.values, types);
-      }
+      options_.timeline->ForEachEntry(
+          [&](const SampleTimeline::Entry& entry) { add(entry.values, types); });
     }
     for (uint64_t& scale : scales_) {
       if (scale == 0 || scale > static_cast<uint64_t>(INT64_MAX)) scale = 1;
@@ -220,47 +221,64 @@ class DataWriter {
     const SampleTimeline& timeline = *options_.timeline;
     const size_t types = totals_.header().types.size();
     const size_t row_count = timeline.rows().size();
-    // Per row: bin -> sums. Per (stack, bin): the timeline's entries to sum, as cells sorted by
-    // stack, bin and entry (a flat array: a map of a million nodes took most of the page's
-    // time), summed per (stack, bin) in the entries' order, then per brush bin.
-    std::vector<std::map<uint32_t, std::vector<int64_t>>> activity(row_count);
-    struct Cell {
-      size_t stack;
-      uint32_t bin;
-      uint32_t entry;
-    };
-    const std::vector<SampleTimeline::Entry>& timeline_entries = timeline_entries_;
-    std::vector<Cell> cells;
-    cells.reserve(timeline_entries.size());
-    for (uint32_t e = 0; e < timeline_entries.size(); ++e) {
-      const SampleTimeline::Entry& entry = timeline_entries[e];
+    const uint32_t bin_count = timeline.bins();
+    // Per row and bin: the sums (what the timeline draws), and whether any sample is there.
+    // Per bin: how many of the timeline's entries (one per row, bin and stack) it has.
+    std::vector<int64_t> activity(row_count * bin_count * types, 0);
+    std::vector<bool> active(row_count * bin_count, false);
+    std::vector<uint32_t> stack_of_entry;  // in ForEachEntry's order; UINT32_MAX: not drawn
+    std::vector<size_t> bin_start(size_t{bin_count} + 1, 0);
+    timeline.ForEachEntry([&](const SampleTimeline::Entry& entry) {
       uint64_t stack;
-      if (!stack_of_id_.Find(entry.stack_id, &stack)) continue;
-      std::vector<int64_t>& sums = activity[entry.row][entry.bin];
-      sums.resize(types, 0);
+      if (!stack_of_id_.Find(entry.stack_id, &stack)) {
+        stack_of_entry.push_back(UINT32_MAX);
+        return;
+      }
+      stack_of_entry.push_back(static_cast<uint32_t>(stack));
+      ++bin_start[entry.bin + 1];
+      const size_t at = size_t{entry.row} * bin_count + entry.bin;
+      active[at] = true;
+      int64_t* sums = activity.data() + at * types;
       for (size_t t = 0; t < types; ++t) AddSaturating(&sums[t], entry.values[t]);
-      cells.push_back(Cell{stack, entry.bin, e});
+    });
+    // The entries by bin (a counting sort, values copied along): the timeline's entries come
+    // nearly in time order, so both the reading and the writing are sequential, where ordering
+    // them by stack read a million scattered values (a fifth of the page's time).
+    for (uint32_t bin = 0; bin < bin_count; ++bin) bin_start[bin + 1] += bin_start[bin];
+    std::vector<uint32_t> cell_stack(bin_start[bin_count]);
+    std::vector<int64_t> cell_values(cell_stack.size() * types);
+    {
+      std::vector<size_t> next(bin_start.begin(), bin_start.end() - 1);
+      size_t e = 0;
+      timeline.ForEachEntry([&](const SampleTimeline::Entry& entry) {
+        const uint32_t stack = stack_of_entry[e++];
+        if (stack == UINT32_MAX) return;
+        const size_t at = next[entry.bin]++;
+        cell_stack[at] = stack;
+        std::copy(entry.values, entry.values + types, cell_values.begin() + at * types);
+      });
     }
-    // By (stack, bin), stably: the cells are in entry order already (a sort by comparisons of
-    // the million cells of a large profile was a tenth of the page's time).
-    const uint64_t bin_count = timeline.bins();
-    StableRadixSort(&cells, BitsBelow(uint64_t{stacks_.size()} * bin_count),
-                    [bin_count](const Cell& cell) { return cell.stack * bin_count + cell.bin; });
-    uint32_t step = 1;
-    auto entries_at = [&](uint32_t s) {
+    stack_of_entry = std::vector<uint32_t>();
+    // The brush's bins: `step` bins each; the sums per (stack, brush bin) it would hold counted
+    // with each stack's last brush bin (the bins are met in order).
+    std::vector<uint32_t> last_brush_bin(stacks_.size());
+    auto entries_at = [&](uint32_t step) {
+      std::fill(last_brush_bin.begin(), last_brush_bin.end(), UINT32_MAX);
       size_t count = 0;
-      std::pair<size_t, uint32_t> last{SIZE_MAX, 0};
-      for (const Cell& cell : cells) {
-        const std::pair<size_t, uint32_t> coarse{cell.stack, cell.bin / s};
-        if (coarse != last) ++count;
-        last = coarse;
+      for (uint32_t bin = 0; bin < bin_count; ++bin) {
+        for (size_t c = bin_start[bin]; c < bin_start[bin + 1]; ++c) {
+          uint32_t& last = last_brush_bin[cell_stack[c]];
+          count += last != bin / step;
+          last = bin / step;
+        }
       }
       return count;
     };
-    while (step < timeline.bins() && entries_at(step) > kBrushBudget) step *= 2;
+    uint32_t step = 1;
+    while (step < bin_count && entries_at(step) > kBrushBudget) step *= 2;
     std::string json = ",\"timeline\":{\"origin\":\"" + std::to_string(timeline.origin()) +
                        "\",\"width\":" + std::to_string(timeline.width()) +
-                       ",\"bins\":" + std::to_string(timeline.bins()) +
+                       ",\"bins\":" + std::to_string(bin_count) +
                        ",\"step\":" + std::to_string(step) +
                        ",\"samples\":" + std::to_string(timeline.timed_samples()) + ",\"rows\":[";
     for (size_t i = 0; i < row_count; ++i) {
@@ -271,53 +289,51 @@ class DataWriter {
     for (size_t i = 0; i < row_count; ++i) {
       PackedWriter row;
       uint32_t last = 0;
-      for (const auto& [bin, sums] : activity[i]) {
+      for (uint32_t bin = 0; bin < bin_count; ++bin) {
+        const size_t at = i * bin_count + bin;
+        if (!active[at]) continue;
         row.Number(bin - last);
         last = bin;
-        Values(sums, &row);
+        Values(activity.data() + at * types, types, &row);
       }
       json += (i ? ",\"" : "\"") + row.text() + "\"";
     }
-    // Per stack with entries: the stack's index from the previous one's, the number of its
-    // entries, and each entry's brush bin from the previous one's and its values.
+    // Per brush bin with entries: the bin from the previous one's, the number of its entries,
+    // and each entry's stack from the previous one's (in order of stack) and its values. The
+    // sums of a brush bin's stacks are gathered in one array by stack.
     PackedWriter entries;
-    std::vector<std::pair<uint32_t, std::vector<int64_t>>> bins;
-    size_t previous_stack = 0;
-    auto flush = [&](size_t stack) {
-      if (bins.empty()) return;
-      entries.Number(stack - previous_stack);
-      previous_stack = stack;
-      entries.Number(bins.size());
-      uint32_t last = 0;
-      for (const auto& [bin, sums] : bins) {
-        entries.Number(bin - last);
-        last = bin;
-        Values(sums, &entries);
+    std::vector<int64_t> sums(stacks_.size() * types, 0);
+    std::vector<bool> touched(stacks_.size(), false);
+    std::vector<uint32_t> present;
+    uint32_t previous_brush_bin = 0;
+    for (uint32_t first = 0; first < bin_count; first += step) {
+      const uint32_t end =
+          static_cast<uint32_t>(std::min<uint64_t>(uint64_t{first} + step, bin_count));
+      present.clear();
+      for (size_t c = bin_start[first]; c < bin_start[end]; ++c) {
+        const uint32_t stack = cell_stack[c];
+        if (!touched[stack]) {
+          touched[stack] = true;
+          present.push_back(stack);
+        }
+        int64_t* into = sums.data() + size_t{stack} * types;
+        for (size_t t = 0; t < types; ++t) AddSaturating(&into[t], cell_values[c * types + t]);
       }
-      bins.clear();
-    };
-    size_t current = SIZE_MAX;
-    std::vector<int64_t> fine(types);
-    for (size_t c = 0; c < cells.size();) {
-      const Cell& first = cells[c];
-      if (first.stack != current) {
-        if (current != SIZE_MAX) flush(current);
-        current = first.stack;
-      }
-      // The (stack, bin)'s sum, then into its brush bin.
-      std::fill(fine.begin(), fine.end(), 0);
-      for (; c < cells.size() && cells[c].stack == first.stack && cells[c].bin == first.bin; ++c) {
-        const int64_t* values = timeline_entries[cells[c].entry].values;
-        for (size_t t = 0; t < types; ++t) AddSaturating(&fine[t], values[t]);
-      }
-      const uint32_t bin = first.bin / step;
-      if (bins.empty() || bins.back().first != bin) {
-        bins.emplace_back(bin, fine);
-      } else {
-        for (size_t t = 0; t < types; ++t) AddSaturating(&bins.back().second[t], fine[t]);
+      if (present.empty()) continue;
+      std::sort(present.begin(), present.end());
+      entries.Number(first / step - previous_brush_bin);
+      previous_brush_bin = first / step;
+      entries.Number(present.size());
+      uint32_t previous_stack = 0;
+      for (const uint32_t stack : present) {
+        entries.Number(stack - previous_stack);
+        previous_stack = stack;
+        int64_t* of_stack = sums.data() + size_t{stack} * types;
+        Values(of_stack, types, &entries);
+        std::fill(of_stack, of_stack + types, 0);
+        touched[stack] = false;
       }
     }
-    if (current != SIZE_MAX) flush(current);
     return json + "],\"entries\":\"" + entries.text() + "\"}";
   }
 
@@ -430,30 +446,22 @@ class DataWriter {
   void Collect() {
     const Definitions& defs = totals_.defs();
     FrameExpander expander(defs, options_.granularity);
-    // Per location: its frames' indexes in names_, outermost first (as a stack's path reads
-    // them, so that names are numbered in the order a walk of the paths meets them): a frame's
-    // name is hashed once a location, not once a frame of every stack (2 million on the
-    // million-sample benchmark).
-    IdMap location_index;  // location id -> index in location_names
-    std::vector<std::vector<uint32_t>> location_names;
-    auto names_of = [&](uint64_t location_id) -> const std::vector<uint32_t>& {
-      uint64_t at;
-      if (location_index.Find(location_id, &at)) return location_names[at];
-      const std::vector<Frame>& frames = expander.LocationFrames(location_id);
-      std::vector<uint32_t> names;
-      for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
-        auto [id, added] = ids_.try_emplace(it->name, static_cast<uint32_t>(names_.size()));
-        if (added) {
-          names_.push_back(it->name);
-          kinds_.push_back(it->kind);
-          sources_.push_back(it->source);
-        }
-        names.push_back(id->second);
+    // Names are numbered in the order a walk of the paths from the root meets them, and hashed
+    // once a location, not once a frame of every stack (2 million on the million-sample
+    // benchmark).
+    LocationNumbers numbers(LocationNumbers::Order::kOutermostFirst);
+    auto number_of = [&](const Frame& frame) {
+      auto [id, added] = ids_.try_emplace(frame.name, static_cast<uint32_t>(names_.size()));
+      if (added) {
+        names_.push_back(frame.name);
+        kinds_.push_back(frame.kind);
+        sources_.push_back(frame.source);
       }
-      location_index.Insert(location_id, location_names.size(), &at);
-      location_names.push_back(std::move(names));
-      return location_names.back();
+      return id->second;
     };
+    // Per name: the last path it was seen in, to find the paths with a frame twice (only those
+    // can have a repeated cycle to collapse).
+    std::vector<uint32_t> seen_in;
     std::unordered_map<std::vector<uint32_t>, size_t, IdSequenceHash> stack_index;
     std::vector<uint32_t> path;
     std::vector<uint64_t> keys;
@@ -463,10 +471,8 @@ class DataWriter {
       if (!stack_of_id_.Find(entry.stack_id, &at)) {
         path.clear();
         if (const Stack* stack = defs.stacks.Find(entry.stack_id)) {
-          for (auto it = stack->location_ids.rbegin(); it != stack->location_ids.rend(); ++it) {
-            const std::vector<uint32_t>& names = names_of(*it);
-            path.insert(path.end(), names.begin(), names.end());
-          }
+          numbers.AppendStack(&expander, *stack, LocationNumbers::Walk::kFromTheRoot, number_of,
+                              &path);
         }
         auto [known, added] = stack_index.try_emplace(path, stacks_.size());
         at = known->second;
@@ -476,11 +482,20 @@ class DataWriter {
           values_.emplace_back(entry.values.size(), 0);
           // The sequence view reads stacks as prof-text's sequence reports do, with directly
           // repeated cycles collapsed (sequence_stacks.h); only recursive stacks differ.
-          keys.assign(path.begin(), path.end());
-          const std::vector<size_t> kept = CollapseRepeats(keys);
           collapsed_.emplace_back();
-          if (kept.size() != path.size()) {
-            for (size_t k : kept) collapsed_.back().push_back(path[k]);
+          seen_in.resize(names_.size(), UINT32_MAX);
+          const uint32_t this_path = static_cast<uint32_t>(stacks_.size());
+          bool repeats = false;
+          for (const uint32_t name : path) {
+            repeats = repeats || seen_in[name] == this_path;
+            seen_in[name] = this_path;
+          }
+          if (repeats) {
+            keys.assign(path.begin(), path.end());
+            const std::vector<size_t> kept = CollapseRepeats(keys);
+            if (kept.size() != path.size()) {
+              for (size_t k : kept) collapsed_.back().push_back(path[k]);
+            }
           }
         }
       }
@@ -510,7 +525,6 @@ class DataWriter {
   bool diff_ = false;  // --diff-base: values_ are differences, base_values_ the base's
   std::vector<std::vector<int64_t>> base_values_;
   std::vector<uint64_t> scales_;
-  std::vector<SampleTimeline::Entry> timeline_entries_;  // the timeline's, by ComputeScales
 };
 
 }  // namespace

@@ -205,19 +205,4 @@ void SampleTimeline::OnSample(const Sample& sample) {
   }
 }
 
-std::vector<SampleTimeline::Entry> SampleTimeline::Entries() const {
-  // Keys added twice are merged first. Otherwise (samples in time order on each row, nearly
-  // every profile) the entries are only ordered, pointing at their values where they are:
-  // compacting copied the keys and values into new arrays, the kernel zeroing 40 MB of new
-  // pages for a million samples (a sixth of prof-html's time on them).
-  if (repeats_) Compact();
-  const size_t types = header().types.size();
-  return InKeyOrder<Entry>(
-      [&](uint32_t i) {
-        return Entry{std::get<0>(keys_[i]), std::get<1>(keys_[i]), std::get<2>(keys_[i]),
-                     values_.data() + size_t{i} * types};
-      },
-      [](const Entry& a, const Entry& b) { return a.stack_id < b.stack_id; });
-}
-
 }  // namespace proftools

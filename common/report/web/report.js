@@ -190,14 +190,16 @@
     if (!data.timeline) return null;
     const types = data.types.length;
     const stack = [], bin = [], values = [];
+    // Per brush bin with entries: the bin from the previous one's, the number of its entries,
+    // each entry's stack from the previous one's and its values.
     const r = packed(data.timeline.entries);
-    let s = 0;
+    let b = 0;
     while (r.more()) {
-      s += r.next();
+      b += r.next();
       const count = r.next();
-      let b = 0;
+      let s = 0;
       for (let k = 0; k < count; k++) {
-        b += r.next();
+        s += r.next();
         stack.push(s);
         bin.push(b);
         const v = readValues(r);
