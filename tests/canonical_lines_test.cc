@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -155,6 +156,13 @@ TEST(ParseCanonicalSample, LeavesEverythingElseToTheGeneralPath) {
         "samples 1 1 - - 1", "sample 1 1 - -", "sample 1 1 - - 1=2", "stack 1 2 3 4 5"}) {
     EXPECT_FALSE(ParseCanonicalSample(line, 1, &record, &labels)) << line;
   }
+  uint64_t source;
+  std::optional<int64_t> time, duration;
+  for (const char* line :
+       {"sample 1 1 -0 - 1", "sample 1 1 - -- 1", "sample 1 1 -", "sample 0 1 - -",
+        "sample 1 1 012 -", "sample 1 1 17000000000010357950 -", "sample 1 1 - -x"}) {
+    EXPECT_FALSE(ParseCanonicalSampleTimes(line, &source, &time, &duration)) << line;
+  }
 }
 
 // A random field: numbers of every length (some led by 0 or '-'), '-', or a label.
@@ -196,6 +204,13 @@ TEST(ParseCanonicalSample, AgreesWithTheGeneralPath) {
     std::string_view labels;
     if (!ParseCanonicalSample(line, values, &fast, &labels)) continue;
     ++accepted;
+    // The first pass over sample times reads the same SOURCE, TIME and DURATION.
+    uint64_t source = 0;
+    std::optional<int64_t> time, duration;
+    ASSERT_TRUE(ParseCanonicalSampleTimes(line, &source, &time, &duration)) << line;
+    EXPECT_EQ(source, fast.sample.source_id) << line;
+    EXPECT_EQ(time, fast.sample.time_nanos) << line;
+    EXPECT_EQ(duration, fast.sample.duration_nanos) << line;
     Record general;
     if (labels.empty()) {
       ASSERT_TRUE(General(line, RecordKind::kSample, &general, values)) << line;

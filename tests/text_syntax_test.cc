@@ -224,6 +224,12 @@ TEST(Numbers, IdsAndIntsHaveOneSpelling) {
   EXPECT_FALSE(ParseInt("-0", &value));
   EXPECT_FALSE(ParseInt("1.5", &value));
   EXPECT_FALSE(ParseInt("-", &value));
+  // 19 and 20 digits: checked for overflow past the 18th.
+  EXPECT_TRUE(ParseInt("1700000000001035795", &value) && value == 1700000000001035795);
+  EXPECT_FALSE(ParseInt("17000000000010357950", &value));
+  EXPECT_FALSE(ParseId("99999999999999999999", &id));  // wraps around uint64_t
+  EXPECT_FALSE(ParseId("36893488147419103231", &id));  // 2^65 - 1: wraps to under the limit
+  EXPECT_FALSE(ParseId("1844674407370955161x", &id));
 }
 
 TEST(Numbers, HexAcceptsCaseAndLeadingZerosButNotOverflow) {

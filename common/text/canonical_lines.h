@@ -9,6 +9,8 @@
 #ifndef PROFTOOLS_COMMON_TEXT_CANONICAL_LINES_H_
 #define PROFTOOLS_COMMON_TEXT_CANONICAL_LINES_H_
 
+#include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "common/model/record.h"
@@ -24,6 +26,11 @@ bool ParseCanonicalStack(std::string_view line, Record* record);
 // A sample with fewer values, or a label where a value is due, is the general path's to report.
 bool ParseCanonicalSample(std::string_view line, size_t value_count, Record* record,
                           std::string_view* labels);
+
+// A `sample` line's SOURCE, TIME and DURATION ('-': none), the rest unread: for the first pass
+// over sample times (sample_times.h), which tries the general spelling when this fails.
+bool ParseCanonicalSampleTimes(std::string_view line, uint64_t* source,
+                               std::optional<int64_t>* time, std::optional<int64_t>* duration);
 
 }  // namespace proftools
 

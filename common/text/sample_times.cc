@@ -1,8 +1,10 @@
 #include "common/text/sample_times.h"
 
+#include <optional>
 #include <string_view>
 
 #include "common/base/text_syntax.h"
+#include "common/text/canonical_lines.h"
 
 namespace proftools {
 namespace {
@@ -27,8 +29,13 @@ void ScanSampleTimes(ByteStream* stream,
   try {
     while (lines.Next(&line)) {
       if (line.substr(0, kSample.size()) != kSample) continue;
-      size_t pos = kSample.size();
       uint64_t source;
+      std::optional<int64_t> canonical_time, canonical_duration;
+      if (ParseCanonicalSampleTimes(line, &source, &canonical_time, &canonical_duration)) {
+        if (canonical_time) on_sample(source, *canonical_time, canonical_duration.value_or(0));
+        continue;
+      }
+      size_t pos = kSample.size();
       int64_t time, duration = 0;
       if (!ParseId(NextField(line, &pos), &source)) continue;
       NextField(line, &pos);  // STACK
