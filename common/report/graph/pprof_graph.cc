@@ -205,18 +205,24 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
   const bool with_file = g != Granularity::kFunctions;
   std::map<GraphNodeInfo, size_t> info_index;
   auto intern = [&](GraphNodeInfo info) {
-    // Frames hold an info's number in 31 bits.
-    if (infos_.size() >= (uint32_t{1} << 31))
-      throw ProfError("", "more than 2^31 nodes for the call graph");
+    // Frames hold an info's number in 31 bits, WalkEdges' steps in 30.
+    if (infos_.size() >= (uint32_t{1} << 30))
+      throw ProfError("", "more than 2^30 nodes for the call graph");
     auto [it, added] = info_index.emplace(info, infos_.size());
     if (added) infos_.push_back(std::move(info));
     return it->second;
   };
-  // Per location: its nodes, innermost first, each with whether it is inlined.
-  std::unordered_map<uint64_t, std::vector<std::pair<size_t, bool>>> by_location;
-  auto location_nodes = [&](uint64_t id) -> const std::vector<std::pair<size_t, bool>>& {
-    auto found = by_location.find(id);
-    if (found != by_location.end()) return found->second;
+  // Per location: its frames (info << 1 | inlined), innermost first, at [first, last) of
+  // location_frames: open addressing and one array (a table of vectors was a cache miss or two
+  // a frame of every stack).
+  FlatIndex location_index;  // location id -> its span
+  std::vector<std::pair<uint32_t, uint32_t>> location_spans;
+  std::vector<uint32_t> location_frames;
+  auto location_nodes = [&](uint64_t id) -> std::pair<uint32_t, uint32_t> {
+    bool added_location = false;
+    const uint32_t known =
+        location_index.FindOrAdd(id, static_cast<uint32_t>(location_spans.size()), &added_location);
+    if (!added_location) return location_spans[known];
     std::vector<std::pair<size_t, bool>> nodes;
     const Location* location = defs.locations.Find(id);
     const Mapping* mapping = location != nullptr && location->mapping_id != 0
@@ -250,7 +256,12 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
         nodes.emplace_back(intern(info), i + 1 < location->lines.size());
       }
     }
-    return by_location.emplace(id, std::move(nodes)).first->second;
+    const uint32_t first = static_cast<uint32_t>(location_frames.size());
+    for (const auto& [info, inlined] : nodes) {
+      location_frames.push_back(static_cast<uint32_t>(info << 1 | inlined));
+    }
+    location_spans.emplace_back(first, static_cast<uint32_t>(location_frames.size()));
+    return location_spans.back();
   };
   label_sets_.emplace_back();  // 0: none
   std::unordered_map<std::string, uint32_t> label_set_index;
@@ -279,24 +290,26 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
     if (new_set) label_sets_.push_back(std::move(set));
     return known = index->second;
   };
-  std::unordered_map<uint64_t, size_t> entry_of_stack;
+  FlatIndex entry_of_stack;  // stack id -> index in entries_
   for (const StackTotals::Entry& totals_entry : totals.entries()) {
     const int64_t value = totals_entry.values[options.value_index];
     if (value == 0) continue;
     const Stack* stack = defs.stacks.Find(totals_entry.stack_id);
     if (stack == nullptr) continue;
-    auto [at, added] = entry_of_stack.emplace(totals_entry.stack_id, entries_.size());
+    bool added = false;
+    const uint32_t at = entry_of_stack.FindOrAdd(totals_entry.stack_id,
+                                                 static_cast<uint32_t>(entries_.size()), &added);
     if (added) {
       entries_.emplace_back();
       Entry& entry = entries_.back();
       for (auto it = stack->location_ids.rbegin(); it != stack->location_ids.rend(); ++it) {
-        const auto& nodes = location_nodes(*it);
-        for (auto n = nodes.rbegin(); n != nodes.rend(); ++n) {
-          entry.frames.push_back(static_cast<uint32_t>(n->first << 1 | n->second));
-        }
+        const auto [first, last] = location_nodes(*it);
+        entry.frames.insert(entry.frames.end(),
+                            location_frames.rbegin() + (location_frames.size() - last),
+                            location_frames.rbegin() + (location_frames.size() - first));
       }
     }
-    Entry& entry = entries_[at->second];
+    Entry& entry = entries_[at];
     AddSaturating(&entry.value, value);
     const uint32_t set = set_of(totals_entry);
     if (set != 0) entry.by_label_set.emplace_back(set, value);
@@ -344,81 +357,109 @@ void PprofGraph::EraseEdge(size_t edge) {
   e.weight = kErased;
 }
 
-template <typename Key, typename OnCount, typename OnEdge>
-void PprofGraph::WalkEdges(const std::vector<bool>& kept, OnCount on_count, OnEdge on_edge) {
+template <typename OnEdge>
+void PprofGraph::WalkEdges(const std::vector<bool>& kept, OnEdge on_edge) {
   // Every call of a stack (a kept node to the next kept one) is a step, and an edge is the steps
-  // of one (caller, callee): the steps sorted by edge, stably, give each edge's weight (each
-  // entry once, whatever the recursion) in sequential passes, and the edges in the order of
-  // (caller, callee). The whole graph can have an edge every few frames (838,848 for the
-  // million-sample benchmark's 2 million frames), and looking each frame's edge up in a table
-  // was three cache misses a frame.
+  // of one (caller, callee). The steps are placed by caller (a counting sort: the stacks are
+  // walked twice, to count, then to place), and each caller's steps, in walk order, are summed
+  // by callee in arrays indexed by callee: each edge's weight (each entry once, whatever the
+  // recursion) with sequential passes and tables that stay in cache. The whole graph can have
+  // an edge every few frames (838,848 for the million-sample benchmark's 2 million frames):
+  // looking each frame's edge up in a table was three cache misses a frame, and sorting the
+  // steps by edge most of a graph's time.
+  const size_t n_infos = infos_.size();
+  if (entries_.size() >= UINT32_MAX) {
+    throw ProfError("", "more than 4 billion stacks for the call graph");
+  }
   struct Step {
-    Key edge_flags;  // (caller * infos + callee) << 2 | residual << 1 | inlined
+    uint32_t callee_flags;  // callee << 2 | residual << 1 | inlined
     uint32_t entry;
   };
-  const uint64_t n_infos = infos_.size();
-  size_t frame_count = 0;
-  for (const Entry& entry : entries_) frame_count += entry.frames.size();
-  if (entries_.size() >= UINT32_MAX)
-    throw ProfError("", "more than 4 billion stacks for the call graph");
-  std::vector<Step> steps;
-  steps.reserve(frame_count);
-  std::vector<size_t> seen_node(infos_.size(), SIZE_MAX);
-  for (size_t e = 0; e < entries_.size(); ++e) {
-    const Entry& entry = entries_[e];
-    size_t parent = SIZE_MAX;
-    bool residual = false;
-    for (const uint32_t frame : entry.frames) {
-      const size_t n = frame >> 1;
-      const bool inlined = frame & 1;
-      if (!kept.empty() && !kept[n]) {
-        residual = true;
-        continue;
+  // Calls on_step(caller, callee << 2 | flags, entry) for each step, in walk order.
+  auto walk = [&](auto on_step, bool values) {
+    std::vector<uint32_t> seen_node(values ? n_infos : 0, UINT32_MAX);
+    for (size_t e = 0; e < entries_.size(); ++e) {
+      const Entry& entry = entries_[e];
+      size_t parent = SIZE_MAX;
+      bool residual = false;
+      for (const uint32_t frame : entry.frames) {
+        const size_t n = frame >> 1;
+        const bool inlined = frame & 1;
+        if (!kept.empty() && !kept[n]) {
+          residual = true;
+          continue;
+        }
+        if (values && seen_node[n] != e) {  // cum once per sample, whatever the recursion
+          seen_node[n] = static_cast<uint32_t>(e);
+          AddSaturating(&nodes_[n].cum, entry.value);
+        }
+        if (parent != SIZE_MAX && n != parent) {
+          on_step(parent, static_cast<uint32_t>(n << 2 | size_t{residual} << 1 | size_t{inlined}),
+                  static_cast<uint32_t>(e));
+        }
+        parent = n;
+        residual = false;
       }
-      if (seen_node[n] != e) {  // cum once per sample, whatever the recursion
-        seen_node[n] = e;
-        AddSaturating(&nodes_[n].cum, entry.value);
+      if (values && parent != SIZE_MAX && !residual) {
+        AddSaturating(&nodes_[parent].flat, entry.value);
       }
-      if (parent != SIZE_MAX && n != parent) {
-        const Key edge = static_cast<Key>(parent * n_infos + n);
-        steps.push_back(Step{static_cast<Key>(edge << 2 | Key{residual} << 1 | Key{inlined}),
-                             static_cast<uint32_t>(e)});
-      }
-      parent = n;
-      residual = false;
     }
-    if (parent != SIZE_MAX && !residual) AddSaturating(&nodes_[parent].flat, entry.value);
+  };
+  std::vector<size_t> start(n_infos + 1, 0);
+  walk([&](size_t caller, uint32_t, uint32_t) { ++start[caller + 1]; }, true);
+  for (size_t n = 0; n < n_infos; ++n) start[n + 1] += start[n];
+  std::vector<Step> steps(start[n_infos]);
+  {
+    std::vector<size_t> next(start.begin(), start.end() - 1);
+    walk(
+        [&](size_t caller, uint32_t callee_flags, uint32_t entry) {
+          steps[next[caller]++] = Step{callee_flags, entry};
+        },
+        false);
   }
-  StableRadixSort(&steps, BitsBelow(n_infos * n_infos),
-                  [](const Step& step) { return uint64_t{step.edge_flags} >> 2; });
-  // Per edge (its steps together, in walk order): its weight, residual when any entry's first
-  // step on it is, inlined when every one is.
-  size_t edge_count = 0;
-  for (size_t s = 0; s < steps.size(); ++s) {
-    edge_count += s == 0 || steps[s].edge_flags >> 2 != steps[s - 1].edge_flags >> 2;
-  }
-  on_count(edge_count);
-  for (size_t s = 0; s < steps.size();) {
-    const Key edge = steps[s].edge_flags >> 2;
-    GraphEdge built{static_cast<size_t>(edge / n_infos), static_cast<size_t>(edge % n_infos), 0,
-                    false, true};
-    for (uint32_t last_entry = UINT32_MAX; s < steps.size() && steps[s].edge_flags >> 2 == edge;
-         ++s) {
-      if (steps[s].entry == last_entry) continue;  // each edge once per sample
-      last_entry = steps[s].entry;
-      AddSaturating(&built.weight, entries_[last_entry].value);
-      built.residual = built.residual || (steps[s].edge_flags & 2);
-      built.inlined = built.inlined && (steps[s].edge_flags & 1);
+  // The entries' values apart (8 bytes each, where an entry is 56): read once a step.
+  std::vector<int64_t> entry_value(entries_.size());
+  for (size_t e = 0; e < entries_.size(); ++e) entry_value[e] = entries_[e].value;
+  // Per caller, by callee: the weight, the last entry added (UINT32_MAX: none yet), and the
+  // flags: residual when any entry's first step on the edge is, inlined when every one is;
+  // the callees met, as bits, read in order (sorting each caller's callees was a tenth of this).
+  std::vector<int64_t> weight(n_infos, 0);
+  std::vector<uint32_t> last_entry(n_infos, UINT32_MAX);
+  std::vector<uint8_t> residual(n_infos, 0), inlined(n_infos, 1);
+  std::vector<uint64_t> met((n_infos + 63) / 64, 0);
+  for (size_t caller = 0; caller < n_infos; ++caller) {
+    if (start[caller] == start[caller + 1]) continue;
+    size_t lowest_word = met.size(), highest_word = 0;
+    for (size_t s = start[caller]; s < start[caller + 1]; ++s) {
+      const uint32_t callee = steps[s].callee_flags >> 2;
+      if (last_entry[callee] == steps[s].entry) continue;  // each edge once per sample
+      if (last_entry[callee] == UINT32_MAX) {
+        met[callee / 64] |= uint64_t{1} << (callee % 64);
+        lowest_word = std::min<size_t>(lowest_word, callee / 64);
+        highest_word = std::max<size_t>(highest_word, callee / 64);
+      }
+      last_entry[callee] = steps[s].entry;
+      AddSaturating(&weight[callee], entry_value[steps[s].entry]);
+      residual[callee] |= (steps[s].callee_flags >> 1) & 1;
+      inlined[callee] &= steps[s].callee_flags & 1;
     }
-    on_edge(built);
+    for (size_t w = lowest_word; w <= highest_word; ++w) {
+      for (uint64_t bits = met[w]; bits != 0; bits &= bits - 1) {
+        const size_t callee = w * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+        on_edge(
+            GraphEdge{caller, callee, weight[callee], residual[callee] != 0, inlined[callee] != 0});
+        weight[callee] = 0;
+        last_entry[callee] = UINT32_MAX;
+        residual[callee] = 0;
+        inlined[callee] = 1;
+      }
+      met[w] = 0;
+    }
   }
 }
 
-template <typename Key>
 void PprofGraph::BuildEdges(const std::vector<bool>& kept) {
-  WalkEdges<Key>(
-      kept, [this](size_t count) { edges_.reserve(count); },
-      [this](const GraphEdge& edge) { edges_.push_back(edge); });
+  WalkEdges(kept, [this](const GraphEdge& edge) { edges_.push_back(edge); });
   std::vector<uint32_t> in_count(nodes_.size(), 0), out_count(nodes_.size(), 0);
   for (const GraphEdge& edge : edges_) {
     ++out_count[edge.src];
@@ -434,27 +475,13 @@ void PprofGraph::BuildEdges(const std::vector<bool>& kept) {
   }
 }
 
-void PprofGraph::Rank(const std::vector<bool>& kept) {
-  if (infos_.size() <= (uint64_t{1} << 15)) {
-    RankNodes<uint32_t>(kept);
-  } else {
-    RankNodes<uint64_t>(kept);
-  }
-}
-
 void PprofGraph::Build(const std::vector<bool>& kept) {
   // Nodes indexed by info while building; those left with no value are removed at the end.
   nodes_.assign(infos_.size(), GraphNode());
   for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i].info = i;
   edges_.clear();
   has_tags_ = false;
-  // An edge's key and two flags in 32 bits while they fit (a step of 8 bytes), else 64.
-  const uint64_t n_infos = infos_.size();
-  if (n_infos <= (uint64_t{1} << 15)) {
-    BuildEdges<uint32_t>(kept);
-  } else {
-    BuildEdges<uint64_t>(kept);
-  }
+  BuildEdges(kept);
   // Keep the nodes with a value, renumbered, and their edges.
   std::vector<size_t> renumber(nodes_.size(), SIZE_MAX);
   std::vector<GraphNode> kept_nodes;
@@ -618,8 +645,7 @@ void PprofGraph::SortNodes() {
   OrderNodes(EntropyScores(nodes_, weighted));
 }
 
-template <typename Key>
-void PprofGraph::RankNodes(const std::vector<bool>& kept) {
+void PprofGraph::Rank(const std::vector<bool>& kept) {
   nodes_.assign(infos_.size(), GraphNode());
   for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i].info = i;
   edges_.clear();
@@ -627,12 +653,10 @@ void PprofGraph::RankNodes(const std::vector<bool>& kept) {
   // The edges' ends and weights only (16 bytes an edge, where a graph's edge with its places
   // in two lists is 56): a large graph has nearly a million.
   std::vector<WeightedEdge> weighted;
-  WalkEdges<Key>(
-      kept, [&](size_t count) { weighted.reserve(count); },
-      [&](const GraphEdge& edge) {
-        weighted.push_back(WeightedEdge{static_cast<uint32_t>(edge.src),
-                                        static_cast<uint32_t>(edge.dest), edge.weight});
-      });
+  WalkEdges(kept, [&](const GraphEdge& edge) {
+    weighted.push_back(WeightedEdge{static_cast<uint32_t>(edge.src),
+                                    static_cast<uint32_t>(edge.dest), edge.weight});
+  });
   const std::vector<int64_t> all_scores = EntropyScores(nodes_, weighted);
   weighted = std::vector<WeightedEdge>();
   // The nodes Build would keep: those with a value.

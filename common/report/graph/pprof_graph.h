@@ -112,19 +112,16 @@ class PprofGraph {
   // Builds nodes_ and edges_ from the entries, keeping only infos marked in `kept` (all when
   // empty), as pprof's newGraph.
   void Build(const std::vector<bool>& kept);
-  // Build's edges and the nodes' values, with edge keys of type Key (uint32_t or uint64_t).
-  template <typename Key>
+  // Build's edges and the nodes' values.
   void BuildEdges(const std::vector<bool>& kept);
   // The edges among the kept infos (all when empty), each once, in (caller, callee) order:
-  // on_count(number of edges), then on_edge(edge) for each; nodes_ (indexed by info) get their
-  // flat and cumulative values on the way.
-  template <typename Key, typename OnCount, typename OnEdge>
-  void WalkEdges(const std::vector<bool>& kept, OnCount on_count, OnEdge on_edge);
+  // on_edge(edge) for each; nodes_ (indexed by info) get their flat and cumulative values on
+  // the way.
+  template <typename OnEdge>
+  void WalkEdges(const std::vector<bool>& kept, OnEdge on_edge);
   // nodes_ as Build(kept) then SortNodes() would leave them, without edges (their weights give
   // the order, the edges are not kept): for choosing the top nodes of a graph not drawn whole.
   void Rank(const std::vector<bool>& kept);
-  template <typename Key>
-  void RankNodes(const std::vector<bool>& kept);
   // The flat and cumulative value of every node, by info (what Build gives them, without edges).
   void NodeValues(std::vector<int64_t>* flat, std::vector<int64_t>* cum) const;
   // The tags of the first `limit` nodes, from the samples again (only the graphs whose tags are
