@@ -9,7 +9,6 @@
 #include <re2/re2.h>
 
 #include "common/base/diagnostics.h"
-#include "common/base/radix_sort.h"
 #include "common/base/saturating.h"
 #include "common/base/utf8.h"
 #include "common/report/graph/pprof_units.h"

@@ -11,7 +11,6 @@
 
 #include "common/base/id_table.h"
 #include "common/base/json_string.h"
-#include "common/base/radix_sort.h"
 #include "common/base/saturating.h"
 #include "common/base/sha256.h"
 #include "common/base/string_ids.h"
