@@ -88,7 +88,10 @@ uint64_t EightDigitsValue(uint64_t digits) {
 }
 
 // Reads the number at *p, which must end at a space or at `end`, and moves *p past it.
-bool ReadNumber(const char* line, const char** p, const char* end, uint64_t* out) {
+// Always inline, as NumberValue: a call a field (6 million on gen-1M's samples) cost 6% of
+// prof-text --top on it.
+[[gnu::always_inline]] inline bool ReadNumber(const char* line, const char** p, const char* end,
+                                              uint64_t* out) {
   // The number's end: the first non-digit of 8 bytes at a time (a byte at a time mispredicted
   // the end of every number).
   const char* at = *p;
