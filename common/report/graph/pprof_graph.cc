@@ -290,6 +290,13 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
     return known = index->second;
   };
   FlatIndex entry_of_stack;  // stack id -> index in entries_
+  // (entry, label set, value), ordered by entry at the end.
+  struct SetValue {
+    uint32_t entry;
+    uint32_t set;
+    int64_t value;
+  };
+  std::vector<SetValue> set_values;
   for (const StackTotals::Entry& totals_entry : totals.entries()) {
     const int64_t value = totals_entry.values[options.value_index];
     if (value == 0) continue;
@@ -301,18 +308,27 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
     if (added) {
       entries_.emplace_back();
       Entry& entry = entries_.back();
+      entry.first_frame = frames_.size();
       for (auto it = stack->location_ids.rbegin(); it != stack->location_ids.rend(); ++it) {
         const auto [first, last] = location_nodes(*it);
-        entry.frames.insert(entry.frames.end(),
-                            location_frames.rbegin() + (location_frames.size() - last),
-                            location_frames.rbegin() + (location_frames.size() - first));
+        for (uint32_t k = last; k > first; --k) frames_.push_back(location_frames[k - 1]);
       }
+      entry.end_frame = frames_.size();
     }
-    Entry& entry = entries_[at];
-    AddSaturating(&entry.value, value);
+    AddSaturating(&entries_[at].value, value);
     const uint32_t set = set_of(totals_entry);
-    if (set != 0) entry.by_label_set.emplace_back(set, value);
+    if (set != 0) set_values.push_back(SetValue{at, set, value});
   }
+  // Each entry's values by label set, in the order they came, as a range of set_values_.
+  std::vector<size_t> start(entries_.size() + 1, 0);
+  for (const SetValue& v : set_values) ++start[v.entry + 1];
+  for (size_t e = 0; e < entries_.size(); ++e) {
+    start[e + 1] += start[e];
+    entries_[e].first_set = start[e];
+    entries_[e].end_set = start[e + 1];
+  }
+  set_values_.resize(set_values.size());
+  for (const SetValue& v : set_values) set_values_[start[v.entry]++] = {v.set, v.value};
 }
 
 std::vector<bool> PprofGraph::KeptSet(const std::vector<size_t>& node_indices) const {
@@ -381,7 +397,7 @@ void PprofGraph::WalkEdges(const std::vector<bool>& kept, OnEdge on_edge) {
       const Entry& entry = entries_[e];
       size_t parent = SIZE_MAX;
       bool residual = false;
-      for (const uint32_t frame : entry.frames) {
+      for (const uint32_t frame : FramesOf(entry)) {
         const size_t n = frame >> 1;
         const bool inlined = frame & 1;
         if (!kept.empty() && !kept[n]) {
@@ -516,13 +532,14 @@ void PprofGraph::NodeValues(std::vector<int64_t>* flat, std::vector<int64_t>* cu
   std::vector<size_t> seen_node(infos_.size(), SIZE_MAX);
   for (size_t e = 0; e < entries_.size(); ++e) {
     const Entry& entry = entries_[e];
-    for (const uint32_t frame : entry.frames) {
+    const Frames frames = FramesOf(entry);
+    for (const uint32_t frame : frames) {
       const size_t n = frame >> 1;
       if (seen_node[n] == e) continue;
       seen_node[n] = e;
       AddSaturating(&(*cum)[n], entry.value);
     }
-    if (!entry.frames.empty()) AddSaturating(&(*flat)[entry.frames.back() >> 1], entry.value);
+    if (!frames.empty()) AddSaturating(&(*flat)[frames.back() >> 1], entry.value);
   }
 }
 
@@ -546,10 +563,10 @@ void PprofGraph::AddTags(const std::vector<bool>& kept, size_t limit) {
   std::vector<size_t> cum_nodes;
   for (size_t e = 0; e < entries_.size(); ++e) {
     const Entry& entry = entries_[e];
-    if (entry.by_label_set.empty()) continue;
+    if (entry.first_set == entry.end_set) continue;
     cum_nodes.clear();
     size_t leaf = SIZE_MAX;
-    for (const uint32_t frame : entry.frames) {
+    for (const uint32_t frame : FramesOf(entry)) {
       const size_t n = frame >> 1;
       if (!kept.empty() && !kept[n]) {
         leaf = SIZE_MAX;  // the sample's flat value is on no node
@@ -561,7 +578,8 @@ void PprofGraph::AddTags(const std::vector<bool>& kept, size_t limit) {
       cum_nodes.push_back(node_of_info[n]);
     }
     const size_t leaf_node = leaf != SIZE_MAX ? node_of_info[leaf] : SIZE_MAX;
-    for (const auto& [set, value] : entry.by_label_set) {
+    for (size_t v = entry.first_set; v < entry.end_set; ++v) {
+      const auto& [set, value] = set_values_[v];
       for (size_t node : cum_nodes) AddSaturating(&sums_of(node, set).cum, value);
       if (leaf_node != SIZE_MAX) AddSaturating(&sums_of(leaf_node, set).flat, value);
     }
