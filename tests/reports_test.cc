@@ -208,6 +208,34 @@ TEST(TreeReport, AStackAMillionFramesDeepIsAChain) {
   EXPECT_EQ(lines, 81u);  // the column line and 80 nodes
 }
 
+// Past kIndentedLevels levels the indentation stops growing and a line says its depth: with
+// every node shown, a stack a million frames deep writes about 200 bytes a frame, not a
+// terabyte of spaces.
+TEST(TreeReport, DeepNodesSayTheirDepthInsteadOfIndentingFurther) {
+  std::string text =
+      "proftext 1.0\nsource 1 manual x -\ntype samples count\n"
+      "function 1 f \"\" - 0\nfunction 2 g \"\" - 0\n"
+      "location 1 - 0x1 - 1:0\nlocation 2 - 0x2 - 2:0\nstack 1";
+  for (int i = 0; i < 1000000; ++i) text += i % 2 ? " 2" : " 1";
+  text += "\nsample 1 1 - - 3\n";
+  StackTotals totals;
+  MemoryStream stream(text);
+  ReadText(&stream, "x", &totals);
+  ReportOptions options;
+  options.raw_values = true;
+  options.node_count = 0;  // every node
+  options.min_percent = 0;
+  StringSink out;
+  WriteTreeReport(totals, options, &out);
+  const std::string& tree = out.text();
+  EXPECT_LT(tree.size(), size_t{200} * 1000000);
+  const std::string prefix = "\n         3 100.00%          0   0.00%  ";
+  EXPECT_NE(tree.find(prefix + std::string(126, ' ') + "f\n"), std::string::npos);  // depth 63
+  EXPECT_NE(tree.find(prefix + std::string(128, ' ') + "g\n"), std::string::npos);  // depth 64
+  EXPECT_NE(tree.find(prefix + std::string(128, ' ') + "[65] f\n"), std::string::npos);
+  EXPECT_NE(tree.find("3 100.00%  " + std::string(128, ' ') + "[999999] f\n"), std::string::npos);
+}
+
 // A location's frames (an inlined call: two lines) get their numbers once, kept innermost first,
 // made in the order asked for: a report that numbers names as a walk from the root meets them
 // asks for the outermost first.

@@ -98,6 +98,11 @@ Trimmed MarkShown(Tree* tree, uint64_t cutoff, size_t limit) {
   return result;
 }
 
+// Levels indented by two spaces each; deeper nodes are indented as this level and carry their
+// depth, "[DEPTH] NAME": a stack a million frames deep with --nodecount 0 would otherwise be a
+// terabyte of spaces (the output grows with the square of the depth).
+constexpr int kIndentedLevels = 64;
+
 struct TreeWriter {
   const Tree& tree;
   const std::string& unit;
@@ -122,7 +127,8 @@ struct TreeWriter {
                     FormatPercent(node.cum, total).c_str(), Fmt(node.flat).c_str(),
                     FormatPercent(node.flat, total).c_str());
       text += line;
-      text.append(2 * static_cast<size_t>(depth), ' ');
+      text.append(2 * static_cast<size_t>(std::min(depth, kIndentedLevels)), ' ');
+      if (depth > kIndentedLevels) text += "[" + std::to_string(depth) + "] ";
       text += tree.names.Text(node.name);
       text += '\n';
       WriteWhenLarge(&text, out);
