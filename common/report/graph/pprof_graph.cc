@@ -432,7 +432,7 @@ void PprofGraph::WalkEdges(const std::vector<bool>& kept, OnEdge on_edge) {
         },
         false);
   }
-  // The entries' values apart (8 bytes each, where an entry is 56): read once a step.
+  // The entries' values apart (8 bytes each, where an entry is 40): read once a step.
   std::vector<int64_t> entry_value(entries_.size());
   for (size_t e = 0; e < entries_.size(); ++e) entry_value[e] = entries_[e].value;
   // Per caller, by callee: the weight, the last entry added (UINT32_MAX: none yet), and the
