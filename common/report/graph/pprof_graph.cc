@@ -548,40 +548,57 @@ void PprofGraph::AddTags(const std::vector<bool>& kept, size_t limit) {
   has_tags_ = true;
   if (label_sets_.size() <= 1) return;
   // Only the first `limit` nodes get tags: the others are not looked at.
-  std::vector<size_t> node_of_info(infos_.size(), SIZE_MAX);
-  for (size_t i = 0; i < nodes_.size() && i < limit; ++i) node_of_info[nodes_[i].info] = i;
+  const size_t tagged = std::min(limit, nodes_.size());
+  std::vector<uint32_t> node_of_info(infos_.size(), UINT32_MAX);
+  for (size_t i = 0; i < tagged; ++i) node_of_info[nodes_[i].info] = static_cast<uint32_t>(i);
+  // The sums by (node, label set): in an array when there are few enough pairs (the top nodes
+  // and a few threads' label sets), else in a table.
+  const size_t sets = label_sets_.size();
+  const bool dense = tagged * sets <= (size_t{1} << 20);
+  std::vector<TagSums> dense_sums(dense ? tagged * sets : 0);
+  std::vector<uint8_t> dense_met(dense ? tagged * sets : 0, 0);
   FlatIndex index;  // (node << 32 | label set) -> position in sums
   std::vector<std::pair<uint64_t, TagSums>> sums;
   auto sums_of = [&](size_t node, uint32_t set) -> TagSums& {
+    if (dense) {
+      dense_met[node * sets + set] = 1;
+      return dense_sums[node * sets + set];
+    }
     const uint64_t key = static_cast<uint64_t>(node) << 32 | set;
     bool added;
     const uint32_t at = index.FindOrAdd(key, static_cast<uint32_t>(sums.size()), &added);
     if (added) sums.emplace_back(key, TagSums());
     return sums[at].second;
   };
-  std::vector<size_t> seen_node(infos_.size(), SIZE_MAX);
-  std::vector<size_t> cum_nodes;
+  // A sample's cumulative value goes to each tagged node of its stack once (nodes are kept
+  // nodes); its flat value to its last frame's node when that frame is kept (a frame not kept
+  // after the last kept one puts it on no node).
+  std::vector<uint32_t> seen_in(tagged, UINT32_MAX);
+  std::vector<uint32_t> cum_nodes;
   for (size_t e = 0; e < entries_.size(); ++e) {
     const Entry& entry = entries_[e];
     if (entry.first_set == entry.end_set) continue;
     cum_nodes.clear();
-    size_t leaf = SIZE_MAX;
-    for (const uint32_t frame : FramesOf(entry)) {
-      const size_t n = frame >> 1;
-      if (!kept.empty() && !kept[n]) {
-        leaf = SIZE_MAX;  // the sample's flat value is on no node
-        continue;
-      }
-      leaf = n;
-      if (seen_node[n] == e || node_of_info[n] == SIZE_MAX) continue;
-      seen_node[n] = e;
-      cum_nodes.push_back(node_of_info[n]);
+    const Frames frames = FramesOf(entry);
+    for (const uint32_t frame : frames) {
+      const uint32_t node = node_of_info[frame >> 1];
+      if (node == UINT32_MAX || seen_in[node] == e) continue;
+      seen_in[node] = static_cast<uint32_t>(e);
+      cum_nodes.push_back(node);
     }
-    const size_t leaf_node = leaf != SIZE_MAX ? node_of_info[leaf] : SIZE_MAX;
+    uint32_t leaf_node = UINT32_MAX;
+    if (!frames.empty() && (kept.empty() || kept[frames.back() >> 1])) {
+      leaf_node = node_of_info[frames.back() >> 1];
+    }
     for (size_t v = entry.first_set; v < entry.end_set; ++v) {
       const auto& [set, value] = set_values_[v];
-      for (size_t node : cum_nodes) AddSaturating(&sums_of(node, set).cum, value);
-      if (leaf_node != SIZE_MAX) AddSaturating(&sums_of(leaf_node, set).flat, value);
+      for (const uint32_t node : cum_nodes) AddSaturating(&sums_of(node, set).cum, value);
+      if (leaf_node != UINT32_MAX) AddSaturating(&sums_of(leaf_node, set).flat, value);
+    }
+  }
+  if (dense) {
+    for (size_t k = 0; k < dense_sums.size(); ++k) {
+      if (dense_met[k]) sums.emplace_back(uint64_t{k / sets} << 32 | k % sets, dense_sums[k]);
     }
   }
   // Per node, in an order that does not depend on the table's.
