@@ -327,6 +327,28 @@ TEST(CollapseRecursion, TheSeedsExample) {
   EXPECT_EQ(CollapseRepeats(other).size(), 5u);
 }
 
+// Short stacks are first checked for any square within a budget of comparisons. A square-free
+// word over three keys (from the Thue-Morse sequence: the runs of 1s between its 0s) has many
+// near repeats and spends the budget; a square after it must still be collapsed (past the
+// budget, the general way decides).
+TEST(CollapseRecursion, ASquareAfterASquareFreeWordIsCollapsed) {
+  std::vector<uint64_t> keys;
+  uint64_t ones = 0;
+  for (uint64_t i = 1; keys.size() < 120; ++i) {
+    if (__builtin_popcountll(i) % 2 == 0) {
+      keys.push_back(ones);
+      ones = 0;
+    } else {
+      ++ones;
+    }
+  }
+  EXPECT_EQ(CollapseRepeats(keys).size(), keys.size());  // square-free
+  for (uint64_t key : {7, 8, 7, 8}) keys.push_back(key);
+  const std::vector<size_t> kept = CollapseRepeats(keys);
+  ASSERT_EQ(kept.size(), keys.size() - 2);
+  EXPECT_EQ(kept.back(), keys.size() - 3);
+}
+
 // CollapseRepeats tries only the lengths at which the last frame's key stands before it: the same
 // result, cycles included, as trying every length from 1 up (the definition), on random stacks
 // of small alphabets (many squares) and large ones (few).

@@ -1,6 +1,8 @@
 #include "common/filter/collapse_recursion.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <vector>
 
 #include "common/base/flat_index.h"
@@ -41,12 +43,56 @@ size_t SquareAtEnd(const std::vector<uint64_t>& keys, const std::vector<size_t>&
   return found;
 }
 
+// Stacks up to this depth are first checked for a square at all (QuickSquareCheck).
+constexpr size_t kCheckedStack = 128;
+
+// Whether `keys` (at most kCheckedStack) may hold a square anywhere: false only when surely not,
+// and then nothing is collapsed (a square in the original stack is what the first removal
+// needs, and without a removal the kept frames stay the original's). A square's halves start
+// with equal keys, so each key is tried against its earlier places (found through a table on
+// the stack) as the start of a second half; past a budget of comparisons, "maybe". Most stacks
+// call no function twice, or not in a repeated cycle: a pass over them, where the general way
+// built a table of every key (a tenth of prof-html's page writing on a million samples).
+bool MayHaveSquare(const std::vector<uint64_t>& keys) {
+  const size_t n = keys.size();
+  constexpr size_t kSlots = 2 * kCheckedStack;  // a power of two, at most half full
+  struct Slot {
+    uint64_t key;
+    int32_t last;  // -1: empty
+  };
+  std::array<Slot, kSlots> slots;
+  for (Slot& slot : slots) slot.last = -1;
+  std::array<int32_t, kCheckedStack> before;  // place -> its key's place before, or -1
+  size_t budget = 16 * n;
+  for (size_t j = 0; j < n; ++j) {
+    size_t at = static_cast<size_t>((keys[j] * 0x9E3779B97F4A7C15ULL) >> 56) & (kSlots - 1);
+    while (slots[at].last >= 0 && slots[at].key != keys[j]) at = (at + 1) & (kSlots - 1);
+    before[j] = slots[at].last;
+    slots[at] = Slot{keys[j], static_cast<int32_t>(j)};
+    for (int32_t i = before[j]; i >= 0; i = before[static_cast<size_t>(i)]) {
+      const size_t length = j - static_cast<size_t>(i);
+      if (j + length > n) break;  // earlier places make longer halves still
+      size_t k = 1;
+      while (k < length && keys[static_cast<size_t>(i) + k] == keys[j + k]) ++k;
+      if (k == length) return true;
+      if (budget < k) return true;
+      budget -= k;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<size_t> CollapseRepeats(const std::vector<uint64_t>& keys,
                                     std::vector<CollapsedCycle>* cycles) {
   std::vector<size_t> kept;
   if (cycles != nullptr) cycles->clear();
+  if (keys.size() <= kCheckedStack && !MayHaveSquare(keys)) {
+    kept.resize(keys.size());
+    for (size_t i = 0; i < kept.size(); ++i) kept[i] = i;
+    return kept;
+  }
   // A deep stack tries only the lengths at which the last frame's key also stands before it
   // (where a square could end), nearest first, through a chain of each key's places in `kept`:
   // a 10,000-level recursion of distinct functions costs a lookup a frame, not half its depth.
