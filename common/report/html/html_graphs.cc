@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <exception>
+#include <mutex>
 #include <system_error>
 #include <thread>
 
@@ -18,6 +20,11 @@ struct HtmlGraphs::State {
   std::vector<std::exception_ptr> failed;
   std::atomic<size_t> next{0};
   std::vector<std::thread> helpers;
+  // Which graphs are built (or failed): Json lays each out as soon as it is, while the others
+  // are still being built.
+  std::mutex mutex;
+  std::condition_variable built;
+  std::vector<bool> done;
 };
 
 HtmlGraphs::HtmlGraphs(const StackTotals& totals, const ReportOptions& options)
@@ -25,6 +32,7 @@ HtmlGraphs::HtmlGraphs(const StackTotals& totals, const ReportOptions& options)
   const size_t types = totals.header().types.size();
   state_->dots.resize(types);
   state_->failed.resize(types);
+  state_->done.resize(types, false);
   // As many threads as cores, this one among them once it has written the rest of the page.
   const size_t threads = std::min<size_t>(types, std::max(1u, std::thread::hardware_concurrency()));
   for (size_t i = 1; i < threads; ++i) {
@@ -56,17 +64,25 @@ void HtmlGraphs::Build() {
     } catch (...) {
       state_->failed[t] = std::current_exception();
     }
+    {
+      std::lock_guard<std::mutex> lock(state_->mutex);
+      state_->done[t] = true;
+    }
+    state_->built.notify_all();
   }
 }
 
 std::string HtmlGraphs::Json(std::vector<std::string>* warnings) {
-  Build();
-  Join();
+  Build();  // the graphs no thread has begun
   const std::vector<ValueType>& types = totals_.header().types;
   std::vector<StringSink>& dots = state_->dots;
   std::vector<std::exception_ptr>& failed = state_->failed;
   std::string json = "[";
   for (size_t t = 0; t < types.size(); ++t) {
+    {
+      std::unique_lock<std::mutex> lock(state_->mutex);
+      state_->built.wait(lock, [&] { return state_->done[t]; });
+    }
     if (failed[t]) std::rethrow_exception(failed[t]);
     const std::string type_name = types[t].type + "/" + types[t].unit;
     json += t ? ",{" : "{";

@@ -30,8 +30,10 @@ class HtmlGraphs {
   // drawing, SplitGraphvizSvg's body) or, when Graphviz could not lay the graph out or it was
   // too large (LayoutDotToSvg), {"note": why}, which also goes to `warnings` with Graphviz's own
   // warnings, each naming its type. This thread builds the graphs no other thread has begun,
-  // then lays them all out, in order (Graphviz has process-wide state); a type whose graph
-  // failed rethrows here, as it would have in order. Called once. Safe inside a <script>.
+  // then lays each out, in order, as soon as it is built (only this thread calls Graphviz,
+  // which has process-wide state: the first layout overlaps the next graph's building); a type
+  // whose graph failed rethrows here, as it would have in order. Called once. Safe inside a
+  // <script>.
   std::string Json(std::vector<std::string>* warnings);
 
  private:
