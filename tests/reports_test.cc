@@ -180,10 +180,8 @@ TEST(TreeReport, PathsFromTheRootWithCumAndFlat) {
             "         2  18.18%          2  18.18%        r\n");
 }
 
-// A stack a million frames deep (one Rprof sample line can be) is a chain of a million nodes:
-// built, trimmed and written without recursion (a tree of nested nodes destroyed recursively
-// overflowed the stack at 1.5 million frames). The first 80 nodes by |cum|: the chain's top.
-TEST(TreeReport, AStackAMillionFramesDeepIsAChain) {
+// One sample of a stack a million frames deep, f and g alternating (g at the root, f the leaf).
+StackTotals MillionFramesDeep() {
   std::string text =
       "proftext 1.0\nsource 1 manual x -\ntype samples count\n"
       "function 1 f \"\" - 0\nfunction 2 g \"\" - 0\n"
@@ -193,6 +191,14 @@ TEST(TreeReport, AStackAMillionFramesDeepIsAChain) {
   StackTotals totals;
   MemoryStream stream(text);
   ReadText(&stream, "x", &totals);
+  return totals;
+}
+
+// A stack a million frames deep (one Rprof sample line can be) is a chain of a million nodes:
+// built, trimmed and written without recursion (a tree of nested nodes destroyed recursively
+// overflowed the stack at 1.5 million frames). The first 80 nodes by |cum|: the chain's top.
+TEST(TreeReport, AStackAMillionFramesDeepIsAChain) {
+  const StackTotals totals = MillionFramesDeep();
   ReportOptions options;
   options.raw_values = true;
   options.node_count = 80;  // prof-text's default
@@ -212,15 +218,7 @@ TEST(TreeReport, AStackAMillionFramesDeepIsAChain) {
 // every node shown, a stack a million frames deep writes about 200 bytes a frame, not a
 // terabyte of spaces.
 TEST(TreeReport, DeepNodesSayTheirDepthInsteadOfIndentingFurther) {
-  std::string text =
-      "proftext 1.0\nsource 1 manual x -\ntype samples count\n"
-      "function 1 f \"\" - 0\nfunction 2 g \"\" - 0\n"
-      "location 1 - 0x1 - 1:0\nlocation 2 - 0x2 - 2:0\nstack 1";
-  for (int i = 0; i < 1000000; ++i) text += i % 2 ? " 2" : " 1";
-  text += "\nsample 1 1 - - 3\n";
-  StackTotals totals;
-  MemoryStream stream(text);
-  ReadText(&stream, "x", &totals);
+  const StackTotals totals = MillionFramesDeep();
   ReportOptions options;
   options.raw_values = true;
   options.node_count = 0;  // every node

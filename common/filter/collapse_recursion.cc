@@ -55,18 +55,20 @@ constexpr size_t kCheckedStack = 128;
 // built a table of every key (a tenth of prof-html's page writing on a million samples).
 bool MayHaveSquare(const std::vector<uint64_t>& keys) {
   const size_t n = keys.size();
-  constexpr size_t kSlots = 2 * kCheckedStack;  // a power of two, at most half full
+  // A table at most half full, a power of two, as large as the stack needs (most are short).
+  size_t table = 8;
+  while (table < 2 * n) table *= 2;
   struct Slot {
     uint64_t key;
     int32_t last;  // -1: empty
   };
-  std::array<Slot, kSlots> slots;
-  for (Slot& slot : slots) slot.last = -1;
+  std::array<Slot, 2 * kCheckedStack> slots;
+  for (size_t k = 0; k < table; ++k) slots[k].last = -1;
   std::array<int32_t, kCheckedStack> before;  // place -> its key's place before, or -1
   size_t budget = 16 * n;
   for (size_t j = 0; j < n; ++j) {
-    size_t at = static_cast<size_t>((keys[j] * 0x9E3779B97F4A7C15ULL) >> 56) & (kSlots - 1);
-    while (slots[at].last >= 0 && slots[at].key != keys[j]) at = (at + 1) & (kSlots - 1);
+    size_t at = static_cast<size_t>((keys[j] * 0x9E3779B97F4A7C15ULL) >> 56) & (table - 1);
+    while (slots[at].last >= 0 && slots[at].key != keys[j]) at = (at + 1) & (table - 1);
     before[j] = slots[at].last;
     slots[at] = Slot{keys[j], static_cast<int32_t>(j)};
     for (int32_t i = before[j]; i >= 0; i = before[static_cast<size_t>(i)]) {

@@ -192,6 +192,17 @@ bool ReadNumbers(const char* line, std::string_view text, std::vector<uint64_t>*
   return true;
 }
 
+// `sample SOURCE STACK TIME DURATION`: the fields every sample line starts with; *p is left
+// after DURATION.
+bool ReadSampleHead(std::string_view line, const char** p, Sample* s) {
+  const char* const l = line.data();
+  const char* const end = l + line.size();
+  return ReadKeyword(line, "sample", p) && ReadNumber(l, p, end, &s->source_id) &&
+         ReadSpace(p, end) && ReadNumber(l, p, end, &s->stack_id) && ReadSpace(p, end) &&
+         ReadOptionalInt(l, p, end, &s->time_nanos) && ReadSpace(p, end) &&
+         ReadOptionalInt(l, p, end, &s->duration_nanos);
+}
+
 }  // namespace
 
 bool ParseCanonicalStack(std::string_view line, Record* r) {
@@ -214,12 +225,7 @@ bool ParseCanonicalSample(std::string_view line, size_t value_count, Record* r,
   const char* const l = line.data();
   const char* const end = l + line.size();
   Sample& s = r->sample;
-  if (!ReadKeyword(line, "sample", &p) || !ReadNumber(l, &p, end, &s.source_id) ||
-      !ReadSpace(&p, end) || !ReadNumber(l, &p, end, &s.stack_id) || !ReadSpace(&p, end) ||
-      !ReadOptionalInt(l, &p, end, &s.time_nanos) || !ReadSpace(&p, end) ||
-      !ReadOptionalInt(l, &p, end, &s.duration_nanos)) {
-    return false;
-  }
+  if (!ReadSampleHead(line, &p, &s)) return false;
   s.values.resize(value_count);
   for (size_t k = 0; k < value_count; ++k) {
     if (!ReadSpace(&p, end) || !ReadInt(l, &p, end, &s.values[k])) return false;
@@ -236,13 +242,14 @@ bool ParseCanonicalSample(std::string_view line, size_t value_count, Record* r,
 bool ParseCanonicalSampleTimes(std::string_view line, uint64_t* source,
                                std::optional<int64_t>* time, std::optional<int64_t>* duration) {
   const char* p;
-  const char* const l = line.data();
-  const char* const end = l + line.size();
-  uint64_t stack;
-  return ReadKeyword(line, "sample", &p) && ReadNumber(l, &p, end, source) && ReadSpace(&p, end) &&
-         ReadNumber(l, &p, end, &stack) && ReadSpace(&p, end) &&
-         ReadOptionalInt(l, &p, end, time) && ReadSpace(&p, end) &&
-         ReadOptionalInt(l, &p, end, duration) && (p == end || *p == ' ');
+  Sample head;
+  if (!ReadSampleHead(line, &p, &head) || (p != line.data() + line.size() && *p != ' ')) {
+    return false;
+  }
+  *source = head.source_id;
+  *time = head.time_nanos;
+  *duration = head.duration_nanos;
+  return true;
 }
 
 }  // namespace proftools

@@ -458,9 +458,6 @@ class DataWriter {
       }
       return id->second;
     };
-    // Per name: the last path it was seen in, to find the paths with a frame twice (only those
-    // can have a repeated cycle to collapse).
-    std::vector<uint32_t> seen_in;
     std::unordered_map<std::vector<uint32_t>, size_t, IdSequenceHash> stack_index;
     std::vector<uint32_t> path;
     std::vector<uint64_t> keys;
@@ -482,19 +479,10 @@ class DataWriter {
           // The sequence view reads stacks as prof-text's sequence reports do, with directly
           // repeated cycles collapsed (sequence_stacks.h); only recursive stacks differ.
           collapsed_.emplace_back();
-          seen_in.resize(names_.size(), UINT32_MAX);
-          const uint32_t this_path = static_cast<uint32_t>(stacks_.size());
-          bool repeats = false;
-          for (const uint32_t name : path) {
-            repeats = repeats || seen_in[name] == this_path;
-            seen_in[name] = this_path;
-          }
-          if (repeats) {
-            keys.assign(path.begin(), path.end());
-            const std::vector<size_t> kept = CollapseRepeats(keys);
-            if (kept.size() != path.size()) {
-              for (size_t k : kept) collapsed_.back().push_back(path[k]);
-            }
+          keys.assign(path.begin(), path.end());
+          const std::vector<size_t> kept = CollapseRepeats(keys);
+          if (kept.size() != path.size()) {
+            for (size_t k : kept) collapsed_.back().push_back(path[k]);
           }
         }
       }
