@@ -161,6 +161,54 @@ TEST(PprofGraph, TheTopNodesAreTheFirstOfTheWholeGraphsOrder) {
   }
 }
 
+TEST(PprofGraph, TypesWithValuesInTheSameEntriesShareTheirStacks) {
+  // Three types: `samples`, `cpu` with values in the same entries (other values: other nodes
+  // kept, other top nodes), `alloc` with values in fewer. Each graph drawn with a share must be
+  // the graph drawn alone, and only the types with values in the same entries take the stacks.
+  std::mt19937_64 random(44);
+  std::string text =
+      "proftext 1.0\nsource 1 manual x -\ntype samples count\ntype cpu milliseconds\n"
+      "type alloc bytes\n";
+  const int functions = 60;
+  for (int f = 1; f <= functions; ++f) {
+    text += "function " + std::to_string(f) + " f" + std::to_string(f) + " \"\" f.c 1\n";
+    text += "location " + std::to_string(f) + " - 0x" + std::to_string(f) + " - " +
+            std::to_string(f) + ":" + std::to_string(f) + "\n";
+  }
+  for (int s = 1; s <= 400; ++s) {
+    text += "stack " + std::to_string(s);
+    const int depth = 1 + static_cast<int>(random() % 12);
+    for (int d = 0; d < depth; ++d) text += " " + std::to_string(1 + random() % functions);
+    text += "\n";
+    for (int sample = 0; sample < 2; ++sample) {
+      const uint64_t count = random() % 4;  // 0: no sample in the types that share
+      text += "sample 1 " + std::to_string(s) + " - - " + std::to_string(count) + " " +
+              std::to_string(count == 0 ? 0 : 1 + random() % 100) + " " +
+              std::to_string(random() % 3 == 0 ? 0 : random() % 5000) +
+              (random() % 2 ? " thread=t" + std::to_string(random() % 3) : "") + "\n";
+    }
+  }
+  StackTotals totals(StackTotals::LabelKeying::kExact);
+  MemoryStream stream(text);
+  ReadText(&stream, "x", &totals);
+  for (const size_t node_count : {0, 7, 80}) {
+    PprofGraphStacksShare share;
+    std::vector<const PprofGraphStacks*> stacks;
+    for (int type = 0; type < 3; ++type) {
+      ReportOptions options;
+      options.node_count = node_count;
+      options.value_index = type;
+      StringSink alone, shared;
+      WriteDotReport(totals, options, &alone);
+      WriteDotReport(totals, options, &shared, &share);
+      EXPECT_EQ(shared.text(), alone.text()) << "type " << type << ", " << node_count << " nodes";
+      stacks.push_back(share.Get().get());
+    }
+    EXPECT_EQ(stacks[1], stacks[0]) << "cpu has values where samples has: the same stacks";
+    EXPECT_NE(stacks[2], stacks[1]) << "alloc has values in other entries: stacks of its own";
+  }
+}
+
 TEST(DotReport, ResidualEdgesAreDottedAndTheLegendSaysWhatWasLeftOut) {
   const StackTotals totals = ReadGraphProfile();
   ReportOptions options;

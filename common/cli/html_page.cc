@@ -107,7 +107,9 @@ void WriteHtmlPage(const char* program, const HtmlPagePlan& plan, ProfileInputs*
   HtmlReportOptions page = plan.page;
   // A first pass over the sample times (only scanned in prof text) sets the timeline's bins.
   int64_t first = INT64_MAX, last = INT64_MIN;
+  uint64_t timed = 0;
   inputs->ScanSampleTimes([&](uint64_t, int64_t time, int64_t duration) {
+    ++timed;
     first = std::min(first, time);
     last = std::max(last, duration > 0 && time <= INT64_MAX - duration ? time + duration : time);
   });
@@ -123,6 +125,7 @@ void WriteHtmlPage(const char* program, const HtmlPagePlan& plan, ProfileInputs*
       first, width, bins,
       plan.with_graph ? StackTotals::LabelKeying::kExact : StackTotals::LabelKeying::kNone);
   page.timeline = &totals;
+  totals.ReserveEntries(timed);
   // The timeline's binning is as much work as the reading: each has a core.
   ReadStackTotals(program, inputs, plan.spec, &totals, Totalling::kBesideTheReading);
   page.value_index = ResolveValueIndex(totals.header(), plan.value);

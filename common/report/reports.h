@@ -66,7 +66,11 @@ void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, 
 // The call graph in Graphviz DOT, as pprof -dot draws it (report_dot.cc, pprof_graph.h):
 // node_count, min_percent and edge_percent trim it as pprof's nodecount, nodefraction and
 // edgefraction.
-void WriteDotReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);
+// `share`: hands the graph's stacks between graphs of several types of the same totals
+// (pprof_graph.h).
+class PprofGraphStacksShare;
+void WriteDotReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out,
+                    PprofGraphStacksShare* share = nullptr);
 // A top-down call tree: each path from a root, children indented under their caller, largest
 // cumulative value first, with flat values where a path ends.
 void WriteTreeReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out);

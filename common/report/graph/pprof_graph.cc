@@ -133,15 +133,21 @@ std::string ShortenFunctionName(const std::string& name) {
   return f;
 }
 
-PprofGraph::PprofGraph(const StackTotals& totals, const PprofGraphOptions& options) {
-  Collect(totals, options);
+PprofGraph::PprofGraph(const StackTotals& totals, const PprofGraphOptions& options,
+                       PprofGraphStacksShare* share) {
+  share_ = share;
+  if (share == nullptr || !Reuse(totals, options, share->Get())) {
+    Collect(totals, options);
+    if (share != nullptr) share->Put(stacks_);
+  }
   // pprof's newTrimmedGraph for -dot (internal/report): each step rebuilds the graph from the
   // samples, keeping the nodes chosen so far.
   // pprof builds the whole graph first to find the nodes below the node fraction: only the
   // nodes' values are needed for that, the edges come with the graph of the nodes kept.
   std::vector<bool> kept_infos;  // empty: every node
-  std::vector<int64_t> flat, cum;
-  NodeValues(&flat, &cum);
+  NodeValues(&node_flat_, &node_cum_);
+  const std::vector<int64_t>& flat = node_flat_;
+  const std::vector<int64_t>& cum = node_cum_;
   int64_t flat_sum = 0;
   for (int64_t value : flat) AddSaturating(&flat_sum, value);
   const int64_t node_cutoff =
@@ -149,9 +155,9 @@ PprofGraph::PprofGraph(const StackTotals& totals, const PprofGraphOptions& optio
   const int64_t edge_cutoff =
       SaturatingAbs(static_cast<int64_t>(static_cast<double>(flat_sum) * options.edge_fraction));
   if (node_cutoff > 0) {
-    std::vector<bool> kept(infos_.size(), false);
+    std::vector<bool> kept(stacks_->infos.size(), false);
     size_t present = 0, kept_count = 0;
-    for (size_t i = 0; i < infos_.size(); ++i) {
+    for (size_t i = 0; i < stacks_->infos.size(); ++i) {
       if (flat[i] == 0 && cum[i] == 0) continue;
       ++present;
       kept[i] = SaturatingAbs(cum[i]) >= node_cutoff;
@@ -194,7 +200,40 @@ PprofGraph::PprofGraph(const StackTotals& totals, const PprofGraphOptions& optio
   RemoveRedundantEdges();
 }
 
+bool PprofGraph::Reuse(const StackTotals& totals, const PprofGraphOptions& options,
+                       std::shared_ptr<const PprofGraphStacks> shared) {
+  const std::vector<StackTotals::Entry>& entries = totals.entries();
+  if (shared == nullptr || shared->granularity != options.granularity ||
+      shared->entry_of_totals.size() != entries.size()) {
+    return false;
+  }
+  const size_t mine = static_cast<size_t>(options.value_index);
+  const size_t theirs = static_cast<size_t>(shared->value_index);
+  for (const StackTotals::Entry& entry : entries) {
+    if ((entry.values[mine] == 0) != (entry.values[theirs] == 0)) return false;
+  }
+  stacks_ = std::move(shared);
+  entry_values_.assign(stacks_->entries.size(), 0);
+  set_values_.assign(stacks_->value_sets.size(), 0);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const uint32_t entry = stacks_->entry_of_totals[i];
+    if (entry == UINT32_MAX) continue;
+    const int64_t value = entries[i].values[mine];
+    AddSaturating(&entry_values_[entry], value);
+    const uint32_t set_value = stacks_->set_value_of_totals[i];
+    if (set_value != UINT32_MAX) set_values_[set_value] = value;
+  }
+  return true;
+}
+
 void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& options) {
+  auto stacks = std::make_shared<PprofGraphStacks>();
+  stacks->granularity = options.granularity;
+  stacks->value_index = options.value_index;
+  std::vector<GraphNodeInfo>& infos = stacks->infos;
+  std::vector<Entry>& entries = stacks->entries;
+  std::vector<uint32_t>& frames = stacks->frames;
+  std::vector<LabelSet>& label_sets = stacks->label_sets;
   const Definitions& defs = totals.defs();
   const Granularity g = options.granularity;
   const bool by_address = g == Granularity::kAddresses;
@@ -205,10 +244,10 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
   std::map<GraphNodeInfo, size_t> info_index;
   auto intern = [&](GraphNodeInfo info) {
     // Frames hold an info's number in 31 bits, WalkEdges' steps in 30.
-    if (infos_.size() >= (uint32_t{1} << 30))
+    if (infos.size() >= (uint32_t{1} << 30))
       throw ProfError("", "more than 2^30 nodes for the call graph");
-    auto [it, added] = info_index.emplace(info, infos_.size());
-    if (added) infos_.push_back(std::move(info));
+    auto [it, added] = info_index.emplace(info, infos.size());
+    if (added) infos.push_back(std::move(info));
     return it->second;
   };
   // Per location: its frames (info << 1 | inlined), innermost first, at [first, last) of
@@ -262,9 +301,9 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
     location_spans.emplace_back(first, static_cast<uint32_t>(location_frames.size()));
     return location_spans.back();
   };
-  label_sets_.emplace_back();  // 0: none
+  label_sets.emplace_back();  // 0: none
   std::unordered_map<std::string, uint32_t> label_set_index;
-  // By the totals' label number: the index in label_sets_ (0: none), or kUnknown until met.
+  // By the totals' label number: the index in label_sets (0: none), or kUnknown until met.
   constexpr uint32_t kUnknown = UINT32_MAX;
   std::vector<uint32_t> set_of_label_id;
   auto set_of = [&](const StackTotals::Entry& totals_entry) -> uint32_t {
@@ -285,54 +324,71 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
     if (set.joined.empty() && set.bytes.empty()) return known = 0;
     std::string key = set.joined;
     for (const auto& [number, unit] : set.bytes) key += '\0' + std::to_string(number) + ' ' + unit;
-    auto [index, new_set] = label_set_index.emplace(key, label_sets_.size());
-    if (new_set) label_sets_.push_back(std::move(set));
+    auto [index, new_set] = label_set_index.emplace(key, label_sets.size());
+    if (new_set) label_sets.push_back(std::move(set));
     return known = index->second;
   };
-  FlatIndex entry_of_stack;  // stack id -> index in entries_
-  // (entry, label set, value), ordered by entry at the end.
+  FlatIndex entry_of_stack;  // stack id -> index in entries
+  // (entry, label set, value, entry of the totals), ordered by entry at the end.
   struct SetValue {
     uint32_t entry;
     uint32_t set;
     int64_t value;
+    uint32_t totals_entry;
   };
   std::vector<SetValue> set_values;
-  for (const StackTotals::Entry& totals_entry : totals.entries()) {
+  const std::vector<StackTotals::Entry>& totals_entries = totals.entries();
+  if (totals_entries.size() >= UINT32_MAX) {
+    throw ProfError("", "more than 4 billion stacks for the call graph");
+  }
+  stacks->entry_of_totals.assign(totals_entries.size(), UINT32_MAX);
+  stacks->set_value_of_totals.assign(totals_entries.size(), UINT32_MAX);
+  for (size_t i = 0; i < totals_entries.size(); ++i) {
+    const StackTotals::Entry& totals_entry = totals_entries[i];
     const int64_t value = totals_entry.values[options.value_index];
     if (value == 0) continue;
     const Stack* stack = defs.stacks.Find(totals_entry.stack_id);
     if (stack == nullptr) continue;
     bool added = false;
     const uint32_t at = entry_of_stack.FindOrAdd(totals_entry.stack_id,
-                                                 static_cast<uint32_t>(entries_.size()), &added);
+                                                 static_cast<uint32_t>(entries.size()), &added);
     if (added) {
-      entries_.emplace_back();
-      Entry& entry = entries_.back();
-      entry.first_frame = frames_.size();
+      entries.emplace_back();
+      Entry& entry = entries.back();
+      entry.first_frame = frames.size();
       for (auto it = stack->location_ids.rbegin(); it != stack->location_ids.rend(); ++it) {
         const auto [first, last] = location_nodes(*it);
-        for (uint32_t k = last; k > first; --k) frames_.push_back(location_frames[k - 1]);
+        for (uint32_t k = last; k > first; --k) frames.push_back(location_frames[k - 1]);
       }
-      entry.end_frame = frames_.size();
+      entry.end_frame = frames.size();
+      entry_values_.push_back(0);
     }
-    AddSaturating(&entries_[at].value, value);
+    stacks->entry_of_totals[i] = at;
+    AddSaturating(&entry_values_[at], value);
     const uint32_t set = set_of(totals_entry);
-    if (set != 0) set_values.push_back(SetValue{at, set, value});
+    if (set != 0) set_values.push_back(SetValue{at, set, value, static_cast<uint32_t>(i)});
   }
   // Each entry's values by label set, in the order they came, as a range of set_values_.
-  std::vector<size_t> start(entries_.size() + 1, 0);
+  std::vector<size_t> start(entries.size() + 1, 0);
   for (const SetValue& v : set_values) ++start[v.entry + 1];
-  for (size_t e = 0; e < entries_.size(); ++e) {
+  for (size_t e = 0; e < entries.size(); ++e) {
     start[e + 1] += start[e];
-    entries_[e].first_set = start[e];
-    entries_[e].end_set = start[e + 1];
+    entries[e].first_set = start[e];
+    entries[e].end_set = start[e + 1];
   }
+  stacks->value_sets.resize(set_values.size());
   set_values_.resize(set_values.size());
-  for (const SetValue& v : set_values) set_values_[start[v.entry]++] = {v.set, v.value};
+  for (const SetValue& v : set_values) {
+    const size_t at = start[v.entry]++;
+    stacks->value_sets[at] = v.set;
+    set_values_[at] = v.value;
+    stacks->set_value_of_totals[v.totals_entry] = static_cast<uint32_t>(at);
+  }
+  stacks_ = std::move(stacks);
 }
 
 std::vector<bool> PprofGraph::KeptSet(const std::vector<size_t>& node_indices) const {
-  std::vector<bool> kept(infos_.size(), false);
+  std::vector<bool> kept(stacks_->infos.size(), false);
   for (size_t i : node_indices) kept[nodes_[i].info] = true;
   return kept;
 }
@@ -340,7 +396,7 @@ std::vector<bool> PprofGraph::KeptSet(const std::vector<size_t>& node_indices) c
 void PprofGraph::MakeTags(GraphNode* node,
                           const std::vector<std::pair<uint32_t, TagSums>>& sums) const {
   for (const auto& [index, tag_sums] : sums) {
-    const LabelSet& set = label_sets_[index];
+    const LabelSet& set = stacks_->label_sets[index];
     if (!set.joined.empty()) {
       GraphTag& tag = node->label_tags[set.joined];
       tag.name = set.joined;
@@ -372,41 +428,40 @@ void PprofGraph::EraseEdge(size_t edge) {
   e.weight = kErased;
 }
 
-template <typename OnEdge>
-void PprofGraph::WalkEdges(const std::vector<bool>& kept, OnEdge on_edge) {
+std::shared_ptr<const PprofGraphStacks::PlacedSteps> PprofGraph::PlaceSteps(
+    const std::vector<bool>& kept) const {
   // Every call of a stack (a kept node to the next kept one) is a step, and an edge is the steps
   // of one (caller, callee). The steps are placed by caller (a counting sort: the stacks are
   // walked twice, to count, then to place), and each caller's steps, in walk order, are summed
-  // by callee in arrays indexed by callee: each edge's weight (each entry once, whatever the
-  // recursion) with sequential passes and tables that stay in cache. The whole graph can have
-  // an edge every few frames (838,848 for the million-sample benchmark's 2 million frames):
-  // looking each frame's edge up in a table was three cache misses a frame, and sorting the
-  // steps by edge most of a graph's time.
-  const size_t n_infos = infos_.size();
-  if (entries_.size() >= UINT32_MAX) {
+  // by callee in arrays indexed by callee (WalkEdges): each edge's weight (each entry once,
+  // whatever the recursion) with sequential passes and tables that stay in cache. The whole
+  // graph can have an edge every few frames (838,848 for the million-sample benchmark's 2
+  // million frames): looking each frame's edge up in a table was three cache misses a frame,
+  // and sorting the steps by edge most of a graph's time. The places depend on the stacks and
+  // the kept nodes only: a graph of another type sharing the stacks takes them when its kept
+  // nodes are the same.
+  if (share_ != nullptr) {
+    std::lock_guard<std::mutex> lock(stacks_->placed_mutex);
+    for (const auto& placed : stacks_->placed) {
+      if (placed->kept == kept) return placed;
+    }
+  }
+  const size_t n_infos = stacks_->infos.size();
+  const std::vector<Entry>& entries = stacks_->entries;
+  if (entries.size() >= UINT32_MAX) {
     throw ProfError("", "more than 4 billion stacks for the call graph");
   }
-  struct Step {
-    uint32_t callee_flags;  // callee << 2 | residual << 1 | inlined
-    uint32_t entry;
-  };
   // Calls on_step(caller, callee << 2 | flags, entry) for each step, in walk order.
-  auto walk = [&](auto on_step, bool values) {
-    std::vector<uint32_t> seen_node(values ? n_infos : 0, UINT32_MAX);
-    for (size_t e = 0; e < entries_.size(); ++e) {
-      const Entry& entry = entries_[e];
+  auto walk = [&](auto on_step) {
+    for (size_t e = 0; e < entries.size(); ++e) {
       size_t parent = SIZE_MAX;
       bool residual = false;
-      for (const uint32_t frame : FramesOf(entry)) {
+      for (const uint32_t frame : FramesOf(entries[e])) {
         const size_t n = frame >> 1;
         const bool inlined = frame & 1;
         if (!kept.empty() && !kept[n]) {
           residual = true;
           continue;
-        }
-        if (values && seen_node[n] != e) {  // cum once per sample, whatever the recursion
-          seen_node[n] = static_cast<uint32_t>(e);
-          AddSaturating(&nodes_[n].cum, entry.value);
         }
         if (parent != SIZE_MAX && n != parent) {
           on_step(parent, static_cast<uint32_t>(n << 2 | size_t{residual} << 1 | size_t{inlined}),
@@ -415,26 +470,44 @@ void PprofGraph::WalkEdges(const std::vector<bool>& kept, OnEdge on_edge) {
         parent = n;
         residual = false;
       }
-      if (values && parent != SIZE_MAX && !residual) {
-        AddSaturating(&nodes_[parent].flat, entry.value);
-      }
     }
   };
-  std::vector<size_t> start(n_infos + 1, 0);
-  walk([&](size_t caller, uint32_t, uint32_t) { ++start[caller + 1]; }, true);
+  auto placed = std::make_shared<PprofGraphStacks::PlacedSteps>();
+  placed->kept = kept;
+  std::vector<size_t>& start = placed->start;
+  start.assign(n_infos + 1, 0);
+  walk([&](size_t caller, uint32_t, uint32_t) { ++start[caller + 1]; });
   for (size_t n = 0; n < n_infos; ++n) start[n + 1] += start[n];
-  std::vector<Step> steps(start[n_infos]);
+  placed->steps.resize(start[n_infos]);
   {
     std::vector<size_t> next(start.begin(), start.end() - 1);
-    walk(
-        [&](size_t caller, uint32_t callee_flags, uint32_t entry) {
-          steps[next[caller]++] = Step{callee_flags, entry};
-        },
-        false);
+    walk([&](size_t caller, uint32_t callee_flags, uint32_t entry) {
+      placed->steps[next[caller]++] = PprofGraphStacks::Step{callee_flags, entry};
+    });
   }
-  // The entries' values apart (8 bytes each, where an entry is 40): read once a step.
-  std::vector<int64_t> entry_value(entries_.size());
-  for (size_t e = 0; e < entries_.size(); ++e) entry_value[e] = entries_[e].value;
+  if (share_ != nullptr) {
+    // Kept for the other types' graphs: the whole graph's (for the ranking) and the kept
+    // nodes' (for the graph drawn), the latest few.
+    std::lock_guard<std::mutex> lock(stacks_->placed_mutex);
+    if (stacks_->placed.size() >= 4) stacks_->placed.erase(stacks_->placed.begin());
+    stacks_->placed.push_back(placed);
+  }
+  return placed;
+}
+
+template <typename OnEdge>
+void PprofGraph::WalkEdges(const std::vector<bool>& kept, OnEdge on_edge) {
+  const size_t n_infos = stacks_->infos.size();
+  // The nodes' values: those of the kept nodes (what a walk of the kept frames gives them: each
+  // entry once to each node of its stack, its flat value to its last frame's node when kept).
+  for (size_t n = 0; n < n_infos; ++n) {
+    if (!kept.empty() && !kept[n]) continue;
+    nodes_[n].flat = node_flat_[n];
+    nodes_[n].cum = node_cum_[n];
+  }
+  const std::shared_ptr<const PprofGraphStacks::PlacedSteps> placed = PlaceSteps(kept);
+  const std::vector<size_t>& start = placed->start;
+  const std::vector<PprofGraphStacks::Step>& steps = placed->steps;
   // Per caller, by callee: the weight, the last entry added (UINT32_MAX: none yet), and the
   // flags: residual when any entry's first step on the edge is, inlined when every one is;
   // the callees met, as bits, read in order (sorting each caller's callees was a tenth of this).
@@ -454,7 +527,7 @@ void PprofGraph::WalkEdges(const std::vector<bool>& kept, OnEdge on_edge) {
         highest_word = std::max<size_t>(highest_word, callee / 64);
       }
       last_entry[callee] = steps[s].entry;
-      AddSaturating(&weight[callee], entry_value[steps[s].entry]);
+      AddSaturating(&weight[callee], entry_values_[steps[s].entry]);
       residual[callee] |= (steps[s].callee_flags >> 1) & 1;
       inlined[callee] &= steps[s].callee_flags & 1;
     }
@@ -492,7 +565,7 @@ void PprofGraph::BuildEdges(const std::vector<bool>& kept) {
 
 void PprofGraph::Build(const std::vector<bool>& kept) {
   // Nodes indexed by info while building; those left with no value are removed at the end.
-  nodes_.assign(infos_.size(), GraphNode());
+  nodes_.assign(stacks_->infos.size(), GraphNode());
   for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i].info = i;
   edges_.clear();
   has_tags_ = false;
@@ -527,33 +600,33 @@ void PprofGraph::Build(const std::vector<bool>& kept) {
 }
 
 void PprofGraph::NodeValues(std::vector<int64_t>* flat, std::vector<int64_t>* cum) const {
-  flat->assign(infos_.size(), 0);
-  cum->assign(infos_.size(), 0);
-  std::vector<size_t> seen_node(infos_.size(), SIZE_MAX);
-  for (size_t e = 0; e < entries_.size(); ++e) {
-    const Entry& entry = entries_[e];
+  flat->assign(stacks_->infos.size(), 0);
+  cum->assign(stacks_->infos.size(), 0);
+  std::vector<size_t> seen_node(stacks_->infos.size(), SIZE_MAX);
+  for (size_t e = 0; e < stacks_->entries.size(); ++e) {
+    const Entry& entry = stacks_->entries[e];
     const Frames frames = FramesOf(entry);
     for (const uint32_t frame : frames) {
       const size_t n = frame >> 1;
       if (seen_node[n] == e) continue;
       seen_node[n] = e;
-      AddSaturating(&(*cum)[n], entry.value);
+      AddSaturating(&(*cum)[n], entry_values_[e]);
     }
-    if (!frames.empty()) AddSaturating(&(*flat)[frames.back() >> 1], entry.value);
+    if (!frames.empty()) AddSaturating(&(*flat)[frames.back() >> 1], entry_values_[e]);
   }
 }
 
 void PprofGraph::AddTags(const std::vector<bool>& kept, size_t limit) {
   if (has_tags_) return;
   has_tags_ = true;
-  if (label_sets_.size() <= 1) return;
+  if (stacks_->label_sets.size() <= 1) return;
   // Only the first `limit` nodes get tags: the others are not looked at.
   const size_t tagged = std::min(limit, nodes_.size());
-  std::vector<uint32_t> node_of_info(infos_.size(), UINT32_MAX);
+  std::vector<uint32_t> node_of_info(stacks_->infos.size(), UINT32_MAX);
   for (size_t i = 0; i < tagged; ++i) node_of_info[nodes_[i].info] = static_cast<uint32_t>(i);
   // The sums by (node, label set): in an array when there are few enough pairs (the top nodes
   // and a few threads' label sets), else in a table.
-  const size_t sets = label_sets_.size();
+  const size_t sets = stacks_->label_sets.size();
   const bool dense = tagged * sets <= (size_t{1} << 20);
   std::vector<TagSums> dense_sums(dense ? tagged * sets : 0);
   std::vector<uint8_t> dense_met(dense ? tagged * sets : 0, 0);
@@ -575,8 +648,8 @@ void PprofGraph::AddTags(const std::vector<bool>& kept, size_t limit) {
   // after the last kept one puts it on no node).
   std::vector<uint32_t> seen_in(tagged, UINT32_MAX);
   std::vector<uint32_t> cum_nodes;
-  for (size_t e = 0; e < entries_.size(); ++e) {
-    const Entry& entry = entries_[e];
+  for (size_t e = 0; e < stacks_->entries.size(); ++e) {
+    const Entry& entry = stacks_->entries[e];
     if (entry.first_set == entry.end_set) continue;
     cum_nodes.clear();
     const Frames frames = FramesOf(entry);
@@ -591,7 +664,8 @@ void PprofGraph::AddTags(const std::vector<bool>& kept, size_t limit) {
       leaf_node = node_of_info[frames.back() >> 1];
     }
     for (size_t v = entry.first_set; v < entry.end_set; ++v) {
-      const auto& [set, value] = set_values_[v];
+      const uint32_t set = stacks_->value_sets[v];
+      const int64_t value = set_values_[v];
       for (const uint32_t node : cum_nodes) AddSaturating(&sums_of(node, set).cum, value);
       if (leaf_node != UINT32_MAX) AddSaturating(&sums_of(leaf_node, set).flat, value);
     }
@@ -680,13 +754,16 @@ void PprofGraph::SortNodes() {
 }
 
 void PprofGraph::Rank(const std::vector<bool>& kept) {
-  nodes_.assign(infos_.size(), GraphNode());
+  nodes_.assign(stacks_->infos.size(), GraphNode());
   for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i].info = i;
   edges_.clear();
   has_tags_ = false;
   // The edges' ends and weights only (16 bytes an edge, where a graph's edge with its places
   // in two lists is 56): a large graph has nearly a million.
   std::vector<WeightedEdge> weighted;
+  // No more edges than frames: reserved (address space, touched as edges come), not grown by
+  // copies.
+  weighted.reserve(stacks_->frames.size());
   WalkEdges(kept, [&](const GraphEdge& edge) {
     weighted.push_back(WeightedEdge{static_cast<uint32_t>(edge.src),
                                     static_cast<uint32_t>(edge.dest), edge.weight});
@@ -710,7 +787,8 @@ void PprofGraph::OrderNodes(const std::vector<int64_t>& score) {
   std::vector<size_t> order(nodes_.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::vector<std::string> names(nodes_.size());
-  for (size_t i = 0; i < nodes_.size(); ++i) names[i] = infos_[nodes_[i].info].PrintableName();
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    names[i] = stacks_->infos[nodes_[i].info].PrintableName();
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     if (SaturatingAbs(score[a]) != SaturatingAbs(score[b]))
       return SaturatingAbs(score[a]) > SaturatingAbs(score[b]);
@@ -718,7 +796,7 @@ void PprofGraph::OrderNodes(const std::vector<int64_t>& score) {
     if (SaturatingAbs(nodes_[a].flat) != SaturatingAbs(nodes_[b].flat)) {
       return SaturatingAbs(nodes_[a].flat) > SaturatingAbs(nodes_[b].flat);
     }
-    return SprintInfo(infos_[nodes_[a].info]) < SprintInfo(infos_[nodes_[b].info]);
+    return SprintInfo(stacks_->infos[nodes_[a].info]) < SprintInfo(stacks_->infos[nodes_[b].info]);
   });
   std::vector<size_t> position(nodes_.size());
   for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
@@ -790,7 +868,8 @@ std::vector<bool> PprofGraph::TopNodes(size_t count) const {
 
 std::vector<std::string> PprofGraph::Names() const {
   std::vector<std::string> names(nodes_.size());
-  for (size_t i = 0; i < nodes_.size(); ++i) names[i] = infos_[nodes_[i].info].PrintableName();
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    names[i] = stacks_->infos[nodes_[i].info].PrintableName();
   return names;
 }
 

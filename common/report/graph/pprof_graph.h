@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -72,15 +74,79 @@ struct PprofGraphOptions {
   size_t node_count = 80;  // 0: no limit
 };
 
+// A graph's stacks (the entries of StackTotals with a value of the type, at the granularity),
+// as frames of node infos: what a graph is built from, the same for every type whose values are
+// in the same entries (a CPU profile's samples and cpu), so that a graph of another type of the
+// same totals takes them and sums only its own values (PprofGraph's `share`).
+struct PprofGraphStacks {
+  Granularity granularity = Granularity::kFunctions;
+  int value_index = 0;  // the type they were collected for
+  std::vector<GraphNodeInfo> infos;
+  // One entry per stack: its frames and its values by label set, ranges of `frames` and
+  // `value_sets` (one array each, not two vectors an entry: 50,000 stacks were 200,000
+  // allocations).
+  struct Entry {
+    size_t first_frame = 0, end_frame = 0;
+    size_t first_set = 0, end_set = 0;
+  };
+  std::vector<Entry> entries;
+  // An entry's frames: info << 1 | inlined, root first (four bytes a frame, for the passes over
+  // every frame).
+  std::vector<uint32_t> frames;
+  struct LabelSet {
+    std::string joined;                                  // joined string labels
+    std::vector<std::pair<int64_t, std::string>> bytes;  // numeric `bytes` labels, with units
+  };
+  std::vector<LabelSet> label_sets;  // 0: no labels
+  std::vector<uint32_t> value_sets;  // the label set (other than 0) of each value by label set
+  // Per entry of the totals: the entry it went to and the place of its value by label set
+  // (UINT32_MAX: none: no value of the type, no stack, no labels).
+  std::vector<uint32_t> entry_of_totals, set_value_of_totals;
+  // The steps of the stacks' walks (a kept node to the next kept one) placed by caller, for a
+  // set of kept nodes (PprofGraph::PlaceSteps): the graphs sharing the stacks add theirs.
+  struct Step {
+    uint32_t callee_flags;  // callee << 2 | residual << 1 | inlined
+    uint32_t entry;
+  };
+  struct PlacedSteps {
+    std::vector<bool> kept;     // empty: every node
+    std::vector<size_t> start;  // per caller, its first step; one more at the end
+    std::vector<Step> steps;
+  };
+  mutable std::mutex placed_mutex;
+  mutable std::vector<std::shared_ptr<const PlacedSteps>> placed;
+};
+
+// Hands a graph's stacks to the graphs of the other types (prof-html draws one graph a type,
+// perhaps on several threads).
+class PprofGraphStacksShare {
+ public:
+  std::shared_ptr<const PprofGraphStacks> Get() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return stacks_;
+  }
+  void Put(std::shared_ptr<const PprofGraphStacks> stacks) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stacks_ = std::move(stacks);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::shared_ptr<const PprofGraphStacks> stacks_;
+};
+
 // The graph as pprof draws it: nodes in pprof's visual order (entropy), trimmed.
 class PprofGraph {
  public:
-  PprofGraph(const StackTotals& totals, const PprofGraphOptions& options);
+  // With `share`: the stacks of a graph of another type of the same totals, taken when they
+  // fit (the same granularity, values in the same entries), else collected and put there.
+  PprofGraph(const StackTotals& totals, const PprofGraphOptions& options,
+             PprofGraphStacksShare* share = nullptr);
 
   const std::vector<GraphNode>& nodes() const { return nodes_; }
   const std::vector<GraphEdge>& edges() const { return edges_; }  // some erased: see live
   bool live(size_t edge) const { return edges_[edge].weight != kErased; }
-  const GraphNodeInfo& info(const GraphNode& node) const { return infos_[node.info]; }
+  const GraphNodeInfo& info(const GraphNode& node) const { return stacks_->infos[node.info]; }
   // The live edges, in pprof's order: heaviest first, then by the names of source and target.
   std::vector<size_t> SortedEdges() const;
   // The nodes' printable names, by node index.
@@ -93,16 +159,8 @@ class PprofGraph {
   static constexpr int64_t kErased = INT64_MIN;
 
  private:
-  // The samples of one stack: their frames once, their values by label set.
-  // Its frames and values by label set are ranges of frames_ and set_values_ (one array each,
-  // not two vectors an entry: 50,000 stacks were 200,000 allocations).
-  struct Entry {
-    size_t first_frame = 0, end_frame = 0;
-    int64_t value = 0;
-    size_t first_set = 0, end_set = 0;
-  };
-  // An entry's frames: info << 1 | inlined, root first (four bytes a frame, for the passes over
-  // every frame).
+  using Entry = PprofGraphStacks::Entry;
+  using LabelSet = PprofGraphStacks::LabelSet;
   struct Frames {
     const uint32_t* first;
     const uint32_t* last;
@@ -112,17 +170,19 @@ class PprofGraph {
     uint32_t back() const { return last[-1]; }
   };
   Frames FramesOf(const Entry& entry) const {
-    return Frames{frames_.data() + entry.first_frame, frames_.data() + entry.end_frame};
+    const uint32_t* frames = stacks_->frames.data();
+    return Frames{frames + entry.first_frame, frames + entry.end_frame};
   }
-  struct LabelSet {
-    std::string joined;                                  // joined string labels
-    std::vector<std::pair<int64_t, std::string>> bytes;  // numeric `bytes` labels, with units
-  };
   struct TagSums {
     int64_t flat = 0;
     int64_t cum = 0;
   };
+  // The stacks with a value of the type: `stacks_` (made here), `entry_values_`,
+  // `set_values_`.
   void Collect(const StackTotals& totals, const PprofGraphOptions& options);
+  // Takes `shared` when its entries are those with a value of this type; sums the values.
+  bool Reuse(const StackTotals& totals, const PprofGraphOptions& options,
+             std::shared_ptr<const PprofGraphStacks> shared);
   // Builds nodes_ and edges_ from the entries, keeping only infos marked in `kept` (all when
   // empty), as pprof's newGraph.
   void Build(const std::vector<bool>& kept);
@@ -133,6 +193,9 @@ class PprofGraph {
   // the way.
   template <typename OnEdge>
   void WalkEdges(const std::vector<bool>& kept, OnEdge on_edge);
+  // The steps of the walks among the kept infos, placed by caller (or a sharing graph's).
+  std::shared_ptr<const PprofGraphStacks::PlacedSteps> PlaceSteps(
+      const std::vector<bool>& kept) const;
   // nodes_ as Build(kept) then SortNodes() would leave them, without edges (their weights give
   // the order, the edges are not kept): for choosing the top nodes of a graph not drawn whole.
   void Rank(const std::vector<bool>& kept);
@@ -157,11 +220,13 @@ class PprofGraph {
   bool IsRedundant(size_t edge) const;
   std::vector<bool> KeptSet(const std::vector<size_t>& node_indices) const;
 
-  std::vector<GraphNodeInfo> infos_;
-  std::vector<Entry> entries_;
-  std::vector<uint32_t> frames_;
-  std::vector<std::pair<uint32_t, int64_t>> set_values_;  // (label set other than 0, value)
-  std::vector<LabelSet> label_sets_;                      // 0: no labels
+  std::shared_ptr<const PprofGraphStacks> stacks_;
+  PprofGraphStacksShare* share_ = nullptr;  // where the placed steps are kept for the others
+  // Every node's values, by info (NodeValues).
+  std::vector<int64_t> node_flat_, node_cum_;
+  // This type's sums: per entry of stacks_, and per value by label set.
+  std::vector<int64_t> entry_values_;
+  std::vector<int64_t> set_values_;
   bool has_tags_ = false;
   std::vector<GraphNode> nodes_;
   std::vector<GraphEdge> edges_;

@@ -390,14 +390,15 @@ class DotWriter {
 
 }  // namespace
 
-void WriteDotReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out) {
+void WriteDotReport(const StackTotals& totals, const ReportOptions& options, ByteSink* out,
+                    PprofGraphStacksShare* share) {
   PprofGraphOptions graph_options;
   graph_options.granularity = options.granularity;
   graph_options.value_index = options.value_index;
   graph_options.node_fraction = options.min_percent / 100;
   graph_options.edge_fraction = options.edge_percent / 100;
   graph_options.node_count = options.node_count;
-  const PprofGraph graph(totals, graph_options);
+  const PprofGraph graph(totals, graph_options, share);
   out->Write(DotWriter(totals, options, graph).Write());
 }
 

@@ -12,6 +12,7 @@
 #include "common/io/byte_stream.h"
 #include "common/report/graph/graph_layout.h"
 #include "common/report/graph/graph_svg.h"
+#include "common/report/graph/pprof_graph.h"
 
 namespace proftools {
 
@@ -25,6 +26,8 @@ struct HtmlGraphs::State {
   std::mutex mutex;
   std::condition_variable built;
   std::vector<bool> done;
+  // The graphs' stacks, collected once for the types with values in the same entries.
+  PprofGraphStacksShare stacks;
 };
 
 HtmlGraphs::HtmlGraphs(const StackTotals& totals, const ReportOptions& options)
@@ -60,7 +63,7 @@ void HtmlGraphs::Build() {
     try {
       ReportOptions graph_options = options_;
       graph_options.value_index = static_cast<int>(t);
-      WriteDotReport(totals_, graph_options, &state_->dots[t]);
+      WriteDotReport(totals_, graph_options, &state_->dots[t], &state_->stacks);
     } catch (...) {
       state_->failed[t] = std::current_exception();
     }

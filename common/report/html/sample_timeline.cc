@@ -175,6 +175,16 @@ void SampleTimeline::Compact() const {
   compact_at_ = std::max(size_t{1} << 16, keys_.size() * 2);
 }
 
+void SampleTimeline::OnHeader(const ProfileHeader& header) {
+  StackTotals::OnHeader(header);
+  if (!keys_.empty()) return;
+  // Beyond 2^26 entries (2 GB of address space) growing is left to the arrays.
+  const size_t count =
+      static_cast<size_t>(std::min<uint64_t>(reserved_entries_, uint64_t{1} << 26));
+  keys_.reserve(count);
+  values_.reserve(count * header.types.size());
+}
+
 void SampleTimeline::OnSample(const Sample& sample) {
   StackTotals::OnSample(sample);
   if (!sample.time_nanos || width_ <= 0 || bins_ == 0) return;

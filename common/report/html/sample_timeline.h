@@ -29,6 +29,11 @@ class SampleTimeline : public StackTotals {
                  LabelKeying keying = LabelKeying::kNone)
       : StackTotals(keying), origin_(origin), width_(width), bins_(bins) {}
   void OnSample(const Sample& sample) override;
+  // Room for `entries` entries (the timed samples a first pass counted, a bound for profiles
+  // of distinct stacks): the entries' arrays then do not grow by copies. Address space only,
+  // touched as entries come.
+  void ReserveEntries(uint64_t entries) { reserved_entries_ = entries; }
+  void OnHeader(const ProfileHeader& header) override;
 
   struct Entry {
     uint32_t row = 0;
@@ -107,6 +112,7 @@ class SampleTimeline : public StackTotals {
   // order); when not, compacting has nothing to merge until the entries are ordered at the end.
   mutable bool repeats_ = false;
   uint64_t timed_samples_ = 0;
+  uint64_t reserved_entries_ = 0;
 };
 
 }  // namespace proftools
