@@ -95,16 +95,17 @@ class LocationNumbers {
   void AppendStack(FrameExpander* frames, const Stack& stack, Walk walk, Make make,
                    std::vector<uint32_t>* out) {
     const std::vector<uint64_t>& locations = stack.location_ids;  // leaf first
+    // Frame by frame (a location has one frame but for inlining): a range insert a location,
+    // through reverse iterators, was most of the walk.
     if (walk == Walk::kFromTheLeaf) {
       for (uint64_t location : locations) {
         const auto [first, last] = Of(frames, location, make);
-        out->insert(out->end(), numbers_.begin() + first, numbers_.begin() + last);
+        for (uint32_t i = first; i < last; ++i) out->push_back(numbers_[i]);
       }
     } else {
       for (auto location = locations.rbegin(); location != locations.rend(); ++location) {
         const auto [first, last] = Of(frames, *location, make);
-        out->insert(out->end(), numbers_.rbegin() + (numbers_.size() - last),
-                    numbers_.rbegin() + (numbers_.size() - first));
+        for (uint32_t i = last; i > first; --i) out->push_back(numbers_[i - 1]);
       }
     }
   }

@@ -13,9 +13,9 @@
 #include "common/base/json_string.h"
 #include "common/base/saturating.h"
 #include "common/base/sha256.h"
-#include "common/base/string_ids.h"
 #include "common/base/text_syntax.h"
 #include "common/filter/collapse_recursion.h"
+#include "common/model/stack_table.h"
 #include "common/report/flame/flame_svg.h"
 #include "common/report/html/html_graphs.h"
 #include "common/report/reports.h"
@@ -139,7 +139,7 @@ class DataWriter {
               "]";
     }
     json += "],\"frameDigits\":" + std::to_string(FrameDigits()) +
-            ",\"stackCount\":" + std::to_string(stacks_.size());
+            ",\"stackCount\":" + std::to_string(stack_count());
     ComputeScales();
     json += ",\"scales\":[";
     for (size_t t = 0; t < scales_.size(); ++t) {
@@ -149,12 +149,17 @@ class DataWriter {
     // Stacks, in the packed numbers (PackedWriter): each its length and frames (root first);
     // its values per type; the frames the sequence view reads (0 when they are the same).
     PackedWriter frames, values, seq, base;
-    for (size_t i = 0; i < stacks_.size(); ++i) {
-      frames.Number(stacks_[i].size());
-      for (uint32_t f : stacks_[i]) frames.Frame(f, FrameDigits());
-      Values(values_[i], &values);
-      seq.Number(collapsed_[i].size());
-      for (uint32_t f : collapsed_[i]) seq.Frame(f, FrameDigits());
+    const size_t types = header.types.size();
+    for (size_t i = 0; i < stack_count(); ++i) {
+      frames.Number(stack_start_[i + 1] - stack_start_[i]);
+      for (size_t f = stack_start_[i]; f < stack_start_[i + 1]; ++f) {
+        frames.Frame(stack_frames_[f], FrameDigits());
+      }
+      Values(values_.data() + i * types, types, &values);
+      seq.Number(seq_start_[i + 1] - seq_start_[i]);
+      for (size_t f = seq_start_[i]; f < seq_start_[i + 1]; ++f) {
+        seq.Frame(seq_frames_[f], FrameDigits());
+      }
       if (diff_) Values(base_values_[i], &base);
     }
     json += ",\"stackFrames\":\"" + frames.text() + "\",\"stackValues\":\"" + values.text() +
@@ -197,7 +202,7 @@ class DataWriter {
       for (size_t t = 0; t < types && t < n; ++t)
         scales_[t] = Gcd(scales_[t], Magnitude(values[t]));
     };
-    for (const auto& v : values_) add(v.data(), v.size());
+    for (size_t i = 0; i < stack_count(); ++i) add(values_.data() + i * types, types);
     for (const auto& v : base_values_) add(v.data(), v.size());
     if (!diff_ && options_.timeline != nullptr) {
       options_.timeline->ForEachEntry(
@@ -260,7 +265,7 @@ class DataWriter {
     stack_of_entry = std::vector<uint32_t>();
     // The brush's bins: `step` bins each; the sums per (stack, brush bin) it would hold counted
     // with each stack's last brush bin (the bins are met in order).
-    std::vector<uint32_t> last_brush_bin(stacks_.size());
+    std::vector<uint32_t> last_brush_bin(stack_count());
     auto entries_at = [&](uint32_t step) {
       std::fill(last_brush_bin.begin(), last_brush_bin.end(), UINT32_MAX);
       size_t count = 0;
@@ -301,8 +306,8 @@ class DataWriter {
     // and each entry's stack from the previous one's (in order of stack) and its values. The
     // sums of a brush bin's stacks are gathered in one array by stack.
     PackedWriter entries;
-    std::vector<int64_t> sums(stacks_.size() * types, 0);
-    std::vector<bool> touched(stacks_.size(), false);
+    std::vector<int64_t> sums(stack_count() * types, 0);
+    std::vector<bool> touched(stack_count(), false);
     std::vector<uint32_t> present;
     uint32_t previous_brush_bin = 0;
     for (uint32_t first = 0; first < bin_count; first += step) {
@@ -458,9 +463,15 @@ class DataWriter {
       }
       return id->second;
     };
-    std::unordered_map<std::vector<uint32_t>, size_t, IdSequenceHash> stack_index;
+    // Frame sequences numbered in order of first sight (input stacks that expand to the same
+    // names are one), each once in one array (a vector a stack, and a table keyed by copies of
+    // them, were a third of the page's data).
+    StackTable paths;
     std::vector<uint32_t> path;
     std::vector<uint64_t> keys;
+    const size_t types = totals_.header().types.size();
+    stack_start_.assign(1, 0);
+    seq_start_.assign(1, 0);
     for (const StackTotals::Entry& entry : totals_.entries()) {
       uint64_t at;
       // The entries of one stack with other labels: its path is known.
@@ -470,26 +481,28 @@ class DataWriter {
           numbers.AppendStack(&expander, *stack, LocationNumbers::Walk::kFromTheRoot, number_of,
                               &path);
         }
-        auto [known, added] = stack_index.try_emplace(path, stacks_.size());
-        at = known->second;
+        keys.assign(path.begin(), path.end());
+        bool added = false;
+        at = paths.Intern(keys, &added) - 1;
         stack_of_id_.Insert(entry.stack_id, at, &at);
         if (added) {
-          stacks_.push_back(path);
-          values_.emplace_back(entry.values.size(), 0);
+          stack_frames_.insert(stack_frames_.end(), path.begin(), path.end());
+          stack_start_.push_back(stack_frames_.size());
+          values_.resize(values_.size() + types, 0);
           // The sequence view reads stacks as prof-text's sequence reports do, with directly
           // repeated cycles collapsed (sequence_stacks.h); only recursive stacks differ.
-          collapsed_.emplace_back();
-          keys.assign(path.begin(), path.end());
           const std::vector<size_t> kept = CollapseRepeats(keys);
           if (kept.size() != path.size()) {
-            for (size_t k : kept) collapsed_.back().push_back(path[k]);
+            for (size_t k : kept) seq_frames_.push_back(path[k]);
           }
+          seq_start_.push_back(seq_frames_.size());
         }
       }
-      for (size_t t = 0; t < entry.values.size(); ++t) values_[at][t] += entry.values[t];
+      int64_t* values = values_.data() + at * types;
+      for (size_t t = 0; t < entry.values.size() && t < types; ++t) values[t] += entry.values[t];
       if (!entry.base_values.empty()) {
         diff_ = true;
-        base_values_.resize(stacks_.size());
+        base_values_.resize(stack_count());
         std::vector<int64_t>& base = base_values_[at];
         base.resize(entry.values.size(), 0);
         for (size_t t = 0; t < entry.base_values.size() && t < base.size(); ++t) {
@@ -504,10 +517,15 @@ class DataWriter {
   std::vector<std::string>* warnings_;
   std::vector<std::string> names_, sources_;
   std::vector<FrameKind> kinds_;
-  std::vector<std::vector<uint32_t>> stacks_;
-  std::vector<std::vector<uint32_t>> collapsed_;  // per stack: empty when no cycle repeats
-  std::vector<std::vector<int64_t>> values_;
-  IdMap stack_of_id_;                              // input stack id -> index in stacks_
+  size_t stack_count() const { return stack_start_.size() - 1; }
+  // The stacks' frames (root first): stack i's are [stack_start_[i], stack_start_[i + 1]).
+  std::vector<uint32_t> stack_frames_;
+  std::vector<size_t> stack_start_;
+  // The same for the sequence view's frames: none when no cycle repeats.
+  std::vector<uint32_t> seq_frames_;
+  std::vector<size_t> seq_start_;
+  std::vector<int64_t> values_;                    // the stacks' sums, one per type each
+  IdMap stack_of_id_;                              // input stack id -> stack number
   std::unordered_map<std::string, uint32_t> ids_;  // frame name -> index in names_
   bool diff_ = false;  // --diff-base: values_ are differences, base_values_ the base's
   std::vector<std::vector<int64_t>> base_values_;
