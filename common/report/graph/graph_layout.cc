@@ -11,7 +11,8 @@ namespace proftools {
 namespace {
 
 // Graphviz reports through a process-wide callback with no user pointer: its text goes here
-// while one layout runs (the programs lay out one graph at a time, on one thread).
+// while one layout runs (the programs lay out one graph at a time: prof-html from the thread
+// that built it, under a lock).
 std::string* g_messages = nullptr;
 
 int CollectMessage(char* text) {

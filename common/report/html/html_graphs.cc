@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <set>
 #include <system_error>
 #include <thread>
 
@@ -17,15 +18,22 @@
 namespace proftools {
 
 struct HtmlGraphs::State {
-  std::vector<StringSink> dots;
+  std::vector<std::string> type_names;  // "TYPE/UNIT"
+  // Per type: its element of the JSON array, Graphviz's warnings, why it is not drawn (or ""),
+  // or its failure to build.
+  std::vector<std::string> parts;
+  std::vector<std::vector<std::string>> layout_warnings;
+  std::vector<std::string> notes;
   std::vector<std::exception_ptr> failed;
   std::atomic<size_t> next{0};
   std::vector<std::thread> helpers;
-  // Which graphs are built (or failed): Json lays each out as soon as it is, while the others
-  // are still being built.
+  // Which graphs are laid out (or failed): each is as soon as it is built, by the thread that
+  // built it, while the others are still being built.
   std::mutex mutex;
   std::condition_variable built;
   std::vector<bool> done;
+  // Graphviz has process-wide state: one layout at a time, whichever thread asks.
+  std::mutex graphviz;
   // The graphs' stacks, collected once for the types with values in the same entries.
   PprofGraphStacksShare stacks;
 };
@@ -33,7 +41,12 @@ struct HtmlGraphs::State {
 HtmlGraphs::HtmlGraphs(const StackTotals& totals, const ReportOptions& options)
     : totals_(totals), options_(options), state_(std::make_unique<State>()) {
   const size_t types = totals.header().types.size();
-  state_->dots.resize(types);
+  for (const ValueType& type : totals.header().types) {
+    state_->type_names.push_back(type.type + "/" + type.unit);
+  }
+  state_->parts.resize(types);
+  state_->layout_warnings.resize(types);
+  state_->notes.resize(types);
   state_->failed.resize(types);
   state_->done.resize(types, false);
   // As many threads as cores, this one among them once it has written the rest of the page.
@@ -58,12 +71,14 @@ void HtmlGraphs::Join() {
 }
 
 void HtmlGraphs::Build() {
-  const size_t types = state_->dots.size();
+  const size_t types = state_->parts.size();
   for (size_t t; (t = state_->next++) < types;) {
     try {
       ReportOptions graph_options = options_;
       graph_options.value_index = static_cast<int>(t);
-      WriteDotReport(totals_, graph_options, &state_->dots[t], &state_->stacks);
+      StringSink dot;
+      WriteDotReport(totals_, graph_options, &dot, &state_->stacks);
+      Layout(t, dot.text());
     } catch (...) {
       state_->failed[t] = std::current_exception();
     }
@@ -75,35 +90,47 @@ void HtmlGraphs::Build() {
   }
 }
 
+void HtmlGraphs::Layout(size_t t, const std::string& dot) {
+  try {
+    GraphLayout layout;
+    {
+      std::lock_guard<std::mutex> lock(state_->graphviz);
+      layout = LayoutDotToSvg(dot, kMaxGraphNodes);
+    }
+    const GraphDrawing drawing = SplitGraphvizSvg(layout.svg);
+    state_->layout_warnings[t] = layout.warnings;
+    state_->parts[t] = "{\"viewBox\":" + JsonString(drawing.view_box, /*html_safe=*/true) +
+                       ",\"svg\":" + JsonString(drawing.body, /*html_safe=*/true) + "}";
+  } catch (const std::exception& error) {
+    // One graph that cannot be drawn (too large with --no-trim) must not cost the page.
+    const std::string note =
+        "the call graph of " + state_->type_names[t] + " is not drawn: " + error.what();
+    state_->notes[t] = note;
+    state_->parts[t] = "{\"note\":" + JsonString(note, /*html_safe=*/true) + "}";
+  }
+}
+
 std::string HtmlGraphs::Json(std::vector<std::string>* warnings) {
   Build();  // the graphs no thread has begun
-  const std::vector<ValueType>& types = totals_.header().types;
-  std::vector<StringSink>& dots = state_->dots;
-  std::vector<std::exception_ptr>& failed = state_->failed;
   std::string json = "[";
-  for (size_t t = 0; t < types.size(); ++t) {
+  // A warning of Graphviz's is said once, with the first type whose graph gave it: Graphviz
+  // says some once per graph object, which the next layout may or may not reuse (an address
+  // that depends on the thread).
+  std::set<std::string> said;
+  for (size_t t = 0; t < state_->parts.size(); ++t) {
     {
       std::unique_lock<std::mutex> lock(state_->mutex);
       state_->built.wait(lock, [&] { return state_->done[t]; });
     }
-    if (failed[t]) std::rethrow_exception(failed[t]);
-    const std::string type_name = types[t].type + "/" + types[t].unit;
-    json += t ? ",{" : "{";
-    try {
-      GraphLayout layout = LayoutDotToSvg(dots[t].text(), kMaxGraphNodes);
-      dots[t] = StringSink();  // freed once laid out
-      const GraphDrawing drawing = SplitGraphvizSvg(layout.svg);
-      for (const std::string& warning : layout.warnings) {
-        warnings->push_back("the call graph of " + type_name + ": " + warning);
+    if (state_->failed[t]) std::rethrow_exception(state_->failed[t]);
+    for (const std::string& warning : state_->layout_warnings[t]) {
+      if (said.insert(warning).second) {
+        warnings->push_back("the call graph of " + state_->type_names[t] + ": " + warning);
       }
-      json += "\"viewBox\":" + JsonString(drawing.view_box, /*html_safe=*/true) +
-              ",\"svg\":" + JsonString(drawing.body, /*html_safe=*/true) + "}";
-    } catch (const std::exception& error) {
-      // One graph that cannot be drawn (too large with --no-trim) must not cost the page.
-      const std::string note = "the call graph of " + type_name + " is not drawn: " + error.what();
-      warnings->push_back(note);
-      json += "\"note\":" + JsonString(note, /*html_safe=*/true) + "}";
     }
+    if (!state_->notes[t].empty()) warnings->push_back(state_->notes[t]);
+    json += (t ? "," : "") + state_->parts[t];
+    state_->parts[t] = std::string();
   }
   return json + "]";
 }

@@ -29,15 +29,16 @@ class HtmlGraphs {
   // A JSON array with one element per value type: {"viewBox": ..., "svg": ...} (Graphviz's
   // drawing, SplitGraphvizSvg's body) or, when Graphviz could not lay the graph out or it was
   // too large (LayoutDotToSvg), {"note": why}, which also goes to `warnings` with Graphviz's own
-  // warnings, each naming its type. This thread builds the graphs no other thread has begun,
-  // then lays each out, in order, as soon as it is built (only this thread calls Graphviz,
-  // which has process-wide state: the first layout overlaps the next graph's building); a type
-  // whose graph failed rethrows here, as it would have in order. Called once. Safe inside a
-  // <script>.
+  // warnings, each naming its type. This thread builds the graphs no other thread has begun;
+  // each graph is laid out by the thread that built it as soon as it is (one layout at a time:
+  // Graphviz has process-wide state), while the others are being built; a type whose graph
+  // failed rethrows here, as it would have in order. Called once. Safe inside a <script>.
   std::string Json(std::vector<std::string>* warnings);
 
  private:
   void Build();
+  // Lays out type t's graph: its part of the JSON and its warnings in the state.
+  void Layout(size_t t, const std::string& dot);
   void Join();
 
   const StackTotals& totals_;
