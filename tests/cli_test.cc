@@ -2,12 +2,17 @@
 // name the option, sizes with units, repeated options refused or combined.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
+#include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/base/diagnostics.h"
 #include "common/cli/cli.h"
 #include "common/cli/option_values.h"
+#include "common/cli/profile_inputs.h"
 
 namespace proftools {
 namespace cli_test {  // a namespace of its own: the tests build as one unit
@@ -168,6 +173,51 @@ TEST(CommandLine, HelpAndVersionAreAnsweredWithoutExiting) {
   Parsed parsed({"--value", "cpu"});
   parsed.Parse();  // (asserts that it goes on)
   EXPECT_EQ(parsed.cli.Get<std::string>("value"), "cpu");
+}
+
+// The scan in parts (a part on each core) finds what the scan in one finds, whichever part a
+// sample line is in, lines across the cut included; a file it cannot cut (a line longer than
+// the cut allows, here the last half) is one part.
+TEST(ProfileInputs, SampleTimesScannedInPartsAreThoseScannedInOne) {
+  using Times = std::vector<std::tuple<uint64_t, int64_t, int64_t>>;
+  auto scan = [](const std::string& path, size_t parts, std::vector<size_t>* parts_seen) {
+    ProfileInputs inputs({path}, ReadOptions{});
+    Times times;
+    std::mutex mutex;
+    inputs.ScanSampleTimesInParts(
+        parts, [&](size_t part, uint64_t source, int64_t time, int64_t duration) {
+          std::lock_guard<std::mutex> lock(mutex);
+          times.emplace_back(source, time, duration);
+          if (std::find(parts_seen->begin(), parts_seen->end(), part) == parts_seen->end()) {
+            parts_seen->push_back(part);
+          }
+        });
+    std::sort(times.begin(), times.end());
+    return times;
+  };
+  const std::string dir = ::testing::TempDir();
+  std::string text = "proftext 1.0\nsource 1 manual a -\nsource 2 manual b -\ntype cpu count\n";
+  text += "function 1 main \"\" \"\" 0\nlocation 1 - 0x1 - 1:1\nstack 1 1\n";
+  for (int i = 0; text.size() < (size_t{17} << 18); ++i) {  // past 4 MB, where files are cut
+    text += "sample " + std::to_string(1 + i % 2) + " 1 " + std::to_string(1000000 + i * 7) + " " +
+            (i % 3 == 0 ? std::string("-") : std::to_string(i % 5)) + " 1\n";
+  }
+  const std::string cut = dir + "/scan-parts.prof";
+  std::ofstream(cut) << text;
+  std::vector<size_t> one_part, in_parts;
+  const Times whole = scan(cut, 1, &one_part);
+  EXPECT_EQ(whole.size(), static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) - 7);
+  EXPECT_EQ(scan(cut, 2, &in_parts), whole);
+  EXPECT_EQ(in_parts.size(), 2u);
+  EXPECT_EQ(scan(cut, 3, &in_parts), whole);
+  EXPECT_EQ(in_parts.size(), 3u);
+  // A comment of 5 MB from before the middle to the end: no line end to cut at.
+  const std::string uncut = dir + "/scan-one-part.prof";
+  std::ofstream(uncut) << text.substr(0, text.size() / 3) << "# " << std::string(5 << 20, 'x')
+                       << "\n";
+  std::vector<size_t> seen;
+  scan(uncut, 2, &seen);
+  EXPECT_EQ(seen, std::vector<size_t>{0});
 }
 
 }  // namespace

@@ -35,6 +35,12 @@ class ProfileInputs : public ProfileSource {
   // for every sample with a TIME (duration 0 when absent). Prof text is only scanned
   // (ScanSampleTimes), not parsed. The profile can be Read afterwards.
   void ScanSampleTimes(const std::function<void(uint64_t, int64_t, int64_t)>& on_sample);
+  // The same on up to `parts` threads at once, each scanning a part of the input and calling
+  // `on_sample(part, source, time, duration)` with its part's number, 0 to parts - 1: one
+  // uncompressed prof text file of several megabytes is cut at line ends; anything else is one
+  // part.
+  void ScanSampleTimesInParts(
+      size_t parts, const std::function<void(size_t, uint64_t, int64_t, int64_t)>& on_sample);
 
   // Spools the profile when it cannot be read twice (stdin, several inputs): then it can be
   // read any number of times (a diff's base read from the profile itself).

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -39,6 +40,31 @@ size_t FdStream::Read(char* buffer, size_t capacity) {
     if (n >= 0) return static_cast<size_t>(n);
     if (errno == EINTR) continue;
     throw ProfError(name_, std::string("read error: ") + std::strerror(errno));
+  }
+}
+
+FileRangeStream::FileRangeStream(const std::string& path, uint64_t begin, uint64_t end)
+    : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)), path_(path), position_(begin), end_(end) {
+  if (fd_ < 0) throw ProfError(path, std::string("cannot open: ") + std::strerror(errno));
+}
+
+FileRangeStream::~FileRangeStream() {
+  close(fd_);
+}
+
+size_t FileRangeStream::Read(char* buffer, size_t capacity) {
+  if (position_ >= end_) return 0;
+  const size_t want = static_cast<size_t>(std::min<uint64_t>(capacity, end_ - position_));
+  while (true) {
+    const ssize_t n = pread(fd_, buffer, want, static_cast<off_t>(position_));
+    if (n >= 0) {
+      // A file that shrank: its end comes early.
+      if (n == 0) end_ = position_;
+      position_ += static_cast<uint64_t>(n);
+      return static_cast<size_t>(n);
+    }
+    if (errno == EINTR) continue;
+    throw ProfError(path_, std::string("read error: ") + std::strerror(errno));
   }
 }
 

@@ -45,6 +45,22 @@ class FdStream : public ByteStream {
 };
 
 // Reads bytes held in memory (tests, sniffed prefixes).
+// Reads bytes [begin, end) of the file `path` (opened anew: several can read one file at once,
+// each its part). Throws ProfError when it cannot be opened or read.
+class FileRangeStream : public ByteStream {
+ public:
+  FileRangeStream(const std::string& path, uint64_t begin, uint64_t end);
+  ~FileRangeStream() override;
+  FileRangeStream(const FileRangeStream&) = delete;
+  FileRangeStream& operator=(const FileRangeStream&) = delete;
+  size_t Read(char* buffer, size_t capacity) override;
+
+ private:
+  int fd_;
+  std::string path_;
+  uint64_t position_, end_;
+};
+
 class MemoryStream : public ByteStream {
  public:
   explicit MemoryStream(std::string data) : data_(std::move(data)) {}

@@ -123,4 +123,10 @@ bool IsRegularFile(const std::string& path) {
   return path != "-" && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+uint64_t FileSize(const std::string& path) {
+  struct stat st;
+  if (path == "-" || stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+  return static_cast<uint64_t>(st.st_size);
+}
+
 }  // namespace proftools

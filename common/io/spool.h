@@ -124,6 +124,8 @@ class TwoPassInput {
 
 // Whether `path` names a regular file (which can simply be opened again); "-" never does.
 bool IsRegularFile(const std::string& path);
+// The size of the regular file `path`, 0 when it is not one.
+uint64_t FileSize(const std::string& path);
 
 }  // namespace proftools
 
