@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "common/filter/profile_filter.h"
 #include "common/report/value_format.h"
 #include "tests/test_util.h"
@@ -125,6 +127,51 @@ TEST(StackTotals, EntriesHoldEverySampleOnceTheProfileEnds) {
   EXPECT_EQ(totals.entries()[2].samples, 1u);
   EXPECT_TRUE(totals.label_set(totals.entries()[1]).empty());
   EXPECT_EQ(totals.label_set(totals.entries()[2]).size(), 1u);
+}
+
+// Keyed by labels, an entry is found through its stack: the first few label sets of a stack in
+// a chain, the others in a table. Either way each (stack, label set) is one entry, in order of
+// first sight, whatever the order of the samples.
+TEST(StackTotals, EachStackAndLabelSetIsOneEntryHoweverManyLabelSetsAStackHas) {
+  ProfileHeader header;
+  header.sources.push_back(Source{1, "manual", "x", std::nullopt});
+  header.types.push_back({"samples", "count"});
+  StackTotals totals(StackTotals::LabelKeying::kExact);
+  totals.OnHeader(header);
+  for (uint64_t stack = 1; stack <= 3; ++stack) totals.OnStack(Stack{stack, {}});
+  Sample sample;
+  sample.source_id = 1;
+  sample.values = {1};
+  // Stack 1 with 30 label sets (past the chain), stack 2 with 3, stack 3 with none; each sample
+  // of (stack s, set k) counted s + k times, interleaved.
+  std::vector<std::pair<uint64_t, int>> order;
+  for (int round = 0; round < 40; ++round) {
+    for (uint64_t stack = 1; stack <= 3; ++stack) {
+      const int sets = stack == 1 ? 30 : stack == 2 ? 3 : 1;
+      for (int k = 0; k < sets; ++k) {
+        if (round < static_cast<int>(stack) + k) order.emplace_back(stack, (k * 7 + round) % sets);
+      }
+    }
+  }
+  for (const auto& [stack, k] : order) {
+    sample.stack_id = stack;
+    sample.labels = stack == 3 ? std::vector<Label>{}
+                               : std::vector<Label>{Label::String("request", std::to_string(k))};
+    totals.OnSample(sample);
+  }
+  totals.OnEnd();
+  std::map<std::pair<uint64_t, std::string>, uint64_t> want, got;
+  for (const auto& [stack, k] : order) {
+    ++want[{stack, stack == 3 ? "" : std::to_string(k)}];
+  }
+  for (const StackTotals::Entry& entry : totals.entries()) {
+    const std::vector<Label>& labels = totals.label_set(entry);
+    const auto key = std::make_pair(entry.stack_id, labels.empty() ? "" : labels[0].str);
+    EXPECT_EQ(got.count(key), 0u) << "twice: stack " << key.first << " " << key.second;
+    got[key] = static_cast<uint64_t>(entry.values[0]);
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(totals.entries().size(), 34u);
 }
 
 TEST(TopReport, DefaultValueIsTheLastTypeAndUnitsScale) {

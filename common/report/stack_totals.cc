@@ -104,6 +104,13 @@ void StackTotals::AddPending() {
 }
 
 const StackTotals::RecentLabels& StackTotals::LabelsOf(const Sample& sample) {
+  // By the labels' number first: comparing the labels of the slots before the sample's was
+  // most of a look.
+  if (const RecentLabels* recent = recent_.Find([&](const RecentLabels& slot) {
+        return sample.labels_id != 0 && slot.labels_id == sample.labels_id;
+      })) {
+    return *recent;
+  }
   if (const RecentLabels* recent = recent_.Find([&](const RecentLabels& slot) {
         return HasLabels(sample, slot.labels_id, slot.labels);
       })) {
@@ -133,11 +140,31 @@ StackTotals::Entry& StackTotals::EntryOf(uint64_t stack_id, uint64_t label_id,
                                          const std::string& labels) {
   uint64_t index;
   if (keying_ != LabelKeying::kNone) {
-    if (entries_.size() >= UINT32_MAX) throw ProfError("", "more than 4 billion stacks");
-    bool added = false;
-    index = labeled_index_.FindOrAdd(std::make_pair(stack_id, label_id),
-                                     static_cast<uint32_t>(entries_.size()), &added);
-    if (!added) return entries_[index];
+    if (entries_.size() >= UINT32_MAX - 1) throw ProfError("", "more than 4 billion stacks");
+    index = entries_.size();
+    uint64_t first;
+    if (!index_.Find(stack_id, &first)) {
+      index_.Insert(stack_id, index, &first);
+      entry_next_.push_back(UINT32_MAX);
+    } else {
+      size_t chained = 0;
+      uint32_t last = UINT32_MAX;
+      for (uint32_t e = static_cast<uint32_t>(first); e != UINT32_MAX; e = entry_next_[e]) {
+        if (entry_label_[e] == label_id) return entries_[e];
+        last = e;
+        ++chained;
+      }
+      if (chained < kChainedLabelSets) {
+        entry_next_[last] = static_cast<uint32_t>(index);
+      } else {
+        bool added = false;
+        index = labeled_index_.FindOrAdd(std::make_pair(stack_id, label_id),
+                                         static_cast<uint32_t>(index), &added);
+        if (!added) return entries_[index];
+      }
+      entry_next_.push_back(UINT32_MAX);
+    }
+    entry_label_.push_back(static_cast<uint32_t>(label_id));
   } else if (index_.Find(stack_id, &index)) {
     return entries_[index];
   } else {

@@ -28,6 +28,13 @@ std::string ThreadOf(const Sample& sample) {
 }  // namespace
 
 uint32_t SampleTimeline::Row(const Sample& sample) {
+  // By the labels' number first, as StackTotals::LabelsOf.
+  if (const RecentRow* recent = recent_rows_.Find([&](const RecentRow& slot) {
+        return slot.source_id == sample.source_id && sample.labels_id != 0 &&
+               slot.labels_id == sample.labels_id;
+      })) {
+    return recent->row;
+  }
   if (const RecentRow* recent = recent_rows_.Find([&](const RecentRow& slot) {
         return slot.source_id == sample.source_id && HasLabels(sample, slot.labels_id, slot.labels);
       })) {
