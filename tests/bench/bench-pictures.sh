@@ -2,8 +2,10 @@
 # prof-svg and prof-html on the generated 1,000,000-sample profile (50,000 distinct stacks),
 # beside the way a FlameGraph user draws the same graph today, `prof-text --folded |
 # flamegraph.pl` (when flamegraph.pl is on PATH or FLAMEGRAPH names it: Debian 12 has no package
-# for it). The runs alternate between the commands; medians of 3 by CPU time. Then the size of
-# each output and how long Chromium takes to load and draw it (tests/browser/load_time.py).
+# for it). The runs alternate between the commands; medians of 5 by CPU time, and the median of
+# the 5 rounds' ratios of the goals' pairs (each round's runs are next to one another, so a
+# slower minute of the shared machine slows both). Then the size of each output and how long
+# Chromium takes to load and draw it (tests/browser/load_time.py).
 # Goals (issue 15): prof-svg and prof-html <= 3 s each; the HTML opens in under 3 s. Issue 46:
 # prof-html <= 1.5x prof-svg's time (#15); and on one Rprof sample line of 1.5 million frames
 # (8.7 MB, a stack that deep), prof-svg <= 2x prof-text --top's time (#16: deep stacks linear).
@@ -28,9 +30,10 @@ else
   echo "(flamegraph.pl not found: Debian 12 has no flamegraph package; set FLAMEGRAPH=PATH)"
 fi
 
-# Three rounds, each running every command once, so that load on the shared machine hits all
+# Five rounds, each running every command once, so that load on the shared machine hits all
 # alike; then the run of median CPU time of each.
-for round in 1 2 3; do
+rounds=5
+for ((round = 1; round <= rounds; round++)); do
   for i in "${!labels[@]}"; do
     measure "${labels[$i]}" "$big" "${commands[$i]}" >>"$tmp/runs.$i"
   done
@@ -46,6 +49,20 @@ median_by_cpu() {
     }' "$1"
 }
 for i in "${!labels[@]}"; do median_by_cpu "$tmp/runs.$i"; done
+# round_ratios LABEL A B: the median over the rounds of B's wall and CPU time over A's in the same
+# round (measure's lines, one a round, in order).
+round_ratios() {
+  paste -d '\n' "$2" "$3" | awk -v label="$1" '
+    { match($0, / [0-9.]+ s /); wall = substr($0, RSTART + 1, RLENGTH - 3) + 0
+      match($0, /cpu +[0-9.]+/); cpu = substr($0, RSTART + 4, RLENGTH - 4) + 0
+      if (NR % 2) { a_wall = wall; a_cpu = cpu } else { n++; w[n] = wall / a_wall; c[n] = cpu / a_cpu } }
+    function median(v, n,   i, j, t) {
+      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+      return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    END { printf "%s: %.2fx in wall time, %.2fx in CPU time (median of %d rounds)\n", label, median(w, n), median(c, n), n }'
+}
+round_ratios "prof-html / prof-svg (goal: <= 1.5x)" "$tmp/runs.1" "$tmp/runs.2"
 
 # The deep stack: one sample line of 1,500,000 frames (f0 ... f49 over and over).
 awk 'BEGIN { print "sample.interval=20000"; for (i = 0; i < 1500000; i++) printf "\"f%d\" ", i % 50; print "" }' \
@@ -53,12 +70,13 @@ awk 'BEGIN { print "sample.interval=20000"; for (i = 0; i < 1500000; i++) printf
 echo "input: an Rprof sample line of 1,500,000 frames"
 deep_labels=("prof-text --top (deep)" "prof-svg (deep)")
 deep_commands=("prof-text --top $tmp/deep.out >/dev/null 2>&1" "prof-svg $tmp/deep.out >/dev/null 2>&1")
-for round in 1 2 3; do
+for ((round = 1; round <= rounds; round++)); do
   for i in "${!deep_labels[@]}"; do
     measure "${deep_labels[$i]}" "$tmp/deep.out" "${deep_commands[$i]}" >>"$tmp/deep-runs.$i"
   done
 done
 for i in "${!deep_labels[@]}"; do median_by_cpu "$tmp/deep-runs.$i"; done
+round_ratios "prof-svg / prof-text --top, deep (goal: <= 2x)" "$tmp/deep-runs.0" "$tmp/deep-runs.1"
 
 for file in "$tmp/big.svg" "$tmp/big.html"; do
   size=$(awk -v b="$(stat -c %s "$file")" 'BEGIN { printf "%.1f MB", b / 1e6 }')
