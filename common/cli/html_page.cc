@@ -106,8 +106,8 @@ void WriteHtmlPage(const char* program, const HtmlPagePlan& plan, ProfileInputs*
                    const ReadOptions& read, ByteSink* out) {
   HtmlReportOptions page = plan.page;
   // A first pass over the sample times (only scanned in prof text, a part on each core) sets
-  // the timeline's bins.
-  // Each part's on a cache line of its own: the threads write them at every sample.
+  // the timeline's bins. Each part's extremes and count on a cache line of their own: the
+  // threads write them at every sample.
   struct alignas(64) Part {
     int64_t first = INT64_MAX, last = INT64_MIN;
     uint64_t timed = 0;

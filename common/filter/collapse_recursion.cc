@@ -43,8 +43,35 @@ size_t SquareAtEnd(const std::vector<uint64_t>& keys, const std::vector<size_t>&
   return found;
 }
 
-// Stacks up to this depth are first checked for a square at all (QuickSquareCheck).
+// Stacks up to this depth are first checked for a square at all (MayHaveSquare), and keep
+// their keys' places in a SmallKeyTable.
 constexpr size_t kCheckedStack = 128;
+
+// A value per key for up to kCheckedStack keys, in a table on the stack at most half full, a
+// power of two as large as the keys need (most stacks are short): a new key's value is 0.
+template <typename Value>
+class SmallKeyTable {
+ public:
+  explicit SmallKeyTable(size_t keys) {
+    while (size_ < 2 * keys) size_ *= 2;
+    for (size_t k = 0; k < size_; ++k) slots_[k].used = false;
+  }
+  Value& operator[](uint64_t key) {
+    size_t at = static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> 56) & (size_ - 1);
+    while (slots_[at].used && slots_[at].key != key) at = (at + 1) & (size_ - 1);
+    if (!slots_[at].used) slots_[at] = Slot{key, Value{}, true};
+    return slots_[at].value;
+  }
+
+ private:
+  struct Slot {
+    uint64_t key;
+    Value value;
+    bool used;
+  };
+  std::array<Slot, 2 * kCheckedStack> slots_;
+  size_t size_ = 8;
+};
 
 // Whether `keys` (at most kCheckedStack) may hold a square anywhere: false only when surely not,
 // and then nothing is collapsed (a square in the original stack is what the first removal
@@ -55,22 +82,13 @@ constexpr size_t kCheckedStack = 128;
 // built a table of every key (a tenth of prof-html's page writing on a million samples).
 bool MayHaveSquare(const std::vector<uint64_t>& keys) {
   const size_t n = keys.size();
-  // A table at most half full, a power of two, as large as the stack needs (most are short).
-  size_t table = 8;
-  while (table < 2 * n) table *= 2;
-  struct Slot {
-    uint64_t key;
-    int32_t last;  // -1: empty
-  };
-  std::array<Slot, 2 * kCheckedStack> slots;
-  for (size_t k = 0; k < table; ++k) slots[k].last = -1;
+  SmallKeyTable<int32_t> last_place(n);       // key -> its last place + 1 (0: none yet)
   std::array<int32_t, kCheckedStack> before;  // place -> its key's place before, or -1
   size_t budget = 16 * n;
   for (size_t j = 0; j < n; ++j) {
-    size_t at = static_cast<size_t>((keys[j] * 0x9E3779B97F4A7C15ULL) >> 56) & (table - 1);
-    while (slots[at].last >= 0 && slots[at].key != keys[j]) at = (at + 1) & (table - 1);
-    before[j] = slots[at].last;
-    slots[at] = Slot{keys[j], static_cast<int32_t>(j)};
+    int32_t& last = last_place[keys[j]];
+    before[j] = last - 1;
+    last = static_cast<int32_t>(j) + 1;
     for (int32_t i = before[j]; i >= 0; i = before[static_cast<size_t>(i)]) {
       const size_t length = j - static_cast<size_t>(i);
       if (j + length > n) break;  // earlier places make longer halves still
@@ -107,25 +125,10 @@ std::vector<size_t> CollapseRepeats(const std::vector<uint64_t>& keys,
   // of its own for each stack was two thirds of the time of the stacks that have a square).
   FlatIndex key_index;
   std::vector<size_t> places;
-  struct Slot {
-    uint64_t key;
-    size_t place;
-    bool used;
-  };
-  std::array<Slot, 2 * kCheckedStack> slots;
-  size_t table = 0;  // 0: the flat index
-  if (deep && keys.size() <= kCheckedStack) {
-    table = 8;
-    while (table < 2 * keys.size()) table *= 2;
-    for (size_t k = 0; k < table; ++k) slots[k].used = false;
-  }
+  const bool small = deep && keys.size() <= kCheckedStack;
+  SmallKeyTable<size_t> small_places(small ? keys.size() : 0);
   auto last_place = [&](uint64_t key) -> size_t& {
-    if (table != 0) {
-      size_t at = static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> 56) & (table - 1);
-      while (slots[at].used && slots[at].key != key) at = (at + 1) & (table - 1);
-      if (!slots[at].used) slots[at] = Slot{key, 0, true};
-      return slots[at].place;
-    }
+    if (small) return small_places[key];
     bool added;
     const uint32_t at = key_index.FindOrAdd(key, static_cast<uint32_t>(places.size()), &added);
     if (added) places.push_back(0);

@@ -140,6 +140,7 @@ PprofGraph::PprofGraph(const StackTotals& totals, const PprofGraphOptions& optio
     Collect(totals, options);
     if (share != nullptr) share->Put(stacks_);
   }
+  SumValues(totals, options.value_index);
   // pprof's newTrimmedGraph for -dot (internal/report): each step rebuilds the graph from the
   // samples, keeping the nodes chosen so far.
   // pprof builds the whole graph first to find the nodes below the node fraction: only the
@@ -213,17 +214,21 @@ bool PprofGraph::Reuse(const StackTotals& totals, const PprofGraphOptions& optio
     if ((entry.values[mine] == 0) != (entry.values[theirs] == 0)) return false;
   }
   stacks_ = std::move(shared);
+  return true;
+}
+
+void PprofGraph::SumValues(const StackTotals& totals, int value_index) {
+  const std::vector<StackTotals::Entry>& entries = totals.entries();
   entry_values_.assign(stacks_->entries.size(), 0);
   set_values_.assign(stacks_->value_sets.size(), 0);
   for (size_t i = 0; i < entries.size(); ++i) {
     const uint32_t entry = stacks_->entry_of_totals[i];
     if (entry == UINT32_MAX) continue;
-    const int64_t value = entries[i].values[mine];
+    const int64_t value = entries[i].values[static_cast<size_t>(value_index)];
     AddSaturating(&entry_values_[entry], value);
     const uint32_t set_value = stacks_->set_value_of_totals[i];
     if (set_value != UINT32_MAX) set_values_[set_value] = value;
   }
-  return true;
 }
 
 void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& options) {
@@ -329,11 +334,10 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
     return known = index->second;
   };
   FlatIndex entry_of_stack;  // stack id -> index in entries
-  // (entry, label set, value, entry of the totals), ordered by entry at the end.
+  // (entry, label set, entry of the totals), ordered by entry at the end.
   struct SetValue {
     uint32_t entry;
     uint32_t set;
-    int64_t value;
     uint32_t totals_entry;
   };
   std::vector<SetValue> set_values;
@@ -361,12 +365,10 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
         for (uint32_t k = last; k > first; --k) frames.push_back(location_frames[k - 1]);
       }
       entry.end_frame = frames.size();
-      entry_values_.push_back(0);
     }
     stacks->entry_of_totals[i] = at;
-    AddSaturating(&entry_values_[at], value);
     const uint32_t set = set_of(totals_entry);
-    if (set != 0) set_values.push_back(SetValue{at, set, value, static_cast<uint32_t>(i)});
+    if (set != 0) set_values.push_back(SetValue{at, set, static_cast<uint32_t>(i)});
   }
   // Each entry's values by label set, in the order they came, as a range of set_values_.
   std::vector<size_t> start(entries.size() + 1, 0);
@@ -377,11 +379,9 @@ void PprofGraph::Collect(const StackTotals& totals, const PprofGraphOptions& opt
     entries[e].end_set = start[e + 1];
   }
   stacks->value_sets.resize(set_values.size());
-  set_values_.resize(set_values.size());
   for (const SetValue& v : set_values) {
     const size_t at = start[v.entry]++;
     stacks->value_sets[at] = v.set;
-    set_values_[at] = v.value;
     stacks->set_value_of_totals[v.totals_entry] = static_cast<uint32_t>(at);
   }
   stacks_ = std::move(stacks);
@@ -447,10 +447,8 @@ std::shared_ptr<const PprofGraphStacks::PlacedSteps> PprofGraph::PlaceSteps(
     }
   }
   const size_t n_infos = stacks_->infos.size();
+  // (Fewer entries than 2^32: Collect checked the totals' entries, from which they come.)
   const std::vector<Entry>& entries = stacks_->entries;
-  if (entries.size() >= UINT32_MAX) {
-    throw ProfError("", "more than 4 billion stacks for the call graph");
-  }
   // Calls on_step(caller, callee << 2 | flags, entry) for each step, in walk order.
   auto walk = [&](auto on_step) {
     for (size_t e = 0; e < entries.size(); ++e) {

@@ -177,20 +177,22 @@ class PprofGraph {
     int64_t flat = 0;
     int64_t cum = 0;
   };
-  // The stacks with a value of the type: `stacks_` (made here), `entry_values_`,
-  // `set_values_`.
+  // The stacks with a value of the type: `stacks_`, made here.
   void Collect(const StackTotals& totals, const PprofGraphOptions& options);
-  // Takes `shared` when its entries are those with a value of this type; sums the values.
+  // Takes `shared` as `stacks_` when its entries are those with a value of this type.
   bool Reuse(const StackTotals& totals, const PprofGraphOptions& options,
              std::shared_ptr<const PprofGraphStacks> shared);
+  // This type's sums, `entry_values_` and `set_values_`, through where `stacks_` says each
+  // entry of the totals went (the same sums in the same order whoever made the stacks).
+  void SumValues(const StackTotals& totals, int value_index);
   // Builds nodes_ and edges_ from the entries, keeping only infos marked in `kept` (all when
   // empty), as pprof's newGraph.
   void Build(const std::vector<bool>& kept);
   // Build's edges and the nodes' values.
   void BuildEdges(const std::vector<bool>& kept);
   // The edges among the kept infos (all when empty), each once, in (caller, callee) order:
-  // on_edge(edge) for each; nodes_ (indexed by info) get their flat and cumulative values on
-  // the way.
+  // on_edge(edge) for each; the kept nodes_ (indexed by info) get their flat and cumulative
+  // values (NodeValues').
   template <typename OnEdge>
   void WalkEdges(const std::vector<bool>& kept, OnEdge on_edge);
   // The steps of the walks among the kept infos, placed by caller (or a sharing graph's).
