@@ -233,6 +233,56 @@ TEST(FlameSvg, FramesOnTwoThreadsAreTheBytesOfOne) {
   EXPECT_EQ(frames, tree.nodes().size());
 }
 
+// A deep stack's frames differ in their y alone, and a name's frame is drawn again from its
+// text before, with the new y put in: each frame's rect and label must still sit one row above
+// the one before, named as its stack says, with the others' value and width.
+TEST(FlameSvg, ADeepStacksFramesEachHaveTheirOwnRow) {
+  std::string text = "proftext 1.0\nsource 1 manual x -\ntype cpu nanoseconds\n";
+  for (int f = 1; f <= 3; ++f) {
+    text += "function " + std::to_string(f) + " f" + std::to_string(f) + " \"\" \"\" 0\n";
+    text += "location " + std::to_string(f) + " - 0x" + std::to_string(f) + " - " +
+            std::to_string(f) + ":0\n";
+  }
+  text += "stack 1";
+  for (int d = 0; d < 3000; ++d) text += " " + std::to_string(1 + d % 3);
+  text += "\nsample 1 1 - - 70\nstack 2 1\nsample 1 2 - - 30\n";
+  const StackTotals totals = Totals(text);
+  const FlameTree tree(totals, FlameTreeOptions{});
+  FlameSvgOptions options;
+  options.unit = "nanoseconds";
+  options.min_width = 0;
+  for (int threads : {1, 2}) {
+    options.threads = threads;
+    StringSink out;
+    WriteFlameSvg(tree, options, &out);
+    const std::regex frame(
+        "<g class=\"f\" data-v=\"([0-9]+)\"><title>([^\n<]+)\n[^<]*</title><rect x=\"([0-9.]+)\" "
+        "y=\"([0-9.]+)\" width=\"([0-9.]+)\"[^>]*/><text x=\"[0-9.]+\" y=\"([0-9.]+)\">");
+    std::vector<std::smatch> frames;
+    for (std::sregex_iterator it(out.text().begin(), out.text().end(), frame), end; it != end;
+         ++it) {
+      frames.push_back(*it);
+    }
+    // all, f1 alone (its name comes first), then the deep stack from its outermost frame up.
+    ASSERT_EQ(frames.size(), 3002u);
+    const double bottom = std::stod(frames[0][4].str());
+    EXPECT_EQ(frames[1][1].str(), "30");
+    EXPECT_EQ(frames[1][2].str(), "f1");
+    EXPECT_DOUBLE_EQ(std::stod(frames[1][4].str()), bottom - 16.0);
+    for (size_t i = 2; i < frames.size(); ++i) {
+      const std::smatch& at = frames[i];
+      const int depth = static_cast<int>(i) - 1;
+      SCOPED_TRACE("frame " + std::to_string(i) + " on " + std::to_string(threads) + " threads");
+      EXPECT_EQ(at[1].str(), "70");
+      EXPECT_EQ(at[2].str(), "f" + std::to_string(1 + (3000 - depth) % 3));
+      EXPECT_EQ(at[3].str(), frames[2][3].str());
+      EXPECT_EQ(at[5].str(), frames[2][5].str());
+      EXPECT_DOUBLE_EQ(std::stod(at[4].str()), bottom - 16.0 * depth);
+      EXPECT_DOUBLE_EQ(std::stod(at[6].str()), std::stod(at[4].str()) + 8 + 4 + 1);
+    }
+  }
+}
+
 // Long C++ names keep their end: rows of std::_Rb_tree<...> must not read alike (flamegraph.pl
 // cuts from the right).
 TEST(FlameSvg, LongNamesLoseTheirTemplateArgumentsAndMiddleNotTheirEnd) {

@@ -237,6 +237,7 @@ class SvgWriter {
       return data_.get() + used_;
     }
     void Commit(char* end) { used_ = static_cast<size_t>(end - data_.get()); }
+    char* end() { return data_.get() + used_; }
     std::string_view view() const { return std::string_view(data_.get(), used_); }
     void Clear() { used_ = 0; }
     // Room enough for anything but a frame's strings.
@@ -284,13 +285,22 @@ class SvgWriter {
       bool made = false;
       FrameKind kind = FrameKind::kUser;
       std::string display, escaped, color;
+      // The whole text of this name's last frame drawn in a run (see RunText), but for its two
+      // y coordinates: text[0, y_at) y text[y_at, label_y_at) label's y text[label_y_at, end).
+      struct Run {
+        bool made = false;
+        int64_t value = 0, start = 0;  // what the text was made for: same value, same x
+        std::string text;
+        size_t y_at = 0, label_y_at = 0;
+      } run;
     };
-    const Named& NamedAs(uint32_t name, FrameKind kind) {
+    Named& NamedAs(uint32_t name, FrameKind kind) {
       if (name >= named_.size()) named_.resize(name + 1);
       Named& named = named_[name];
       if (!named.made || named.kind != kind) {
         named.made = true;
         named.kind = kind;
+        named.run.made = false;
         named.display = DisplayFrameName(tree_.name(name));
         named.escaped = EscapeXml(named.display);
         if (!options_.differential)
@@ -372,8 +382,31 @@ class SvgWriter {
                                                (node.depth + 1) * options_.frame_height;
       // A name's display form and colour, made once a name: a deep stack repeats a few names
       // a million times (the colour is the name's, and its kind's).
-      const Named& named = NamedAs(node.name, node.kind);
+      Named& named = NamedAs(node.name, node.kind);
       const std::string& name = named.display;
+      // A frame drawn with the value and x its name was last drawn with in a run: that text
+      // again with this frame's y (a deep stack's frames differ in y alone; a dozen copies a
+      // frame were most of the time to draw 1.5 million of them).
+      const bool runs = integer_y_ && !options_.differential && tree_.name(node.source).empty();
+      const bool in_run = node.value == run_value_ && at.start == run_start_;
+      run_value_ = node.value;
+      run_start_ = at.start;
+      if (runs && named.run.made && named.run.value == node.value && named.run.start == at.start) {
+        const int64_t y_tenths =
+            options_.inverted ? *origin_tenths_ + int64_t{node.depth} * *height_tenths_
+                              : *origin_tenths_ - (int64_t{node.depth} + 1) * *height_tenths_;
+        const std::string& text = named.run.text;
+        char* p = frames->Room(text.size() + 2 * kFixedBytes);
+        p = Put(p, std::string_view(text.data(), named.run.y_at));
+        p = WriteTenths(p, static_cast<uint64_t>(y_tenths));
+        p = Put(p, std::string_view(text.data() + named.run.y_at,
+                                    named.run.label_y_at - named.run.y_at));
+        p = WriteTenths(p, static_cast<uint64_t>(y_tenths + *label_tenths_));
+        p = Put(p, std::string_view(text.data() + named.run.label_y_at,
+                                    text.size() - named.run.label_y_at));
+        frames->Commit(p);
+        return;
+      }
       if (value_of_ != node.value) {
         value_ = std::to_string(node.value);
         value_of_ = node.value;
@@ -420,7 +453,9 @@ class SvgWriter {
       p = Put(p, "</title><rect x=\"");
       p = Put(p, x_text_.Of(x, 2));
       p = Put(p, "\" y=\"");
+      char* const y_at = p;
       p = y_tenths >= 0 ? WriteTenths(p, static_cast<uint64_t>(y_tenths)) : WriteFixed(p, y, 1);
+      char* const y_end = p;
       p = Put(p, "\" width=\"");
       p = Put(p, width_text_.Of(width, 2));
       p = Put(p, "\" height=\"");
@@ -430,11 +465,24 @@ class SvgWriter {
       p = Put(p, "\" rx=\"2\" ry=\"2\"/><text x=\"");
       p = Put(p, label_x_text_.Of(x + 3, 2));
       p = Put(p, "\" y=\"");
+      char* const label_y_at = p;
       p = y_tenths >= 0 ? WriteTenths(p, static_cast<uint64_t>(y_tenths + *label_tenths_))
                         : WriteFixed(p, y + label_offset_, 1);
+      char* const label_y_end = p;
       p = Put(p, "\">");
       p = Put(p, label_text);
       p = Put(p, "</text></g>\n");
+      if (runs && in_run) {  // kept for this name's next frame in the run
+        Named::Run& run = named.run;
+        run.made = true;
+        run.value = node.value;
+        run.start = at.start;
+        run.text.assign(frames->end(), y_at);
+        run.y_at = run.text.size();
+        run.text.append(y_end, label_y_at);
+        run.label_y_at = run.text.size();
+        run.text.append(label_y_end, p);
+      }
       frames->Commit(p);
     }
 
@@ -449,7 +497,8 @@ class SvgWriter {
     std::optional<int64_t> value_text_of_;
     std::string value_text_;  // the tooltip's value and share for value_text_of_, escaped
     std::optional<int64_t> value_of_;
-    std::string value_;  // data-v's, for value_of_
+    std::string value_;                        // data-v's, for value_of_
+    int64_t run_value_ = -1, run_start_ = -1;  // the frame before's (a run: the same again)
     std::string details_, label_, diff_color_;
     FixedText x_text_, width_text_, label_x_text_;
   };
@@ -463,20 +512,31 @@ class SvgWriter {
 
     void Next(size_t count, std::vector<Drawn>* batch) {
       batch->clear();
+      const std::vector<FlameTree::Node>& nodes = tree_.nodes();
       while (!pending_.empty() && batch->size() < count) {
-        const Drawn at = pending_.back();
+        Drawn at = pending_.back();
         pending_.pop_back();
-        if (tree_.nodes()[at.node].value * geometry_.scale < min_width_) {
-          continue;  // nor anything above it: it is no wider
-        }
-        batch->push_back(at);
-        // Pushed in reverse so that they come off the stack in name order.
-        int64_t child_end = at.start;
-        const FlameTree::Children children = tree_.children(at.node);
-        for (uint32_t child : children) child_end += tree_.nodes()[child].value;
-        for (auto child = children.rbegin(); child != children.rend(); ++child) {
-          child_end -= tree_.nodes()[*child].value;
-          pending_.push_back({*child, child_end});
+        // Up an only child at once, where it starts: a deep stack is a chain of them.
+        for (;;) {
+          if (nodes[at.node].value * geometry_.scale < min_width_) {
+            break;  // nor anything above it: it is no wider
+          }
+          batch->push_back(at);
+          const FlameTree::Children children = tree_.children(at.node);
+          if (children.size() == 1) {
+            at.node = children[0];
+            if (batch->size() < count) continue;
+            pending_.push_back(at);
+            break;
+          }
+          // Pushed in reverse so that they come off the stack in name order.
+          int64_t child_end = at.start;
+          for (uint32_t child : children) child_end += nodes[child].value;
+          for (auto child = children.rbegin(); child != children.rend(); ++child) {
+            child_end -= nodes[*child].value;
+            pending_.push_back({*child, child_end});
+          }
+          break;
         }
       }
     }

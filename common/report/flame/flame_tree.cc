@@ -94,6 +94,9 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
   // At most a node a frame: room for them at once (a deep stack of a million frames moved its
   // nodes twenty times as they grew; pages not used are never touched).
   nodes_.reserve(nodes_.size() + paths.frames.size());
+  // Children counted as they are made, each at child_start_[parent + 2], so that the counts'
+  // sums, shifted by one, give where each parent's children go as they are placed below.
+  child_start_.assign(nodes_.size() + paths.frames.size() + 2, 0);
   std::vector<uint32_t> chain = {0};  // the nodes of the previous path, root first
   size_t previous = SIZE_MAX;
   for (size_t p : order) {
@@ -109,31 +112,33 @@ FlameTree::FlameTree(const StackTotals& totals, const FlameTreeOptions& options,
       }
     }
     chain.resize(shared + 1);
+    // The nodes it shares with the path before add its value; the ones it adds start with it.
+    for (uint32_t node : chain) AddSaturating(&nodes_[node].value, paths.values[p]);
     for (size_t d = shared; d < length; ++d) {
       const FrameInfo& info = infos[paths.frames[start + d]];
       Node child;
+      child.value = paths.values[p];
       child.name = info.name;
       child.source = info.source;
       child.kind = info.kind;
       child.depth = static_cast<uint32_t>(d + 1);
       child.parent = chain.back();
-      max_depth_ = std::max(max_depth_, child.depth);
+      ++child_start_[child.parent + 2];
       const uint32_t index = static_cast<uint32_t>(nodes_.size());
       nodes_.push_back(child);
       chain.push_back(index);
     }
-    for (uint32_t node : chain) AddSaturating(&nodes_[node].value, paths.values[p]);
+    max_depth_ = std::max(max_depth_, static_cast<uint32_t>(length));
     previous = p;
   }
   // Children by parent; a parent's in the order they were made, which is their names' order.
-  child_start_.assign(nodes_.size() + 1, 0);
-  for (size_t i = 1; i < nodes_.size(); ++i) ++child_start_[nodes_[i].parent + 1];
-  for (size_t i = 0; i < nodes_.size(); ++i) child_start_[i + 1] += child_start_[i];
+  child_start_.resize(nodes_.size() + 2);
+  for (size_t i = 2; i < child_start_.size(); ++i) child_start_[i] += child_start_[i - 1];
   child_list_.resize(nodes_.size() - 1);
-  std::vector<uint32_t> next(child_start_.begin(), child_start_.end() - 1);
   for (size_t i = 1; i < nodes_.size(); ++i) {
-    child_list_[next[nodes_[i].parent]++] = static_cast<uint32_t>(i);
+    child_list_[child_start_[nodes_[i].parent + 1]++] = static_cast<uint32_t>(i);
   }
+  child_start_.pop_back();  // child_start_[n] is now where n's children start
   if (base != nullptr) AddBase(*base, base_value_index, options);
 }
 
