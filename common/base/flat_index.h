@@ -58,6 +58,12 @@ class BasicFlatIndex {
   }
 
   size_t size() const { return size_; }
+  // Room for `count` keys without growing again (a reader that knows how many it will add).
+  void Reserve(size_t count) {
+    size_t slots = std::max<size_t>(64, slots_.size());
+    while (slots < count * 2) slots *= 2;
+    if (slots > slots_.size()) Rehash(slots);
+  }
   // Empties the index but keeps its memory, for one reused over and over at about one size.
   void Reset() {
     std::fill(slots_.begin(), slots_.end(), std::pair<Key, uint32_t>{Key{}, kAbsent});
@@ -78,9 +84,10 @@ class BasicFlatIndex {
     const uint64_t hash = FlatHash(key);
     return static_cast<size_t>(hash ^ (hash >> 32)) & mask;
   }
-  void Grow() {
+  void Grow() { Rehash(std::max<size_t>(64, slots_.size() * 2)); }
+  void Rehash(size_t slots) {
     std::vector<std::pair<Key, uint32_t>> old = std::move(slots_);
-    slots_.assign(std::max<size_t>(64, old.size() * 2), {Key{}, kAbsent});
+    slots_.assign(slots, {Key{}, kAbsent});
     const size_t mask = slots_.size() - 1;
     for (const auto& slot : old) {
       if (slot.second == kAbsent) continue;

@@ -3,23 +3,29 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/base/index_span.h"
 #include "common/base/saturating.h"
 
 namespace proftools {
 namespace {
 
-void AddAll(std::vector<int64_t>* sums, const std::vector<int64_t>& values) {
-  for (size_t i = 0; i < values.size(); ++i) AddSaturating(&(*sums)[i], values[i]);
+void AddAll(int64_t* sums, size_t size, const int64_t* values, size_t count) {
+  for (size_t i = 0; i < count && i < size; ++i) AddSaturating(&sums[i], values[i]);
 }
 
 // Splits `total` among `shares` (not all 0) by largest remainders: each gets the floor of its
 // exact part, the rest go one by one to the largest fractions (ties to the earlier), so the parts
 // sum to `total` exactly and do not depend on anything but the shares' order.
-std::vector<int64_t> Apportion(int64_t total, const std::vector<long double>& shares) {
+// `parts` and `fractions` are the caller's, reused: a call per function and edge.
+void Apportion(int64_t total, const std::vector<long double>& shares,
+               std::vector<int64_t>* parts_out,
+               std::vector<std::pair<long double, size_t>>* fractions_out) {
   long double sum = 0;
   for (long double s : shares) sum += s;  // finite and positive: give() checked
-  std::vector<int64_t> parts(shares.size(), 0);
-  std::vector<std::pair<long double, size_t>> fractions;
+  std::vector<int64_t>& parts = *parts_out;
+  parts.assign(shares.size(), 0);
+  std::vector<std::pair<long double, size_t>>& fractions = *fractions_out;
+  fractions.clear();
   int64_t given = 0;
   for (size_t i = 0; i < shares.size(); ++i) {
     long double exact = static_cast<long double>(total) * (shares[i] / sum);
@@ -45,7 +51,6 @@ std::vector<int64_t> Apportion(int64_t total, const std::vector<long double>& sh
     ++parts[fractions[k].second];
     ++given;
   }
-  return parts;
 }
 
 }  // namespace
@@ -71,8 +76,8 @@ uint32_t CallGraph::Function(const std::string& object, const std::string& name,
     node.object = object;
     node.name = base;
     node.file = file;
-    node.self.assign(events_, 0);
     functions_.push_back(std::move(node));
+    self_.resize(self_.size() + events_, 0);
   } else if (functions_[it->second].file.empty()) {
     functions_[it->second].file = file;
   }
@@ -81,10 +86,10 @@ uint32_t CallGraph::Function(const std::string& object, const std::string& name,
 
 void CallGraph::Scale(size_t event, int64_t factor) {
   if (event >= events_) return;
-  for (Node& node : functions_) {
-    if (event < node.self.size()) MultiplySaturating(&node.self[event], factor);
-    for (Edge& edge : node.edges) MultiplySaturating(&edge_costs_[edge.costs + event], factor);
+  for (size_t f = 0; f < functions_.size(); ++f) {
+    MultiplySaturating(&self_[f * events_ + event], factor);
   }
+  for (Edge& edge : edges_) MultiplySaturating(&edge_costs_[edge.costs + event], factor);
   if (event < self_totals_.size()) MultiplySaturating(&self_totals_[event], factor);
 }
 
@@ -109,23 +114,32 @@ uint32_t CallGraph::FunctionAt(const std::string& name, const std::string& file,
     node.name = name.empty() ? "???" : name;
     node.file = file;
     node.start_line = start_line;
-    node.self.assign(events_, 0);
     functions_.push_back(std::move(node));
+    self_.resize(self_.size() + events_, 0);
   }
   return it->second;
 }
 
-void CallGraph::AddSelf(uint32_t function, const std::vector<int64_t>& costs) {
-  if (self_totals_.empty()) self_totals_.assign(events_, 0);
-  AddAll(&functions_[function].self, costs);
-  AddAll(&self_totals_, costs);
+void CallGraph::Reserve(size_t functions, size_t edges) {
+  functions_.reserve(functions);
+  function_of_.reserve(functions);
+  self_.reserve(functions * events_);
+  edges_.reserve(edges);
+  edge_of_.Reserve(edges);
+  edge_costs_.reserve(edges * events_);
 }
 
-void CallGraph::AddCall(uint32_t caller, uint32_t callee, uint64_t count,
-                        const std::vector<int64_t>& costs) {
+void CallGraph::AddSelf(uint32_t function, const int64_t* costs, size_t count) {
+  if (self_totals_.empty()) self_totals_.assign(events_, 0);
+  AddAll(&self_[size_t{function} * events_], events_, costs, count);
+  AddAll(self_totals_.data(), self_totals_.size(), costs, count);
+}
+
+void CallGraph::AddCall(uint32_t caller, uint32_t callee, uint64_t count, const int64_t* costs,
+                        size_t cost_count) {
   has_calls_ = true;
-  Node& node = functions_[caller];
   if (caller == callee) {
+    Node& node = functions_[caller];
     // A function's calls to itself: their inclusive cost is already its own self cost and that
     // of what it calls, so the tree folds them into the function (only the count is kept).
     node.self_calls = node.self_calls + count < count ? UINT64_MAX : node.self_calls + count;
@@ -133,17 +147,36 @@ void CallGraph::AddCall(uint32_t caller, uint32_t callee, uint64_t count,
   }
   bool added = false;
   const uint32_t index = edge_of_.FindOrAdd((uint64_t{caller} << 32) | callee,
-                                            static_cast<uint32_t>(node.edges.size()), &added);
+                                            static_cast<uint32_t>(edges_.size()), &added);
   if (added) {
-    node.edges.push_back(Edge{callee, 0, edge_costs_.size()});
+    edges_.push_back(Edge{caller, callee, 0, edge_costs_.size()});
     edge_costs_.resize(edge_costs_.size() + events_, 0);
   }
-  Edge& edge = node.edges[index];
+  Edge& edge = edges_[index];
   edge.calls = edge.calls + count < count ? UINT64_MAX : edge.calls + count;
-  for (size_t i = 0; i < costs.size() && i < events_; ++i) {
+  for (size_t i = 0; i < cost_count && i < events_; ++i) {
     AddSaturating(&edge_costs_[edge.costs + i], costs[i]);
   }
 }
+
+// Each caller's edges, in order of first appearance: indices into edges_, caller by caller.
+class CallGraph::EdgesByCaller {
+ public:
+  using Span = IndexSpan;
+  EdgesByCaller(const std::vector<Edge>& edges, size_t functions)
+      : start_(functions + 2, 0), list_(edges.size()) {
+    for (const Edge& edge : edges) ++start_[edge.caller + 2];
+    for (size_t i = 2; i < start_.size(); ++i) start_[i] += start_[i - 1];
+    for (uint32_t i = 0; i < edges.size(); ++i) list_[start_[edges[i].caller + 1]++] = i;
+  }
+  Span of(uint32_t caller) const {
+    return {list_.data() + start_[caller], list_.data() + start_[caller + 1]};
+  }
+
+ private:
+  std::vector<uint32_t> start_;  // of(f) is list_[start_[f], start_[f + 1])
+  std::vector<uint32_t> list_;
+};
 
 // The expanded call tree: nodes in depth-first order, each a function under its parent node.
 struct CallGraph::Tree {
@@ -152,18 +185,22 @@ struct CallGraph::Tree {
   std::vector<long double> ratio;        // per node and event: its weight / function total
   std::vector<long double> calls_share;  // the calls of the edge into it, exact part
   std::vector<long double> flow;         // its weight in the first event with any
+  std::vector<uint32_t> edge;            // the edge (in edges_) that made it; kNoEdge for a root
+  static constexpr uint32_t kNoEdge = UINT32_MAX;
 };
 
 bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, bool with_calls,
                      const std::vector<Label>& labels) const {
   const size_t n = functions_.size();
   const size_t e_count = events_;
+  const EdgesByCaller edges_by_caller(edges_, n);
   // Totals: a function's self cost and the inclusive costs of its calls; what reaches it
   // through calls; the rest is its weight as a root.
   std::vector<long double> total(n * e_count, 0), incoming(n * e_count, 0);
   for (size_t f = 0; f < n; ++f) {
-    for (size_t e = 0; e < e_count; ++e) total[f * e_count + e] += functions_[f].self[e];
-    for (const Edge& edge : functions_[f].edges) {
+    for (size_t e = 0; e < e_count; ++e) total[f * e_count + e] += self(f)[e];
+    for (uint32_t at : edges_by_caller.of(f)) {
+      const Edge& edge = edges_[at];
       for (size_t e = 0; e < e_count; ++e) {
         total[f * e_count + e] += inclusive(edge)[e];
         incoming[edge.callee * e_count + e] += inclusive(edge)[e];
@@ -174,10 +211,11 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   Tree tree;
   bool cut = false;
   std::vector<uint32_t> on_stack(n, 0);
-  auto add_node = [&](uint32_t f, int64_t parent, const std::vector<long double>& weight,
-                      long double calls) {
+  auto add_node = [&](uint32_t f, int64_t parent, uint32_t edge,
+                      const std::vector<long double>& weight, long double calls) {
     tree.function.push_back(f);
     tree.parent.push_back(parent);
+    tree.edge.push_back(edge);
     long double flow = 0;
     bool flow_set = false;
     for (size_t e = 0; e < e_count; ++e) {
@@ -210,7 +248,8 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   // looked at (the dense graphs that need the bound are those with the most edges).
   std::vector<long double> largest_out(n, 0);
   for (uint32_t f = 0; f < n; ++f) {
-    for (const Edge& edge : functions_[f].edges) {
+    for (uint32_t at : edges_by_caller.of(f)) {
+      const Edge& edge = edges_[at];
       for (size_t e = 0; e < e_count; ++e) {
         largest_out[f] =
             std::max(largest_out[f], std::fabs(static_cast<long double>(inclusive(edge)[e])) /
@@ -234,7 +273,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     }
     const bool negligible =
         calls_ratio <= kNegligible && largest_ratio * largest_out[f] <= kNegligible;
-    return negligible ? functions_[f].edges.size() : 0;
+    return negligible ? edges_by_caller.of(f).size() : 0;
   };
   for (uint32_t root = 0; root < n; ++root) {
     bool any = false;
@@ -250,20 +289,21 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     }
     if (work > kMaxWork) break;
     ++frames;
-    add_node(root, -1, weight, 0);
+    add_node(root, -1, Tree::kNoEdge, weight, 0);
     path.clear();
     path.push_back({tree.function.size() - 1, first_edge(tree.function.size() - 1)});
     ++on_stack[root];
     while (!path.empty()) {
       Open& open = path.back();
       const uint32_t f = tree.function[open.node];
-      const std::vector<Edge>& edges = functions_[f].edges;
+      const EdgesByCaller::Span edges = edges_by_caller.of(f);
       if (open.next_edge == edges.size()) {
         --on_stack[f];
         path.pop_back();
         continue;
       }
-      const Edge& edge = edges[open.next_edge++];
+      const uint32_t edge_index = edges[open.next_edge++];
+      const Edge& edge = edges_[edge_index];
       if (++work > kMaxWork) {  // edges looked at: wide graphs cost time even when cut
         cut = true;
         break;
@@ -298,7 +338,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
       }
       const size_t parent = open.node;  // `open` dangles once path grows
       frames += path.size() + 1;
-      add_node(edge.callee, static_cast<int64_t>(parent), weight, calls);
+      add_node(edge.callee, static_cast<int64_t>(parent), edge_index, weight, calls);
       path.push_back({tree.function.size() - 1, first_edge(tree.function.size() - 1)});
       ++on_stack[edge.callee];
     }
@@ -312,6 +352,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     placed[f] = true;
     tree.function.push_back(f);
     tree.parent.push_back(-1);
+    tree.edge.push_back(Tree::kNoEdge);
     tree.ratio.insert(tree.ratio.end(), e_count, 0);
     tree.calls_share.push_back(0);
     tree.flow.push_back(0);
@@ -319,10 +360,10 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   for (uint32_t f = 0; f < n; ++f) {
     const Node& node = functions_[f];
     bool needed = node.self_calls != 0;
-    for (int64_t c : node.self) needed = needed || c != 0;
+    for (size_t e = 0; e < e_count; ++e) needed = needed || self(f)[e] != 0;
     if (needed) ensure_place(f);
-    for (const Edge& edge : node.edges) {
-      if (edge.calls != 0) ensure_place(edge.callee);
+    for (uint32_t at : edges_by_caller.of(f)) {
+      if (edges_[at].calls != 0) ensure_place(edges_[at].callee);
     }
   }
   // Each function's places in the tree, in tree order: places_of[place_start[f] ...
@@ -344,6 +385,8 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   const size_t values = e_count + (with_calls ? 1 : 0);
   std::vector<int64_t> assigned(tree.function.size() * values, 0);
   std::vector<long double> shares;
+  std::vector<int64_t> parts;
+  std::vector<std::pair<long double, size_t>> fractions;
   auto give = [&](Places nodes, int64_t amount, size_t column) {
     if (nodes.count == 1) {  // one place: it takes it all, whatever its share
       AddSaturating(&assigned[nodes.first[0] * values + column], amount);
@@ -361,7 +404,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     // A negative cost (a difference of profiles, as pprof writes it) is split as its magnitude.
     const bool negative = amount < 0;
     const int64_t magnitude = negative ? (amount == INT64_MIN ? INT64_MAX : -amount) : amount;
-    const std::vector<int64_t> parts = Apportion(magnitude, shares);
+    Apportion(magnitude, shares, &parts, &fractions);
     for (size_t k = 0; k < nodes.count; ++k) {
       AddSaturating(&assigned[nodes.first[k] * values + column], negative ? -parts[k] : parts[k]);
     }
@@ -370,12 +413,12 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     const Node& node = functions_[f];
     const Places at = places(f);
     for (size_t e = 0; e < e_count; ++e) {
-      if (node.self[e] == 0) continue;
+      if (self(f)[e] == 0) continue;
       shares.clear();
       for (size_t k = 0; k < at.count; ++k) {
         shares.push_back(std::fabs(tree.ratio[at.first[k] * e_count + e]));
       }
-      give(at, node.self[e], e);
+      give(at, self(f)[e], e);
     }
     if (!with_calls) continue;
     if (node.self_calls != 0) {
@@ -386,28 +429,23 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   }
   if (with_calls) {
     // An edge's calls: on the nodes it made, else (a cycle, a cut) on the callee's places. The
-    // nodes an edge made: sorted by (caller, callee), then in tree order.
-    std::vector<std::pair<uint64_t, size_t>> made;
-    for (size_t i = 0; i < tree.function.size(); ++i) {
-      if (tree.parent[i] < 0) continue;
-      made.push_back({(uint64_t{tree.function[tree.parent[i]]} << 32) | tree.function[i], i});
+    // nodes each edge made, in tree order: made[made_start[edge] ... made_start[edge + 1]).
+    std::vector<size_t> made_start(edges_.size() + 2, 0), made(tree.function.size());
+    for (uint32_t edge : tree.edge) {
+      if (edge != Tree::kNoEdge) ++made_start[edge + 2];
     }
-    std::sort(made.begin(), made.end());
-    std::vector<size_t> nodes;
+    for (size_t i = 2; i < made_start.size(); ++i) made_start[i] += made_start[i - 1];
+    for (size_t i = 0; i < tree.function.size(); ++i) {
+      if (tree.edge[i] != Tree::kNoEdge) made[made_start[tree.edge[i] + 1]++] = i;
+    }
     for (uint32_t f = 0; f < n; ++f) {
-      for (const Edge& edge : functions_[f].edges) {
+      for (uint32_t index : edges_by_caller.of(f)) {
+        const Edge& edge = edges_[index];
         if (edge.calls == 0) continue;
-        const uint64_t key = (uint64_t{f} << 32) | edge.callee;
-        auto it = std::lower_bound(made.begin(), made.end(), std::make_pair(key, size_t{0}));
         shares.clear();
-        Places to;
-        if (it != made.end() && it->first == key) {
-          nodes.clear();
-          for (; it != made.end() && it->first == key; ++it) {
-            nodes.push_back(it->second);
-            shares.push_back(tree.calls_share[it->second]);
-          }
-          to = Places{nodes.data(), nodes.size()};
+        Places to{made.data() + made_start[index], made_start[index + 1] - made_start[index]};
+        if (to.count != 0) {
+          for (size_t k = 0; k < to.count; ++k) shares.push_back(tree.calls_share[to.first[k]]);
         } else {
           to = places(edge.callee);
           for (size_t k = 0; k < to.count; ++k) shares.push_back(tree.flow[to.first[k]]);

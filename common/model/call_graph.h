@@ -21,6 +21,7 @@
 #define PROFTOOLS_COMMON_MODEL_CALL_GRAPH_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -52,9 +53,24 @@ class CallGraph {
   // A function told apart by its name, file and first line, as Python's profilers key them
   // (two `__init__` of two classes are two functions); no mapping, no recursion levels.
   uint32_t FunctionAt(const std::string& name, const std::string& file, int64_t start_line);
-  // `costs` has events() values.
-  void AddSelf(uint32_t function, const std::vector<int64_t>& costs);
-  void AddCall(uint32_t caller, uint32_t callee, uint64_t count, const std::vector<int64_t>& costs);
+  // Room for `functions` functions and `edges` edges at once (a pstats file says how many).
+  void Reserve(size_t functions, size_t edges);
+  // `costs` has events() values. A braced list of costs makes no vector (a pstats file has an
+  // edge for each of a function's callers: hundreds of thousands).
+  void AddSelf(uint32_t function, const std::vector<int64_t>& costs) {
+    AddSelf(function, costs.data(), costs.size());
+  }
+  void AddSelf(uint32_t function, std::initializer_list<int64_t> costs) {
+    AddSelf(function, costs.begin(), costs.size());
+  }
+  void AddCall(uint32_t caller, uint32_t callee, uint64_t count,
+               const std::vector<int64_t>& costs) {
+    AddCall(caller, callee, count, costs.data(), costs.size());
+  }
+  void AddCall(uint32_t caller, uint32_t callee, uint64_t count,
+               std::initializer_list<int64_t> costs) {
+    AddCall(caller, callee, count, costs.begin(), costs.size());
+  }
   // Multiplies every cost of `event` by `factor` (saturating): costs written in units of
   // several (Xdebug's Time_(10ns)) become costs in the unit.
   void Scale(size_t event, int64_t factor);
@@ -74,25 +90,32 @@ class CallGraph {
 
  private:
   struct Edge {
-    uint32_t callee = 0;
+    uint32_t caller = 0, callee = 0;
     uint64_t calls = 0;
     size_t costs = 0;  // its inclusive costs: events() values at edge_costs_[costs]
   };
   struct Node {
     std::string object, name, file;
     int64_t start_line = 0;
-    std::vector<int64_t> self;
     uint64_t self_calls = 0;  // calls of the function to itself (recursion), folded into it
-    std::vector<Edge> edges;  // in order of first appearance
   };
   struct Tree;
+  class EdgesByCaller;
+
+  void AddSelf(uint32_t function, const int64_t* costs, size_t count);
+  void AddCall(uint32_t caller, uint32_t callee, uint64_t calls, const int64_t* costs,
+               size_t count);
 
   size_t events_;
   std::vector<Node> functions_;
   std::unordered_map<std::string, uint32_t> function_of_;  // object \0 name, or FunctionAt's key
-  // One map and one array for every edge, not one each: a Python program's graph has hundreds
-  // of thousands.
-  FlatIndex edge_of_;  // caller << 32 | callee -> index in the caller's edges
+  // Self costs, events() values a function, and every edge in order of first appearance: one
+  // array each, one map, not a vector a function (a Python program's graph has a hundred
+  // thousand functions and hundreds of thousands of edges).
+  std::vector<int64_t> self_;
+  const int64_t* self(uint32_t function) const { return &self_[size_t{function} * events_]; }
+  std::vector<Edge> edges_;
+  FlatIndex edge_of_;  // caller << 32 | callee -> index in edges_
   std::vector<int64_t> edge_costs_;
   const int64_t* inclusive(const Edge& edge) const { return &edge_costs_[edge.costs]; }
   std::vector<int64_t> self_totals_;

@@ -1,5 +1,6 @@
 #include "common/pstats/pstats_codec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -90,6 +91,17 @@ class PstatsConverter {
       Fail(name_,
            std::string("the data is ") + MarshalKindName(stats.kind) + ", not a dict of functions");
     }
+    // Room for every function and edge at once: the dict says how many functions and each
+    // function's callers how many edges (at most: a caller may be the function itself; and
+    // no more than the objects read, as dicts shared by reference could claim many more).
+    size_t edges = 0;
+    for (uint32_t entry = 0; entry < stats.count / 2; ++entry) {
+      const MarshalValue& value = data_.item(stats, 2 * entry + 1);
+      if (value.kind != Kind::kTuple || value.count != 5) continue;  // an error, said below
+      const MarshalValue& callers = data_.item(value, 4);
+      if (callers.kind == Kind::kDict) edges += callers.count / 2;
+    }
+    graph_.Reserve(stats.count / 2, std::min(edges, data_.size()));
     for (uint32_t entry = 0; entry < stats.count / 2; ++entry) {
       const MarshalValue& callee_key = data_.item(stats, 2 * entry);
       const MarshalValue& value = data_.item(stats, 2 * entry + 1);

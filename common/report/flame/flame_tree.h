@@ -6,10 +6,10 @@
 #define PROFTOOLS_COMMON_REPORT_FLAME_FLAME_TREE_H_
 
 #include <cstdint>
-#include <iterator>
 #include <string>
 #include <vector>
 
+#include "common/base/index_span.h"
 #include "common/report/frames.h"
 #include "common/report/stack_totals.h"
 
@@ -33,20 +33,7 @@ class FlameTree {
     FrameKind kind = FrameKind::kUser;
   };
   // A node's children, sorted by name, bytewise.
-  struct Children {
-    const uint32_t* first;
-    const uint32_t* last;
-    const uint32_t* begin() const { return first; }
-    const uint32_t* end() const { return last; }
-    size_t size() const { return static_cast<size_t>(last - first); }
-    uint32_t operator[](size_t i) const { return first[i]; }
-    std::reverse_iterator<const uint32_t*> rbegin() const {
-      return std::reverse_iterator<const uint32_t*>(last);
-    }
-    std::reverse_iterator<const uint32_t*> rend() const {
-      return std::reverse_iterator<const uint32_t*>(first);
-    }
-  };
+  using Children = IndexSpan;
 
   // Stacks with a value ≤ 0 for the chosen type are not drawn (a width cannot be negative);
   // nor are empty stacks. `base` (may be null) gives each node's value in a base profile, for a
