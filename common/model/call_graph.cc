@@ -159,25 +159,6 @@ void CallGraph::AddCall(uint32_t caller, uint32_t callee, uint64_t count, const 
   }
 }
 
-// Each caller's edges, in order of first appearance: indices into edges_, caller by caller.
-class CallGraph::EdgesByCaller {
- public:
-  using Span = IndexSpan;
-  EdgesByCaller(const std::vector<Edge>& edges, size_t functions)
-      : start_(functions + 2, 0), list_(edges.size()) {
-    for (const Edge& edge : edges) ++start_[edge.caller + 2];
-    for (size_t i = 2; i < start_.size(); ++i) start_[i] += start_[i - 1];
-    for (uint32_t i = 0; i < edges.size(); ++i) list_[start_[edges[i].caller + 1]++] = i;
-  }
-  Span of(uint32_t caller) const {
-    return {list_.data() + start_[caller], list_.data() + start_[caller + 1]};
-  }
-
- private:
-  std::vector<uint32_t> start_;  // of(f) is list_[start_[f], start_[f + 1])
-  std::vector<uint32_t> list_;
-};
-
 // The expanded call tree: nodes in depth-first order, each a function under its parent node.
 struct CallGraph::Tree {
   std::vector<uint32_t> function;
@@ -186,14 +167,15 @@ struct CallGraph::Tree {
   std::vector<long double> calls_share;  // the calls of the edge into it, exact part
   std::vector<long double> flow;         // its weight in the first event with any
   std::vector<uint32_t> edge;            // the edge (in edges_) that made it; kNoEdge for a root
-  static constexpr uint32_t kNoEdge = UINT32_MAX;
+  static constexpr uint32_t kNoEdge = IndexGroups::kNoGroup;
 };
 
 bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, bool with_calls,
                      const std::vector<Label>& labels) const {
   const size_t n = functions_.size();
   const size_t e_count = events_;
-  const EdgesByCaller edges_by_caller(edges_, n);
+  // Each caller's edges, in order of first appearance.
+  const IndexGroups edges_by_caller(n, edges_.size(), [&](size_t i) { return edges_[i].caller; });
   // Totals: a function's self cost and the inclusive costs of its calls; what reaches it
   // through calls; the rest is its weight as a root.
   std::vector<long double> total(n * e_count, 0), incoming(n * e_count, 0);
@@ -296,7 +278,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     while (!path.empty()) {
       Open& open = path.back();
       const uint32_t f = tree.function[open.node];
-      const EdgesByCaller::Span edges = edges_by_caller.of(f);
+      const IndexSpan edges = edges_by_caller.of(f);
       if (open.next_edge == edges.size()) {
         --on_stack[f];
         path.pop_back();
@@ -366,30 +348,16 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
       if (edges_[at].calls != 0) ensure_place(edges_[at].callee);
     }
   }
-  // Each function's places in the tree, in tree order: places_of[place_start[f] ...
-  // place_start[f + 1]) (one array, not a vector a function).
-  std::vector<size_t> place_start(n + 1, 0), places_of(tree.function.size());
-  for (uint32_t f : tree.function) ++place_start[f + 1];
-  for (size_t f = 0; f < n; ++f) place_start[f + 1] += place_start[f];
-  {
-    std::vector<size_t> next(place_start.begin(), place_start.end() - 1);
-    for (size_t i = 0; i < tree.function.size(); ++i) places_of[next[tree.function[i]]++] = i;
-  }
-  struct Places {
-    const size_t* first;
-    size_t count;
-  };
-  auto places = [&](uint32_t f) {
-    return Places{places_of.data() + place_start[f], place_start[f + 1] - place_start[f]};
-  };
+  // Each function's places in the tree, in tree order.
+  const IndexGroups places(n, tree.function.size(), [&](size_t i) { return tree.function[i]; });
   const size_t values = e_count + (with_calls ? 1 : 0);
   std::vector<int64_t> assigned(tree.function.size() * values, 0);
   std::vector<long double> shares;
   std::vector<int64_t> parts;
   std::vector<std::pair<long double, size_t>> fractions;
-  auto give = [&](Places nodes, int64_t amount, size_t column) {
-    if (nodes.count == 1) {  // one place: it takes it all, whatever its share
-      AddSaturating(&assigned[nodes.first[0] * values + column], amount);
+  auto give = [&](IndexSpan nodes, int64_t amount, size_t column) {
+    if (nodes.size() == 1) {  // one place: it takes it all, whatever its share
+      AddSaturating(&assigned[nodes[0] * values + column], amount);
       return;
     }
     long double sum = 0;
@@ -398,57 +366,49 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
       sum += s;
     }
     if (!(sum > 0) || !std::isfinite(sum)) {  // no share at all: the first place takes it
-      AddSaturating(&assigned[nodes.first[0] * values + column], amount);
+      AddSaturating(&assigned[nodes[0] * values + column], amount);
       return;
     }
     // A negative cost (a difference of profiles, as pprof writes it) is split as its magnitude.
     const bool negative = amount < 0;
     const int64_t magnitude = negative ? (amount == INT64_MIN ? INT64_MAX : -amount) : amount;
     Apportion(magnitude, shares, &parts, &fractions);
-    for (size_t k = 0; k < nodes.count; ++k) {
-      AddSaturating(&assigned[nodes.first[k] * values + column], negative ? -parts[k] : parts[k]);
+    for (size_t k = 0; k < nodes.size(); ++k) {
+      AddSaturating(&assigned[nodes[k] * values + column], negative ? -parts[k] : parts[k]);
     }
   };
   for (uint32_t f = 0; f < n; ++f) {
     const Node& node = functions_[f];
-    const Places at = places(f);
+    const IndexSpan at = places.of(f);
     for (size_t e = 0; e < e_count; ++e) {
       if (self(f)[e] == 0) continue;
       shares.clear();
-      for (size_t k = 0; k < at.count; ++k) {
-        shares.push_back(std::fabs(tree.ratio[at.first[k] * e_count + e]));
-      }
+      for (uint32_t place : at) shares.push_back(std::fabs(tree.ratio[place * e_count + e]));
       give(at, self(f)[e], e);
     }
     if (!with_calls) continue;
     if (node.self_calls != 0) {
       shares.clear();
-      for (size_t k = 0; k < at.count; ++k) shares.push_back(tree.flow[at.first[k]]);
+      for (uint32_t place : at) shares.push_back(tree.flow[place]);
       give(at, static_cast<int64_t>(std::min<uint64_t>(node.self_calls, INT64_MAX)), e_count);
     }
   }
   if (with_calls) {
-    // An edge's calls: on the nodes it made, else (a cycle, a cut) on the callee's places. The
-    // nodes each edge made, in tree order: made[made_start[edge] ... made_start[edge + 1]).
-    std::vector<size_t> made_start(edges_.size() + 2, 0), made(tree.function.size());
-    for (uint32_t edge : tree.edge) {
-      if (edge != Tree::kNoEdge) ++made_start[edge + 2];
-    }
-    for (size_t i = 2; i < made_start.size(); ++i) made_start[i] += made_start[i - 1];
-    for (size_t i = 0; i < tree.function.size(); ++i) {
-      if (tree.edge[i] != Tree::kNoEdge) made[made_start[tree.edge[i] + 1]++] = i;
-    }
+    // An edge's calls: on the nodes it made (in tree order), else (a cycle, a cut) on the
+    // callee's places.
+    const IndexGroups made(edges_.size(), tree.function.size(),
+                           [&](size_t i) { return tree.edge[i]; });
     for (uint32_t f = 0; f < n; ++f) {
       for (uint32_t index : edges_by_caller.of(f)) {
         const Edge& edge = edges_[index];
         if (edge.calls == 0) continue;
         shares.clear();
-        Places to{made.data() + made_start[index], made_start[index + 1] - made_start[index]};
-        if (to.count != 0) {
-          for (size_t k = 0; k < to.count; ++k) shares.push_back(tree.calls_share[to.first[k]]);
+        IndexSpan to = made.of(index);
+        if (to.size() != 0) {
+          for (uint32_t node : to) shares.push_back(tree.calls_share[node]);
         } else {
-          to = places(edge.callee);
-          for (size_t k = 0; k < to.count; ++k) shares.push_back(tree.flow[to.first[k]]);
+          to = places.of(edge.callee);
+          for (uint32_t place : to) shares.push_back(tree.flow[place]);
         }
         give(to, static_cast<int64_t>(std::min<uint64_t>(edge.calls, INT64_MAX)), e_count);
       }

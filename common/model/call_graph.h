@@ -100,7 +100,6 @@ class CallGraph {
     uint64_t self_calls = 0;  // calls of the function to itself (recursion), folded into it
   };
   struct Tree;
-  class EdgesByCaller;
 
   void AddSelf(uint32_t function, const int64_t* costs, size_t count);
   void AddCall(uint32_t caller, uint32_t callee, uint64_t calls, const int64_t* costs,

@@ -285,7 +285,7 @@ class SvgWriter {
       bool made = false;
       FrameKind kind = FrameKind::kUser;
       std::string display, escaped, color;
-      // The whole text of this name's last frame drawn in a run (see RunText), but for its two
+      // The whole text of this name's last frame drawn in a run (see Frame), but for its two
       // y coordinates: text[0, y_at) y text[y_at, label_y_at) label's y text[label_y_at, end).
       struct Run {
         bool made = false;
@@ -384,17 +384,22 @@ class SvgWriter {
       // a million times (the colour is the name's, and its kind's).
       Named& named = NamedAs(node.name, node.kind);
       const std::string& name = named.display;
+      // The tooltip: built apart only when it has more than the name and the value.
+      const bool plain_details = !options_.differential && tree_.name(node.source).empty();
+      int64_t y_tenths = -1;
+      if (integer_y_) {
+        y_tenths = options_.inverted
+                       ? *origin_tenths_ + int64_t{node.depth} * *height_tenths_
+                       : *origin_tenths_ - (int64_t{node.depth} + 1) * *height_tenths_;
+      }
       // A frame drawn with the value and x its name was last drawn with in a run: that text
       // again with this frame's y (a deep stack's frames differ in y alone; a dozen copies a
       // frame were most of the time to draw 1.5 million of them).
-      const bool runs = integer_y_ && !options_.differential && tree_.name(node.source).empty();
+      const bool runs = plain_details && y_tenths >= 0;
       const bool in_run = node.value == run_value_ && at.start == run_start_;
       run_value_ = node.value;
       run_start_ = at.start;
       if (runs && named.run.made && named.run.value == node.value && named.run.start == at.start) {
-        const int64_t y_tenths =
-            options_.inverted ? *origin_tenths_ + int64_t{node.depth} * *height_tenths_
-                              : *origin_tenths_ - (int64_t{node.depth} + 1) * *height_tenths_;
         const std::string& text = named.run.text;
         char* p = frames->Room(text.size() + 2 * kFixedBytes);
         p = Put(p, std::string_view(text.data(), named.run.y_at));
@@ -411,8 +416,6 @@ class SvgWriter {
         value_ = std::to_string(node.value);
         value_of_ = node.value;
       }
-      // The tooltip: built apart only when it has more than the name and the value.
-      const bool plain_details = !options_.differential && tree_.name(node.source).empty();
       details_.clear();
       if (plain_details) {
         UpdateValueText(node.value);
@@ -431,12 +434,6 @@ class SvgWriter {
         AppendEscapedXml(&label_, FitFrameLabel(name, label_chars));
       }
       const std::string_view label_text = whole ? std::string_view(named.escaped) : label_;
-      int64_t y_tenths = -1;
-      if (integer_y_) {
-        y_tenths = options_.inverted
-                       ? *origin_tenths_ + int64_t{node.depth} * *height_tenths_
-                       : *origin_tenths_ - (int64_t{node.depth} + 1) * *height_tenths_;
-      }
       char* p = frames->Room(FrameText::kFixed + value_.size() + details_.size() +
                              named.escaped.size() + value_text_.size() + color.size() +
                              frame_height_.size() + label_text.size());
