@@ -4,10 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "common/base/id_table.h"
 #include "common/model/model.h"
 
 namespace proftools {
@@ -18,27 +18,29 @@ class IdTable {
  public:
   // Adds `record`; returns false (and adds nothing) when its id is already present.
   bool Add(T record) {
-    auto inserted = index_.emplace(record.id, items_.size());
-    if (!inserted.second) return false;
+    uint64_t existing;
+    if (!index_.Insert(record.id, items_.size(), &existing)) return false;
     items_.push_back(std::move(record));
     return true;
   }
   const T* Find(uint64_t id) const {
-    auto it = index_.find(id);
-    return it == index_.end() ? nullptr : &items_[it->second];
+    uint64_t at;
+    return index_.Find(id, &at) ? &items_[at] : nullptr;
   }
   const std::vector<T>& items() const { return items_; }
   size_t size() const { return items_.size(); }
   bool empty() const { return items_.empty(); }
   void Clear() {
     items_.clear();
-    index_.clear();
+    index_.Clear();
   }
   bool operator==(const IdTable& o) const { return items_ == o.items_; }
 
  private:
   std::vector<T> items_;
-  std::unordered_map<uint64_t, size_t> index_;
+  // Ids are mostly 1, 2, 3 ... (every converter's interner gives them so): looked up in a flat
+  // vector, not a node per record (a call graph's 200,000 stacks were 10% of a pstats report).
+  IdMap index_;
 };
 
 struct Definitions {
