@@ -113,8 +113,63 @@ TEST(Marshal, AReferenceIsTheObjectItNames) {
   const PythonMarshal m(bytes, "x");
   EXPECT_EQ(m.Text(m.item(m.root(), 1)), "leaf");
   // Shared, not copied: one object, one number.
-  EXPECT_EQ(m.NumberOf(m.item(m.root(), 1)), m.NumberOf(m.item(m.root(), 2)));
-  EXPECT_EQ(m.NumberOf(m.item(m.root(), 0)), m.NumberOf(m.item(m.root(), 2)));
+  EXPECT_EQ(&m.item(m.root(), 1), &m.item(m.root(), 2));
+  EXPECT_EQ(&m.item(m.root(), 0), &m.item(m.root(), 2));
+}
+
+TEST(Marshal, ADictIsReadAnEntryAtATimeKeepingWhatIsReferenced) {
+  // The dict marked for reference (number 0, as dump_stats's is); the first entry's key marked
+  // (number 1) and named again by the second entry; its value not marked, gone with the entry.
+  const std::string key = Ref(Tuple({Str("a.py"), Int(3), Str("f")}));
+  const std::string bytes =
+      Ref(Dict({{key, Tuple({Int(1), Float(0.5)})}, {Tuple({"r" + I32(1)}), Int(7)}}));
+  PythonMarshal m(bytes, "x", PythonMarshal::Mode::kDictEntries);
+  ASSERT_TRUE(m.streamed());
+  const MarshalValue* k = nullptr;
+  const MarshalValue* v = nullptr;
+  ASSERT_TRUE(m.NextEntry(&k, &v));
+  EXPECT_EQ(m.Text(m.item(*k, 2)), "f");
+  EXPECT_EQ(m.item(*v, 1).f, 0.5);
+  const MarshalValue* first_key = k;
+  m.scratch(*k) = 42;  // kept with the object referenced
+  const size_t kept = m.size();
+  ASSERT_TRUE(m.NextEntry(&k, &v));
+  EXPECT_EQ(m.size(), kept);  // the second entry's objects are its own: nothing more kept
+  const MarshalValue& named = m.item(*k, 0);
+  EXPECT_EQ(&named, first_key);
+  EXPECT_EQ(m.scratch(named), 42);
+  EXPECT_EQ(m.Text(m.item(named, 0)), "a.py");
+  EXPECT_EQ(v->i, 7);
+  EXPECT_FALSE(m.NextEntry(&k, &v));
+  EXPECT_EQ(m.end(), bytes.size());
+  EXPECT_FALSE(m.NextEntry(&k, &v));
+}
+
+TEST(Marshal, ADictReadAnEntryAtATimeRefusesWhatWholeReadingRefuses) {
+  const auto streamed_error = [](const std::string& bytes) -> std::string {
+    try {
+      PythonMarshal m(bytes, "in.pstats", PythonMarshal::Mode::kDictEntries);
+      const MarshalValue* k = nullptr;
+      const MarshalValue* v = nullptr;
+      while (m.NextEntry(&k, &v)) {
+      }
+    } catch (const ProfError& e) {
+      return e.diagnostic().Format();
+    }
+    return "";
+  };
+  // A reference to the dict itself, still being read; a truncated entry; a missing end.
+  for (const std::string& bytes :
+       {Ref(Dict({{Int(1), "r" + I32(0)}})), std::string("{") + Int(1) + "i\x01",
+        std::string("{") + Int(1) + Int(2)}) {
+    const std::string streamed = streamed_error(bytes);
+    EXPECT_NE(streamed, "");
+    EXPECT_EQ(streamed, MarshalError(bytes));
+  }
+  // Not a dict: read whole.
+  PythonMarshal m(Tuple({Int(1)}), "x", PythonMarshal::Mode::kDictEntries);
+  EXPECT_FALSE(m.streamed());
+  EXPECT_EQ(m.root().kind, MarshalValue::Kind::kTuple);
 }
 
 TEST(Marshal, HostileInputIsRefusedAtItsByte) {

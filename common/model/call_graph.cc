@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "common/base/index_span.h"
 #include "common/base/saturating.h"
@@ -39,8 +40,20 @@ void Apportion(int64_t total, const std::vector<long double>& shares,
     given += parts[i];
     fractions.push_back({exact - whole, i});
   }
-  std::stable_sort(fractions.begin(), fractions.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  const auto larger = [](const auto& a, const auto& b) { return a.first > b.first; };
+  if (fractions.size() <= 16) {
+    // A function has a place or two in most trees: insertion sort, stable as stable_sort is,
+    // without the buffer stable_sort allocates and frees at each of hundreds of thousands of
+    // calls.
+    for (size_t i = 1; i < fractions.size(); ++i) {
+      const auto moving = fractions[i];
+      size_t j = i;
+      for (; j > 0 && larger(moving, fractions[j - 1]); --j) fractions[j] = fractions[j - 1];
+      fractions[j] = moving;
+    }
+  } else {
+    std::stable_sort(fractions.begin(), fractions.end(), larger);
+  }
   // Rounding leaves at most one unit a share; anything more (precision lost on huge totals)
   // goes to the largest fraction's share at once, so this loop is bounded.
   if (total - given > static_cast<int64_t>(fractions.size())) {
@@ -57,6 +70,7 @@ void Apportion(int64_t total, const std::vector<long double>& shares,
 
 uint32_t CallGraph::Function(const std::string& object, const std::string& name,
                              const std::string& file) {
+  CheckNotSealed();
   std::string base = name;
   // callgrind's recursion levels (--separate-recs): f'2, f'3 ... are f.
   const size_t quote = base.rfind('\'');
@@ -102,6 +116,7 @@ std::string CallGraph::CutWarning(const std::string& built_from, const std::stri
 
 uint32_t CallGraph::FunctionAt(const std::string& name, const std::string& file,
                                int64_t start_line) {
+  CheckNotSealed();
   // A key no Function key equals: those hold one \0, this one two.
   std::string key = name;
   key += '\0';
@@ -120,12 +135,21 @@ uint32_t CallGraph::FunctionAt(const std::string& name, const std::string& file,
   return it->second;
 }
 
+void CallGraph::Seal() {
+  std::unordered_map<std::string, uint32_t>().swap(function_of_);
+  edge_of_ = FlatIndex();
+  sealed_ = true;
+}
+
+void CallGraph::CheckNotSealed() const {
+  if (sealed_) throw std::logic_error("CallGraph: a function or call added after Seal");
+}
+
 void CallGraph::Reserve(size_t functions, size_t edges) {
   functions_.reserve(functions);
   function_of_.reserve(functions);
   self_.reserve(functions * events_);
   edges_.reserve(edges);
-  edge_of_.Reserve(edges);
   edge_costs_.reserve(edges * events_);
 }
 
@@ -135,15 +159,32 @@ void CallGraph::AddSelf(uint32_t function, const int64_t* costs, size_t count) {
   AddAll(self_totals_.data(), self_totals_.size(), costs, count);
 }
 
+bool CallGraph::AddSelfCalls(uint32_t caller, uint32_t callee, uint64_t count) {
+  if (caller != callee) return false;
+  Node& node = functions_[caller];
+  // A function's calls to itself: their inclusive cost is already its own self cost and that
+  // of what it calls, so the tree folds them into the function (only the count is kept).
+  node.self_calls = node.self_calls + count < count ? UINT64_MAX : node.self_calls + count;
+  return true;
+}
+
+void CallGraph::AddToEdge(size_t index, uint64_t count, const int64_t* costs, size_t cost_count) {
+  Edge& edge = edges_[index];
+  edge.calls = edge.calls + count < count ? UINT64_MAX : edge.calls + count;
+  for (size_t i = 0; i < cost_count && i < events_; ++i) {
+    AddSaturating(&edge_costs_[edge.costs + i], costs[i]);
+  }
+}
+
 void CallGraph::AddCall(uint32_t caller, uint32_t callee, uint64_t count, const int64_t* costs,
                         size_t cost_count) {
+  CheckNotSealed();
   has_calls_ = true;
-  if (caller == callee) {
-    Node& node = functions_[caller];
-    // A function's calls to itself: their inclusive cost is already its own self cost and that
-    // of what it calls, so the tree folds them into the function (only the count is kept).
-    node.self_calls = node.self_calls + count < count ? UINT64_MAX : node.self_calls + count;
-    return;
+  if (AddSelfCalls(caller, callee, count)) return;
+  for (bool added; indexed_edges_ < edges_.size(); ++indexed_edges_) {
+    const Edge& edge = edges_[indexed_edges_];
+    edge_of_.FindOrAdd((uint64_t{edge.caller} << 32) | edge.callee,
+                       static_cast<uint32_t>(indexed_edges_), &added);
   }
   bool added = false;
   const uint32_t index = edge_of_.FindOrAdd((uint64_t{caller} << 32) | callee,
@@ -151,12 +192,19 @@ void CallGraph::AddCall(uint32_t caller, uint32_t callee, uint64_t count, const 
   if (added) {
     edges_.push_back(Edge{caller, callee, 0, edge_costs_.size()});
     edge_costs_.resize(edge_costs_.size() + events_, 0);
+    indexed_edges_ = edges_.size();
   }
-  Edge& edge = edges_[index];
-  edge.calls = edge.calls + count < count ? UINT64_MAX : edge.calls + count;
-  for (size_t i = 0; i < cost_count && i < events_; ++i) {
-    AddSaturating(&edge_costs_[edge.costs + i], costs[i]);
-  }
+  AddToEdge(index, count, costs, cost_count);
+}
+
+void CallGraph::AddNewCall(uint32_t caller, uint32_t callee, uint64_t count,
+                           std::initializer_list<int64_t> costs) {
+  CheckNotSealed();
+  has_calls_ = true;
+  if (AddSelfCalls(caller, callee, count)) return;
+  edges_.push_back(Edge{caller, callee, 0, edge_costs_.size()});
+  edge_costs_.resize(edge_costs_.size() + events_, 0);
+  AddToEdge(edges_.size() - 1, count, costs.begin(), costs.size());
 }
 
 // The expanded call tree: nodes in depth-first order, each a function under its parent node.
@@ -398,20 +446,21 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     // callee's places.
     const IndexGroups made(edges_.size(), tree.function.size(),
                            [&](size_t i) { return tree.edge[i]; });
-    for (uint32_t f = 0; f < n; ++f) {
-      for (uint32_t index : edges_by_caller.of(f)) {
-        const Edge& edge = edges_[index];
-        if (edge.calls == 0) continue;
-        shares.clear();
-        IndexSpan to = made.of(index);
-        if (to.size() != 0) {
-          for (uint32_t node : to) shares.push_back(tree.calls_share[node]);
-        } else {
-          to = places.of(edge.callee);
-          for (uint32_t place : to) shares.push_back(tree.flow[place]);
-        }
-        give(to, static_cast<int64_t>(std::min<uint64_t>(edge.calls, INT64_MAX)), e_count);
+    // In the edges' order (each edge's calls are apportioned on their own, and call counts
+    // sum alike in any order): the edges and the nodes each made are read in order, not by
+    // caller, at random.
+    for (uint32_t index = 0; index < edges_.size(); ++index) {
+      const Edge& edge = edges_[index];
+      if (edge.calls == 0) continue;
+      shares.clear();
+      IndexSpan to = made.of(index);
+      if (to.size() != 0) {
+        for (uint32_t node : to) shares.push_back(tree.calls_share[node]);
+      } else {
+        to = places.of(edge.callee);
+        for (uint32_t place : to) shares.push_back(tree.flow[place]);
       }
+      give(to, static_cast<int64_t>(std::min<uint64_t>(edge.calls, INT64_MAX)), e_count);
     }
   }
 
@@ -439,13 +488,28 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   Sample sample;
   sample.source_id = source_id;
   sample.labels = labels;
+  // The path from the root to the node at hand, by depth: the nodes come depth first, so a
+  // node's path is its parent's and itself, read in order (walking up the parents read two
+  // arrays at random a frame, and a tree's stacks hold millions of frames). Each depth's
+  // location is looked up when a stack first needs it, so that locations are defined in the
+  // order the stacks, leaf first, meet them.
+  std::vector<uint32_t> depth(tree.function.size());
+  std::vector<uint32_t> path_function;
+  std::vector<uint64_t> path_location;
   for (size_t i = 0; i < tree.function.size(); ++i) {
+    const int64_t parent = tree.parent[i];
+    depth[i] = parent < 0 ? 0 : depth[parent] + 1;
+    path_function.resize(depth[i] + 1);
+    path_location.resize(depth[i] + 1);
+    path_function[depth[i]] = tree.function[i];
+    path_location[depth[i]] = location[tree.function[i]];
     bool any = false;
     for (size_t v = 0; v < values; ++v) any = any || assigned[i * values + v] != 0;
     if (!any) continue;
     stack.clear();
-    for (int64_t at = static_cast<int64_t>(i); at >= 0; at = tree.parent[at]) {
-      stack.push_back(location_of(tree.function[at]));
+    for (size_t d = depth[i] + 1; d-- > 0;) {
+      if (path_location[d] == 0) path_location[d] = location_of(path_function[d]);
+      stack.push_back(path_location[d]);
     }
     sample.stack_id = interner->Stack(stack);
     sample.values.assign(assigned.begin() + i * values, assigned.begin() + (i + 1) * values);

@@ -17,12 +17,30 @@ constexpr uint32_t kBeingRead = std::numeric_limits<uint32_t>::max();
 }  // namespace
 
 struct PythonMarshal::Reader {
+  // `transient` and `transient_items`, when given, take the objects read outside any object
+  // marked for reference (an entry's own: kDictEntries).
   Reader(std::string_view bytes, const std::string& name, std::vector<MarshalValue>* nodes,
-         std::vector<uint32_t>* items)
-      : bytes_(bytes), name_(name), nodes_(*nodes), items_(*items) {}
+         std::vector<uint32_t>* items, std::vector<MarshalValue>* transient = nullptr,
+         std::vector<uint32_t>* transient_items = nullptr)
+      : bytes_(bytes),
+        name_(name),
+        nodes_(*nodes),
+        items_(*items),
+        transient_(transient),
+        transient_items_(transient_items) {}
 
   uint32_t Object(int depth);
   size_t position() const { return at_; }
+  // The type code of the next object, without its FLAG_REF; 0 at the end.
+  uint8_t NextCode() const {
+    return at_ < bytes_.size() ? static_cast<uint8_t>(bytes_[at_]) & ~kFlagRef : 0;
+  }
+  // The streamed dict's first byte, read; its number taken when it is marked for reference.
+  void BeginStreamedDict() {
+    const uint8_t byte = Byte(0, "an object");
+    Reserve((byte & kFlagRef) != 0);
+  }
+  void Skip() { ++at_; }
 
  private:
   [[noreturn]] void Fail(size_t at, const std::string& what) const {
@@ -49,10 +67,6 @@ struct PythonMarshal::Reader {
     return value;
   }
   int32_t Int32(size_t object_at, const char* what) { return Fixed<int32_t>(object_at, what); }
-  // The type code of the next object, without its FLAG_REF; 0 at the end.
-  uint8_t NextCode() const {
-    return at_ < bytes_.size() ? static_cast<uint8_t>(bytes_[at_]) & ~kFlagRef : 0;
-  }
   // A count of things each taking at least `each` bytes: never more than the bytes left allow.
   size_t Count(int64_t n, size_t each, size_t object_at, const char* what) const {
     if (n < 0)
@@ -64,10 +78,22 @@ struct PythonMarshal::Reader {
     }
     return static_cast<size_t>(n);
   }
+  // A new node: the entry's, unless it is (in) an object marked for reference.
   uint32_t Add(MarshalValue::Kind kind) {
+    if (transient_ != nullptr && referenced_depth_ == 0) {
+      if (transient_->size() >= kTransient) Fail(at_, "an entry of too many objects");
+      transient_->emplace_back();
+      transient_->back().kind = kind;
+      transient_->back().transient = true;
+      return static_cast<uint32_t>(transient_->size() - 1) | kTransient;
+    }
+    if (nodes_.size() >= kTransient) Fail(at_, "too many objects");
     nodes_.emplace_back();
     nodes_.back().kind = kind;
     return static_cast<uint32_t>(nodes_.size() - 1);
+  }
+  MarshalValue& At(uint32_t node) {
+    return (node & kTransient) != 0 ? (*transient_)[node & ~kTransient] : nodes_[node];
   }
   // A container or code object with FLAG_REF is numbered before its contents, as Python numbers
   // it: its slot holds kBeingRead until it is complete.
@@ -87,6 +113,9 @@ struct PythonMarshal::Reader {
   const std::string& name_;
   std::vector<MarshalValue>& nodes_;
   std::vector<uint32_t>& items_;
+  std::vector<MarshalValue>* transient_;
+  std::vector<uint32_t>* transient_items_;
+  int referenced_depth_ = 0;  // objects marked for reference being read
   size_t at_ = 0;
   // FLAG_REF objects in the order Python numbers them.
   std::vector<uint32_t> refs_;
@@ -112,7 +141,7 @@ uint32_t PythonMarshal::Reader::Long(size_t object_at) {
   }
   if (magnitude > static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max())) big = true;
   const uint32_t node = Add(MarshalValue::Kind::kInt);
-  MarshalValue& v = nodes_[node];
+  MarshalValue& v = At(node);
   v.big = big;
   if (big) {
     v.i = n < 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
@@ -154,9 +183,10 @@ uint32_t PythonMarshal::Reader::Container(uint8_t code, bool ref, size_t object_
   }
   const size_t n = pending_.size() - mark;
   if (n > std::numeric_limits<uint32_t>::max()) Fail(object_at, "a container of too many items");
-  nodes_[node].first = items_.size();
-  nodes_[node].count = static_cast<uint32_t>(n);
-  items_.insert(items_.end(), pending_.begin() + mark, pending_.end());
+  std::vector<uint32_t>& items = (node & kTransient) != 0 ? *transient_items_ : items_;
+  At(node).first = items.size();
+  At(node).count = static_cast<uint32_t>(n);
+  items.insert(items.end(), pending_.begin() + mark, pending_.end());
   pending_.resize(mark);
   Numbered(ref, slot, node);
   return node;
@@ -180,12 +210,12 @@ uint32_t PythonMarshal::Reader::Code(bool ref, size_t object_at, int depth) {
   Int32(object_at, "a code object");  // co_firstlineno
   Object(depth + 1);                  // line table
   if (!wide) Object(depth + 1);       // exception table
-  if (nodes_[file].kind != MarshalValue::Kind::kString ||
-      nodes_[name].kind != MarshalValue::Kind::kString) {
+  if (At(file).kind != MarshalValue::Kind::kString ||
+      At(name).kind != MarshalValue::Kind::kString) {
     Fail(object_at, "a code object whose file or name is not a string (a Python before 3.8?)");
   }
-  nodes_[node].first = nodes_[name].first;
-  nodes_[node].count = nodes_[name].count;
+  At(node).first = At(name).first;
+  At(node).count = At(name).count;
   Numbered(ref, slot, node);
   return node;
 }
@@ -197,6 +227,13 @@ uint32_t PythonMarshal::Reader::Object(int depth) {
   const uint8_t byte = Byte(object_at, "an object");
   const uint8_t code = byte & ~kFlagRef;
   const bool ref = (byte & kFlagRef) != 0;
+  // What an object marked for reference holds is kept with it (a later entry may name it).
+  struct Referenced {
+    int* depth;
+    bool ref;
+    Referenced(int* d, bool r) : depth(d), ref(r) { *depth += ref; }
+    ~Referenced() { *depth -= ref; }
+  } referenced(&referenced_depth_, ref);
   using Kind = MarshalValue::Kind;
   uint32_t node = 0;
   switch (code) {
@@ -230,18 +267,18 @@ uint32_t PythonMarshal::Reader::Object(int depth) {
       break;
     case 'i':
       node = Add(Kind::kInt);
-      nodes_[node].i = Int32(object_at, "an int");
+      At(node).i = Int32(object_at, "an int");
       break;
     case 'I':  // marshal version 0's 64-bit int
       node = Add(Kind::kInt);
-      nodes_[node].i = Fixed<int64_t>(object_at, "an int");
+      At(node).i = Fixed<int64_t>(object_at, "an int");
       break;
     case 'l':
       node = Long(object_at);
       break;
     case 'g':
       node = Add(Kind::kFloat);
-      nodes_[node].f = Fixed<double>(object_at, "a float");
+      At(node).f = Fixed<double>(object_at, "a float");
       break;
     case 'f': {
       const size_t n = Byte(object_at, "a float");
@@ -253,7 +290,7 @@ uint32_t PythonMarshal::Reader::Object(int depth) {
       if (text.empty() || end != text.c_str() + text.size())
         Fail(object_at, "a float that is not a number");
       node = Add(Kind::kFloat);
-      nodes_[node].f = value;
+      At(node).f = value;
       break;
     }
     case 's':
@@ -268,9 +305,10 @@ uint32_t PythonMarshal::Reader::Object(int depth) {
                                   : Count(Int32(object_at, "a string"), 1, object_at, "a string");
       Need(n, object_at, "a string");
       node = Add(Kind::kString);
-      nodes_[node].is_bytes = code == 's';
-      nodes_[node].first = at_;
-      nodes_[node].count = static_cast<uint32_t>(n);  // under 2^31: an int32 size
+      MarshalValue& text = At(node);
+      text.is_bytes = code == 's';
+      text.first = at_;
+      text.count = static_cast<uint32_t>(n);  // under 2^31: an int32 size
       at_ += n;
       break;
     }
@@ -305,18 +343,46 @@ uint32_t PythonMarshal::Reader::Object(int depth) {
   return node;
 }
 
-PythonMarshal::PythonMarshal(std::string_view bytes, const std::string& name) : bytes_(bytes) {
+PythonMarshal::PythonMarshal(std::string_view bytes, const std::string& name, Mode mode)
+    : bytes_(bytes) {
+  nodes_.resize(3);
+  nodes_[kFalseNode].kind = nodes_[kTrueNode].kind = MarshalValue::Kind::kBool;
+  nodes_[kTrueNode].i = 1;
+  if (mode == Mode::kDictEntries && !bytes.empty() &&
+      (static_cast<uint8_t>(bytes[0]) & ~kFlagRef) == '{') {
+    reader_ =
+        std::make_unique<Reader>(bytes, name, &nodes_, &items_, &transient_, &transient_items_);
+    reader_->BeginStreamedDict();
+    streamed_ = true;
+    return;
+  }
   // A pstats file's objects take 5 to 9 bytes each (ints, floats, references): room for them
   // at once rather than by doubling (copies and page faults), bounded for a file of one string.
   const size_t expected = std::min<size_t>(bytes.size() / 6, size_t{1} << 24);
   nodes_.reserve(expected + 3);
   items_.reserve(expected);
-  nodes_.resize(3);
-  nodes_[kFalseNode].kind = nodes_[kTrueNode].kind = MarshalValue::Kind::kBool;
-  nodes_[kTrueNode].i = 1;
   Reader reader(bytes, name, &nodes_, &items_);
   root_ = reader.Object(0);
   end_ = reader.position();
+}
+
+PythonMarshal::~PythonMarshal() = default;
+
+bool PythonMarshal::NextEntry(const MarshalValue** key, const MarshalValue** value) {
+  if (reader_ == nullptr) return false;
+  transient_.clear();
+  transient_items_.clear();
+  if (reader_->NextCode() == '0') {  // the dict's end
+    reader_->Skip();
+    end_ = reader_->position();
+    reader_.reset();
+    return false;
+  }
+  const uint32_t key_node = reader_->Object(1);
+  const uint32_t value_node = reader_->Object(1);
+  *key = &node(key_node);
+  *value = &node(value_node);
+  return true;
 }
 
 const char* MarshalKindName(MarshalValue::Kind kind) {

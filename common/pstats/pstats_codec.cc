@@ -46,8 +46,8 @@ uint64_t Calls(const MarshalValue& count, const std::string& name, const Where& 
 
 class PstatsConverter {
  public:
-  PstatsConverter(const std::string& name, const PythonMarshal& data)
-      : name_(name), data_(data), graph_(1), function_of_(data.size(), kUnknown) {}
+  PstatsConverter(const std::string& name, PythonMarshal& data)
+      : name_(name), data_(data), graph_(1) {}
 
   // A function's name; the profile module keys its entry by the code object it ran:
   // ('profile', 0, <code object <module> ...>).
@@ -67,9 +67,11 @@ class PstatsConverter {
   }
 
   uint32_t FunctionOf(const MarshalValue& key) {
-    // marshal writes a key met before as a reference to it: the same object, looked up once.
-    uint32_t& known = function_of_[data_.NumberOf(key)];
-    if (known != kUnknown) return known;
+    // marshal writes a key met before as a reference to it: the same object, looked up once
+    // (its function + 1 kept in the tuple's scratch word).
+    if (key.kind == Kind::kTuple && data_.scratch(key) != 0) {
+      return static_cast<uint32_t>(data_.scratch(key) - 1);
+    }
     if (key.kind != Kind::kTuple || key.count != 3 || data_.item(key, 0).kind != Kind::kString ||
         data_.item(key, 1).kind != Kind::kInt ||
         (data_.item(key, 2).kind != Kind::kString && data_.item(key, 2).kind != Kind::kCode)) {
@@ -81,86 +83,103 @@ class PstatsConverter {
     const std::string_view file = data_.Text(data_.item(key, 0));
     const std::string name = NameOf(data_.item(key, 2));
     // Built-ins: ('~', 0, '<built-in method time.sleep>'), and ('', 0, 'exec') in profile's.
-    known = file == "~" ? graph_.FunctionAt(name, "", 0)
-                        : graph_.FunctionAt(name, std::string(file), line.i);
-    return known;
+    const uint32_t function = file == "~" ? graph_.FunctionAt(name, "", 0)
+                                          : graph_.FunctionAt(name, std::string(file), line.i);
+    data_.scratch(key) = int64_t{function} + 1;
+    return function;
   }
 
-  void Read(const MarshalValue& stats) {
-    if (stats.kind != Kind::kDict) {
-      Fail(name_,
-           std::string("the data is ") + MarshalKindName(stats.kind) + ", not a dict of functions");
+  // Reads the dict an entry at a time (PythonMarshal::kDictEntries).
+  void Read() {
+    if (!data_.streamed()) {
+      Fail(name_, std::string("the data is ") + MarshalKindName(data_.root().kind) +
+                      ", not a dict of functions");
     }
-    // Room for every function and edge at once: the dict says how many functions and each
-    // function's callers how many edges (at most: a caller may be the function itself; and
-    // no more than the objects read, as dicts shared by reference could claim many more).
-    size_t edges = 0;
-    for (uint32_t entry = 0; entry < stats.count / 2; ++entry) {
-      const MarshalValue& value = data_.item(stats, 2 * entry + 1);
-      if (value.kind != Kind::kTuple || value.count != 5) continue;  // an error, said below
-      const MarshalValue& callers = data_.item(value, 4);
-      if (callers.kind == Kind::kDict) edges += callers.count / 2;
+    // Room at once for the functions and edges a file of this size may hold (cProfile's take
+    // some 200 bytes a function and 50 an edge): room not used is address space, not memory.
+    const size_t bytes = data_.input_size();
+    graph_.Reserve(std::min<size_t>(bytes / 128, size_t{1} << 22),
+                   std::min<size_t>(bytes / 32, size_t{1} << 24));
+    const MarshalValue* key = nullptr;
+    const MarshalValue* value = nullptr;
+    for (uint32_t entry = 0; data_.NextEntry(&key, &value); ++entry) ReadEntry(entry, *key, *value);
+  }
+
+  void ReadEntry(uint32_t entry, const MarshalValue& callee_key, const MarshalValue& value) {
+    const uint32_t callee = FunctionOf(callee_key);
+    // Its callers are new edges unless another key named the same function (FunctionAt: equal
+    // file, line and name) or this dict names a caller twice the same way.
+    const bool callee_seen = Mark(&seen_as_callee_, callee, 1);
+    const auto at = [&](const char* what) {
+      return [this, &callee_key, what] { return Printed(callee_key) + ": " + what; };
+    };
+    if (value.kind != Kind::kTuple || value.count != 5) {
+      Fail(name_, Printed(callee_key) + ": " + MarshalKindName(value.kind) +
+                      " where (primitive calls, calls, self, cumulative, callers) belongs");
     }
-    graph_.Reserve(stats.count / 2, std::min(edges, data_.size()));
-    for (uint32_t entry = 0; entry < stats.count / 2; ++entry) {
-      const MarshalValue& callee_key = data_.item(stats, 2 * entry);
-      const MarshalValue& value = data_.item(stats, 2 * entry + 1);
-      const uint32_t callee = FunctionOf(callee_key);
-      const auto at = [&](const char* what) {
-        return [this, &callee_key, what] { return Printed(callee_key) + ": " + what; };
-      };
-      if (value.kind != Kind::kTuple || value.count != 5) {
-        Fail(name_, Printed(callee_key) + ": " + MarshalKindName(value.kind) +
-                        " where (primitive calls, calls, self, cumulative, callers) belongs");
-      }
-      Calls(data_.item(value, 0), name_, at("primitive calls"));
-      const uint64_t calls = Calls(data_.item(value, 1), name_, at("calls"));
-      graph_.AddSelf(callee, {Nanos(data_.item(value, 2), name_, at("self time"))});
-      const int64_t cumulative = Nanos(data_.item(value, 3), name_, at("cumulative time"));
-      const MarshalValue& callers = data_.item(value, 4);
-      if (callers.kind != Kind::kDict) {
-        Fail(name_, at("callers are")() + " " + MarshalKindName(callers.kind) + ", not a dict");
-      }
-      for (uint32_t k = 0; k < callers.count / 2; ++k) {
-        const MarshalValue& from = data_.item(callers, 2 * k);
-        const MarshalValue& edge = data_.item(callers, 2 * k + 1);
-        const uint32_t caller = FunctionOf(from);
-        const auto edge_at = [&](const char* what) {
-          return [this, &callee_key, &from, what] {
-            return Printed(callee_key) + ": from " + Printed(from) + ": " + what;
-          };
+    Calls(data_.item(value, 0), name_, at("primitive calls"));
+    const uint64_t calls = Calls(data_.item(value, 1), name_, at("calls"));
+    graph_.AddSelf(callee, {Nanos(data_.item(value, 2), name_, at("self time"))});
+    const int64_t cumulative = Nanos(data_.item(value, 3), name_, at("cumulative time"));
+    const MarshalValue& callers = data_.item(value, 4);
+    if (callers.kind != Kind::kDict) {
+      Fail(name_, at("callers are")() + " " + MarshalKindName(callers.kind) + ", not a dict");
+    }
+    for (uint32_t k = 0; k < callers.count / 2; ++k) {
+      const MarshalValue& from = data_.item(callers, 2 * k);
+      const MarshalValue& edge = data_.item(callers, 2 * k + 1);
+      const uint32_t caller = FunctionOf(from);
+      const auto edge_at = [&](const char* what) {
+        return [this, &callee_key, &from, what] {
+          return Printed(callee_key) + ": from " + Printed(from) + ": " + what;
         };
-        if (edge.kind == Kind::kTuple && edge.count == 4) {
-          // cProfile: (calls, primitive calls, self, cumulative) of the calls from this caller.
-          const uint64_t edge_calls = Calls(data_.item(edge, 0), name_, edge_at("calls"));
-          Calls(data_.item(edge, 1), name_, edge_at("primitive calls"));
-          Nanos(data_.item(edge, 2), name_, edge_at("self time"));
-          graph_.AddCall(caller, callee, edge_calls,
-                         {Nanos(data_.item(edge, 3), name_, edge_at("cumulative time"))});
-        } else if (edge.kind == Kind::kInt) {
-          // The profile module: a count only; the edge's share of the cumulative time by calls.
-          const uint64_t edge_calls = Calls(edge, name_, edge_at("calls"));
-          const double share = calls == 0 ? 0 : static_cast<double>(edge_calls) / calls;
-          graph_.AddCall(caller, callee, edge_calls,
-                         {static_cast<int64_t>(std::llround(share * cumulative))});
-          shared_by_calls_ = true;
+      };
+      if (edge.kind == Kind::kTuple && edge.count == 4) {
+        // cProfile: (calls, primitive calls, self, cumulative) of the calls from this caller.
+        const uint64_t edge_calls = Calls(data_.item(edge, 0), name_, edge_at("calls"));
+        Calls(data_.item(edge, 1), name_, edge_at("primitive calls"));
+        Nanos(data_.item(edge, 2), name_, edge_at("self time"));
+        const int64_t time = Nanos(data_.item(edge, 3), name_, edge_at("cumulative time"));
+        if (!Mark(&caller_of_entry_, caller, entry + 1) && !callee_seen) {
+          graph_.AddNewCall(caller, callee, edge_calls, {time});
         } else {
-          Fail(name_, edge_at("")() + MarshalKindName(edge.kind) +
-                          " where (calls, primitive calls, self, cumulative) belongs");
+          graph_.AddCall(caller, callee, edge_calls, {time});
         }
+      } else if (edge.kind == Kind::kInt) {
+        // The profile module: a count only; the edge's share of the cumulative time by calls.
+        const uint64_t edge_calls = Calls(edge, name_, edge_at("calls"));
+        const double share = calls == 0 ? 0 : static_cast<double>(edge_calls) / calls;
+        const int64_t time = static_cast<int64_t>(std::llround(share * cumulative));
+        if (!Mark(&caller_of_entry_, caller, entry + 1) && !callee_seen) {
+          graph_.AddNewCall(caller, callee, edge_calls, {time});
+        } else {
+          graph_.AddCall(caller, callee, edge_calls, {time});
+        }
+        shared_by_calls_ = true;
+      } else {
+        Fail(name_, edge_at("")() + MarshalKindName(edge.kind) +
+                        " where (calls, primitive calls, self, cumulative) belongs");
       }
     }
+  }
+
+  // Sets (*marks)[function] to `mark`; returns whether it was `mark` already.
+  static bool Mark(std::vector<uint32_t>* marks, uint32_t function, uint32_t mark) {
+    if (marks->size() <= function) marks->resize(size_t{function} + 1, 0);
+    const bool was = (*marks)[function] == mark;
+    (*marks)[function] = mark;
+    return was;
   }
 
   CallGraph& graph() { return graph_; }
   bool shared_by_calls() const { return shared_by_calls_; }
 
  private:
-  static constexpr uint32_t kUnknown = UINT32_MAX;
   const std::string& name_;
-  const PythonMarshal& data_;
+  PythonMarshal& data_;
   CallGraph graph_;
-  std::vector<uint32_t> function_of_;  // by the key's object number
+  std::vector<uint32_t> seen_as_callee_;   // by function: 1 once its callers were read
+  std::vector<uint32_t> caller_of_entry_;  // by function: the last entry (+ 1) it called
   bool shared_by_calls_ = false;
 };
 
@@ -170,16 +189,17 @@ void ReadPstatsInput(Input& input, const ReadContext& context, ProfileSink* sink
   {
     WholeInput data;
     ReadWholeInput(input, context.max_input_size, "pstats data", &data);
-    const PythonMarshal stats(data.view(), input.name);
+    PythonMarshal stats(data.view(), input.name, PythonMarshal::Mode::kDictEntries);
+    PstatsConverter converter(input.name, stats);
+    converter.Read();
     const size_t end = stats.end();
     if (end != data.size()) {
       throw ProfError(input.name, "byte " + std::to_string(end) + ": " +
                                       std::to_string(data.size() - end) +
                                       " bytes after the statistics");
     }
-    PstatsConverter converter(input.name, stats);
-    converter.Read(stats.root());
     graph = std::move(converter.graph());
+    graph.Seal();
     shared_by_calls = converter.shared_by_calls();
   }  // the input and its objects freed here: their memory (five times the input's size) is
      // what the stacks are built in, not pages the kernel must zero again
