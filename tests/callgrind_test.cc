@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@
 #include "common/load/read_profile.h"
 #include "common/model/call_graph.h"
 #include "common/model/checker.h"
+#include "common/model/interner.h"
+#include "common/model/sink.h"
 #include "tests/chrome_test_util.h"
 
 namespace proftools {
@@ -299,6 +302,36 @@ TEST(CallgrindReader, DenseGraphsStayWithinTheFramesBound) {
   EXPECT_EQ(Flat(profile, 0).size(), static_cast<size_t>(2 * kLayers));
   ASSERT_EQ(warnings.messages.size(), 1u);
   EXPECT_NE(warnings.messages[0].find("4194304 frames in all"), std::string::npos);
+}
+
+TEST(CallGraph, AnEdgeAddedAsNewIsFoundByALaterAddCall) {
+  CallGraph graph(1);
+  const uint32_t f = graph.FunctionAt("f", "a.py", 1);
+  const uint32_t h = graph.FunctionAt("h", "a.py", 5);
+  EXPECT_EQ(graph.FunctionAt("f", "a.py", 1), f);
+  EXPECT_NE(graph.FunctionAt("f", "a.py", 2), f);  // another first line, another function
+  graph.AddSelf(f, {10});
+  graph.AddSelf(h, {5});
+  graph.AddNewCall(f, h, 2, {5});
+  graph.AddCall(f, h, 3, {0});     // the same edge, through the index built when needed
+  graph.AddNewCall(h, h, 4, {0});  // a call to itself: folded into h
+  graph.Seal();
+  EXPECT_THROW(graph.FunctionAt("g", "a.py", 9), std::logic_error);
+  EXPECT_THROW(graph.AddCall(h, f, 1, {1}), std::logic_error);
+  ProfileBuilder builder;
+  ProfileHeader header;
+  header.sources.push_back(Source{1, "test", "", std::nullopt});
+  header.types = {{"time", "nanoseconds"}, {"calls", "count"}};
+  builder.OnHeader(header);
+  Interner interner(&builder);
+  EXPECT_FALSE(graph.Emit(&interner, &builder, 1, true, {}));
+  builder.OnEnd();
+  const Profile profile = builder.Take();
+  // f alone (its self time), then h under f: its time, its 5 calls from f and 4 of its own.
+  ASSERT_EQ(profile.samples.size(), 2u);
+  EXPECT_EQ(profile.samples[0].values, (std::vector<int64_t>{10, 0}));
+  EXPECT_EQ(profile.defs.stacks.Find(profile.samples[1].stack_id)->location_ids.size(), 2u);
+  EXPECT_EQ(profile.samples[1].values, (std::vector<int64_t>{5, 9}));
 }
 
 }  // namespace

@@ -81,10 +81,12 @@ uint32_t CallGraph::Function(const std::string& object, const std::string& name,
   // A function without a name (fn= with nothing after it) is unknown code, as valgrind names it:
   // prof text's functions have names.
   if (base.empty()) base = "???";
-  std::string key = object;
+  std::string& key = key_scratch_;
+  key = object;
   key += '\0';
   key += base;
-  const auto [it, added] = function_of_.emplace(key, static_cast<uint32_t>(functions_.size()));
+  bool added = false;
+  const uint32_t function = FunctionOfKey(&added);
   if (added) {
     Node node;
     node.object = object;
@@ -92,10 +94,18 @@ uint32_t CallGraph::Function(const std::string& object, const std::string& name,
     node.file = file;
     functions_.push_back(std::move(node));
     self_.resize(self_.size() + events_, 0);
-  } else if (functions_[it->second].file.empty()) {
-    functions_[it->second].file = file;
+  } else if (functions_[function].file.empty()) {
+    functions_[function].file = file;
   }
-  return it->second;
+  return function;
+}
+
+uint32_t CallGraph::FunctionOfKey(bool* added) {
+  // Kept in the arena first, given back when the key was known (ViewIndex keeps views).
+  const std::string_view stored = keys_.Store(key_scratch_);
+  const uint64_t id = function_of_.Intern(stored, added);
+  if (!*added) keys_.Unstore(stored);
+  return static_cast<uint32_t>(id - 1);  // ids 1, 2, ... in the order functions_ grows
 }
 
 void CallGraph::Scale(size_t event, int64_t factor) {
@@ -118,12 +128,14 @@ uint32_t CallGraph::FunctionAt(const std::string& name, const std::string& file,
                                int64_t start_line) {
   CheckNotSealed();
   // A key no Function key equals: those hold one \0, this one two.
-  std::string key = name;
+  std::string& key = key_scratch_;
+  key = name;
   key += '\0';
   key += file;
   key += '\0';
   key += std::to_string(start_line);
-  const auto [it, added] = function_of_.emplace(key, static_cast<uint32_t>(functions_.size()));
+  bool added = false;
+  const uint32_t function = FunctionOfKey(&added);
   if (added) {
     Node node;
     node.name = name.empty() ? "???" : name;
@@ -132,11 +144,13 @@ uint32_t CallGraph::FunctionAt(const std::string& name, const std::string& file,
     functions_.push_back(std::move(node));
     self_.resize(self_.size() + events_, 0);
   }
-  return it->second;
+  return function;
 }
 
 void CallGraph::Seal() {
-  std::unordered_map<std::string, uint32_t>().swap(function_of_);
+  keys_ = ByteArena();
+  function_of_ = ViewIndex();
+  std::string().swap(key_scratch_);
   edge_of_ = FlatIndex();
   sealed_ = true;
 }
@@ -147,7 +161,7 @@ void CallGraph::CheckNotSealed() const {
 
 void CallGraph::Reserve(size_t functions, size_t edges) {
   functions_.reserve(functions);
-  function_of_.reserve(functions);
+  function_of_.Reserve(functions);
   self_.reserve(functions * events_);
   edges_.reserve(edges);
   edge_costs_.reserve(edges * events_);
@@ -239,6 +253,18 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   }
 
   Tree tree;
+  {
+    // Room for the nodes a graph of this size likely makes (each function under a few of its
+    // callers; never more than kMaxNodes, and a few more for the roots of what it misses): a
+    // dense graph's 200,000 nodes grew six vectors by doubling.
+    const size_t nodes = std::min<size_t>(kMaxNodes, 2 * (n + edges_.size()));
+    tree.function.reserve(nodes);
+    tree.parent.reserve(nodes);
+    tree.edge.reserve(nodes);
+    tree.ratio.reserve(nodes * e_count);
+    tree.calls_share.reserve(nodes);
+    tree.flow.reserve(nodes);
+  }
   bool cut = false;
   std::vector<uint32_t> on_stack(n, 0);
   auto add_node = [&](uint32_t f, int64_t parent, uint32_t edge,

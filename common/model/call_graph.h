@@ -23,10 +23,11 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "common/base/byte_arena.h"
 #include "common/base/flat_index.h"
+#include "common/base/view_index.h"
 #include "common/model/interner.h"
 #include "common/model/model.h"
 
@@ -117,7 +118,13 @@ class CallGraph {
 
   size_t events_;
   std::vector<Node> functions_;
-  std::unordered_map<std::string, uint32_t> function_of_;  // object \0 name, or FunctionAt's key
+  // Each function's key (object \0 name, or FunctionAt's), kept in keys_: ids 1, 2, ... are the
+  // functions in order. No allocation a key (a pstats file has a hundred thousand).
+  ByteArena keys_;
+  ViewIndex function_of_;
+  std::string key_scratch_;  // the key being looked up
+  // The function of key_scratch_, added to the index when new (*added).
+  uint32_t FunctionOfKey(bool* added);
   // Self costs, events() values a function, and every edge in order of first appearance: one
   // array each, one map, not a vector a function (a Python program's graph has a hundred
   // thousand functions and hundreds of thousands of edges).

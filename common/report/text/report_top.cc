@@ -1,11 +1,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <string_view>
-#include <unordered_map>
 
 #include "common/base/counted.h"
 #include "common/base/saturating.h"
+#include "common/base/view_index.h"
 #include "common/report/reports.h"
 #include "common/report/value_format.h"
 
@@ -28,7 +27,9 @@ void WriteTopReport(const StackTotals& totals, const ReportOptions& options, Byt
 
   // Flat: the leaf frame's value. Cum: every frame on the stack, counted once per stack even
   // when it appears several times (recursion), as pprof does.
-  std::unordered_map<std::string_view, size_t> index;  // views of rows' names
+  // Rows by name (views of the frames' names, which live as long as `frames`): ids 1, 2, ...
+  // in the order of the rows.
+  ViewIndex index;
   std::vector<Row> rows;
   // Per row, what each frame of each stack adds to: its cum, and the last stack counted in it,
   // side by side and apart from the names (a call graph's stacks hold millions of frames of a
@@ -39,13 +40,13 @@ void WriteTopReport(const StackTotals& totals, const ReportOptions& options, Byt
   };
   std::vector<Cum> cums;
   auto row_of = [&](const std::string& name) -> size_t {
-    auto it = index.find(name);
-    if (it != index.end()) return it->second;
-    rows.push_back(Row{name, 0, 0});
-    cums.emplace_back();
-    // Frames live as long as `frames`, so a view of the frame's name stays valid.
-    index.emplace(std::string_view(name), rows.size() - 1);
-    return rows.size() - 1;
+    bool added = false;
+    const uint64_t id = index.Intern(name, &added);
+    if (added) {
+      rows.push_back(Row{name, 0, 0});
+      cums.emplace_back();
+    }
+    return id - 1;
   };
   LocationNumbers location_rows;  // each location's frames as rows
   std::vector<uint32_t> path;     // a stack's rows, leaf first
