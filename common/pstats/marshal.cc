@@ -110,7 +110,7 @@ struct PythonMarshal::Reader {
   uint32_t Code(bool ref, size_t object_at, int depth);
 
   std::string_view bytes_;
-  const std::string& name_;
+  const std::string name_;  // a copy: a streamed dict outlives the caller's string
   std::vector<MarshalValue>& nodes_;
   std::vector<uint32_t>& items_;
   std::vector<MarshalValue>* transient_;
