@@ -238,16 +238,35 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   const size_t e_count = events_;
   // Each caller's edges, in order of first appearance.
   const IndexGroups edges_by_caller(n, edges_.size(), [&](size_t i) { return edges_[i].caller; });
+  // The same edges side by side, a caller's one after the other, with their costs: the tree
+  // reads a node's edges in turn, and from edges_ by index each was a cache miss of its own.
+  struct OutEdge {
+    uint32_t callee, index;  // index: in edges_
+    uint64_t calls;
+  };
+  std::vector<size_t> out_begin(n + 1, 0);
+  std::vector<OutEdge> out(edges_.size());
+  std::vector<int64_t> out_costs(edges_.size() * e_count);
+  for (uint32_t f = 0, k = 0; f <= n; ++f) {
+    out_begin[f] = k;
+    if (f == n) break;
+    for (uint32_t at : edges_by_caller.of(f)) {
+      const Edge& edge = edges_[at];
+      out[k] = OutEdge{edge.callee, at, edge.calls};
+      std::copy_n(inclusive(edge), e_count, out_costs.begin() + size_t{k} * e_count);
+      ++k;
+    }
+  }
+  const auto out_cost = [&](size_t k) { return &out_costs[k * e_count]; };
   // Totals: a function's self cost and the inclusive costs of its calls; what reaches it
   // through calls; the rest is its weight as a root.
   std::vector<long double> total(n * e_count, 0), incoming(n * e_count, 0);
   for (size_t f = 0; f < n; ++f) {
     for (size_t e = 0; e < e_count; ++e) total[f * e_count + e] += self(f)[e];
-    for (uint32_t at : edges_by_caller.of(f)) {
-      const Edge& edge = edges_[at];
+    for (size_t k = out_begin[f]; k < out_begin[f + 1]; ++k) {
       for (size_t e = 0; e < e_count; ++e) {
-        total[f * e_count + e] += inclusive(edge)[e];
-        incoming[edge.callee * e_count + e] += inclusive(edge)[e];
+        total[f * e_count + e] += out_cost(k)[e];
+        incoming[out[k].callee * e_count + e] += out_cost(k)[e];
       }
     }
   }
@@ -304,11 +323,10 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   // looked at (the dense graphs that need the bound are those with the most edges).
   std::vector<long double> largest_out(n, 0);
   for (uint32_t f = 0; f < n; ++f) {
-    for (uint32_t at : edges_by_caller.of(f)) {
-      const Edge& edge = edges_[at];
+    for (size_t k = out_begin[f]; k < out_begin[f + 1]; ++k) {
       for (size_t e = 0; e < e_count; ++e) {
         largest_out[f] =
-            std::max(largest_out[f], std::fabs(static_cast<long double>(inclusive(edge)[e])) /
+            std::max(largest_out[f], std::fabs(static_cast<long double>(out_cost(k)[e])) /
                                          std::max<long double>(std::fabs(self_total[e]), 1));
       }
     }
@@ -329,7 +347,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     }
     const bool negligible =
         calls_ratio <= kNegligible && largest_ratio * largest_out[f] <= kNegligible;
-    return negligible ? edges_by_caller.of(f).size() : 0;
+    return negligible ? out_begin[f + 1] - out_begin[f] : 0;
   };
   for (uint32_t root = 0; root < n; ++root) {
     bool any = false;
@@ -352,14 +370,13 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     while (!path.empty()) {
       Open& open = path.back();
       const uint32_t f = tree.function[open.node];
-      const IndexSpan edges = edges_by_caller.of(f);
-      if (open.next_edge == edges.size()) {
+      if (open.next_edge == out_begin[f + 1] - out_begin[f]) {
         --on_stack[f];
         path.pop_back();
         continue;
       }
-      const uint32_t edge_index = edges[open.next_edge++];
-      const Edge& edge = edges_[edge_index];
+      const size_t k = out_begin[f] + open.next_edge++;
+      const OutEdge& edge = out[k];
       if (++work > kMaxWork) {  // edges looked at: wide graphs cost time even when cut
         cut = true;
         break;
@@ -370,7 +387,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
       bool first = true;
       for (size_t e = 0; e < e_count; ++e) {
         const long double r = tree.ratio[open.node * e_count + e];
-        weight[e] = inclusive(edge)[e] * r;
+        weight[e] = out_cost(k)[e] * r;
         carries = carries || weight[e] > 0;
         if (first && total[f * e_count + e] > 0) {
           calls = static_cast<long double>(edge.calls) * r;
@@ -394,7 +411,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
       }
       const size_t parent = open.node;  // `open` dangles once path grows
       frames += path.size() + 1;
-      add_node(edge.callee, static_cast<int64_t>(parent), edge_index, weight, calls);
+      add_node(edge.callee, static_cast<int64_t>(parent), edge.index, weight, calls);
       path.push_back({tree.function.size() - 1, first_edge(tree.function.size() - 1)});
       ++on_stack[edge.callee];
     }
@@ -418,8 +435,8 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     bool needed = node.self_calls != 0;
     for (size_t e = 0; e < e_count; ++e) needed = needed || self(f)[e] != 0;
     if (needed) ensure_place(f);
-    for (uint32_t at : edges_by_caller.of(f)) {
-      if (edges_[at].calls != 0) ensure_place(edges_[at].callee);
+    for (size_t k = out_begin[f]; k < out_begin[f + 1]; ++k) {
+      if (out[k].calls != 0) ensure_place(out[k].callee);
     }
   }
   // Each function's places in the tree, in tree order.
