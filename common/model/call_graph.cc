@@ -182,6 +182,12 @@ bool CallGraph::AddSelfCalls(uint32_t caller, uint32_t callee, uint64_t count) {
   return true;
 }
 
+size_t CallGraph::NewEdge(uint32_t caller, uint32_t callee) {
+  edges_.push_back(Edge{caller, callee, 0, edge_costs_.size()});
+  edge_costs_.resize(edge_costs_.size() + events_, 0);
+  return edges_.size() - 1;
+}
+
 void CallGraph::AddToEdge(size_t index, uint64_t count, const int64_t* costs, size_t cost_count) {
   Edge& edge = edges_[index];
   edge.calls = edge.calls + count < count ? UINT64_MAX : edge.calls + count;
@@ -204,8 +210,7 @@ void CallGraph::AddCall(uint32_t caller, uint32_t callee, uint64_t count, const 
   const uint32_t index = edge_of_.FindOrAdd((uint64_t{caller} << 32) | callee,
                                             static_cast<uint32_t>(edges_.size()), &added);
   if (added) {
-    edges_.push_back(Edge{caller, callee, 0, edge_costs_.size()});
-    edge_costs_.resize(edge_costs_.size() + events_, 0);
+    NewEdge(caller, callee);
     indexed_edges_ = edges_.size();
   }
   AddToEdge(index, count, costs, cost_count);
@@ -216,9 +221,7 @@ void CallGraph::AddNewCall(uint32_t caller, uint32_t callee, uint64_t count,
   CheckNotSealed();
   has_calls_ = true;
   if (AddSelfCalls(caller, callee, count)) return;
-  edges_.push_back(Edge{caller, callee, 0, edge_costs_.size()});
-  edge_costs_.resize(edge_costs_.size() + events_, 0);
-  AddToEdge(edges_.size() - 1, count, costs.begin(), costs.size());
+  AddToEdge(NewEdge(caller, callee), count, costs.begin(), costs.size());
 }
 
 // The expanded call tree: nodes in depth-first order, each a function under its parent node.
@@ -247,15 +250,15 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   std::vector<size_t> out_begin(n + 1, 0);
   std::vector<OutEdge> out(edges_.size());
   std::vector<int64_t> out_costs(edges_.size() * e_count);
-  for (uint32_t f = 0, k = 0; f <= n; ++f) {
-    out_begin[f] = k;
-    if (f == n) break;
+  for (uint32_t f = 0; f < n; ++f) {
+    size_t k = out_begin[f];
     for (uint32_t at : edges_by_caller.of(f)) {
       const Edge& edge = edges_[at];
       out[k] = OutEdge{edge.callee, at, edge.calls};
-      std::copy_n(inclusive(edge), e_count, out_costs.begin() + size_t{k} * e_count);
+      std::copy_n(inclusive(edge), e_count, out_costs.begin() + k * e_count);
       ++k;
     }
+    out_begin[f + 1] = k;
   }
   const auto out_cost = [&](size_t k) { return &out_costs[k * e_count]; };
   // Totals: a function's self cost and the inclusive costs of its calls; what reaches it

@@ -137,6 +137,8 @@ class CallGraph {
   size_t indexed_edges_ = 0;
   bool sealed_ = false;
   void CheckNotSealed() const;
+  // A new edge without calls or costs (not indexed); its index in edges_.
+  size_t NewEdge(uint32_t caller, uint32_t callee);
   // AddCall's and AddNewCall's common part: the calls and costs added to edge `index`.
   void AddToEdge(size_t index, uint64_t count, const int64_t* costs, size_t cost_count);
   // Folds a function's calls to itself into it; true when `caller` is `callee`.

@@ -134,31 +134,28 @@ class PstatsConverter {
           return Printed(callee_key) + ": from " + Printed(from) + ": " + what;
         };
       };
+      uint64_t edge_calls = 0;
+      int64_t time = 0;
       if (edge.kind == Kind::kTuple && edge.count == 4) {
         // cProfile: (calls, primitive calls, self, cumulative) of the calls from this caller.
-        const uint64_t edge_calls = Calls(data_.item(edge, 0), name_, edge_at("calls"));
+        edge_calls = Calls(data_.item(edge, 0), name_, edge_at("calls"));
         Calls(data_.item(edge, 1), name_, edge_at("primitive calls"));
         Nanos(data_.item(edge, 2), name_, edge_at("self time"));
-        const int64_t time = Nanos(data_.item(edge, 3), name_, edge_at("cumulative time"));
-        if (!Mark(&caller_of_entry_, caller, entry + 1) && !callee_seen) {
-          graph_.AddNewCall(caller, callee, edge_calls, {time});
-        } else {
-          graph_.AddCall(caller, callee, edge_calls, {time});
-        }
+        time = Nanos(data_.item(edge, 3), name_, edge_at("cumulative time"));
       } else if (edge.kind == Kind::kInt) {
         // The profile module: a count only; the edge's share of the cumulative time by calls.
-        const uint64_t edge_calls = Calls(edge, name_, edge_at("calls"));
+        edge_calls = Calls(edge, name_, edge_at("calls"));
         const double share = calls == 0 ? 0 : static_cast<double>(edge_calls) / calls;
-        const int64_t time = static_cast<int64_t>(std::llround(share * cumulative));
-        if (!Mark(&caller_of_entry_, caller, entry + 1) && !callee_seen) {
-          graph_.AddNewCall(caller, callee, edge_calls, {time});
-        } else {
-          graph_.AddCall(caller, callee, edge_calls, {time});
-        }
+        time = static_cast<int64_t>(std::llround(share * cumulative));
         shared_by_calls_ = true;
       } else {
         Fail(name_, edge_at("")() + MarshalKindName(edge.kind) +
                         " where (calls, primitive calls, self, cumulative) belongs");
+      }
+      if (!Mark(&caller_of_entry_, caller, entry + 1) && !callee_seen) {
+        graph_.AddNewCall(caller, callee, edge_calls, {time});
+      } else {
+        graph_.AddCall(caller, callee, edge_calls, {time});
       }
     }
   }
