@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/callgrind/callgrind_codec.h"
@@ -304,6 +305,14 @@ TEST(CallgrindReader, DenseGraphsStayWithinTheFramesBound) {
   EXPECT_NE(warnings.messages[0].find("4194304 frames in all"), std::string::npos);
 }
 
+// Gives `builder` the header a call graph's reader gives: one source, `types`.
+void StartProfile(ProfileBuilder* builder, std::vector<ValueType> types) {
+  ProfileHeader header;
+  header.sources.push_back(Source{1, "test", "", std::nullopt});
+  header.types = std::move(types);
+  builder->OnHeader(header);
+}
+
 TEST(CallGraph, AnEdgeAddedAsNewIsFoundByALaterAddCall) {
   CallGraph graph(1);
   const uint32_t f = graph.FunctionAt("f", "a.py", 1);
@@ -319,10 +328,7 @@ TEST(CallGraph, AnEdgeAddedAsNewIsFoundByALaterAddCall) {
   EXPECT_THROW(graph.FunctionAt("g", "a.py", 9), std::logic_error);
   EXPECT_THROW(graph.AddCall(h, f, 1, {1}), std::logic_error);
   ProfileBuilder builder;
-  ProfileHeader header;
-  header.sources.push_back(Source{1, "test", "", std::nullopt});
-  header.types = {{"time", "nanoseconds"}, {"calls", "count"}};
-  builder.OnHeader(header);
+  StartProfile(&builder, {{"time", "nanoseconds"}, {"calls", "count"}});
   Interner interner(&builder);
   EXPECT_FALSE(graph.Emit(&interner, &builder, 1, true, {}));
   builder.OnEnd();
@@ -332,6 +338,55 @@ TEST(CallGraph, AnEdgeAddedAsNewIsFoundByALaterAddCall) {
   EXPECT_EQ(profile.samples[0].values, (std::vector<int64_t>{10, 0}));
   EXPECT_EQ(profile.defs.stacks.Find(profile.samples[1].stack_id)->location_ids.size(), 2u);
   EXPECT_EQ(profile.samples[1].values, (std::vector<int64_t>{5, 9}));
+}
+
+TEST(CallGraph, NodesOfOneContentAreOneStack) {
+  // Two functions of one location ("" is named "???" as "???" is): the tree's two nodes under
+  // f are one stack, as interning by content made them, and every stack is defined once.
+  CallGraph graph(1);
+  const uint32_t f = graph.FunctionAt("f", "a.py", 1);
+  const uint32_t unnamed = graph.FunctionAt("", "b.py", 3);
+  const uint32_t named = graph.FunctionAt("???", "b.py", 3);
+  ASSERT_NE(unnamed, named);
+  graph.AddSelf(f, {1});
+  graph.AddSelf(unnamed, {2});
+  graph.AddSelf(named, {4});
+  graph.AddCall(f, unnamed, 1, {2});
+  graph.AddCall(f, named, 1, {4});
+  ProfileBuilder builder;
+  StartProfile(&builder, {{"time", "nanoseconds"}});
+  Interner interner(&builder);
+  EXPECT_FALSE(graph.Emit(&interner, &builder, 1, false, {}));
+  builder.OnEnd();
+  const Profile profile = builder.Take();
+  ASSERT_EQ(profile.samples.size(), 3u);
+  EXPECT_EQ(profile.defs.stacks.size(), 2u);
+  EXPECT_EQ(profile.samples[1].stack_id, profile.samples[2].stack_id);
+  EXPECT_EQ(profile.samples[1].values[0] + profile.samples[2].values[0], 6);
+  // The interner gave the stacks as new: interning one by content now is a caller's error; the
+  // graph let its edges go and is spent.
+  EXPECT_THROW(interner.Stack({1}), std::logic_error);
+  EXPECT_THROW(graph.Emit(&interner, &builder, 1, false, {}), std::logic_error);
+  EXPECT_THROW(graph.AddCall(f, named, 1, {1}), std::logic_error);
+}
+
+TEST(CallGraph, AnInternerWithStacksInternsTheTreesByContent) {
+  CallGraph graph(1);
+  const uint32_t f = graph.FunctionAt("f", "a.py", 1);
+  graph.AddSelf(f, {1});
+  ProfileBuilder builder;
+  StartProfile(&builder, {{"time", "nanoseconds"}});
+  Interner interner(&builder);
+  proftools::Location location;
+  location.address = 0x10;
+  const uint64_t stack = interner.Stack({interner.Location(location)});
+  EXPECT_FALSE(graph.Emit(&interner, &builder, 1, false, {}));
+  builder.OnEnd();
+  const Profile profile = builder.Take();
+  ASSERT_EQ(profile.samples.size(), 1u);
+  EXPECT_NE(profile.samples[0].stack_id, stack);
+  EXPECT_EQ(interner.stack_count(), 2u);
+  EXPECT_THROW(interner.NewStack({1}), std::logic_error);
 }
 
 }  // namespace

@@ -42,7 +42,8 @@ std::map<std::string, std::pair<int64_t, int64_t>> Entries(const StackTotals& to
     std::string key;
     for (auto it = stack.rbegin(); it != stack.rend(); ++it)
       key += (key.empty() ? "" : ";") + (*it)->name;
-    out[key] = {entry.values[0], entry.base_values.empty() ? 0 : entry.base_values[0]};
+    const int64_t* base = totals.base_values(entry);
+    out[key] = {entry.values[0], base == nullptr ? 0 : base[0]};
   }
   return out;
 }

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <re2/re2.h>
 
+#include "common/base/left_at_exit.h"
 #include "common/base/quantity.h"
 #include "common/base/text_syntax.h"
 #include "common/cli/filter_options.h"
@@ -50,9 +52,12 @@ void Report(const char* program, ProfileInputs* inputs, const FilterSpec& spec, 
   // --traces shows each label set apart, as pprof's -traces does.
   const bool by_labels = mode == TextMode::kTraces;
   // --dot draws tags from the samples' labels, as pprof -dot does.
-  StackTotals profile(mode == TextMode::kDot ? StackTotals::LabelKeying::kExact
-                      : by_labels            ? StackTotals::LabelKeying::kTraces
-                                             : StackTotals::LabelKeying::kNone);
+  // Read once a process (prof-text's one report): left for the exit to free (left_at_exit.h).
+  auto read_totals =
+      std::make_unique<StackTotals>(mode == TextMode::kDot ? StackTotals::LabelKeying::kExact
+                                    : by_labels            ? StackTotals::LabelKeying::kTraces
+                                                           : StackTotals::LabelKeying::kNone);
+  StackTotals& profile = *read_totals;
   if (diff_base.base.profile_itself) inputs->MakeReplayable();  // read again as the base
   ReadStackTotals(program, inputs, spec, &profile);
   options.value_index = ResolveValueIndex(profile.header(), value);
@@ -96,6 +101,7 @@ void Report(const char* program, ProfileInputs* inputs, const FilterSpec& spec, 
     case TextMode::kTimeline:
       break;
   }
+  LeaveAtExit(std::move(read_totals));
 }
 
 // --timeline: a first pass finds each source's span (its buckets start at its first sample),

@@ -1,6 +1,7 @@
 #include "common/model/call_graph.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
@@ -9,6 +10,12 @@
 
 namespace proftools {
 namespace {
+
+// Empties vectors and gives their memory back.
+template <typename... Vectors>
+void Release(Vectors&... vectors) {
+  ((vectors = Vectors()), ...);
+}
 
 void AddAll(int64_t* sums, size_t size, const int64_t* values, size_t count) {
   for (size_t i = 0; i < count && i < size; ++i) AddSaturating(&sums[i], values[i]);
@@ -124,24 +131,25 @@ std::string CallGraph::CutWarning(const std::string& built_from, const std::stri
          kept + " is kept, spread over the stacks the tree reached";
 }
 
-uint32_t CallGraph::FunctionAt(const std::string& name, const std::string& file,
-                               int64_t start_line) {
+uint32_t CallGraph::FunctionAt(std::string_view name, std::string_view file, int64_t start_line) {
   CheckNotSealed();
-  // A key no Function key equals: those hold one \0, this one two.
+  // A key no Function key equals: those hold one \0, this one two. Views in: the strings made
+  // are the new function's own (a hundred thousand of a pstats file's).
   std::string& key = key_scratch_;
-  key = name;
+  key.assign(name);
   key += '\0';
-  key += file;
+  key.append(file);
   key += '\0';
-  key += std::to_string(start_line);
+  char digits[24];
+  key.append(digits, static_cast<size_t>(
+                         std::to_chars(digits, digits + sizeof digits, start_line).ptr - digits));
   bool added = false;
   const uint32_t function = FunctionOfKey(&added);
   if (added) {
-    Node node;
-    node.name = name.empty() ? "???" : name;
+    Node& node = functions_.emplace_back();
+    node.name = name.empty() ? std::string_view("???") : name;
     node.file = file;
     node.start_line = start_line;
-    functions_.push_back(std::move(node));
     self_.resize(self_.size() + events_, 0);
   }
   return function;
@@ -156,7 +164,7 @@ void CallGraph::Seal() {
 }
 
 void CallGraph::CheckNotSealed() const {
-  if (sealed_) throw std::logic_error("CallGraph: a function or call added after Seal");
+  if (sealed_) throw std::logic_error("CallGraph: a function or call added after Seal or Emit");
 }
 
 void CallGraph::Reserve(size_t functions, size_t edges) {
@@ -236,7 +244,9 @@ struct CallGraph::Tree {
 };
 
 bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, bool with_calls,
-                     const std::vector<Label>& labels) const {
+                     const std::vector<Label>& labels) {
+  if (emitted_) throw std::logic_error("CallGraph: Emit after Emit");
+  emitted_ = sealed_ = true;
   const size_t n = functions_.size();
   const size_t e_count = events_;
   // Each caller's edges, in order of first appearance.
@@ -510,6 +520,12 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     }
   }
 
+  // The stacks below need the tree's shape and each node's values: the rest (a third of what
+  // Emit holds) goes now, so that the definitions the sink keeps take its place rather than
+  // pages the kernel must zero.
+  Release(out, out_costs, out_begin, total, incoming, largest_out, on_stack, placed, tree.ratio,
+          tree.calls_share, tree.flow, tree.edge, shares, parts, fractions, weight, path, edges_,
+          edge_costs_, self_);
   // Definitions and samples, nodes in order.
   std::vector<uint64_t> location(n, 0);
   // One mapping, function and location, refilled for each function: their strings and line
@@ -545,13 +561,24 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   std::vector<uint32_t> depth(tree.function.size());
   std::vector<uint32_t> path_function;
   std::vector<uint64_t> path_location;
+  // The tree tells its stacks apart itself, when the interner has none yet (Interner::
+  // NewStack): each prefix of the path at hand is numbered by content, as its parent prefix's
+  // number and its last location (two nodes of one content, under one parent: two functions of
+  // one location), one lookup a node rather than a hash of every stack's frames (millions).
+  const bool new_stacks = interner->stack_count() == 0;
+  std::vector<uint32_t> path_prefix;            // by depth: the prefix's number, 0 until looked up
+  FlatIndex prefix_of;                          // parent's number << 32 | location
+  std::vector<uint64_t> stack_of_prefix(1, 0);  // by number: its stack id, or 0
+  if (new_stacks) prefix_of.Reserve(tree.function.size());
   for (size_t i = 0; i < tree.function.size(); ++i) {
     const int64_t parent = tree.parent[i];
     depth[i] = parent < 0 ? 0 : depth[parent] + 1;
     path_function.resize(depth[i] + 1);
     path_location.resize(depth[i] + 1);
+    path_prefix.resize(depth[i] + 1);
     path_function[depth[i]] = tree.function[i];
     path_location[depth[i]] = location[tree.function[i]];
+    path_prefix[depth[i]] = 0;
     bool any = false;
     for (size_t v = 0; v < values; ++v) any = any || assigned[i * values + v] != 0;
     if (!any) continue;
@@ -560,7 +587,27 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
       if (path_location[d] == 0) path_location[d] = location_of(path_function[d]);
       stack.push_back(path_location[d]);
     }
-    sample.stack_id = interner->Stack(stack);
+    if (new_stacks) {
+      // The prefixes not numbered yet are the deepest (the node itself, and ancestors that
+      // made no sample): found from the node up, numbered down.
+      size_t d = depth[i];
+      while (d > 0 && path_prefix[d - 1] == 0) --d;
+      for (; d <= depth[i]; ++d) {
+        bool added = false;
+        const uint64_t above = d == 0 ? 0 : path_prefix[d - 1];
+        // Location ids count the interner's locations: under 2^32 (a function's is tens of
+        // bytes of memory).
+        if (path_location[d] > UINT32_MAX) throw std::length_error("CallGraph: 2^32 locations");
+        path_prefix[d] = prefix_of.FindOrAdd((above << 32) | path_location[d],
+                                             static_cast<uint32_t>(stack_of_prefix.size()), &added);
+        if (added) stack_of_prefix.push_back(0);
+      }
+      uint64_t& id = stack_of_prefix[path_prefix[depth[i]]];
+      if (id == 0) id = interner->NewStack(stack);
+      sample.stack_id = id;
+    } else {
+      sample.stack_id = interner->Stack(stack);
+    }
     sample.values.assign(assigned.begin() + i * values, assigned.begin() + (i + 1) * values);
     sink->OnSample(sample);
   }

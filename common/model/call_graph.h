@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/base/byte_arena.h"
@@ -53,7 +54,7 @@ class CallGraph {
   uint32_t Function(const std::string& object, const std::string& name, const std::string& file);
   // A function told apart by its name, file and first line, as Python's profilers key them
   // (two `__init__` of two classes are two functions); no mapping, no recursion levels.
-  uint32_t FunctionAt(const std::string& name, const std::string& file, int64_t start_line);
+  uint32_t FunctionAt(std::string_view name, std::string_view file, int64_t start_line);
   // Room for `functions` functions and `edges` edges at once (a pstats file says how many).
   void Reserve(size_t functions, size_t edges);
   // `costs` has events() values. A braced list of costs makes no vector (a pstats file has an
@@ -92,9 +93,13 @@ class CallGraph {
 
   // Emits the stacks and samples (definitions through `interner`, samples to `sink`): values
   // are the events, then the call count when `with_calls`. `labels` go on every sample. Returns
-  // whether the tree was cut at kMaxDepth, kMaxNodes or kMaxFrames (the caller warns).
+  // whether the tree was cut at kMaxDepth, kMaxNodes or kMaxFrames (the caller warns). An
+  // interner without stacks yet gets them by NewStack (the tree tells its paths apart), and no
+  // stack by content after. Once: the edges and costs go once the tree has them (their memory
+  // is where the stacks' definitions go); a second Emit throws std::logic_error, as do the
+  // adding calls after it.
   bool Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, bool with_calls,
-            const std::vector<Label>& labels) const;
+            const std::vector<Label>& labels);
   // The warning for a tree Emit cut: "the call tree built from the BUILT_FROM was cut at ...:
   // each function's KEPT is kept, ...".
   static std::string CutWarning(const std::string& built_from, const std::string& kept);
@@ -136,6 +141,7 @@ class CallGraph {
   FlatIndex edge_of_;
   size_t indexed_edges_ = 0;
   bool sealed_ = false;
+  bool emitted_ = false;
   void CheckNotSealed() const;
   // A new edge without calls or costs (not indexed); its index in edges_.
   size_t NewEdge(uint32_t caller, uint32_t callee);

@@ -1,8 +1,10 @@
 #include "common/model/interner.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <iterator>
+#include <stdexcept>
 #include <string>
 
 #include "common/base/diagnostics.h"
@@ -55,16 +57,18 @@ uint64_t Interner::Mapping(const proftools::Mapping& mapping) {
 namespace {
 
 // Interns `key` in `table`; the first time, a copy of `record` with the id it got goes to
-// `emit` (the sink's OnFunction or OnLocation).
+// `emit` (the sink's OnFunction or OnLocation). The copy is made in `scratch`, whose strings
+// and vectors keep their room from one record to the next (a fresh copy a record allocated
+// each of its strings: a hundred thousand Python functions, three strings each).
 template <typename Record, typename Emit>
 uint64_t InternRecord(StackTable* table, const StackTable::Key& key, const Record& record,
-                      Emit emit) {
+                      Record* scratch, Emit emit) {
   bool is_new = false;
   const uint64_t id = table->InternPrepared(key, &is_new);
   if (is_new) {
-    Record copy = record;
-    copy.id = id;
-    emit(copy);
+    *scratch = record;
+    scratch->id = id;
+    emit(*scratch);
   }
   return id;
 }
@@ -86,7 +90,7 @@ uint64_t Interner::Function(const proftools::Function& function) {
   at = WriteVarint(at, static_cast<uint64_t>(function.start_line));
   function_key_.set_size(static_cast<size_t>(at - begin));
   functions_.PrepareBytes(&function_key_);
-  return InternRecord(&functions_, function_key_, function,
+  return InternRecord(&functions_, function_key_, function, &new_function_,
                       [this](const proftools::Function& f) { sink_->OnFunction(f); });
 }
 
@@ -107,7 +111,7 @@ void Interner::LocationKey(const proftools::Location& location, StackTable::Key*
 }
 
 uint64_t Interner::InternLocation(const StackTable::Key& key, const proftools::Location& location) {
-  return InternRecord(&locations_, key, location,
+  return InternRecord(&locations_, key, location, &new_location_,
                       [this](const proftools::Location& l) { sink_->OnLocation(l); });
 }
 
@@ -127,6 +131,7 @@ uint64_t Interner::Location(const proftools::Location& location) {
 }
 
 uint64_t Interner::InternPrepared(const PreparedStack& prepared) {
+  CheckStackWay(true);
   bool is_new = false;
   const uint64_t id = stacks_.InternPrepared(prepared.key, &is_new);
   if (is_new) {
@@ -149,7 +154,23 @@ void Interner::CountFrames(size_t frames) {
   }
 }
 
+void Interner::CheckStackWay(bool by_content) const {
+  if (by_content ? new_stacks_ != 0 : stacks_.size() != 0) {
+    throw std::logic_error("Interner: stacks interned by content and as new in one interner");
+  }
+}
+
+uint64_t Interner::NewStack(const std::vector<uint64_t>& location_ids) {
+  CheckStackWay(false);
+  CountFrames(location_ids.size());
+  new_stack_.id = ++new_stacks_;
+  new_stack_.location_ids.assign(location_ids.begin(), location_ids.end());
+  sink_->OnStack(new_stack_);
+  return new_stack_.id;
+}
+
 uint64_t Interner::Stack(const std::vector<uint64_t>& location_ids) {
+  CheckStackWay(true);
   bool is_new = false;
   const uint64_t id = stacks_.Intern(location_ids, &is_new);
   if (is_new) {
@@ -178,7 +199,11 @@ void Interner::Rollback(const Mark& mark) {
   EraseAbove(&mappings_, mark.mappings);
   functions_.TruncateTo(mark.functions);
   locations_.TruncateTo(mark.locations);
-  stacks_.TruncateTo(mark.stacks);
+  if (new_stacks_ != 0) {
+    new_stacks_ = std::min<uint64_t>(new_stacks_, mark.stacks);
+  } else {
+    stacks_.TruncateTo(mark.stacks);
+  }
 }
 
 }  // namespace proftools

@@ -49,6 +49,12 @@ class Interner {
     stacks_.Prepare(prepared->location_ids, &prepared->key);
   }
   uint64_t InternPrepared(const PreparedStack& prepared);
+  // A stack the caller knows this interner has not been given (CallGraph::Emit, which tells
+  // the stacks of its tree apart itself): the next id, sent to the sink, without hashing or
+  // keeping its frames (a call graph's stacks hold millions). An interner's stacks are all
+  // interned by content or all new: a Stack after a NewStack, or the reverse, throws
+  // std::logic_error (a content could then get a second id).
+  uint64_t NewStack(const std::vector<uint64_t>& location_ids);
 
   // A point to go back to. Rollback forgets every definition interned after `mark` (their ids
   // are handed out again); the sink is not told, so a caller that rolls back also drops what it
@@ -57,7 +63,7 @@ class Interner {
     size_t mappings = 0, functions = 0, locations = 0, stacks = 0;
   };
   Mark GetMark() const {
-    return {mappings_.size(), functions_.size(), locations_.size(), stacks_.size()};
+    return {mappings_.size(), functions_.size(), locations_.size(), stack_count()};
   }
   void Rollback(const Mark& mark);
 
@@ -73,8 +79,9 @@ class Interner {
 
   size_t function_count() const { return functions_.size(); }
   size_t location_count() const { return locations_.size(); }
-  size_t stack_count() const { return stacks_.size(); }
-  // The location ids of stack `id`, varint-encoded one after the other (as the sink got them).
+  size_t stack_count() const { return stacks_.size() + new_stacks_; }
+  // The location ids of stack `id`, varint-encoded one after the other (as the sink got them);
+  // not for the stacks of NewStack.
   std::string_view EncodedStack(uint64_t id) const { return stacks_.Encoded(id); }
 
  private:
@@ -110,7 +117,12 @@ class Interner {
   StackTable locations_;
   StackTable::Key location_scratch_;  // Location(location)'s key, reused
   StackTable stacks_;                 // compact: the stacks are most of what a converter holds
+  uint64_t new_stacks_ = 0;           // the stacks NewStack gave ids (stacks_ is then empty)
+  // Throws std::logic_error when stacks were interned the other way (NewStack's comment).
+  void CheckStackWay(bool by_content) const;
   proftools::Stack new_stack_;  // what OnStack gets, its vector reused (no allocation a stack)
+  proftools::Function new_function_;  // what OnFunction gets, its strings reused
+  proftools::Location new_location_;  // what OnLocation gets, its lines reused
 };
 
 }  // namespace proftools

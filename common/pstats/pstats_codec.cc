@@ -81,10 +81,12 @@ class PstatsConverter {
     const MarshalValue& line = data_.item(key, 1);
     if (line.i < 0 || line.big) Fail(name_, Printed(key) + ": a line number out of range");
     const std::string_view file = data_.Text(data_.item(key, 0));
-    const std::string name = NameOf(data_.item(key, 2));
+    const MarshalValue& named = data_.item(key, 2);
+    const std::string code_name = named.kind == Kind::kCode ? NameOf(named) : std::string();
+    const std::string_view name = named.kind == Kind::kCode ? code_name : data_.Text(named);
     // Built-ins: ('~', 0, '<built-in method time.sleep>'), and ('', 0, 'exec') in profile's.
-    const uint32_t function = file == "~" ? graph_.FunctionAt(name, "", 0)
-                                          : graph_.FunctionAt(name, std::string(file), line.i);
+    const uint32_t function =
+        file == "~" ? graph_.FunctionAt(name, "", 0) : graph_.FunctionAt(name, file, line.i);
     data_.scratch(key) = int64_t{function} + 1;
     return function;
   }

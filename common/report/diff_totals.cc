@@ -119,7 +119,7 @@ void DiffStackTotals(const StackTotals& profile, const StackTotals& base, int va
   uint64_t stack = 0;
   for (const StackTotals::Entry& entry : profile.entries()) {
     profile_stacks.Find(entry.stack_id, &stack);
-    out->AddEntry(stack, entry.samples, entry.values, zeros, entry.labels);
+    out->AddEntry(stack, entry.samples, entry.values, zeros, profile.labels(entry));
   }
   std::vector<int64_t> negated(types), values(types);
   for (const StackTotals::Entry& entry : base.entries()) {
@@ -128,7 +128,7 @@ void DiffStackTotals(const StackTotals& profile, const StackTotals& base, int va
       negated[i] = values[i] == INT64_MIN ? INT64_MAX : -values[i];
     }
     base_stacks.Find(entry.stack_id, &stack);
-    out->AddEntry(stack, entry.samples, negated, values, entry.labels);
+    out->AddEntry(stack, entry.samples, negated, values, base.labels(entry));
   }
   out->SetTotals(base.total_records(), base_totals);
 }

@@ -32,16 +32,12 @@ class StackTotals : public DefinitionKeepingSink {
   void OnEnd() override;
   void OnSample(const Sample& sample) override;
 
+  // 48 bytes: a call graph's profile has hundreds of thousands of entries, and what only a
+  // difference or --traces has (base_values, labels) is kept apart.
   struct Entry {
     uint64_t stack_id = 0;
     uint64_t samples = 0;         // sample records with this stack
     std::vector<int64_t> values;  // sums, one per type
-    // With --diff-base (diff_totals.h): `values` are this profile's minus the base's, and these
-    // the base's alone; empty otherwise.
-    std::vector<int64_t> base_values;
-    // With by_labels: one line per label key, `%10s:  VALUE...` sorted as pprof sorts them
-    // (string labels, then numeric ones); empty otherwise.
-    std::string labels;
     // With a label keying: the number of the entry's labels, equal for equal labels.
     uint64_t label_id = 0;
   };
@@ -77,6 +73,12 @@ class StackTotals : public DefinitionKeepingSink {
   // from others (diff_totals.h). The totals are left as they are.
   void AddEntry(uint64_t stack_id, uint64_t samples, const std::vector<int64_t>& values,
                 const std::vector<int64_t>& base, const std::string& labels = "");
+  // With by_labels (kTraces): one line per label key of an entry of entries(), `%10s:
+  // VALUE...` sorted as pprof sorts them (string labels, then numeric ones); empty otherwise.
+  const std::string& labels(const Entry& entry) const;
+  // With --diff-base (diff_totals.h, is_diff()): an entry of entries() has `values` this
+  // profile's minus the base's, and these (one per type) the base's alone; nullptr otherwise.
+  const int64_t* base_values(const Entry& entry) const;
   // With LabelKeying::kExact: the labels of the entry's samples (kept once per label set: a
   // copy an entry was most of a large profile's memory); empty otherwise.
   const std::vector<Label>& label_set(const Entry& entry) const;
@@ -103,7 +105,14 @@ class StackTotals : public DefinitionKeepingSink {
   bool is_diff_ = false;
   LabelKeying keying_ = LabelKeying::kNone;
   std::unordered_map<std::string, uint64_t> label_ids_;  // rendered labels -> a number
-  std::vector<std::vector<Label>> label_sets_;           // kExact: by number
+  std::vector<std::string> label_texts_;                 // kTraces: by number, the rendered
+  // With is_diff_: the base's values, entries × types (AddEntry).
+  std::vector<int64_t> base_values_;
+  // The position of `entry` in entries_ (a reference into it, else a logic_error).
+  size_t IndexOf(const Entry& entry) const;
+  // label_ids_'s number of `rendered`, added when new.
+  uint64_t LabelNumber(const std::string& rendered);
+  std::vector<std::vector<Label>> label_sets_;  // kExact: by number
   // Keyed by labels, an entry is found through its stack: index_ gives the stack's first entry,
   // entry_next_ the next of the same stack (UINT32_MAX: none) and entry_label_ each one's labels'
   // number, in arrays of 8 bytes an entry that stay in cache (a table of every (stack, labels)
@@ -123,8 +132,8 @@ class StackTotals : public DefinitionKeepingSink {
   RecentSlots<RecentLabels> recent_;
 
   const RecentLabels& LabelsOf(const Sample& sample);
-  Entry& EntryOf(uint64_t stack_id, const std::string& labels);
-  Entry& EntryOf(uint64_t stack_id, uint64_t label_id, const std::string& labels);
+  Entry& EntryWithLabels(uint64_t stack_id, const std::string& labels);  // rendered labels
+  Entry& EntryOf(uint64_t stack_id, uint64_t label_id);
 };
 
 }  // namespace proftools

@@ -500,14 +500,12 @@ class DataWriter {
       }
       int64_t* values = values_.data() + at * types;
       for (size_t t = 0; t < entry.values.size() && t < types; ++t) values[t] += entry.values[t];
-      if (!entry.base_values.empty()) {
+      if (const int64_t* entry_base = totals_.base_values(entry)) {
         diff_ = true;
         base_values_.resize(stack_count());
         std::vector<int64_t>& base = base_values_[at];
         base.resize(entry.values.size(), 0);
-        for (size_t t = 0; t < entry.base_values.size() && t < base.size(); ++t) {
-          base[t] += entry.base_values[t];
-        }
+        for (size_t t = 0; t < base.size(); ++t) base[t] += entry_base[t];
       }
     }
   }

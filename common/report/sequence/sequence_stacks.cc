@@ -50,10 +50,10 @@ SequenceStacks::SequenceStacks(const StackTotals& totals, int value_index,
     // The weight is never negative, so that a sequence weighs at least as much as any longer
     // one: what lets counting prune level by level (sequence_counts.h). Of a difference, the
     // profile's and the base's magnitudes, which bound the difference's.
-    if (entry.base_values.empty()) {
+    if (const int64_t* base_values = totals.base_values(entry); base_values == nullptr) {
       AddMagnitudeSaturating(&stack.weight, value);
     } else {
-      const int64_t base = entry.base_values[value_index];
+      const int64_t base = base_values[value_index];
       int64_t profile = value;
       AddSaturating(&profile, base);
       AddMagnitudeSaturating(&stack.weight, profile);

@@ -84,7 +84,8 @@ void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, 
     if (line.empty()) continue;
     if (totals.is_diff()) {
       // Two columns, the base then this profile, as difffolded.pl writes them.
-      const int64_t base = entry.base_values.empty() ? 0 : entry.base_values[v];
+      const int64_t* base_values = totals.base_values(entry);
+      const int64_t base = base_values == nullptr ? 0 : base_values[v];
       int64_t value = entry.values[v];
       AddSaturating(&value, base);
       folded.Add(line, base, value);

@@ -98,7 +98,7 @@ void WriteTracesReport(const StackTotals& totals, const ReportOptions& options, 
     if (key.empty()) key.push_back(line_table.Intern("(no frames)"));
     if (options.mark_cycles) key = MarkCycles(key, &line_table);
     // Samples of one stack with other labels are other traces, as in pprof's -traces.
-    const uint32_t labels = line_table.Intern(entry.labels);
+    const uint32_t labels = line_table.Intern(totals.labels(entry));
     key.push_back(labels);
     auto [it, added] = trace_index.try_emplace(key, traces.size());
     key.pop_back();
