@@ -48,11 +48,22 @@ case_ valgrind "$root/golden/callgrind/inputs/workload.callgrind.gz"
 
 files=()
 for ((i = 0; i < ${#cases[@]}; i += 2)); do files+=("$T/${cases[i]}.callgrind"); done
-if ! xvfb-run -a -s "-screen 0 1600x1000x24" dbus-run-session -- \
-  "$root/tests/kcachegrind/session.sh" "${files[@]}" >"$T/session.log" 2>&1; then
-  echo "$name: FAIL: KCachegrind did not show every file:"
-  grep -v 'dbus-daemon\|SpiRegistry' "$T/session.log" | head -5
-  failures=$((failures + 1))
+session() {
+  xvfb-run -a -s "-screen 0 1600x1000x24" dbus-run-session -- \
+    "$root/tests/kcachegrind/session.sh" "$@" >>"$T/session.log" 2>&1
+}
+if ! session "${files[@]}"; then
+  # A session whose accessibility bus broke shows nothing more (seen in make check on a loaded
+  # machine: KCachegrind aborted on an AT-SPI error, and no later window of that session reached
+  # the bus): the files it did not show get one fresh X server and D-Bus session. A file shown,
+  # rightly or wrongly, is not shown again: compare.py judges what the first session read.
+  unshown=()
+  for file in "${files[@]}"; do grep -q '^total' "$file.shown" 2>/dev/null || unshown+=("$file"); done
+  if [ ${#unshown[@]} -eq 0 ] || ! session "${unshown[@]}"; then
+    echo "$name: FAIL: KCachegrind did not show every file:"
+    grep -v 'dbus-daemon\|SpiRegistry' "$T/session.log" | head -5
+    failures=$((failures + 1))
+  fi
 fi
 for ((i = 0; i < ${#cases[@]}; i += 2)); do
   case_name=${cases[i]}
