@@ -1,10 +1,10 @@
 #include "common/model/call_graph.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
+#include "common/base/decimal.h"
 #include "common/base/index_span.h"
 #include "common/base/saturating.h"
 
@@ -140,9 +140,11 @@ uint32_t CallGraph::FunctionAt(std::string_view name, std::string_view file, int
   key += '\0';
   key.append(file);
   key += '\0';
-  char digits[24];
-  key.append(digits, static_cast<size_t>(
-                         std::to_chars(digits, digits + sizeof digits, start_line).ptr - digits));
+  if (start_line < 0) key += '-';
+  char digits[kMaxDecimalDigits];
+  const uint64_t magnitude =
+      start_line < 0 ? 0 - static_cast<uint64_t>(start_line) : static_cast<uint64_t>(start_line);
+  key.append(digits, static_cast<size_t>(WriteDecimal(digits, magnitude) - digits));
   bool added = false;
   const uint32_t function = FunctionOfKey(&added);
   if (added) {

@@ -1,7 +1,6 @@
 #include "common/report/frames.h"
 
-#include <charconv>
-
+#include "common/base/decimal.h"
 #include "common/base/text_syntax.h"
 #include "common/model/frame_kind.h"
 
@@ -39,8 +38,8 @@ namespace {
 std::string SourceOf(const std::string& file, int64_t line) {
   if (file.empty() || line <= 0) return file;
   // One allocation (a hundred thousand locations; operator+ and to_string made three each).
-  char digits[24] = {':'};
-  const char* const end = std::to_chars(digits + 1, digits + sizeof digits, line).ptr;
+  char digits[1 + kMaxDecimalDigits] = {':'};
+  const char* const end = WriteDecimal(digits + 1, static_cast<uint64_t>(line));
   std::string source;
   source.reserve(file.size() + static_cast<size_t>(end - digits));
   source.append(file).append(digits, static_cast<size_t>(end - digits));

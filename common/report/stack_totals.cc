@@ -68,10 +68,7 @@ void StackTotals::OnSample(const Sample& sample) {
     AddMagnitudeSaturating(&total_values_[i], sample.values[i]);
     samples_with_value_[i] += sample.values[i] != 0;
   }
-  static const std::string kNoLabels;
-  const RecentLabels* labels = keying_ == LabelKeying::kNone ? nullptr : &LabelsOf(sample);
-  Entry& entry = labels == nullptr ? EntryWithLabels(sample.stack_id, kNoLabels)
-                                   : EntryOf(sample.stack_id, labels->id);
+  Entry& entry = EntryOf(sample.stack_id, keying_ == LabelKeying::kNone ? 0 : LabelsOf(sample).id);
   const size_t index = static_cast<size_t>(&entry - entries_.data());
   const size_t types = total_values_.size();
   if (pending_samples_.size() < entries_.size()) {  // a new entry (or one AddEntry made)
@@ -122,9 +119,8 @@ const StackTotals::RecentLabels& StackTotals::LabelsOf(const Sample& sample) {
   slot.labels_id = sample.labels_id;
   slot.rendered =
       keying_ == LabelKeying::kTraces ? TraceLabels(sample.labels) : ExactLabelKey(sample.labels);
-  const size_t known = label_ids_.size();
-  slot.id = LabelNumber(slot.rendered);
-  const bool added = label_ids_.size() != known;
+  bool added = false;
+  slot.id = LabelNumber(slot.rendered, &added);
   if (keying_ == LabelKeying::kExact) {
     if (label_sets_.size() <= slot.id) label_sets_.resize(slot.id + 1);
     if (added) label_sets_[slot.id] = sample.labels;
@@ -133,9 +129,10 @@ const StackTotals::RecentLabels& StackTotals::LabelsOf(const Sample& sample) {
   return slot;
 }
 
-uint64_t StackTotals::LabelNumber(const std::string& rendered) {
-  const auto [it, added] = label_ids_.try_emplace(rendered, label_ids_.size());
-  if (added && keying_ == LabelKeying::kTraces) label_texts_.push_back(rendered);
+uint64_t StackTotals::LabelNumber(const std::string& rendered, bool* added) {
+  const auto [it, is_new] = label_ids_.try_emplace(rendered, label_ids_.size());
+  if (is_new && keying_ == LabelKeying::kTraces) label_texts_.push_back(rendered);
+  if (added != nullptr) *added = is_new;
   return it->second;
 }
 
@@ -145,7 +142,7 @@ StackTotals::Entry& StackTotals::EntryWithLabels(uint64_t stack_id, const std::s
 
 size_t StackTotals::IndexOf(const Entry& entry) const {
   const size_t index = static_cast<size_t>(&entry - entries_.data());
-  if (entries_.empty() || &entry < entries_.data() || index >= entries_.size()) {
+  if (index >= entries_.size()) {
     throw std::logic_error("StackTotals: an entry not of entries()");
   }
   return index;

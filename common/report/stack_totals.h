@@ -110,8 +110,8 @@ class StackTotals : public DefinitionKeepingSink {
   std::vector<int64_t> base_values_;
   // The position of `entry` in entries_ (a reference into it, else a logic_error).
   size_t IndexOf(const Entry& entry) const;
-  // label_ids_'s number of `rendered`, added when new.
-  uint64_t LabelNumber(const std::string& rendered);
+  // label_ids_'s number of `rendered`, added when new (and *added then set).
+  uint64_t LabelNumber(const std::string& rendered, bool* added = nullptr);
   std::vector<std::vector<Label>> label_sets_;  // kExact: by number
   // Keyed by labels, an entry is found through its stack: index_ gives the stack's first entry,
   // entry_next_ the next of the same stack (UINT32_MAX: none) and entry_label_ each one's labels'

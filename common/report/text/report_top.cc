@@ -49,25 +49,22 @@ void WriteTopReport(const StackTotals& totals, const ReportOptions& options, Byt
     return id - 1;
   };
   LocationNumbers location_rows;  // each location's frames as rows
+  std::vector<uint32_t> path;     // a stack's rows, leaf first
   auto row_of_frame = [&](const Frame& frame) { return static_cast<uint32_t>(row_of(frame.name)); };
   for (size_t e = 0; e < totals.entries().size(); ++e) {
     const StackTotals::Entry& entry = totals.entries()[e];
     const int64_t value = entry.values[v];
     const Stack* stack = totals.defs().stacks.Find(entry.stack_id);
     if (stack == nullptr) continue;
-    // Frame by frame from the leaf, in one pass (the rows of a stack gathered first, then
-    // summed, were a second walk of a call graph's 4 million frames).
-    bool leaf = true;
-    for (const uint64_t location : stack->location_ids) {
-      const auto [first, last] = location_rows.Of(&frames, location, row_of_frame);
-      for (uint32_t i = first; i < last; ++i) {
-        const uint32_t r = location_rows.number(i);
-        if (leaf) AddSaturating(&rows[r].flat, value);
-        leaf = false;
-        if (cums[r].last_stack == e) continue;
-        cums[r].last_stack = e;
-        AddSaturating(&cums[r].cum, value);
-      }
+    path.clear();
+    location_rows.AppendStack(&frames, *stack, LocationNumbers::Walk::kFromTheLeaf, row_of_frame,
+                              &path);
+    if (path.empty()) continue;
+    AddSaturating(&rows[path.front()].flat, value);
+    for (const uint32_t r : path) {
+      if (cums[r].last_stack == e) continue;
+      cums[r].last_stack = e;
+      AddSaturating(&cums[r].cum, value);
     }
   }
   for (size_t r = 0; r < rows.size(); ++r) rows[r].cum = cums[r].cum;
