@@ -370,6 +370,49 @@ TEST(CallGraph, NodesOfOneContentAreOneStack) {
   EXPECT_THROW(graph.AddCall(f, named, 1, {1}), std::logic_error);
 }
 
+// The profile `graph` makes, its one type time (the tree not cut).
+Profile TimeProfile(CallGraph* graph) {
+  ProfileBuilder builder;
+  StartProfile(&builder, {{"time", "nanoseconds"}});
+  Interner interner(&builder);
+  EXPECT_FALSE(graph->Emit(&interner, &builder, 1, false, {}));
+  builder.OnEnd();
+  return builder.Take();
+}
+
+// Each node of the tree is a stack of its own where no two functions share a location and no
+// caller calls a callee by two edges; where either may happen the nodes are numbered by
+// content. Both such cases are one stack here.
+TEST(CallGraph, TwoEdgesOfOneCallerAndCalleeMakeOneStack) {
+  CallGraph graph(1);
+  const uint32_t f = graph.FunctionAt("f", "a.py", 1);
+  const uint32_t h = graph.FunctionAt("h", "a.py", 5);
+  graph.AddSelf(h, {6});
+  graph.AddNewCall(f, h, 1, {2});
+  graph.AddNewCall(f, h, 2, {4});  // the caller's promise broken: a second edge
+  const Profile profile = TimeProfile(&graph);
+  ASSERT_EQ(profile.samples.size(), 2u);
+  EXPECT_EQ(profile.defs.stacks.size(), 1u);
+  EXPECT_EQ(profile.samples[0].stack_id, profile.samples[1].stack_id);
+  EXPECT_EQ(profile.samples[0].values[0] + profile.samples[1].values[0], 6);
+}
+
+TEST(CallGraph, AFunctionOfNoObjectIsAFunctionAtOfLineZero) {
+  CallGraph graph(1);
+  const uint32_t f = graph.Function("", "f", "a.c");
+  const uint32_t g = graph.Function("", "g", "a.c");
+  const uint32_t g_at = graph.FunctionAt("g", "a.c", 0);
+  ASSERT_NE(g, g_at);
+  graph.AddSelf(g, {1});
+  graph.AddSelf(g_at, {2});
+  graph.AddCall(f, g, 1, {1});
+  graph.AddCall(f, g_at, 1, {2});
+  const Profile profile = TimeProfile(&graph);
+  ASSERT_EQ(profile.samples.size(), 2u);
+  EXPECT_EQ(profile.defs.stacks.size(), 1u);
+  EXPECT_EQ(profile.samples[0].stack_id, profile.samples[1].stack_id);
+}
+
 TEST(CallGraph, AnInternerWithStacksInternsTheTreesByContent) {
   CallGraph graph(1);
   const uint32_t f = graph.FunctionAt("f", "a.py", 1);

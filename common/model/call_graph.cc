@@ -78,6 +78,7 @@ void Apportion(int64_t total, const std::vector<long double>& shares,
 uint32_t CallGraph::Function(const std::string& object, const std::string& name,
                              const std::string& file) {
   CheckNotSealed();
+  made_by_function_ = true;
   std::string base = name;
   // callgrind's recursion levels (--separate-recs): f'2, f'3 ... are f.
   const size_t quote = base.rfind('\'');
@@ -93,25 +94,25 @@ uint32_t CallGraph::Function(const std::string& object, const std::string& name,
   key += '\0';
   key += base;
   bool added = false;
-  const uint32_t function = FunctionOfKey(&added);
+  std::string_view stored;
+  const uint32_t function = FunctionOfKey(&added, &stored);
   if (added) {
-    Node node;
-    node.object = object;
-    node.name = base;
-    node.file = file;
-    functions_.push_back(std::move(node));
+    Node& node = functions_.emplace_back();
+    node.object = stored.substr(0, object.size());
+    node.name = stored.substr(object.size() + 1);
+    node.file = keys_.Store(file);
     self_.resize(self_.size() + events_, 0);
   } else if (functions_[function].file.empty()) {
-    functions_[function].file = file;
+    functions_[function].file = keys_.Store(file);
   }
   return function;
 }
 
-uint32_t CallGraph::FunctionOfKey(bool* added) {
+uint32_t CallGraph::FunctionOfKey(bool* added, std::string_view* stored) {
   // Kept in the arena first, given back when the key was known (ViewIndex keeps views).
-  const std::string_view stored = keys_.Store(key_scratch_);
-  const uint64_t id = function_of_.Intern(stored, added);
-  if (!*added) keys_.Unstore(stored);
+  *stored = keys_.Store(key_scratch_);
+  const uint64_t id = function_of_.Intern(*stored, added);
+  if (!*added) keys_.Unstore(*stored);
   return static_cast<uint32_t>(id - 1);  // ids 1, 2, ... in the order functions_ grows
 }
 
@@ -133,6 +134,8 @@ std::string CallGraph::CutWarning(const std::string& built_from, const std::stri
 
 uint32_t CallGraph::FunctionAt(std::string_view name, std::string_view file, int64_t start_line) {
   CheckNotSealed();
+  made_by_function_at_ = true;
+  unnamed_or_unknown_ = unnamed_or_unknown_ || name.empty() || name == "???";
   // A key no Function key equals: those hold one \0, this one two. Views in: the strings made
   // are the new function's own (a hundred thousand of a pstats file's).
   std::string& key = key_scratch_;
@@ -146,11 +149,12 @@ uint32_t CallGraph::FunctionAt(std::string_view name, std::string_view file, int
       start_line < 0 ? 0 - static_cast<uint64_t>(start_line) : static_cast<uint64_t>(start_line);
   key.append(digits, static_cast<size_t>(WriteDecimal(digits, magnitude) - digits));
   bool added = false;
-  const uint32_t function = FunctionOfKey(&added);
+  std::string_view stored;
+  const uint32_t function = FunctionOfKey(&added, &stored);
   if (added) {
     Node& node = functions_.emplace_back();
-    node.name = name.empty() ? std::string_view("???") : name;
-    node.file = file;
+    node.name = name.empty() ? std::string_view("???") : stored.substr(0, name.size());
+    node.file = stored.substr(name.size() + 1, file.size());
     node.start_line = start_line;
     self_.resize(self_.size() + events_, 0);
   }
@@ -158,7 +162,6 @@ uint32_t CallGraph::FunctionAt(std::string_view name, std::string_view file, int
 }
 
 void CallGraph::Seal() {
-  keys_ = ByteArena();
   function_of_ = ViewIndex();
   std::string().swap(key_scratch_);
   edge_of_ = FlatIndex();
@@ -262,10 +265,16 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   std::vector<size_t> out_begin(n + 1, 0);
   std::vector<OutEdge> out(edges_.size());
   std::vector<int64_t> out_costs(edges_.size() * e_count);
+  // Whether a function calls another by two edges (AddNewCall trusts its caller): two nodes
+  // under one parent would then be one stack.
+  bool callee_repeats = false;
+  std::vector<uint32_t> last_caller(n, UINT32_MAX);
   for (uint32_t f = 0; f < n; ++f) {
     size_t k = out_begin[f];
     for (uint32_t at : edges_by_caller.of(f)) {
       const Edge& edge = edges_[at];
+      callee_repeats = callee_repeats || last_caller[edge.callee] == f;
+      last_caller[edge.callee] = f;
       out[k] = OutEdge{edge.callee, at, edge.calls};
       std::copy_n(inclusive(edge), e_count, out_costs.begin() + k * e_count);
       ++k;
@@ -525,9 +534,9 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   // The stacks below need the tree's shape and each node's values: the rest (a third of what
   // Emit holds) goes now, so that the definitions the sink keeps take its place rather than
   // pages the kernel must zero.
-  Release(out, out_costs, out_begin, total, incoming, largest_out, on_stack, placed, tree.ratio,
-          tree.calls_share, tree.flow, tree.edge, shares, parts, fractions, weight, path, edges_,
-          edge_costs_, self_);
+  Release(out, out_costs, out_begin, last_caller, total, incoming, largest_out, on_stack, placed,
+          tree.ratio, tree.calls_share, tree.flow, tree.edge, shares, parts, fractions, weight,
+          path, edges_, edge_costs_, self_);
   // Definitions and samples, nodes in order.
   std::vector<uint64_t> location(n, 0);
   // One mapping, function and location, refilled for each function: their strings and line
@@ -564,14 +573,20 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   std::vector<uint32_t> path_function;
   std::vector<uint64_t> path_location;
   // The tree tells its stacks apart itself, when the interner has none yet (Interner::
-  // NewStack): each prefix of the path at hand is numbered by content, as its parent prefix's
-  // number and its last location (two nodes of one content, under one parent: two functions of
-  // one location), one lookup a node rather than a hash of every stack's frames (millions).
+  // NewStack). Where each function's location is its own and a function's callees are its
+  // own, no two nodes are one stack (the roots are of distinct functions, as are the children
+  // of each node): each node's stack is new. Otherwise each prefix of the path at hand is
+  // numbered by content, as its parent prefix's number and its last location (two nodes of one
+  // content, under one parent: two functions of one location), one lookup a node rather than a
+  // hash of every stack's frames (millions). The lookup, a cache miss a node, was a third of
+  // the loop.
   const bool new_stacks = interner->stack_count() == 0;
+  const bool stack_a_node = new_stacks && !LocationsMayRepeat() && !callee_repeats;
+  const bool numbered = new_stacks && !stack_a_node;
   std::vector<uint32_t> path_prefix;            // by depth: the prefix's number, 0 until looked up
   FlatIndex prefix_of;                          // parent's number << 32 | location
   std::vector<uint64_t> stack_of_prefix(1, 0);  // by number: its stack id, or 0
-  if (new_stacks) prefix_of.Reserve(tree.function.size());
+  if (numbered) prefix_of.Reserve(tree.function.size());
   for (size_t i = 0; i < tree.function.size(); ++i) {
     const int64_t parent = tree.parent[i];
     depth[i] = parent < 0 ? 0 : depth[parent] + 1;
@@ -589,7 +604,9 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
       if (path_location[d] == 0) path_location[d] = location_of(path_function[d]);
       stack.push_back(path_location[d]);
     }
-    if (new_stacks) {
+    if (stack_a_node) {
+      sample.stack_id = interner->NewStack(stack);
+    } else if (numbered) {
       // The prefixes not numbered yet are the deepest (the node itself, and ancestors that
       // made no sample): found from the node up, numbered down.
       size_t d = depth[i];

@@ -82,9 +82,9 @@ class CallGraph {
   // Multiplies every cost of `event` by `factor` (saturating): costs written in units of
   // several (Xdebug's Time_(10ns)) become costs in the unit.
   void Scale(size_t event, int64_t factor);
-  // Lets go of the lookups that built the graph (each function's key, each edge's index), for
-  // a caller done adding: their memory, a fifth of a large pstats graph's, is then where Emit
-  // builds the stacks instead of fresh pages. Function, FunctionAt and AddCall throw after it.
+  // Lets go of the lookups that built the graph (the index of the functions' keys, each edge's
+  // index), for a caller done adding: their memory is then where Emit builds the stacks
+  // instead of fresh pages. Function, FunctionAt and AddCall throw after it.
   void Seal();
   // The sum of every self cost per event (what `totals:` must equal).
   const std::vector<int64_t>& self_totals() const { return self_totals_; }
@@ -111,7 +111,7 @@ class CallGraph {
     size_t costs = 0;  // its inclusive costs: events() values at edge_costs_[costs]
   };
   struct Node {
-    std::string object, name, file;
+    std::string_view object, name, file;  // in keys_ (name may be a literal "???")
     int64_t start_line = 0;
     uint64_t self_calls = 0;  // calls of the function to itself (recursion), folded into it
   };
@@ -123,13 +123,16 @@ class CallGraph {
 
   size_t events_;
   std::vector<Node> functions_;
-  // Each function's key (object \0 name, or FunctionAt's), kept in keys_: ids 1, 2, ... are the
-  // functions in order. No allocation a key (a pstats file has a hundred thousand).
+  // Each function's key (object \0 name, or FunctionAt's name \0 file \0 line), kept in keys_:
+  // ids 1, 2, ... are the functions in order. The nodes' texts are views of the keys (and a
+  // Function's file is stored beside its key): no allocation a function (a pstats file has a
+  // hundred thousand), and the keys live as long as the graph.
   ByteArena keys_;
   ViewIndex function_of_;
   std::string key_scratch_;  // the key being looked up
-  // The function of key_scratch_, added to the index when new (*added).
-  uint32_t FunctionOfKey(bool* added);
+  // The function of key_scratch_, added to the index when new (*added; *stored is then the key
+  // as kept).
+  uint32_t FunctionOfKey(bool* added, std::string_view* stored);
   // Self costs, events() values a function, and every edge in order of first appearance: one
   // array each, one map, not a vector a function (a Python program's graph has a hundred
   // thousand functions and hundreds of thousands of edges).
@@ -153,6 +156,13 @@ class CallGraph {
   const int64_t* inclusive(const Edge& edge) const { return &edge_costs_[edge.costs]; }
   std::vector<int64_t> self_totals_;
   bool has_calls_ = false;
+  // Whether two functions may stand for one location (and two nodes of the tree for one
+  // stack): FunctionAt's "" is "???", and a Function of no object and a FunctionAt of line 0
+  // are alike. Otherwise each function's location is its own (Function keys are contents).
+  bool made_by_function_ = false, made_by_function_at_ = false, unnamed_or_unknown_ = false;
+  bool LocationsMayRepeat() const {
+    return unnamed_or_unknown_ || (made_by_function_ && made_by_function_at_);
+  }
 };
 
 }  // namespace proftools
