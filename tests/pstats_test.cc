@@ -5,10 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "common/base/diagnostics.h"
+#include "common/model/interner.h"
+#include "common/pstats/cprofile_direct.h"
 #include "common/pstats/marshal.h"
 #include "common/pstats/pstats_codec.h"
 #include "tests/chrome_test_util.h"
@@ -38,6 +42,9 @@ std::string Float(double d) {
   char bytes[8];
   std::memcpy(bytes, &d, 8);
   return s + std::string(bytes, 8);
+}
+std::string TextFloat(const std::string& digits) {  // marshal version 0's
+  return "f" + std::string(1, static_cast<char>(digits.size())) + digits;
 }
 std::string Tuple(const std::vector<std::string>& items) {
   std::string s = ")" + std::string(1, static_cast<char>(items.size()));
@@ -258,6 +265,89 @@ TEST(Pstats, DataThatIsNotStatsIsRefusedSayingWhat) {
             "in.json: not pstats data: app.py:9(leaf): from app.py:5(work): a string where (calls, "
             "primitive calls, self, cumulative) belongs");
   EXPECT_EQ(error(Dict({}) + "N"), "in.json: byte 2: 1 bytes after the statistics");
+}
+
+// Both readings' graph, emitted: what a reader of either gives.
+Profile Emitted(const std::string& bytes, PstatsReading reading) {
+  bool shared_by_calls = false;
+  CallGraph graph = ReadPstatsGraph(bytes, "in.pstats", reading, &shared_by_calls);
+  ProfileBuilder builder;
+  ProfileHeader header;
+  header.sources.push_back(Source{1, "pstats", "", std::nullopt});
+  header.types = {{"time", "nanoseconds"}, {"calls", "count"}};
+  builder.OnHeader(header);
+  Interner interner(&builder);
+  graph.Emit(&interner, &builder, 1, true, {});
+  builder.OnEnd();
+  return builder.Take();
+}
+
+std::string FileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << path;
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// cProfile's files are read straight from the bytes (cprofile_direct.h): the same graph as
+// reading them as marshal data, references to keys, strings and numbers included.
+TEST(Pstats, CProfilesShapeIsReadStraightToTheGraphMarshalGives) {
+  // References: 0 the dict, 1 main's key, 2 its file, 3 its line (1), 4 a time.
+  const std::string main = Ref(Tuple({Ref(Str("app.py")), Ref(Int(1)), Str("main")}));
+  const std::string work = Tuple({"r" + I32(2), Int(5), Str("work")});
+  const std::string seconds = Ref(Float(0.25));
+  const std::vector<std::string> files = {
+      FileBytes("golden/pstats/inputs/cprofile.pstats"),
+      Stats(Tuple({Int(3), Int(3), Float(0.004), Float(0.004)})),
+      Ref(Dict({{main, Tuple({Int(1), Int(1), seconds, Float(1), Dict({})})},
+                {work, Tuple({"r" + I32(3), Int(2), "r" + I32(4), "r" + I32(3),
+                              Dict({{"r" + I32(1),
+                                     Tuple({Int(1), Int(1), Float(0.5), "r" + I32(4)})}})})}})),
+  };
+  for (size_t i = 0; i < files.size(); ++i) {
+    PstatsGraph direct;
+    EXPECT_TRUE(ReadCProfileDirect(files[i], &direct)) << "file " << i;
+    EXPECT_EQ(Emitted(files[i], PstatsReading::kDirectFirst),
+              Emitted(files[i], PstatsReading::kMarshalOnly))
+        << "file " << i;
+  }
+}
+
+// What is not of that shape is read as marshal data: the profile module's callers (counts) and
+// code objects, numbers of other kinds, references to what does not belong, every error.
+TEST(Pstats, WhatIsNotCProfilesShapeIsReadAsMarshalData) {
+  const std::string key = Tuple({Str("a.py"), Int(1), Str("f")});
+  const std::string cprofile = FileBytes("golden/pstats/inputs/cprofile.pstats");
+  const std::vector<std::string> files = {
+      FileBytes("golden/pstats/inputs/profile.pstats"),
+      Stats(Int(3)),  // a caller's count
+      Dict({{key, Tuple({Int(1), Int(1), TextFloat("0.25"), Float(1), Dict({})})}}),
+      Dict({{Ref(key),
+             Tuple({Int(1), Int(1), Float(0), Float(1), Dict({{"r" + I32(0), Int(1)}})})}}),
+      Dict({{key, Tuple({Int(1), Int(1), "r" + I32(0), Float(1), Dict({})})}}),  // no reference 0
+      Dict({}) + "N",                           // bytes after the dict
+      cprofile.substr(0, cprofile.size() / 2),  // cut short
+  };
+  auto message = [](const std::string& bytes, PstatsReading reading) {
+    try {
+      Emitted(bytes, reading);
+    } catch (const ProfError& e) {
+      return e.diagnostic().Format();
+    }
+    return std::string();
+  };
+  for (size_t i = 0; i < files.size(); ++i) {
+    PstatsGraph direct;
+    EXPECT_FALSE(ReadCProfileDirect(files[i], &direct)) << "file " << i;
+    // Read the general way: the same profile, or the same message, as ever.
+    const std::string refused = message(files[i], PstatsReading::kMarshalOnly);
+    EXPECT_EQ(message(files[i], PstatsReading::kDirectFirst), refused) << "file " << i;
+    EXPECT_EQ(refused.empty(), i < 4) << "file " << i << ": " << refused;
+    if (refused.empty()) {
+      EXPECT_EQ(Emitted(files[i], PstatsReading::kDirectFirst),
+                Emitted(files[i], PstatsReading::kMarshalOnly))
+          << "file " << i;
+    }
+  }
 }
 
 TEST(Pstats, Sniffs) {

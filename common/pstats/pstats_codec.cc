@@ -10,7 +10,9 @@
 #include "common/io/whole_input.h"
 #include "common/model/call_graph.h"
 #include "common/model/interner.h"
+#include "common/pstats/cprofile_direct.h"
 #include "common/pstats/marshal.h"
+#include "common/pstats/pstats_graph.h"
 
 namespace proftools {
 namespace {
@@ -29,11 +31,11 @@ int64_t Nanos(const MarshalValue& seconds, const std::string& name, const Where&
   if (!seconds.IsNumber() || seconds.big) {
     Fail(name, where() + " is " + MarshalKindName(seconds.kind) + ", not a time in seconds");
   }
-  const double nanos = std::round(seconds.AsDouble() * 1e9);
-  if (!std::isfinite(nanos) || std::fabs(nanos) >= 9.2e18) {
+  int64_t nanos = 0;
+  if (!SecondsAsNanos(seconds.AsDouble(), &nanos)) {
     Fail(name, where() + " is a time out of range (" + std::to_string(seconds.AsDouble()) + " s)");
   }
-  return static_cast<int64_t>(nanos);
+  return nanos;
 }
 
 template <typename Where>
@@ -46,8 +48,8 @@ uint64_t Calls(const MarshalValue& count, const std::string& name, const Where& 
 
 class PstatsConverter {
  public:
-  PstatsConverter(const std::string& name, PythonMarshal& data)
-      : name_(name), data_(data), graph_(1) {}
+  PstatsConverter(const std::string& name, PythonMarshal& data, PstatsGraph* graph)
+      : name_(name), data_(data), graph_(*graph) {}
 
   // A function's name; the profile module keys its entry by the code object it ran:
   // ('profile', 0, <code object <module> ...>).
@@ -84,9 +86,7 @@ class PstatsConverter {
     const MarshalValue& named = data_.item(key, 2);
     const std::string code_name = named.kind == Kind::kCode ? NameOf(named) : std::string();
     const std::string_view name = named.kind == Kind::kCode ? code_name : data_.Text(named);
-    // Built-ins: ('~', 0, '<built-in method time.sleep>'), and ('', 0, 'exec') in profile's.
-    const uint32_t function =
-        file == "~" ? graph_.FunctionAt(name, "", 0) : graph_.FunctionAt(name, file, line.i);
+    const uint32_t function = graph_.FunctionOf(file, line.i, name);
     data_.scratch(key) = int64_t{function} + 1;
     return function;
   }
@@ -97,11 +97,7 @@ class PstatsConverter {
       Fail(name_, std::string("the data is ") + MarshalKindName(data_.root().kind) +
                       ", not a dict of functions");
     }
-    // Room at once for the functions and edges a file of this size may hold (cProfile's take
-    // some 200 bytes a function and 50 an edge): room not used is address space, not memory.
-    const size_t bytes = data_.input_size();
-    graph_.Reserve(std::min<size_t>(bytes / 128, size_t{1} << 22),
-                   std::min<size_t>(bytes / 32, size_t{1} << 24));
+    graph_.Reserve(data_.input_size());
     const MarshalValue* key = nullptr;
     const MarshalValue* value = nullptr;
     for (uint32_t entry = 0; data_.NextEntry(&key, &value); ++entry) ReadEntry(entry, *key, *value);
@@ -109,9 +105,6 @@ class PstatsConverter {
 
   void ReadEntry(uint32_t entry, const MarshalValue& callee_key, const MarshalValue& value) {
     const uint32_t callee = FunctionOf(callee_key);
-    // Its callers are new edges unless another key named the same function (FunctionAt: equal
-    // file, line and name) or this dict names a caller twice the same way.
-    const bool callee_seen = Mark(&seen_as_callee_, callee, 1);
     const auto at = [&](const char* what) {
       return [this, &callee_key, what] { return Printed(callee_key) + ": " + what; };
     };
@@ -121,7 +114,7 @@ class PstatsConverter {
     }
     Calls(data_.item(value, 0), name_, at("primitive calls"));
     const uint64_t calls = Calls(data_.item(value, 1), name_, at("calls"));
-    graph_.AddSelf(callee, {Nanos(data_.item(value, 2), name_, at("self time"))});
+    graph_.BeginEntry(entry, callee, Nanos(data_.item(value, 2), name_, at("self time")));
     const int64_t cumulative = Nanos(data_.item(value, 3), name_, at("cumulative time"));
     const MarshalValue& callers = data_.item(value, 4);
     if (callers.kind != Kind::kDict) {
@@ -154,33 +147,43 @@ class PstatsConverter {
         Fail(name_, edge_at("")() + MarshalKindName(edge.kind) +
                         " where (calls, primitive calls, self, cumulative) belongs");
       }
-      if (!Mark(&caller_of_entry_, caller, entry + 1) && !callee_seen) {
-        graph_.AddNewCall(caller, callee, edge_calls, {time});
-      } else {
-        graph_.AddCall(caller, callee, edge_calls, {time});
-      }
+      graph_.AddCaller(caller, edge_calls, time);
     }
   }
 
-  // Sets (*marks)[function] to `mark`; returns whether it was `mark` already.
-  static bool Mark(std::vector<uint32_t>* marks, uint32_t function, uint32_t mark) {
-    if (marks->size() <= function) marks->resize(size_t{function} + 1, 0);
-    const bool was = (*marks)[function] == mark;
-    (*marks)[function] = mark;
-    return was;
-  }
-
-  CallGraph& graph() { return graph_; }
   bool shared_by_calls() const { return shared_by_calls_; }
 
  private:
   const std::string& name_;
   PythonMarshal& data_;
-  CallGraph graph_;
-  std::vector<uint32_t> seen_as_callee_;   // by function: 1 once its callers were read
-  std::vector<uint32_t> caller_of_entry_;  // by function: the last entry (+ 1) it called
+  PstatsGraph& graph_;
   bool shared_by_calls_ = false;
 };
+
+}  // namespace
+
+CallGraph ReadPstatsGraph(std::string_view bytes, const std::string& name, PstatsReading reading,
+                          bool* shared_by_calls) {
+  *shared_by_calls = false;
+  PstatsGraph read;
+  if (reading == PstatsReading::kMarshalOnly || !ReadCProfileDirect(bytes, &read)) {
+    read = PstatsGraph();  // not cProfile's shape, or an error in it
+    PythonMarshal stats(bytes, name, PythonMarshal::Mode::kDictEntries);
+    PstatsConverter converter(name, stats, &read);
+    converter.Read();
+    const size_t end = stats.end();
+    if (end != bytes.size()) {
+      throw ProfError(name, "byte " + std::to_string(end) + ": " +
+                                std::to_string(bytes.size() - end) + " bytes after the statistics");
+    }
+    *shared_by_calls = converter.shared_by_calls();
+  }
+  CallGraph graph = std::move(read.graph());
+  graph.Seal();
+  return graph;
+}
+
+namespace {
 
 void ReadPstatsInput(Input& input, const ReadContext& context, ProfileSink* sink) {
   CallGraph graph(1);
@@ -188,19 +191,8 @@ void ReadPstatsInput(Input& input, const ReadContext& context, ProfileSink* sink
   {
     WholeInput data;
     ReadWholeInput(input, context.max_input_size, "pstats data", &data);
-    PythonMarshal stats(data.view(), input.name, PythonMarshal::Mode::kDictEntries);
-    PstatsConverter converter(input.name, stats);
-    converter.Read();
-    const size_t end = stats.end();
-    if (end != data.size()) {
-      throw ProfError(input.name, "byte " + std::to_string(end) + ": " +
-                                      std::to_string(data.size() - end) +
-                                      " bytes after the statistics");
-    }
-    graph = std::move(converter.graph());
-    graph.Seal();
-    shared_by_calls = converter.shared_by_calls();
-  }  // the input and its objects freed here: their memory (five times the input's size) is
+    graph = ReadPstatsGraph(data.view(), input.name, PstatsReading::kDirectFirst, &shared_by_calls);
+  }  // the input (and its marshal objects, when read so) freed here: their memory is
      // what the stacks are built in, not pages the kernel must zero again
   if (graph.function_count() == 0 && !context.allow_empty) {
     throw ProfError(input.name,

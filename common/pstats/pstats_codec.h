@@ -15,8 +15,10 @@
 #ifndef PROFTOOLS_COMMON_PSTATS_PSTATS_CODEC_H_
 #define PROFTOOLS_COMMON_PSTATS_PSTATS_CODEC_H_
 
+#include <string>
 #include <string_view>
 
+#include "common/model/call_graph.h"
 #include "common/model/reader_spec.h"
 
 namespace proftools {
@@ -24,6 +26,17 @@ namespace proftools {
 // The registry's entry: name "pstats", the whole input in memory (marshal has no framing to
 // stream by).
 extern const ReaderSpec kPstatsReader;
+
+// How ReadPstatsGraph reads: cProfile's shape straight from the bytes where it can
+// (cprofile_direct.h), else as marshal data (marshal.h); or as marshal data only, for the tests
+// and the fuzzer that compare the two.
+enum class PstatsReading { kDirectFirst, kMarshalOnly };
+
+// The call graph of pstats data `bytes` (messages name `name`: ProfError), sealed for Emit.
+// *shared_by_calls says that callers without times (the profile module's) took shares of their
+// callee's cumulative time by calls.
+CallGraph ReadPstatsGraph(std::string_view bytes, const std::string& name, PstatsReading reading,
+                          bool* shared_by_calls);
 
 // kLikely for binary data starting as marshal writes a dict whose first key is a tuple of three
 // (what dump_stats writes), kNotMine otherwise.

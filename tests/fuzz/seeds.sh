@@ -36,6 +36,9 @@ case $name in
     for f in $(find golden/perf/corpus -path '*/results/*' -name '*-collapsed-*.txt.gz' | sort | head -40); do
       add "$f" zcat
     done ;;
+  pstats)
+    # cProfile's recording (the direct reading's shape) and the profile module's.
+    for f in golden/pstats/inputs/*.pstats; do add "$f"; done ;;
   readers)
     # The first byte picks the reader by its place in the registry's table (fuzz_readers.cc),
     # 255 lets the sniffers choose: each codec's inputs under both.
