@@ -85,6 +85,28 @@ TEST(CheckingSink, ThrowsOnTheFirstInvalidRecordByDefault) {
   EXPECT_THROW(checking.OnSample({1, 2, std::nullopt, std::nullopt, {1}, {}}), ProfError);
 }
 
+// OnExpect is a hint: whatever it says (too few, too many, absurdly many), the checked
+// profile a builder keeps is the profile, and no sink makes room past ExpectedDefinitions::kMost.
+TEST(CheckingSink, ExpectedCountsAreAHintThatChangesNothing) {
+  const Profile minimal = Minimal();
+  for (const ExpectedDefinitions& expected :
+       {ExpectedDefinitions{}, ExpectedDefinitions{1, 1, 1}, ExpectedDefinitions{0, 5, 1000},
+        ExpectedDefinitions{~uint64_t{0}, uint64_t{1} << 40, ExpectedDefinitions::kMost + 1}}) {
+    ProfileBuilder builder;
+    DiagnosticHandler throwing;
+    CheckingSink checking(&builder, &throwing, "producer");
+    checking.OnHeader(minimal.header);
+    checking.OnExpect(expected);
+    for (const Function& f : minimal.defs.functions.items()) checking.OnFunction(f);
+    for (const Location& l : minimal.defs.locations.items()) checking.OnLocation(l);
+    checking.OnExpect(expected);  // after definitions: no effect either
+    for (const Stack& st : minimal.defs.stacks.items()) checking.OnStack(st);
+    for (const Sample& sample : minimal.samples) checking.OnSample(sample);
+    checking.OnEnd();
+    EXPECT_EQ(builder.Take(), minimal);
+  }
+}
+
 // Records what an Interner emits.
 class RecordingSink : public ProfileBuilder {
  public:

@@ -114,6 +114,10 @@ void ProfileFilter::OnLocation(const Location& location) {
   pass_through_ ? next_->OnLocation(location) : DefinitionKeepingSink::OnLocation(location);
 }
 
+void ProfileFilter::OnExpect(const ExpectedDefinitions& expected) {
+  pass_through_ ? next_->OnExpect(expected) : DefinitionKeepingSink::OnExpect(expected);
+}
+
 void ProfileFilter::OnStack(const Stack& stack) {
   pass_through_ ? next_->OnStack(stack) : DefinitionKeepingSink::OnStack(stack);
 }

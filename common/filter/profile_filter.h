@@ -64,6 +64,7 @@ class ProfileFilter : public DefinitionKeepingSink {
   ~ProfileFilter() override;
 
   void OnHeader(const ProfileHeader& header) override;
+  void OnExpect(const ExpectedDefinitions& expected) override;
   void OnMapping(const Mapping& mapping) override;
   void OnFunction(const Function& function) override;
   void OnLocation(const Location& location) override;

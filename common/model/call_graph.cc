@@ -537,7 +537,9 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   Release(out, out_costs, out_begin, last_caller, total, incoming, largest_out, on_stack, placed,
           tree.ratio, tree.calls_share, tree.flow, tree.edge, shares, parts, fractions, weight,
           path, edges_, edge_costs_, self_);
-  // Definitions and samples, nodes in order.
+  // Definitions and samples, nodes in order: a function and a location each at most, a stack
+  // a node at most.
+  sink->OnExpect(ExpectedDefinitions{n, n, tree.function.size()});
   std::vector<uint64_t> location(n, 0);
   // One mapping, function and location, refilled for each function: their strings and line
   // keep their room (a hundred thousand functions made four allocations each).

@@ -1,5 +1,6 @@
 #include "common/model/checker.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "common/base/text_syntax.h"
@@ -99,6 +100,14 @@ void Checker::EnterBody() {
          "no value type is declared before the first body record "
          "(declare at least one: 'type NAME UNIT')");
   }
+}
+
+void Checker::Expect(const ExpectedDefinitions& expected) {
+  // IdMap::Reserve does nothing once a table has ids (then they are what they are).
+  const auto bounded = [](uint64_t count) { return std::min(count, ExpectedDefinitions::kMost); };
+  functions_.Reserve(bounded(expected.functions));
+  locations_.Reserve(bounded(expected.locations));
+  stacks_.Reserve(bounded(expected.stacks));
 }
 
 void Checker::Finish() {
@@ -314,6 +323,10 @@ void CheckingSink::OnFunction(const Function& function) {
 }
 void CheckingSink::OnLocation(const Location& location) {
   if (checker_.CheckLocation(location)) next_->OnLocation(location);
+}
+void CheckingSink::OnExpect(const ExpectedDefinitions& expected) {
+  checker_.Expect(expected);
+  next_->OnExpect(expected);
 }
 void CheckingSink::OnStack(const Stack& stack) {
   if (checker_.CheckStack(stack)) next_->OnStack(stack);

@@ -46,6 +46,8 @@ class Checker {
 
   // End of input: reports a profile that declared no type and had no body.
   void Finish();
+  // Room for the ids of definitions about to come (ProfileSink::OnExpect).
+  void Expect(const ExpectedDefinitions& expected);
 
   // How many values a sample holds: the `type` records of the preamble, including refused ones
   // (a bad type line still declares a column, so samples are not all reported after it).
@@ -93,6 +95,7 @@ class CheckingSink : public ProfileSink {
  public:
   CheckingSink(ProfileSink* next, DiagnosticHandler* handler, std::string name);
   void OnHeader(const ProfileHeader& header) override;
+  void OnExpect(const ExpectedDefinitions& expected) override;
   void OnMapping(const Mapping& mapping) override;
   void OnFunction(const Function& function) override;
   void OnLocation(const Location& location) override;

@@ -12,6 +12,14 @@
 
 namespace proftools {
 
+// How many definitions a producer is about to give, as far as it knows (0: unknown):
+// ProfileSink::OnExpect.
+struct ExpectedDefinitions {
+  uint64_t functions = 0, locations = 0, stacks = 0;
+  // What a sink makes room for at most, whatever the hint says.
+  static constexpr uint64_t kMost = uint64_t{1} << 26;
+};
+
 // Records of one kind in declaration order, with lookup by id.
 template <typename T>
 class IdTable {
@@ -28,6 +36,12 @@ class IdTable {
     return index_.Find(id, &at) ? &items_[at] : nullptr;
   }
   const std::vector<T>& items() const { return items_; }
+  // Room for `count` records with ids 1 to `count`, before the first is added.
+  void Reserve(uint64_t count) {
+    if (!items_.empty() || count == 0 || count > ExpectedDefinitions::kMost) return;
+    items_.reserve(static_cast<size_t>(count));
+    index_.Reserve(count);
+  }
   size_t size() const { return items_.size(); }
   bool empty() const { return items_.empty(); }
   void Clear() {

@@ -15,6 +15,12 @@ class ProfileSink {
  public:
   virtual ~ProfileSink() = default;
   virtual void OnHeader(const ProfileHeader& header) = 0;
+  // A hint, not a record: it may come after OnHeader, before the definitions it counts, and
+  // more or fewer may come. A sink that keeps definitions makes room for them at once (a call
+  // graph's 100,000 functions and 231,000 stacks grew each table that kept them by doubling:
+  // copies, and fresh pages for the kernel to zero). Sinks that pass records on pass it on
+  // where they can; one lost costs that growth, no more.
+  virtual void OnExpect(const ExpectedDefinitions&) {}
   virtual void OnMapping(const Mapping& mapping) = 0;
   virtual void OnFunction(const Function& function) = 0;
   virtual void OnLocation(const Location& location) = 0;
@@ -45,6 +51,11 @@ class DefinitionKeepingSink : public ProfileSink {
   void OnLocation(const Location& location) override { defs_.locations.Add(location); }
   void OnStack(const Stack& stack) override { defs_.stacks.Add(stack); }
   void OnEnd() override {}
+  void OnExpect(const ExpectedDefinitions& expected) override {
+    defs_.functions.Reserve(expected.functions);
+    defs_.locations.Reserve(expected.locations);
+    defs_.stacks.Reserve(expected.stacks);
+  }
 
   const ProfileHeader& header() const { return header_; }
   const Definitions& defs() const { return defs_; }

@@ -80,6 +80,15 @@ void StackTotals::OnSample(const Sample& sample) {
   for (size_t i = 0; i < sample.values.size() && i < types; ++i) sums[i] += sample.values[i];
 }
 
+void StackTotals::OnExpect(const ExpectedDefinitions& expected) {
+  DefinitionKeepingSink::OnExpect(expected);
+  // An entry a stack, as a profile whose samples have no labels has (a hint: bounded).
+  if (entries_.empty() && expected.stacks <= ExpectedDefinitions::kMost) {
+    entries_.reserve(expected.stacks);
+    index_.Reserve(expected.stacks);
+  }
+}
+
 void StackTotals::OnEnd() {
   AddPending();
 }

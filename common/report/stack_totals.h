@@ -29,6 +29,7 @@ class StackTotals : public DefinitionKeepingSink {
   explicit StackTotals(LabelKeying keying) : keying_(keying) {}
 
   void OnHeader(const ProfileHeader& header) override;
+  void OnExpect(const ExpectedDefinitions& expected) override;
   void OnEnd() override;
   void OnSample(const Sample& sample) override;
 
