@@ -312,6 +312,35 @@ TEST(LocationNumbers, OneLookupALocationNumbersMadeInTheOrderAsked) {
   }
 }
 
+// LocationNames gives LocationFrames' names and inlined flags (kind and source left alone),
+// for every granularity and a location that is not defined.
+TEST(FrameExpander, LocationNamesAreTheFramesNames) {
+  StackTotals totals;
+  MemoryStream stream(
+      "proftext 1.0\nsource 1 manual x -\ntype samples count\n"
+      "mapping 1 0x0 0x1000 0x0 /usr/lib/libc.so.6 - -\n"
+      "function 1 inner \"\" a.c 3\nfunction 2 outer \"\" b.c 7\n"
+      "location 1 - 0x1 - 1:5 2:9\nlocation 2 1 0x2f -\nlocation 3 - 0x3 - 2:0\n"
+      "stack 1 1 2 3\nsample 1 1 - - 1\n");
+  ReadText(&stream, "x", &totals);
+  for (const Granularity granularity :
+       {Granularity::kFunctions, Granularity::kFileFunctions, Granularity::kFiles,
+        Granularity::kLines, Granularity::kFileLines, Granularity::kAddresses}) {
+    FrameExpander frames(totals.defs(), granularity);
+    FrameExpander names(totals.defs(), granularity);
+    for (const uint64_t location : {1, 2, 3, 4}) {
+      const std::vector<Frame>& full = frames.LocationFrames(location);
+      const std::vector<Frame>& named = names.LocationNames(location);
+      ASSERT_EQ(full.size(), named.size()) << location;
+      for (size_t i = 0; i < full.size(); ++i) {
+        EXPECT_EQ(full[i].name, named[i].name) << location;
+        EXPECT_EQ(full[i].inlined, named[i].inlined) << location;
+        EXPECT_EQ(named[i].source, "") << location;
+      }
+    }
+  }
+}
+
 TEST(FoldedReport, RootFirstSortedAndSummed) {
   FilterSpec spec;
   spec.frames.ignore = CompileFrameRegex("--ignore", {"^r$"});

@@ -151,6 +151,10 @@ std::vector<Frame> FrameExpander::ExpandNames(const Location& location) const {
   return frames;
 }
 
+namespace {
+const char* const kUndefinedLocation = "[undefined location]";
+}  // namespace
+
 const std::vector<Frame>& FrameExpander::LocationFrames(uint64_t location_id) {
   const uint32_t known = by_location_.Find(location_id);
   if (known != FlatIndex::kAbsent) return expanded_[known];
@@ -160,12 +164,22 @@ const std::vector<Frame>& FrameExpander::LocationFrames(uint64_t location_id) {
     frames = Expand(*location);
   } else {
     frames.emplace_back();
-    frames.back().name = "[undefined location]";
+    frames.back().name = kUndefinedLocation;
   }
   bool added = false;
   by_location_.FindOrAdd(location_id, static_cast<uint32_t>(expanded_.size()), &added);
   expanded_.push_back(std::move(frames));
   return expanded_.back();
+}
+
+const std::vector<Frame>& FrameExpander::LocationNames(uint64_t location_id) {
+  if (const Location* location = defs_.locations.Find(location_id)) {
+    names_ = ExpandNames(*location);
+  } else {
+    names_.assign(1, Frame());
+    names_.back().name = kUndefinedLocation;
+  }
+  return names_;
 }
 
 void FrameExpander::StackFrames(uint64_t stack_id, std::vector<const Frame*>* out) {

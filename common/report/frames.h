@@ -44,6 +44,11 @@ class FrameExpander {
   // gives one frame named after its mapping ("[libc.so.6]"), else "<unknown>" as in pprof. At
   // kFileLines, entries without a line number give no frame.
   const std::vector<Frame>& LocationFrames(uint64_t location_id);
+  // The same frames with their names and inlined flags only (kind and source left as they
+  // are by default), made at each call and valid until the next: for a caller that needs each
+  // location's names once and keeps none of the frames (a hundred thousand locations' frames
+  // and sources, kept, were a tenth of a call graph's --top).
+  const std::vector<Frame>& LocationNames(uint64_t location_id);
 
   // Appends the frames of a stack, leaf first.
   void StackFrames(uint64_t stack_id, std::vector<const Frame*>* out);
@@ -60,6 +65,7 @@ class FrameExpander {
   // frames handed out stay where they are as more are added.
   FlatIndex by_location_;
   std::deque<std::vector<Frame>> expanded_;
+  std::vector<Frame> names_;  // LocationNames' last
 };
 
 // Each location's frames turned into numbers once (a report's rows, a flame graph's frame
@@ -71,13 +77,18 @@ class LocationNumbers {
   // for its frames innermost first, or outermost first (the order a walk from the root meets
   // them, for numbers given in order of first sight).
   enum class Order { kInnermostFirst, kOutermostFirst };
-  explicit LocationNumbers(Order order = Order::kInnermostFirst) : order_(order) {}
+  // kNames: `make` reads only the frames' names and inlined flags (FrameExpander::
+  // LocationNames), and keeps no reference to a frame.
+  enum class Reads { kFrames, kNames };
+  explicit LocationNumbers(Order order = Order::kInnermostFirst, Reads reads = Reads::kFrames)
+      : order_(order), reads_(reads) {}
   template <typename Make>
   std::pair<uint32_t, uint32_t> Of(FrameExpander* frames, uint64_t location_id, Make make) {
     uint64_t at;
     if (!index_.Insert(location_id, spans_.size(), &at)) return spans_[at];
     const uint32_t first = static_cast<uint32_t>(numbers_.size());
-    const std::vector<Frame>& made = frames->LocationFrames(location_id);
+    const std::vector<Frame>& made = reads_ == Reads::kNames ? frames->LocationNames(location_id)
+                                                             : frames->LocationFrames(location_id);
     numbers_.resize(first + made.size());
     for (size_t k = 0; k < made.size(); ++k) {  // numbers_ kept innermost first either way
       const size_t i = order_ == Order::kInnermostFirst ? k : made.size() - 1 - k;
@@ -94,24 +105,31 @@ class LocationNumbers {
   template <typename Make>
   void AppendStack(FrameExpander* frames, const Stack& stack, Walk walk, Make make,
                    std::vector<uint32_t>* out) {
+    VisitStack(frames, stack, walk, make, [out](uint32_t number) { out->push_back(number); });
+  }
+  // `visit(number)` for each of the stack's frames' numbers in AppendStack's order, for a
+  // caller that needs them once (a report of 4 million frames wrote and read each again).
+  template <typename Make, typename Visit>
+  void VisitStack(FrameExpander* frames, const Stack& stack, Walk walk, Make make, Visit visit) {
     const std::vector<uint64_t>& locations = stack.location_ids;  // leaf first
     // Frame by frame (a location has one frame but for inlining): a range insert a location,
     // through reverse iterators, was most of the walk.
     if (walk == Walk::kFromTheLeaf) {
       for (uint64_t location : locations) {
         const auto [first, last] = Of(frames, location, make);
-        for (uint32_t i = first; i < last; ++i) out->push_back(numbers_[i]);
+        for (uint32_t i = first; i < last; ++i) visit(numbers_[i]);
       }
     } else {
       for (auto location = locations.rbegin(); location != locations.rend(); ++location) {
         const auto [first, last] = Of(frames, *location, make);
-        for (uint32_t i = last; i > first; --i) out->push_back(numbers_[i - 1]);
+        for (uint32_t i = last; i > first; --i) visit(numbers_[i - 1]);
       }
     }
   }
 
  private:
   Order order_;
+  Reads reads_;
   // Location id -> its span: looked up once a frame, and ids are mostly dense (a flat vector,
   // one load; hashing each of a call graph's 4 million frames was a third of its report).
   IdMap index_;

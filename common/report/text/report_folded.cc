@@ -73,7 +73,8 @@ void WriteFoldedReport(const StackTotals& totals, const ReportOptions& options, 
   FoldedLines folded;
   // Each location's frames as the folded lines' frame ids, made in the order a walk from the
   // root meets them.
-  LocationNumbers frame_ids(LocationNumbers::Order::kOutermostFirst);
+  LocationNumbers frame_ids(LocationNumbers::Order::kOutermostFirst,
+                            LocationNumbers::Reads::kNames);
   auto intern = [&](const Frame& frame) { return folded.Intern(EscapeFoldedFrame(frame.name)); };
   std::vector<uint32_t> line;
   for (const StackTotals::Entry& entry : totals.entries()) {

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "common/base/byte_arena.h"
 #include "common/base/counted.h"
 #include "common/base/saturating.h"
 #include "common/base/view_index.h"
@@ -12,7 +13,7 @@ namespace proftools {
 namespace {
 
 struct Row {
-  std::string name;
+  std::string_view name;  // in the report's arena
   int64_t flat = 0;
   int64_t cum = 0;
 };
@@ -27,8 +28,9 @@ void WriteTopReport(const StackTotals& totals, const ReportOptions& options, Byt
 
   // Flat: the leaf frame's value. Cum: every frame on the stack, counted once per stack even
   // when it appears several times (recursion), as pprof does.
-  // Rows by name (views of the frames' names, which live as long as `frames`): ids 1, 2, ...
-  // in the order of the rows.
+  // Rows by name (views of the names kept in `names`): ids 1, 2, ... in the order of the rows.
+  // The frames are made for their names only, and not kept (LocationNumbers::Reads::kNames).
+  ByteArena names;
   ViewIndex index;
   std::vector<Row> rows;
   // Per row, what each frame of each stack adds to: its cum, and the last stack counted in it,
@@ -41,31 +43,34 @@ void WriteTopReport(const StackTotals& totals, const ReportOptions& options, Byt
   std::vector<Cum> cums;
   auto row_of = [&](const std::string& name) -> size_t {
     bool added = false;
-    const uint64_t id = index.Intern(name, &added);
+    const std::string_view kept = names.Store(name);  // given back when the name has a row
+    const uint64_t id = index.Intern(kept, &added);
     if (added) {
-      rows.push_back(Row{name, 0, 0});
+      rows.push_back(Row{kept, 0, 0});
       cums.emplace_back();
+    } else {
+      names.Unstore(kept);
     }
     return id - 1;
   };
-  LocationNumbers location_rows;  // each location's frames as rows
-  std::vector<uint32_t> path;     // a stack's rows, leaf first
+  // Each location's frames as rows.
+  LocationNumbers location_rows(LocationNumbers::Order::kInnermostFirst,
+                                LocationNumbers::Reads::kNames);
   auto row_of_frame = [&](const Frame& frame) { return static_cast<uint32_t>(row_of(frame.name)); };
   for (size_t e = 0; e < totals.entries().size(); ++e) {
     const StackTotals::Entry& entry = totals.entries()[e];
     const int64_t value = entry.values[v];
     const Stack* stack = totals.defs().stacks.Find(entry.stack_id);
     if (stack == nullptr) continue;
-    path.clear();
-    location_rows.AppendStack(&frames, *stack, LocationNumbers::Walk::kFromTheLeaf, row_of_frame,
-                              &path);
-    if (path.empty()) continue;
-    AddSaturating(&rows[path.front()].flat, value);
-    for (const uint32_t r : path) {
-      if (cums[r].last_stack == e) continue;
-      cums[r].last_stack = e;
-      AddSaturating(&cums[r].cum, value);
-    }
+    bool leaf = true;  // the stack's first row, leaf first, takes the flat value
+    location_rows.VisitStack(&frames, *stack, LocationNumbers::Walk::kFromTheLeaf, row_of_frame,
+                             [&](uint32_t r) {
+                               if (leaf) AddSaturating(&rows[r].flat, value);
+                               leaf = false;
+                               if (cums[r].last_stack == e) return;
+                               cums[r].last_stack = e;
+                               AddSaturating(&cums[r].cum, value);
+                             });
   }
   for (size_t r = 0; r < rows.size(); ++r) rows[r].cum = cums[r].cum;
 

@@ -161,7 +161,8 @@ void WriteTreeReport(const StackTotals& totals, const ReportOptions& options, By
   // Each location's frames as name ids, made once a location; a node's child by (node, name)
   // in one table: no string made or compared a frame of every stack.
   Tree tree;
-  LocationNumbers location_names(LocationNumbers::Order::kOutermostFirst);
+  LocationNumbers location_names(LocationNumbers::Order::kOutermostFirst,
+                                 LocationNumbers::Reads::kNames);
   auto name_of = [&](const Frame& frame) {
     return tree.names.Intern(DisplayFrameName(frame.name) + (frame.inlined ? " (inline)" : ""));
   };
