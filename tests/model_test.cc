@@ -148,6 +148,29 @@ TEST(Interner, SameContentSameIdEmittedOnce) {
   EXPECT_EQ(p.defs.stacks.Find(2)->location_ids, (std::vector<uint64_t>{l2, l1}));
 }
 
+// NewStack(&frames) lends the frames to the sink and gives them back as they were, even when
+// the sink throws.
+TEST(Interner, NewStackLendsTheFramesAndGivesThemBack) {
+  struct Refusing : ProfileBuilder {
+    void OnStack(const Stack& stack) override {
+      if (stack.location_ids.size() > 2) throw ProfError("sink", "too deep");
+      ProfileBuilder::OnStack(stack);
+    }
+  } sink;
+  Interner interner(&sink);
+  std::vector<uint64_t> frames = {3, 2};
+  EXPECT_EQ(interner.NewStack(&frames), 1u);
+  EXPECT_EQ(frames, (std::vector<uint64_t>{3, 2}));
+  frames.push_back(1);
+  EXPECT_THROW(interner.NewStack(&frames), ProfError);
+  EXPECT_EQ(frames, (std::vector<uint64_t>{3, 2, 1}));
+  EXPECT_EQ(interner.NewStack(std::vector<uint64_t>{5}), 3u);
+  const Profile profile = sink.Take();
+  ASSERT_EQ(profile.defs.stacks.size(), 2u);
+  EXPECT_EQ(profile.defs.stacks.Find(1)->location_ids, (std::vector<uint64_t>{3, 2}));
+  EXPECT_EQ(profile.defs.stacks.Find(3)->location_ids, (std::vector<uint64_t>{5}));
+}
+
 TEST(Interner, LocationsPreparedAheadGetTheIdsTheyWouldHaveGotAtOnce) {
   RecordingSink direct_sink, prepared_sink;
   Interner direct(&direct_sink), ahead(&prepared_sink);

@@ -607,7 +607,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
       stack.push_back(path_location[d]);
     }
     if (stack_a_node) {
-      sample.stack_id = interner->NewStack(stack);
+      sample.stack_id = interner->NewStack(&stack);
     } else if (numbered) {
       // The prefixes not numbered yet are the deepest (the node itself, and ancestors that
       // made no sample): found from the node up, numbered down.
@@ -624,7 +624,7 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
         if (added) stack_of_prefix.push_back(0);
       }
       uint64_t& id = stack_of_prefix[path_prefix[depth[i]]];
-      if (id == 0) id = interner->NewStack(stack);
+      if (id == 0) id = interner->NewStack(&stack);
       sample.stack_id = id;
     } else {
       sample.stack_id = interner->Stack(stack);

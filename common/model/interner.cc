@@ -161,10 +161,20 @@ void Interner::CheckStackWay(bool by_content) const {
 }
 
 uint64_t Interner::NewStack(const std::vector<uint64_t>& location_ids) {
+  std::vector<uint64_t> lent = location_ids;
+  return NewStack(&lent);
+}
+
+uint64_t Interner::NewStack(std::vector<uint64_t>* location_ids) {
   CheckStackWay(false);
-  CountFrames(location_ids.size());
+  CountFrames(location_ids->size());
   new_stack_.id = ++new_stacks_;
-  new_stack_.location_ids.assign(location_ids.begin(), location_ids.end());
+  new_stack_.location_ids.swap(*location_ids);
+  struct GiveBack {  // even when the sink throws
+    std::vector<uint64_t>* lent;
+    std::vector<uint64_t>* held;
+    ~GiveBack() { lent->swap(*held); }
+  } give_back{location_ids, &new_stack_.location_ids};
   sink_->OnStack(new_stack_);
   return new_stack_.id;
 }

@@ -55,6 +55,9 @@ class Interner {
   // interned by content or all new: a Stack after a NewStack, or the reverse, throws
   // std::logic_error (a content could then get a second id).
   uint64_t NewStack(const std::vector<uint64_t>& location_ids);
+  // The same for frames the caller lends: they go to the sink as they are (no copy of each
+  // frame) and come back unchanged.
+  uint64_t NewStack(std::vector<uint64_t>* location_ids);
 
   // A point to go back to. Rollback forgets every definition interned after `mark` (their ids
   // are handed out again); the sink is not told, so a caller that rolls back also drops what it
