@@ -171,6 +171,33 @@ TEST(Interner, NewStackLendsTheFramesAndGivesThemBack) {
   EXPECT_EQ(profile.defs.stacks.Find(3)->location_ids, (std::vector<uint64_t>{5}));
 }
 
+// NewFunction and NewLocation give the next ids without interning (the caller knows its
+// contents differ); a kind is all interned by content or all new; Rollback forgets new ones too.
+TEST(Interner, NewFunctionsAndLocationsAreTheNextIdsAndAKindGoesOneWay) {
+  ProfileBuilder sink;
+  Interner interner(&sink);
+  const uint64_t f = interner.NewFunction({0, "f", "f", "a.py", 1});
+  const uint64_t g = interner.NewFunction({0, "g", "g", "a.py", 5});
+  EXPECT_EQ(f, 1u);
+  EXPECT_EQ(g, 2u);
+  EXPECT_EQ(interner.NewLocation({0, 0, 0, false, {{g, 0, 0}}}), 1u);
+  const Interner::Mark mark = interner.GetMark();
+  EXPECT_EQ(mark.functions, 2u);
+  EXPECT_EQ(mark.locations, 1u);
+  EXPECT_EQ(interner.NewLocation({0, 0, 0, false, {{f, 0, 0}}}), 2u);
+  interner.Rollback(mark);
+  EXPECT_EQ(interner.location_count(), 1u);
+  EXPECT_EQ(interner.NewLocation({0, 0, 0, false, {{f, 0, 0}}}), 2u);  // handed out again
+  EXPECT_THROW(interner.Function({0, "h", "h", "a.py", 9}), std::logic_error);
+  EXPECT_THROW(interner.Location({0, 0, 0, false, {{f, 0, 0}}}), std::logic_error);
+  Interner by_content(&sink);
+  by_content.Function({0, "f", "f", "a.py", 1});
+  EXPECT_THROW(by_content.NewFunction({0, "g", "g", "a.py", 5}), std::logic_error);
+  const Profile profile = sink.Take();
+  ASSERT_EQ(profile.defs.functions.size(), 2u);  // the by-content f is id 1 again: refused
+  EXPECT_EQ(profile.defs.functions.Find(2)->name, "g");
+}
+
 TEST(Interner, LocationsPreparedAheadGetTheIdsTheyWouldHaveGotAtOnce) {
   RecordingSink direct_sink, prepared_sink;
   Interner direct(&direct_sink), ahead(&prepared_sink);

@@ -548,6 +548,11 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
   proftools::Function function;
   proftools::Location loc;
   loc.lines.resize(1);
+  // A graph of FunctionAt's functions (no objects, no mappings) whose keys are their contents
+  // (no "" beside "???") has functions of distinct contents, each with a location of its own:
+  // given to an interner without any, each is new (Interner::NewFunction), as the stacks below.
+  const bool new_definitions = !made_by_function_ && !unnamed_or_unknown_ &&
+                               interner->function_count() == 0 && interner->location_count() == 0;
   auto location_of = [&](uint32_t f) {
     if (location[f] != 0) return location[f];
     const Node& node = functions_[f];
@@ -558,8 +563,13 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     function.file = node.file;
     function.start_line = node.start_line;
     loc.mapping_id = mapping_id;
-    loc.lines[0] = Line{interner->Function(function), 0, 0};
-    location[f] = interner->Location(loc);
+    if (new_definitions) {
+      loc.lines[0] = Line{interner->NewFunction(function), 0, 0};
+      location[f] = interner->NewLocation(loc);
+    } else {
+      loc.lines[0] = Line{interner->Function(function), 0, 0};
+      location[f] = interner->Location(loc);
+    }
     return location[f];
   };
   std::vector<uint64_t> stack;

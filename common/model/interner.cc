@@ -76,6 +76,7 @@ uint64_t InternRecord(StackTable* table, const StackTable::Key& key, const Recor
 }  // namespace
 
 uint64_t Interner::Function(const proftools::Function& function) {
+  CheckWay("functions", true, functions_, new_functions_);
   // Written straight into the key, each string after its length, as LocationKey writes.
   const std::string* const strings[] = {&function.name, &function.system_name, &function.file};
   size_t most = 4 * kMaxVarintBytes;
@@ -111,6 +112,7 @@ void Interner::LocationKey(const proftools::Location& location, StackTable::Key*
 }
 
 uint64_t Interner::InternLocation(const StackTable::Key& key, const proftools::Location& location) {
+  CheckWay("locations", true, locations_, new_locations_);
   return InternRecord(&locations_, key, location, &new_location_,
                       [this](const proftools::Location& l) { sink_->OnLocation(l); });
 }
@@ -154,9 +156,11 @@ void Interner::CountFrames(size_t frames) {
   }
 }
 
-void Interner::CheckStackWay(bool by_content) const {
-  if (by_content ? new_stacks_ != 0 : stacks_.size() != 0) {
-    throw std::logic_error("Interner: stacks interned by content and as new in one interner");
+void Interner::CheckWay(const char* kind, bool by_content, const StackTable& table,
+                        uint64_t made_new) {
+  if (by_content ? made_new != 0 : table.size() != 0) {
+    throw std::logic_error(std::string("Interner: ") + kind +
+                           " interned by content and as new in one interner");
   }
 }
 
@@ -177,6 +181,22 @@ uint64_t Interner::NewStack(std::vector<uint64_t>* location_ids) {
   } give_back{location_ids, &new_stack_.location_ids};
   sink_->OnStack(new_stack_);
   return new_stack_.id;
+}
+
+uint64_t Interner::NewFunction(const proftools::Function& function) {
+  CheckWay("functions", false, functions_, new_functions_);
+  new_function_ = function;
+  new_function_.id = ++new_functions_;
+  sink_->OnFunction(new_function_);
+  return new_function_.id;
+}
+
+uint64_t Interner::NewLocation(const proftools::Location& location) {
+  CheckWay("locations", false, locations_, new_locations_);
+  new_location_ = location;
+  new_location_.id = ++new_locations_;
+  sink_->OnLocation(new_location_);
+  return new_location_.id;
 }
 
 uint64_t Interner::Stack(const std::vector<uint64_t>& location_ids) {
@@ -207,8 +227,16 @@ void EraseAbove(Map* map, size_t keep) {
 
 void Interner::Rollback(const Mark& mark) {
   EraseAbove(&mappings_, mark.mappings);
-  functions_.TruncateTo(mark.functions);
-  locations_.TruncateTo(mark.locations);
+  if (new_functions_ != 0) {
+    new_functions_ = std::min<uint64_t>(new_functions_, mark.functions);
+  } else {
+    functions_.TruncateTo(mark.functions);
+  }
+  if (new_locations_ != 0) {
+    new_locations_ = std::min<uint64_t>(new_locations_, mark.locations);
+  } else {
+    locations_.TruncateTo(mark.locations);
+  }
   if (new_stacks_ != 0) {
     new_stacks_ = std::min<uint64_t>(new_stacks_, mark.stacks);
   } else {

@@ -58,6 +58,12 @@ class Interner {
   // The same for frames the caller lends: they go to the sink as they are (no copy of each
   // frame) and come back unchanged.
   uint64_t NewStack(std::vector<uint64_t>* location_ids);
+  // A function or location the caller knows this interner has not been given (CallGraph::Emit,
+  // whose functions differ in content already): the next id, sent to the sink, neither hashed
+  // nor kept (a hundred thousand Python functions and their locations were a lookup each in
+  // tables of their own). As with stacks, a kind is all interned by content or all new.
+  uint64_t NewFunction(const proftools::Function& function);
+  uint64_t NewLocation(const proftools::Location& location);
 
   // A point to go back to. Rollback forgets every definition interned after `mark` (their ids
   // are handed out again); the sink is not told, so a caller that rolls back also drops what it
@@ -66,7 +72,7 @@ class Interner {
     size_t mappings = 0, functions = 0, locations = 0, stacks = 0;
   };
   Mark GetMark() const {
-    return {mappings_.size(), functions_.size(), locations_.size(), stack_count()};
+    return {mappings_.size(), function_count(), location_count(), stack_count()};
   }
   void Rollback(const Mark& mark);
 
@@ -80,8 +86,8 @@ class Interner {
     limit_name_ = std::move(name);
   }
 
-  size_t function_count() const { return functions_.size(); }
-  size_t location_count() const { return locations_.size(); }
+  size_t function_count() const { return functions_.size() + new_functions_; }
+  size_t location_count() const { return locations_.size() + new_locations_; }
   size_t stack_count() const { return stacks_.size() + new_stacks_; }
   // The location ids of stack `id`, varint-encoded one after the other (as the sink got them);
   // not for the stacks of NewStack.
@@ -121,8 +127,14 @@ class Interner {
   StackTable::Key location_scratch_;  // Location(location)'s key, reused
   StackTable stacks_;                 // compact: the stacks are most of what a converter holds
   uint64_t new_stacks_ = 0;           // the stacks NewStack gave ids (stacks_ is then empty)
-  // Throws std::logic_error when stacks were interned the other way (NewStack's comment).
-  void CheckStackWay(bool by_content) const;
+  uint64_t new_functions_ = 0, new_locations_ = 0;  // NewFunction's and NewLocation's
+  // Throws std::logic_error when `kind` (its table and its count of new ones) was interned the
+  // other way (NewStack's comment).
+  static void CheckWay(const char* kind, bool by_content, const StackTable& table,
+                       uint64_t made_new);
+  void CheckStackWay(bool by_content) const {
+    CheckWay("stacks", by_content, stacks_, new_stacks_);
+  }
   proftools::Stack new_stack_;  // what OnStack gets, its vector reused (no allocation a stack)
   proftools::Function new_function_;  // what OnFunction gets, its strings reused
   proftools::Location new_location_;  // what OnLocation gets, its lines reused
