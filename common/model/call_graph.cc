@@ -11,6 +11,12 @@
 namespace proftools {
 namespace {
 
+// `count` zeros at the end of `values`: a value or two a function or edge, where resize's
+// general fill cost some 70 instructions a call (a pstats graph's 330,000 functions and edges).
+void AppendZeros(std::vector<int64_t>* values, size_t count) {
+  for (size_t i = 0; i < count; ++i) values->push_back(0);
+}
+
 // Empties vectors and gives their memory back.
 template <typename... Vectors>
 void Release(Vectors&... vectors) {
@@ -101,7 +107,7 @@ uint32_t CallGraph::Function(const std::string& object, const std::string& name,
     node.object = stored.substr(0, object.size());
     node.name = stored.substr(object.size() + 1);
     node.file = keys_.Store(file);
-    self_.resize(self_.size() + events_, 0);
+    AppendZeros(&self_, events_);
   } else if (functions_[function].file.empty()) {
     functions_[function].file = keys_.Store(file);
   }
@@ -156,7 +162,7 @@ uint32_t CallGraph::FunctionAt(std::string_view name, std::string_view file, int
     node.name = name.empty() ? std::string_view("???") : stored.substr(0, name.size());
     node.file = stored.substr(name.size() + 1, file.size());
     node.start_line = start_line;
-    self_.resize(self_.size() + events_, 0);
+    AppendZeros(&self_, events_);
   }
   return function;
 }
@@ -197,7 +203,7 @@ bool CallGraph::AddSelfCalls(uint32_t caller, uint32_t callee, uint64_t count) {
 
 size_t CallGraph::NewEdge(uint32_t caller, uint32_t callee) {
   edges_.push_back(Edge{caller, callee, 0, edge_costs_.size()});
-  edge_costs_.resize(edge_costs_.size() + events_, 0);
+  AppendZeros(&edge_costs_, events_);
   return edges_.size() - 1;
 }
 
