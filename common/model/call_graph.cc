@@ -610,10 +610,12 @@ bool CallGraph::Emit(Interner* interner, ProfileSink* sink, uint64_t source_id, 
     depth[i] = parent < 0 ? 0 : depth[parent] + 1;
     path_function.resize(depth[i] + 1);
     path_location.resize(depth[i] + 1);
-    path_prefix.resize(depth[i] + 1);
     path_function[depth[i]] = tree.function[i];
     path_location[depth[i]] = location[tree.function[i]];
-    path_prefix[depth[i]] = 0;
+    if (numbered) {
+      path_prefix.resize(depth[i] + 1);
+      path_prefix[depth[i]] = 0;
+    }
     bool any = false;
     for (size_t v = 0; v < values; ++v) any = any || assigned[i * values + v] != 0;
     if (!any) continue;

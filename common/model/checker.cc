@@ -1,6 +1,5 @@
 #include "common/model/checker.h"
 
-#include <algorithm>
 #include <utility>
 
 #include "common/base/text_syntax.h"
@@ -104,10 +103,9 @@ void Checker::EnterBody() {
 
 void Checker::Expect(const ExpectedDefinitions& expected) {
   // IdMap::Reserve does nothing once a table has ids (then they are what they are).
-  const auto bounded = [](uint64_t count) { return std::min(count, ExpectedDefinitions::kMost); };
-  functions_.Reserve(bounded(expected.functions));
-  locations_.Reserve(bounded(expected.locations));
-  stacks_.Reserve(bounded(expected.stacks));
+  functions_.Reserve(ExpectedDefinitions::Room(expected.functions));
+  locations_.Reserve(ExpectedDefinitions::Room(expected.locations));
+  stacks_.Reserve(ExpectedDefinitions::Room(expected.stacks));
 }
 
 void Checker::Finish() {

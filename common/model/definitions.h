@@ -16,8 +16,9 @@ namespace proftools {
 // ProfileSink::OnExpect.
 struct ExpectedDefinitions {
   uint64_t functions = 0, locations = 0, stacks = 0;
-  // What a sink makes room for at most, whatever the hint says.
+  // What a sink makes room for at most: a count past it is no hint (0).
   static constexpr uint64_t kMost = uint64_t{1} << 26;
+  static uint64_t Room(uint64_t count) { return count <= kMost ? count : 0; }
 };
 
 // Records of one kind in declaration order, with lookup by id.
@@ -36,9 +37,11 @@ class IdTable {
     return index_.Find(id, &at) ? &items_[at] : nullptr;
   }
   const std::vector<T>& items() const { return items_; }
-  // Room for `count` records with ids 1 to `count`, before the first is added.
+  // Room for `count` records with ids 1 to `count`, before the first is added (a count past
+  // ExpectedDefinitions::kMost: none).
   void Reserve(uint64_t count) {
-    if (!items_.empty() || count == 0 || count > ExpectedDefinitions::kMost) return;
+    count = ExpectedDefinitions::Room(count);
+    if (!items_.empty() || count == 0) return;
     items_.reserve(static_cast<size_t>(count));
     index_.Reserve(count);
   }

@@ -56,21 +56,34 @@ uint64_t Interner::Mapping(const proftools::Mapping& mapping) {
 
 namespace {
 
-// Interns `key` in `table`; the first time, a copy of `record` with the id it got goes to
-// `emit` (the sink's OnFunction or OnLocation). The copy is made in `scratch`, whose strings
-// and vectors keep their room from one record to the next (a fresh copy a record allocated
-// each of its strings: a hundred thousand Python functions, three strings each).
+// A copy of `record` with id `id` goes to `emit` (the sink's OnFunction or OnLocation). The
+// copy is made in `scratch`, whose strings and vectors keep their room from one record to the
+// next (a fresh copy a record allocated each of its strings: a hundred thousand Python
+// functions, three strings each).
+template <typename Record, typename Emit>
+uint64_t EmitAs(uint64_t id, const Record& record, Record* scratch, Emit emit) {
+  *scratch = record;
+  scratch->id = id;
+  emit(*scratch);
+  return id;
+}
+
+// Interns `key` in `table`; the first time, `record` with the id it got goes to `emit`.
 template <typename Record, typename Emit>
 uint64_t InternRecord(StackTable* table, const StackTable::Key& key, const Record& record,
                       Record* scratch, Emit emit) {
   bool is_new = false;
   const uint64_t id = table->InternPrepared(key, &is_new);
-  if (is_new) {
-    *scratch = record;
-    scratch->id = id;
-    emit(*scratch);
+  return is_new ? EmitAs(id, record, scratch, emit) : id;
+}
+
+// A kind's definitions forgotten down to `keep`: the new ones' count, or the table.
+void TruncateTo(StackTable* table, uint64_t* made_new, uint64_t keep) {
+  if (*made_new != 0) {
+    *made_new = std::min(*made_new, keep);
+  } else {
+    table->TruncateTo(keep);
   }
-  return id;
 }
 
 }  // namespace
@@ -185,18 +198,14 @@ uint64_t Interner::NewStack(std::vector<uint64_t>* location_ids) {
 
 uint64_t Interner::NewFunction(const proftools::Function& function) {
   CheckWay("functions", false, functions_, new_functions_);
-  new_function_ = function;
-  new_function_.id = ++new_functions_;
-  sink_->OnFunction(new_function_);
-  return new_function_.id;
+  return EmitAs(++new_functions_, function, &new_function_,
+                [this](const proftools::Function& f) { sink_->OnFunction(f); });
 }
 
 uint64_t Interner::NewLocation(const proftools::Location& location) {
   CheckWay("locations", false, locations_, new_locations_);
-  new_location_ = location;
-  new_location_.id = ++new_locations_;
-  sink_->OnLocation(new_location_);
-  return new_location_.id;
+  return EmitAs(++new_locations_, location, &new_location_,
+                [this](const proftools::Location& l) { sink_->OnLocation(l); });
 }
 
 uint64_t Interner::Stack(const std::vector<uint64_t>& location_ids) {
@@ -227,21 +236,9 @@ void EraseAbove(Map* map, size_t keep) {
 
 void Interner::Rollback(const Mark& mark) {
   EraseAbove(&mappings_, mark.mappings);
-  if (new_functions_ != 0) {
-    new_functions_ = std::min<uint64_t>(new_functions_, mark.functions);
-  } else {
-    functions_.TruncateTo(mark.functions);
-  }
-  if (new_locations_ != 0) {
-    new_locations_ = std::min<uint64_t>(new_locations_, mark.locations);
-  } else {
-    locations_.TruncateTo(mark.locations);
-  }
-  if (new_stacks_ != 0) {
-    new_stacks_ = std::min<uint64_t>(new_stacks_, mark.stacks);
-  } else {
-    stacks_.TruncateTo(mark.stacks);
-  }
+  TruncateTo(&functions_, &new_functions_, mark.functions);
+  TruncateTo(&locations_, &new_locations_, mark.locations);
+  TruncateTo(&stacks_, &new_stacks_, mark.stacks);
 }
 
 }  // namespace proftools

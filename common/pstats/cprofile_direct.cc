@@ -54,11 +54,15 @@ class DirectReader {
     at_ += sizeof value;
     return value;
   }
-  // The object a reference ('r') names, complete and of `kind`.
-  const Referenced& Reference(Kind kind) {
+  // The object a reference ('r') names.
+  const Referenced& Reference() {
     const int32_t index = Fixed<int32_t>();
     if (index < 0 || static_cast<size_t>(index) >= refs_.size()) GiveUp();
-    const Referenced& object = refs_[static_cast<size_t>(index)];
+    return refs_[static_cast<size_t>(index)];
+  }
+  // The same, complete and of `kind`.
+  const Referenced& Reference(Kind kind) {
+    const Referenced& object = Reference();
     if (object.kind != kind) GiveUp();
     return object;
   }
@@ -137,9 +141,7 @@ class DirectReader {
         break;
       }
       case 'r': {
-        const int32_t index = Fixed<int32_t>();
-        if (index < 0 || static_cast<size_t>(index) >= refs_.size()) GiveUp();
-        const Referenced& object = refs_[static_cast<size_t>(index)];
+        const Referenced& object = Reference();
         if (object.kind == Kind::kFloat) {
           seconds = object.f;
         } else if (object.kind == Kind::kInt) {

@@ -82,10 +82,11 @@ void StackTotals::OnSample(const Sample& sample) {
 
 void StackTotals::OnExpect(const ExpectedDefinitions& expected) {
   DefinitionKeepingSink::OnExpect(expected);
-  // An entry a stack, as a profile whose samples have no labels has (a hint: bounded).
-  if (entries_.empty() && expected.stacks <= ExpectedDefinitions::kMost) {
-    entries_.reserve(expected.stacks);
-    index_.Reserve(expected.stacks);
+  // An entry a stack, as a profile whose samples have no labels has.
+  const uint64_t stacks = ExpectedDefinitions::Room(expected.stacks);
+  if (entries_.empty() && stacks != 0) {
+    entries_.reserve(stacks);
+    index_.Reserve(stacks);
   }
 }
 
